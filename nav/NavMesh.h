@@ -1,0 +1,154 @@
+// NavMesh.h: a navigation mesh made of tiles of convex polygons (seeds 003, 004).
+//
+// Tiles are added as blobs (see TileBuilder.h for making one); the mesh links them: internal links
+// from neighbour codes, external links across the 8 tile sides, off-mesh connection links. Poly refs
+// are salt | tile index | poly index with the same bit split Detour derives from maxTiles and
+// maxPolys, so for the same tile set a ref means the same poly in both libraries.
+//
+// Errors: functions return Status bits; functions that load data can also explain a refusal in
+// words (the `why` out-parameter). Accessors named ...Unsafe skip all checks and are for refs that
+// were already validated at the API edge.
+#pragma once
+
+#include "nav/NavTypes.h"
+
+#include <string>
+
+namespace nav {
+
+/// A tile of the mesh. All pointers point into `data` (one block).
+struct MeshTile {
+  uint32_t salt;            ///< Generation counter of this tile slot.
+  uint32_t linksFreeList;   ///< First free link in `links`.
+  MeshHeader* header;
+  Poly* polys;              ///< [Size: header->polyCount]
+  float* verts;             ///< [(x, y, z) * header->vertCount]
+  Link* links;              ///< [Size: header->maxLinkCount]
+  PolyDetail* detailMeshes; ///< [Size: header->detailMeshCount]
+  float* detailVerts;       ///< [(x, y, z) * header->detailVertCount]
+  uint8_t* detailTris;      ///< [(vertA, vertB, vertC, edgeFlags) * header->detailTriCount]
+  BVNode* bvTree;           ///< [Size: header->bvNodeCount]
+  OffMeshConnection* offMeshCons; ///< [Size: header->offMeshConCount]
+  uint8_t* data;
+  int dataSize;
+  int flags;                ///< TileFlags.
+  MeshTile* next;           ///< Next tile in the position hash bucket or in the free list.
+};
+
+/// Detail triangle edge flags of edge `edgeIndex` (0..2) packed in a detail triangle's 4th byte.
+inline int getDetailTriEdgeFlags(uint8_t triFlags, int edgeIndex) { return (triFlags >> (edgeIndex * 2)) & 0x3; }
+
+class NavMesh {
+public:
+  NavMesh();
+  ~NavMesh();
+  NavMesh(const NavMesh&) = delete;
+  NavMesh& operator=(const NavMesh&) = delete;
+
+  /// Sets up a tiled mesh. Fails with INVALID_PARAM if the params are out of range (maxTiles and
+  /// maxPolys must fit 32-bit refs together with a salt of at least 10 bits, like Detour).
+  Status init(const NavMeshParams& params, std::string* why = nullptr);
+  /// Sets up a single-tile mesh from one tile blob (params derived from its header).
+  Status init(uint8_t* data, int dataSize, int flags, std::string* why = nullptr);
+  const NavMeshParams& getParams() const { return m_params; }
+
+  /// Validates a tile blob (every count, index and range against the data size and each other),
+  /// then adds and links it. `lastRef` restores a tile at a given ref (tile set loading); 0 picks
+  /// a free slot. Nothing changes if the tile is refused; `why` explains the refusal.
+  Status addTile(uint8_t* data, int dataSize, int flags, TileRef lastRef, TileRef* result,
+                 std::string* why = nullptr);
+  /// Unlinks and removes a tile, bumps its slot's salt. Hands the data back (unless the mesh owned
+  /// it, in which case it is freed and *data is set to null).
+  Status removeTile(TileRef ref, uint8_t** data, int* dataSize);
+
+  /// Tile grid location of a world position.
+  void calcTileLoc(const float* pos, int* tx, int* ty) const;
+  const MeshTile* getTileAt(int x, int y, int layer) const;
+  int getTilesAt(int x, int y, const MeshTile** tiles, int maxTiles) const;
+  TileRef getTileRefAt(int x, int y, int layer) const;
+  TileRef getTileRef(const MeshTile* tile) const;
+  const MeshTile* getTileByRef(TileRef ref) const;
+  int getMaxTiles() const { return m_maxTiles; }
+  /// Tile slot i (0 <= i < getMaxTiles()); its header is null when the slot is empty.
+  const MeshTile* getTile(int i) const { return &m_tiles[i]; }
+
+  Status getTileAndPolyByRef(PolyRef ref, const MeshTile** tile, const Poly** poly) const;
+  void getTileAndPolyByRefUnsafe(PolyRef ref, const MeshTile** tile, const Poly** poly) const;
+  bool isValidPolyRef(PolyRef ref) const;
+  PolyRef getPolyRefBase(const MeshTile* tile) const;
+
+  /// End points of an off-mesh connection poly, ordered so that startPos is on the side of `prevRef`.
+  Status getOffMeshConnectionPolyEndPoints(PolyRef prevRef, PolyRef polyRef, float* startPos, float* endPos) const;
+  const OffMeshConnection* getOffMeshConnectionByRef(PolyRef ref) const;
+
+  Status setPolyFlags(PolyRef ref, uint16_t flags);
+  Status getPolyFlags(PolyRef ref, uint16_t* resultFlags) const;
+  Status setPolyArea(PolyRef ref, uint8_t area);
+  Status getPolyArea(PolyRef ref, uint8_t* resultArea) const;
+
+  // Ref encoding.
+  PolyRef encodePolyId(uint32_t salt, uint32_t it, uint32_t ip) const {
+    return (salt << (m_polyBits + m_tileBits)) | (it << m_polyBits) | ip;
+  }
+  void decodePolyId(PolyRef ref, uint32_t& salt, uint32_t& it, uint32_t& ip) const {
+    salt = decodePolyIdSalt(ref); it = decodePolyIdTile(ref); ip = decodePolyIdPoly(ref);
+  }
+  uint32_t decodePolyIdSalt(PolyRef ref) const { return (ref >> (m_polyBits + m_tileBits)) & ((1u << m_saltBits) - 1); }
+  uint32_t decodePolyIdTile(PolyRef ref) const { return (ref >> m_polyBits) & ((1u << m_tileBits) - 1); }
+  uint32_t decodePolyIdPoly(PolyRef ref) const { return ref & ((1u << m_polyBits) - 1); }
+  uint32_t saltBits() const { return m_saltBits; }
+  uint32_t tileBits() const { return m_tileBits; }
+  uint32_t polyBits() const { return m_polyBits; }
+
+  // Memory: a tile is one block.
+  size_t tileBytes(const MeshTile* tile) const { return tile && tile->header ? size_t(tile->dataSize) : 0; }
+  size_t totalTileBytes() const;
+  /// Bytes owned by the mesh itself (tile slots and the position hash), tiles excluded.
+  size_t overheadBytes() const;
+  int tileCount() const;
+
+  // ---- Geometry helpers shared with NavMeshQuery (no ref checks: callers pass valid tiles/polys).
+  /// Closest point on a poly's detail surface; posOverPoly tells whether pos is above the poly.
+  void closestPointOnPoly(PolyRef ref, const float* pos, float* closest, bool* posOverPoly) const;
+  /// Height of the detail surface at pos (x, z) if pos is inside the poly (2D).
+  bool getPolyHeight(const MeshTile* tile, const Poly* poly, const float* pos, float* height) const;
+  /// Polys of a tile overlapping a box (BV tree when present, else a scan).
+  int queryPolygonsInTile(const MeshTile* tile, const float* qmin, const float* qmax, PolyRef* polys, int maxPolys) const;
+  /// Nearest poly of a tile to a point within half extents.
+  PolyRef findNearestPolyInTile(const MeshTile* tile, const float* center, const float* halfExtents, float* nearestPt) const;
+  /// Closest point on the detail mesh boundary edges (used when pos is outside the poly).
+  void closestPointOnDetailEdges(const MeshTile* tile, const Poly* poly, const float* pos, float* closest, bool onlyBoundary) const;
+
+private:
+  // Linking (implemented in NavMesh.cpp).
+  void connectIntLinks(MeshTile* tile);
+  void baseOffMeshLinks(MeshTile* tile);
+  void connectExtLinks(MeshTile* tile, MeshTile* target, int side);
+  void connectExtOffMeshLinks(MeshTile* tile, MeshTile* target, int side);
+  void unconnectLinks(MeshTile* tile, MeshTile* target);
+  int getNeighbourTilesAt(int x, int y, int side, MeshTile** tiles, int maxTiles) const;
+  int findConnectingPolys(const float* va, const float* vb, const MeshTile* tile, int side,
+                          PolyRef* con, float* conarea, int maxcon) const;
+  MeshTile* getTileAtMutable(int x, int y, int layer);
+
+  NavMeshParams m_params{};
+  float m_orig[3] = {0, 0, 0};
+  float m_tileWidth = 0, m_tileHeight = 0;
+  int m_maxTiles = 0;
+  int m_tileLutSize = 0;
+  int m_tileLutMask = 0;
+  MeshTile** m_posLookup = nullptr;
+  MeshTile* m_nextFree = nullptr;
+  MeshTile* m_tiles = nullptr;
+  uint32_t m_saltBits = 0, m_tileBits = 0, m_polyBits = 0;
+};
+
+/// Hash of a tile grid location (for the position lookup).
+inline int computeTileHash(int x, int y, int mask) {
+  const uint32_t h1 = 0x8da6b343; // Large multiplicative constants;
+  const uint32_t h2 = 0xd8163841; // here arbitrarily chosen primes
+  uint32_t n = h1 * uint32_t(x) + h2 * uint32_t(y);
+  return int(n & uint32_t(mask));
+}
+
+} // namespace nav
