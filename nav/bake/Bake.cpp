@@ -1,0 +1,779 @@
+#include "nav/bake/Bake.h"
+#include "nav/bake/TriangleGrid.h"
+
+#include <Recast.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+namespace nav::bake {
+
+const char* bakeStageName(BakeStage s) {
+  switch (s) {
+  case BakeStage::Prepare: return "prepare";
+  case BakeStage::Rasterize: return "rasterize";
+  case BakeStage::Filter: return "filter";
+  case BakeStage::CompactHeightfield: return "compact heightfield";
+  case BakeStage::Erode: return "erode";
+  case BakeStage::MarkAreas: return "mark areas";
+  case BakeStage::Regions: return "regions";
+  case BakeStage::Contours: return "contours";
+  case BakeStage::PolyMesh: return "poly mesh";
+  case BakeStage::DetailMesh: return "detail mesh";
+  case BakeStage::TileData: return "tile data";
+  case BakeStage::AddTiles: return "add tiles";
+  case BakeStage::Done: return "done";
+  case BakeStage::Count: break;
+  }
+  return "?";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Input checks
+// ---------------------------------------------------------------------------------------------
+
+bool BakeInput::validate(std::string* why, std::vector<std::string>* warnings) const {
+  auto fail = [&](const std::string& msg) {
+    if (why) *why = msg;
+    return false;
+  };
+  if (verts.size() % 3 != 0) return fail("vertex array size " + std::to_string(verts.size()) + " is not a multiple of 3");
+  if (tris.size() % 3 != 0) return fail("triangle array size " + std::to_string(tris.size()) + " is not a multiple of 3");
+  const int nv = vertCount(), nt = triCount();
+  if (nt == 0) return fail("the mesh has no triangles");
+  for (int i = 0; i < nv * 3; ++i)
+    if (!std::isfinite(verts[size_t(i)])) {
+      std::ostringstream s;
+      s << "vertex " << i / 3 << " has a non-finite coordinate (" << verts[size_t(i)] << ")";
+      return fail(s.str());
+    }
+  int degenerate = 0;
+  for (int t = 0; t < nt; ++t) {
+    const int* tri = &tris[size_t(t) * 3];
+    for (int k = 0; k < 3; ++k)
+      if (tri[k] < 0 || tri[k] >= nv)
+        return fail("triangle " + std::to_string(t) + " refers to vertex " + std::to_string(tri[k]) + ", but there are " +
+                    std::to_string(nv) + " vertices");
+    const float* a = &verts[size_t(tri[0]) * 3];
+    const float* b = &verts[size_t(tri[1]) * 3];
+    const float* c = &verts[size_t(tri[2]) * 3];
+    const float e0[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+    const float e1[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+    const float n[3] = {e0[1] * e1[2] - e0[2] * e1[1], e0[2] * e1[0] - e0[0] * e1[2], e0[0] * e1[1] - e0[1] * e1[0]};
+    if (n[0] == 0 && n[1] == 0 && n[2] == 0) ++degenerate;
+  }
+  if (degenerate == nt) return fail("all " + std::to_string(nt) + " triangles are degenerate (zero area)");
+  if (degenerate && warnings)
+    warnings->push_back(std::to_string(degenerate) + " of " + std::to_string(nt) + " triangles are degenerate (zero area)");
+
+  for (size_t i = 0; i < volumes.size(); ++i) {
+    const ConvexVolume& v = volumes[i];
+    const std::string name = "convex volume " + std::to_string(i);
+    if (v.verts.size() % 3 != 0 || v.verts.size() < 9 || v.verts.size() > 36)
+      return fail(name + " has " + std::to_string(v.verts.size()) + " coordinates; it needs 3 to 12 points (x, y, z)");
+    for (float f : v.verts)
+      if (!std::isfinite(f)) return fail(name + " has a non-finite coordinate");
+    if (!std::isfinite(v.hmin) || !std::isfinite(v.hmax) || v.hmin > v.hmax)
+      return fail(name + " has an empty or invalid height range [" + std::to_string(v.hmin) + ", " + std::to_string(v.hmax) + "]");
+    if (v.area >= RECAST_WALKABLE_AREA) return fail(name + " has area " + std::to_string(v.area) + " (must be 0..62)");
+  }
+  for (size_t i = 0; i < links.size(); ++i) {
+    const OffMeshLink& l = links[i];
+    const std::string name = "off-mesh link " + std::to_string(i);
+    for (int k = 0; k < 3; ++k)
+      if (!std::isfinite(l.start[k]) || !std::isfinite(l.end[k])) return fail(name + " has a non-finite end point");
+    if (!std::isfinite(l.radius) || l.radius <= 0) return fail(name + " has radius " + std::to_string(l.radius) + " (must be > 0)");
+    if (l.area >= RECAST_WALKABLE_AREA) return fail(name + " has area " + std::to_string(l.area) + " (must be 0..62)");
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Recast part of one tile
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+/// Collects Recast's log lines; timers are ours.
+class RcLog : public rcContext {
+public:
+  RcLog() : rcContext(true) {}
+  std::vector<std::string> lines;
+
+protected:
+  void doLog(const rcLogCategory category, const char* msg, const int len) override {
+    const char* prefix = category == RC_LOG_ERROR ? "recast error: " : category == RC_LOG_WARNING ? "recast warning: " : "recast: ";
+    lines.push_back(prefix + std::string(msg, size_t(std::max(len, 0))));
+  }
+};
+
+struct HeightfieldDel { void operator()(rcHeightfield* p) const { rcFreeHeightField(p); } };
+struct CompactDel { void operator()(rcCompactHeightfield* p) const { rcFreeCompactHeightfield(p); } };
+struct ContourDel { void operator()(rcContourSet* p) const { rcFreeContourSet(p); } };
+struct PolyMeshDel { void operator()(rcPolyMesh* p) const { rcFreePolyMesh(p); } };
+struct DetailDel { void operator()(rcPolyMeshDetail* p) const { rcFreePolyMeshDetail(p); } };
+
+/// Everything a tile build reads; shared read-only by the workers.
+struct TileJobContext {
+  const BakeInput* input = nullptr;
+  const BakeSettings* settings = nullptr;
+  float bmin[3] = {0, 0, 0}, bmax[3] = {0, 0, 0}; ///< Level bounds.
+  const TriangleGrid* grid = nullptr;             ///< Tiled only.
+  const std::atomic<bool>* cancel = nullptr;
+  std::function<void(BakeStage)> onStage;         ///< Solo progress; may be empty.
+};
+
+/// Output of a tile build.
+struct TileOutput {
+  double stageMs[BAKE_STAGE_COUNT] = {};
+  std::vector<std::string> log;
+  std::string error;
+  bool cancelled = false;
+};
+
+bool cancelled(const TileJobContext& c) { return c.cancel && c.cancel->load(std::memory_order_relaxed); }
+
+/// RecastDemo's rcConfig for the settings (tile-independent part).
+rcConfig makeConfig(const BakeSettings& s) {
+  rcConfig cfg;
+  std::memset(&cfg, 0, sizeof(cfg));
+  cfg.cs = s.cellSize;
+  cfg.ch = s.cellHeight;
+  cfg.walkableSlopeAngle = s.agentMaxSlope;
+  cfg.walkableHeight = int(std::ceil(s.agentHeight / cfg.ch));
+  cfg.walkableClimb = int(std::floor(s.agentMaxClimb / cfg.ch));
+  cfg.walkableRadius = int(std::ceil(s.agentRadius / cfg.cs));
+  cfg.maxEdgeLen = int(s.edgeMaxLen / s.cellSize);
+  cfg.maxSimplificationError = s.edgeMaxError;
+  cfg.minRegionArea = int(rcSqr(float(s.regionMinSize)));   // area = size * size
+  cfg.mergeRegionArea = int(rcSqr(float(s.regionMergeSize)));
+  cfg.maxVertsPerPoly = s.vertsPerPoly;
+  cfg.detailSampleDist = s.detailSampleDist < 0.9f ? 0 : s.cellSize * s.detailSampleDist;
+  cfg.detailSampleMaxError = s.cellHeight * s.detailSampleMaxError;
+  return cfg;
+}
+
+/// Runs Recast for tile (tx, ty) (solo: the whole level) into `pm`. Returns false on error or
+/// cancel (out->error / out->cancelled); true with pm->polyCount() == 0 for an empty tile.
+bool buildRecastTile(const TileJobContext& c, int tx, int ty, PolyMeshData* pm, TileOutput* out) {
+  const BakeSettings& s = *c.settings;
+  const BakeInput& in = *c.input;
+  *pm = PolyMeshData();
+  pm->tileX = tx;
+  pm->tileY = ty;
+  RcLog ctx;
+  struct LogMover { RcLog& ctx; TileOutput* out; ~LogMover() { for (auto& l : ctx.lines) out->log.push_back(std::move(l)); } } logMover{ctx, out};
+  auto fail = [&](const std::string& msg) {
+    out->error = msg;
+    return false;
+  };
+  BakeStage current = BakeStage::Prepare;
+  Clock::time_point t0 = Clock::now();
+  auto stage = [&](BakeStage next) {
+    out->stageMs[int(current)] += msSince(t0);
+    current = next;
+    t0 = Clock::now();
+    if (cancelled(c)) {
+      out->cancelled = true;
+      out->error = "cancelled";
+      return false;
+    }
+    if (c.onStage) c.onStage(next);
+    return true;
+  };
+
+  rcConfig cfg = makeConfig(s);
+  std::vector<int> tileTris; // tiled: the tile's triangles (indices into the level's verts)
+  const int* tris = in.tris.data();
+  int ntris = in.triCount();
+  if (!s.tiled) {
+    rcVcopy(cfg.bmin, c.bmin);
+    rcVcopy(cfg.bmax, c.bmax);
+    rcCalcGridSize(cfg.bmin, cfg.bmax, cfg.cs, &cfg.width, &cfg.height);
+  } else {
+    float tbmin[3], tbmax[3];
+    tileBounds(c.bmin, c.bmax, s, tx, ty, tbmin, tbmax);
+    cfg.tileSize = s.tileSize;
+    cfg.borderSize = cfg.walkableRadius + 3; // Reserve enough padding.
+    cfg.width = cfg.tileSize + cfg.borderSize * 2;
+    cfg.height = cfg.tileSize + cfg.borderSize * 2;
+    rcVcopy(cfg.bmin, tbmin);
+    rcVcopy(cfg.bmax, tbmax);
+    cfg.bmin[0] -= float(cfg.borderSize) * cfg.cs;
+    cfg.bmin[2] -= float(cfg.borderSize) * cfg.cs;
+    cfg.bmax[0] += float(cfg.borderSize) * cfg.cs;
+    cfg.bmax[2] += float(cfg.borderSize) * cfg.cs;
+    const float qmin[2] = {cfg.bmin[0], cfg.bmin[2]}, qmax[2] = {cfg.bmax[0], cfg.bmax[2]};
+    std::vector<int> ids;
+    c.grid->query(qmin, qmax, ids);
+    if (ids.empty()) return true; // nothing here
+    tileTris.resize(ids.size() * 3);
+    for (size_t i = 0; i < ids.size(); ++i)
+      std::memcpy(&tileTris[i * 3], &in.tris[size_t(ids[i]) * 3], 3 * sizeof(int));
+    tris = tileTris.data();
+    ntris = int(ids.size());
+  }
+  if (cfg.width > 0xffff || cfg.height > 0xffff)
+    return fail("the grid is " + std::to_string(cfg.width) + " x " + std::to_string(cfg.height) +
+                " cells; more than 65535 along a side (raise cellSize or bake tiled)");
+
+  if (!stage(BakeStage::Rasterize)) return false;
+  std::unique_ptr<rcHeightfield, HeightfieldDel> solid(rcAllocHeightfield());
+  if (!solid || !rcCreateHeightfield(&ctx, *solid, cfg.width, cfg.height, cfg.bmin, cfg.bmax, cfg.cs, cfg.ch))
+    return fail("out of memory for the heightfield (" + std::to_string(cfg.width) + " x " + std::to_string(cfg.height) + " cells)");
+  {
+    std::vector<unsigned char> triAreas(size_t(ntris), 0);
+    rcMarkWalkableTriangles(&ctx, cfg.walkableSlopeAngle, in.verts.data(), in.vertCount(), tris, ntris, triAreas.data());
+    if (!rcRasterizeTriangles(&ctx, in.verts.data(), in.vertCount(), tris, triAreas.data(), ntris, *solid, cfg.walkableClimb))
+      return fail("could not rasterize the triangles");
+  }
+
+  if (!stage(BakeStage::Filter)) return false;
+  if (s.filterLowHangingObstacles) rcFilterLowHangingWalkableObstacles(&ctx, cfg.walkableClimb, *solid);
+  if (s.filterLedgeSpans) rcFilterLedgeSpans(&ctx, cfg.walkableHeight, cfg.walkableClimb, *solid);
+  if (s.filterWalkableLowHeightSpans) rcFilterWalkableLowHeightSpans(&ctx, cfg.walkableHeight, *solid);
+
+  if (!stage(BakeStage::CompactHeightfield)) return false;
+  std::unique_ptr<rcCompactHeightfield, CompactDel> chf(rcAllocCompactHeightfield());
+  if (!chf || !rcBuildCompactHeightfield(&ctx, cfg.walkableHeight, cfg.walkableClimb, *solid, *chf))
+    return fail("could not build the compact heightfield");
+  solid.reset();
+
+  if (!stage(BakeStage::Erode)) return false;
+  if (!rcErodeWalkableArea(&ctx, cfg.walkableRadius, *chf)) return fail("could not erode the walkable area");
+
+  if (!stage(BakeStage::MarkAreas)) return false;
+  for (const ConvexVolume& v : in.volumes) {
+    // Area 0 is Recast's "not walkable"; a ground volume means plain walkable ground.
+    const unsigned char area = v.area == AREA_GROUND ? RC_WALKABLE_AREA : v.area;
+    rcMarkConvexPolyArea(&ctx, v.verts.data(), int(v.verts.size() / 3), v.hmin, v.hmax, area, *chf);
+  }
+
+  if (!stage(BakeStage::Regions)) return false;
+  switch (s.partition) {
+  case Partition::Watershed:
+    if (!rcBuildDistanceField(&ctx, *chf)) return fail("could not build the distance field");
+    if (!rcBuildRegions(&ctx, *chf, cfg.borderSize, cfg.minRegionArea, cfg.mergeRegionArea))
+      return fail("could not build watershed regions");
+    break;
+  case Partition::Monotone:
+    if (!rcBuildRegionsMonotone(&ctx, *chf, cfg.borderSize, cfg.minRegionArea, cfg.mergeRegionArea))
+      return fail("could not build monotone regions");
+    break;
+  case Partition::Layers:
+    if (!rcBuildLayerRegions(&ctx, *chf, cfg.borderSize, cfg.minRegionArea)) return fail("could not build layer regions");
+    break;
+  }
+
+  if (!stage(BakeStage::Contours)) return false;
+  std::unique_ptr<rcContourSet, ContourDel> cset(rcAllocContourSet());
+  if (!cset || !rcBuildContours(&ctx, *chf, cfg.maxSimplificationError, cfg.maxEdgeLen, *cset))
+    return fail("could not build contours");
+  if (cset->nconts == 0) {
+    stage(BakeStage::Done);
+    return !out->cancelled;
+  }
+
+  if (!stage(BakeStage::PolyMesh)) return false;
+  std::unique_ptr<rcPolyMesh, PolyMeshDel> pmesh(rcAllocPolyMesh());
+  if (!pmesh || !rcBuildPolyMesh(&ctx, *cset, cfg.maxVertsPerPoly, *pmesh))
+    return fail("could not build the poly mesh (see the recast messages)");
+  cset.reset();
+
+  if (!stage(BakeStage::DetailMesh)) return false;
+  std::unique_ptr<rcPolyMeshDetail, DetailDel> dmesh(rcAllocPolyMeshDetail());
+  if (!dmesh || !rcBuildPolyMeshDetail(&ctx, *pmesh, *chf, cfg.detailSampleDist, cfg.detailSampleMaxError, *dmesh))
+    return fail("could not build the detail mesh");
+  chf.reset();
+  if (pmesh->nverts >= 0xffff)
+    return fail("the poly mesh has " + std::to_string(pmesh->nverts) + " vertices; a tile holds at most 65534 (use smaller tiles)");
+
+  // Areas -> flags, as RecastDemo (plus JUMP for polys a volume marked jump).
+  for (int i = 0; i < pmesh->npolys; ++i) {
+    if (pmesh->areas[i] == RC_WALKABLE_AREA) pmesh->areas[i] = AREA_GROUND;
+    pmesh->flags[i] = flagsForArea(pmesh->areas[i]);
+  }
+
+  const int nvp = pmesh->nvp;
+  pm->nvp = nvp;
+  pm->verts.assign(pmesh->verts, pmesh->verts + size_t(pmesh->nverts) * 3);
+  pm->polys.assign(pmesh->polys, pmesh->polys + size_t(pmesh->npolys) * nvp * 2);
+  pm->flags.assign(pmesh->flags, pmesh->flags + pmesh->npolys);
+  pm->areas.assign(pmesh->areas, pmesh->areas + pmesh->npolys);
+  pm->detailMeshes.assign(dmesh->meshes, dmesh->meshes + size_t(dmesh->nmeshes) * 4);
+  pm->detailVerts.assign(dmesh->verts, dmesh->verts + size_t(dmesh->nverts) * 3);
+  pm->detailTris.assign(dmesh->tris, dmesh->tris + size_t(dmesh->ntris) * 4);
+  rcVcopy(pm->bmin, pmesh->bmin);
+  rcVcopy(pm->bmax, pmesh->bmax);
+  pm->cs = pmesh->cs;
+  pm->ch = pmesh->ch;
+  stage(BakeStage::TileData);
+  return !out->cancelled;
+}
+
+/// Bounds of all vertices (RecastDemo's rcCalcBounds over the mesh).
+void calcBounds(const BakeInput& in, float* bmin, float* bmax) {
+  rcCalcBounds(in.verts.data(), in.vertCount(), bmin, bmax);
+}
+
+unsigned int nextPow2(unsigned int v) {
+  v--;
+  v |= v >> 1; v |= v >> 2; v |= v >> 4; v |= v >> 8; v |= v >> 16;
+  return v + 1;
+}
+unsigned int ilog2(unsigned int v) {
+  unsigned int r = 0;
+  while (v >>= 1) ++r;
+  return r;
+}
+
+} // namespace
+
+void tileBounds(const float* bmin, const float* bmax, const BakeSettings& s, int tx, int ty, float* tbmin, float* tbmax) {
+  const float tcs = float(s.tileSize) * s.cellSize;
+  tbmin[0] = bmin[0] + float(tx) * tcs;
+  tbmin[1] = bmin[1];
+  tbmin[2] = bmin[2] + float(ty) * tcs;
+  tbmax[0] = bmin[0] + float(tx + 1) * tcs;
+  tbmax[1] = bmax[1];
+  tbmax[2] = bmin[2] + float(ty + 1) * tcs;
+}
+
+void fillTileBuildParams(const PolyMeshData& pm, const Baker::OffMeshArrays& off, const BakeSettings& s,
+                         nav::TileBuildParams* p) {
+  *p = nav::TileBuildParams();
+  p->verts = pm.verts.data();
+  p->vertCount = pm.vertCount();
+  p->polys = pm.polys.data();
+  p->polyAreas = pm.areas.data();
+  p->polyFlags = pm.flags.data();
+  p->polyCount = pm.polyCount();
+  p->nvp = pm.nvp;
+  p->detailMeshes = pm.detailMeshes.data();
+  p->detailVerts = pm.detailVerts.data();
+  p->detailVertsCount = int(pm.detailVerts.size() / 3);
+  p->detailTris = pm.detailTris.data();
+  p->detailTriCount = int(pm.detailTris.size() / 4);
+  const int nlinks = int(off.rad.size());
+  if (nlinks > 0) {
+    p->offMeshConVerts = off.verts.data();
+    p->offMeshConRad = off.rad.data();
+    p->offMeshConDir = off.dir.data();
+    p->offMeshConAreas = off.areas.data();
+    p->offMeshConFlags = off.flags.data();
+    p->offMeshConUserID = off.userIds.data();
+    p->offMeshConCount = nlinks;
+  }
+  p->walkableHeight = s.agentHeight;
+  p->walkableRadius = s.agentRadius;
+  p->walkableClimb = s.agentMaxClimb;
+  p->tileX = pm.tileX;
+  p->tileY = pm.tileY;
+  p->tileLayer = 0;
+  for (int k = 0; k < 3; ++k) {
+    p->bmin[k] = pm.bmin[k];
+    p->bmax[k] = pm.bmax[k];
+  }
+  p->cs = pm.cs;
+  p->ch = pm.ch;
+  p->buildBvTree = true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Baker
+// ---------------------------------------------------------------------------------------------
+
+struct Baker::Impl {
+  float bmin[3] = {0, 0, 0}, bmax[3] = {0, 0, 0};
+  TriangleGrid grid;
+  float gridBinSize = -1; ///< Bin size the grid was built with (-1: not built).
+  std::vector<std::string> inputWarnings;
+
+  const TriangleGrid& gridFor(const BakeInput& in, float binSize) {
+    if (gridBinSize != binSize) {
+      grid.build(in.verts.data(), in.tris.data(), in.triCount(), binSize);
+      gridBinSize = binSize;
+    }
+    return grid;
+  }
+};
+
+Baker::Baker() : m_impl(new Impl) {}
+Baker::~Baker() = default;
+
+bool Baker::setInput(BakeInput input, std::string* why) {
+  std::vector<std::string> warnings;
+  if (!input.validate(why, &warnings)) return false;
+  m_input = std::move(input);
+  m_impl->inputWarnings = std::move(warnings);
+  calcBounds(m_input, m_impl->bmin, m_impl->bmax);
+  m_impl->gridBinSize = -1;
+  std::vector<ConvexVolume> v = std::move(m_input.volumes);
+  std::vector<OffMeshLink> l = std::move(m_input.links);
+  return setVolumesAndLinks(std::move(v), std::move(l), why);
+}
+
+bool Baker::setVolumesAndLinks(std::vector<ConvexVolume> volumes, std::vector<OffMeshLink> links, std::string* why) {
+  BakeInput check;
+  check.verts = {0, 0, 0, 1, 0, 0, 0, 0, 1};
+  check.tris = {0, 1, 2};
+  check.volumes = std::move(volumes);
+  check.links = std::move(links);
+  if (!check.validate(why)) return false;
+  m_input.volumes = std::move(check.volumes);
+  m_input.links = std::move(check.links);
+  OffMeshArrays a;
+  for (size_t i = 0; i < m_input.links.size(); ++i) {
+    const OffMeshLink& l = m_input.links[i];
+    a.verts.insert(a.verts.end(), l.start, l.start + 3);
+    a.verts.insert(a.verts.end(), l.end, l.end + 3);
+    a.rad.push_back(l.radius);
+    a.flags.push_back(l.flags);
+    a.areas.push_back(l.area);
+    a.dir.push_back(l.bidirectional ? 1 : 0);
+    a.userIds.push_back(l.userId ? l.userId : uint32_t(1000 + i));
+  }
+  m_offMesh = std::move(a);
+  return true;
+}
+
+void Baker::tileGrid(const BakeSettings& s, int* tilesX, int* tilesY) const {
+  if (!s.tiled) {
+    *tilesX = *tilesY = 1;
+    return;
+  }
+  int gw = 0, gh = 0;
+  rcCalcGridSize(m_impl->bmin, m_impl->bmax, s.cellSize, &gw, &gh);
+  const int ts = s.tileSize;
+  *tilesX = (gw + ts - 1) / ts;
+  *tilesY = (gh + ts - 1) / ts;
+}
+
+bool Baker::buildPolyMesh(const BakeSettings& s, int tx, int ty, PolyMeshData* out, std::string* why) const {
+  if (!s.validate(why)) return false;
+  if (m_input.triCount() == 0) {
+    if (why) *why = "no level loaded";
+    return false;
+  }
+  int tw, th;
+  tileGrid(s, &tw, &th);
+  if (tx < 0 || ty < 0 || tx >= tw || ty >= th) {
+    if (why) *why = "tile (" + std::to_string(tx) + ", " + std::to_string(ty) + ") is outside the " + std::to_string(tw) + " x " + std::to_string(th) + " grid";
+    return false;
+  }
+  TileJobContext c;
+  c.input = &m_input;
+  c.settings = &s;
+  rcVcopy(c.bmin, m_impl->bmin);
+  rcVcopy(c.bmax, m_impl->bmax);
+  if (s.tiled) c.grid = &m_impl->gridFor(m_input, float(s.tileSize) * s.cellSize);
+  TileOutput o;
+  if (!buildRecastTile(c, tx, ty, out, &o)) {
+    if (why) *why = o.error;
+    return false;
+  }
+  return true;
+}
+
+std::unique_ptr<NavMesh> Baker::releaseNavMesh() { return std::move(m_mesh); }
+
+namespace {
+
+/// Counts of a mesh, for the report.
+void countMesh(const NavMesh& mesh, BakeReport* r) {
+  r->tileCount = r->polyCount = r->vertCount = r->offMeshConCount = 0;
+  r->dataBytes = 0;
+  for (int i = 0; i < mesh.getMaxTiles(); ++i) {
+    const MeshTile* t = mesh.getTile(i);
+    if (!t || !t->header) continue;
+    ++r->tileCount;
+    r->polyCount += t->header->polyCount - t->header->offMeshConCount;
+    r->offMeshConCount += t->header->offMeshConCount;
+    r->vertCount += t->header->vertCount;
+    r->dataBytes += size_t(t->dataSize);
+  }
+}
+
+/// One tile, all the way to a blob. data stays null for an empty tile.
+struct TileSlot {
+  uint8_t* data = nullptr;
+  int dataSize = 0;
+  TileOutput out;
+  bool failed = false;
+  TileSlot() = default;
+  TileSlot(const TileSlot&) = delete;
+  TileSlot& operator=(const TileSlot&) = delete;
+  ~TileSlot() { delete[] data; }
+};
+
+void bakeTileToBlob(const TileJobContext& c, const Baker::OffMeshArrays& off, int tx, int ty, TileSlot* slot) {
+  PolyMeshData pm;
+  if (!buildRecastTile(c, tx, ty, &pm, &slot->out)) {
+    slot->failed = true;
+    return;
+  }
+  if (pm.polyCount() == 0) return; // empty tile
+  const Clock::time_point t0 = Clock::now();
+  nav::TileBuildParams params;
+  fillTileBuildParams(pm, off, *c.settings, &params);
+  std::string why;
+  if (!nav::buildTileData(params, &slot->data, &slot->dataSize, &why)) {
+    slot->failed = true;
+    slot->out.error = "tile creation failed: " + why;
+    slot->data = nullptr;
+  }
+  slot->out.stageMs[int(BakeStage::TileData)] += msSince(t0);
+}
+
+std::string tileName(const BakeSettings& s, int tx, int ty) {
+  return s.tiled ? "tile (" + std::to_string(tx) + ", " + std::to_string(ty) + ")" : "solo mesh";
+}
+
+} // namespace
+
+bool Baker::bake(const BakeSettings& s, const BakeOptions& opt, BakeReport* reportOut) {
+  BakeReport localReport;
+  BakeReport& r = reportOut ? *reportOut : localReport;
+  r = BakeReport();
+  const Clock::time_point tStart = Clock::now();
+  auto fail = [&](const std::string& msg) {
+    r.ok = false;
+    r.error = msg;
+    r.log.push_back("error: " + msg);
+    r.totalMs = msSince(tStart);
+    return false;
+  };
+  std::string why;
+  if (!s.validate(&why)) return fail("bad settings: " + why);
+  if (m_input.triCount() == 0) return fail("no level loaded (the mesh has no triangles)");
+  for (const std::string& w : m_impl->inputWarnings) r.log.push_back("warning: " + w);
+  rcVcopy(r.bmin, m_impl->bmin);
+  rcVcopy(r.bmax, m_impl->bmax);
+
+  auto report = [&](BakeStage st, int done, int total) {
+    if (opt.progress) opt.progress(BakeProgress{st, done, total});
+  };
+  report(BakeStage::Prepare, 0, 1);
+
+  TileJobContext c;
+  c.input = &m_input;
+  c.settings = &s;
+  rcVcopy(c.bmin, m_impl->bmin);
+  rcVcopy(c.bmax, m_impl->bmax);
+  c.cancel = opt.cancel;
+
+  int tw = 1, th = 1;
+  tileGrid(s, &tw, &th);
+  r.tilesX = tw;
+  r.tilesY = th;
+  const rcConfig cfg = makeConfig(s);
+  {
+    int gw = 0, gh = 0;
+    rcCalcGridSize(m_impl->bmin, m_impl->bmax, s.cellSize, &gw, &gh);
+    std::ostringstream l;
+    l << "input: " << m_input.vertCount() << " verts, " << m_input.triCount() << " tris, " << m_input.volumes.size()
+      << " convex volumes, " << m_input.links.size() << " off-mesh links; bounds (" << r.bmin[0] << ", " << r.bmin[1] << ", "
+      << r.bmin[2] << ") - (" << r.bmax[0] << ", " << r.bmax[1] << ", " << r.bmax[2] << ")";
+    r.log.push_back(l.str());
+    std::ostringstream g;
+    g << "grid: " << gw << " x " << gh << " cells of " << s.cellSize << " x " << s.cellHeight << " wu; agent "
+      << cfg.walkableHeight << " cells tall, climb " << cfg.walkableClimb << ", radius " << cfg.walkableRadius
+      << "; partition " << partitionName(s.partition);
+    if (s.tiled)
+      g << "; " << tw << " x " << th << " tiles of " << s.tileSize << " cells, border " << cfg.walkableRadius + 3 << " cells";
+    else
+      g << "; solo mesh";
+    r.log.push_back(g.str());
+  }
+
+  const int tileTotal = tw * th;
+  NavMeshParams params{};
+  if (s.tiled) {
+    const int tileBits = std::min(int(ilog2(nextPow2(unsigned(tileTotal)))), 14);
+    if (tileTotal > (1 << 14))
+      return fail("the level needs " + std::to_string(tw) + " x " + std::to_string(th) + " = " + std::to_string(tileTotal) +
+                  " tiles; at most 16384 fit 32-bit poly refs (raise tileSize or cellSize)");
+    rcVcopy(params.orig, m_impl->bmin);
+    params.tileWidth = float(s.tileSize) * s.cellSize;
+    params.tileHeight = float(s.tileSize) * s.cellSize;
+    params.maxTiles = 1 << tileBits;
+    params.maxPolys = 1 << (22 - tileBits);
+    {
+      const Clock::time_point t0 = Clock::now();
+      c.grid = &m_impl->gridFor(m_input, params.tileWidth);
+      r.stageMs[int(BakeStage::Prepare)] += msSince(t0);
+    }
+  }
+
+  // Bake tiles on the pool: each worker takes the next tile index; results land in their slot.
+  std::vector<TileSlot> slots(static_cast<size_t>(tileTotal));
+  int threads = opt.threads > 0 ? opt.threads : int(std::thread::hardware_concurrency());
+  threads = std::max(1, std::min(threads, tileTotal));
+  r.threads = threads;
+  std::atomic<int> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex progressMutex;
+  int done = 0;
+  if (!s.tiled) {
+    c.onStage = [&](BakeStage st) { report(st, 0, 1); };
+  }
+  auto worker = [&]() {
+    for (;;) {
+      if (stop.load() || (opt.cancel && opt.cancel->load())) return;
+      const int i = next.fetch_add(1);
+      if (i >= tileTotal) return;
+      TileSlot& slot = slots[size_t(i)];
+      bakeTileToBlob(c, m_offMesh, i % tw, i / tw, &slot);
+      if (slot.failed) stop.store(true);
+      std::lock_guard<std::mutex> lock(progressMutex);
+      ++done;
+      if (s.tiled) report(BakeStage::TileData, done, tileTotal);
+    }
+  };
+  if (threads == 1) {
+    worker();
+  } else {
+    std::vector<std::thread> pool;
+    pool.reserve(size_t(threads));
+    for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
+    for (std::thread& t : pool) t.join();
+  }
+
+  // Merge logs and times in tile order (deterministic whatever the threads did).
+  for (int i = 0; i < tileTotal; ++i) {
+    const TileSlot& slot = slots[size_t(i)];
+    for (int k = 0; k < BAKE_STAGE_COUNT; ++k) r.stageMs[k] += slot.out.stageMs[k];
+    for (const std::string& l : slot.out.log) r.log.push_back(tileName(s, i % tw, i / tw) + ": " + l);
+  }
+  if (opt.cancel && opt.cancel->load()) {
+    r.cancelled = true;
+    return fail("cancelled");
+  }
+  for (int i = 0; i < tileTotal; ++i)
+    if (slots[size_t(i)].failed) {
+      if (slots[size_t(i)].out.cancelled) {
+        r.cancelled = true;
+        return fail("cancelled");
+      }
+      return fail(tileName(s, i % tw, i / tw) + ": " + slots[size_t(i)].out.error);
+    }
+
+  // Add the tiles in grid order (RecastDemo's buildAllTiles order), into a new mesh.
+  report(BakeStage::AddTiles, tileTotal, tileTotal);
+  const Clock::time_point tAdd = Clock::now();
+  auto mesh = std::make_unique<NavMesh>();
+  if (!s.tiled) {
+    TileSlot& slot = slots[0];
+    if (!slot.data) return fail("the bake produced no walkable polygons (check the agent settings and the level's scale)");
+    const Status st = mesh->init(slot.data, slot.dataSize, TILE_FREE_DATA, &why);
+    if (statusFailed(st)) return fail("the navmesh refused the solo tile: " + why);
+    slot.data = nullptr; // the mesh owns it
+  } else {
+    const Status st = mesh->init(params, &why);
+    if (statusFailed(st)) return fail("navmesh init failed: " + why);
+    int added = 0;
+    for (int i = 0; i < tileTotal; ++i) {
+      TileSlot& slot = slots[size_t(i)];
+      if (!slot.data) continue;
+      const Status as = mesh->addTile(slot.data, slot.dataSize, TILE_FREE_DATA, 0, nullptr, &why);
+      if (statusFailed(as)) return fail("the navmesh refused " + tileName(s, i % tw, i / tw) + ": " + why);
+      slot.data = nullptr;
+      ++added;
+    }
+    if (added == 0) return fail("the bake produced no walkable polygons (check the agent settings and the level's scale)");
+  }
+  r.stageMs[int(BakeStage::AddTiles)] += msSince(tAdd);
+
+  countMesh(*mesh, &r);
+  m_mesh = std::move(mesh);
+  m_bakedSettings = s;
+  r.ok = true;
+  r.totalMs = msSince(tStart);
+  {
+    std::ostringstream l;
+    l << "done: " << r.tileCount << " tiles, " << r.polyCount << " polys, " << r.vertCount << " verts, "
+      << r.offMeshConCount << " off-mesh connections, " << r.dataBytes << " bytes in " << r.totalMs << " ms on "
+      << r.threads << " thread(s)";
+    r.log.push_back(l.str());
+  }
+  report(BakeStage::Done, tileTotal, tileTotal);
+  return true;
+}
+
+bool Baker::rebuildTile(int tx, int ty, BakeReport* reportOut) {
+  BakeReport localReport;
+  BakeReport& r = reportOut ? *reportOut : localReport;
+  r = BakeReport();
+  const Clock::time_point tStart = Clock::now();
+  auto fail = [&](const std::string& msg) {
+    r.ok = false;
+    r.error = msg;
+    r.log.push_back("error: " + msg);
+    r.totalMs = msSince(tStart);
+    return false;
+  };
+  if (!m_mesh) return fail("no navmesh to rebuild a tile of (bake first)");
+  const BakeSettings& s = m_bakedSettings;
+  if (!s.tiled) return fail("the current navmesh is a solo mesh; rebuild it whole");
+  int tw, th;
+  tileGrid(s, &tw, &th);
+  r.tilesX = tw;
+  r.tilesY = th;
+  r.threads = 1;
+  if (tx < 0 || ty < 0 || tx >= tw || ty >= th)
+    return fail("tile (" + std::to_string(tx) + ", " + std::to_string(ty) + ") is outside the " + std::to_string(tw) + " x " +
+                std::to_string(th) + " grid");
+  TileJobContext c;
+  c.input = &m_input;
+  c.settings = &s;
+  rcVcopy(c.bmin, m_impl->bmin);
+  rcVcopy(c.bmax, m_impl->bmax);
+  c.grid = &m_impl->gridFor(m_input, float(s.tileSize) * s.cellSize);
+  TileSlot slot;
+  bakeTileToBlob(c, m_offMesh, tx, ty, &slot);
+  for (int k = 0; k < BAKE_STAGE_COUNT; ++k) r.stageMs[k] += slot.out.stageMs[k];
+  for (const std::string& l : slot.out.log) r.log.push_back(tileName(s, tx, ty) + ": " + l);
+  if (slot.failed) return fail(tileName(s, tx, ty) + ": " + slot.out.error);
+
+  const Clock::time_point tAdd = Clock::now();
+  const TileRef oldRef = m_mesh->getTileRefAt(tx, ty, 0);
+  std::vector<uint8_t> backup;
+  if (oldRef) {
+    const MeshTile* old = m_mesh->getTileByRef(oldRef);
+    backup.assign(old->data, old->data + old->dataSize);
+    uint8_t* freed = nullptr;
+    int freedSize = 0;
+    m_mesh->removeTile(oldRef, &freed, &freedSize);
+  }
+  std::string why;
+  if (slot.data) {
+    const Status st = m_mesh->addTile(slot.data, slot.dataSize, TILE_FREE_DATA, 0, nullptr, &why);
+    if (statusFailed(st)) {
+      // Put the old tile back at its old ref so the mesh is as before.
+      if (oldRef) {
+        uint8_t* copy = new uint8_t[backup.size()];
+        std::memcpy(copy, backup.data(), backup.size());
+        if (statusFailed(m_mesh->addTile(copy, int(backup.size()), TILE_FREE_DATA, oldRef, nullptr))) delete[] copy;
+      }
+      return fail("the navmesh refused the rebuilt " + tileName(s, tx, ty) + ": " + why);
+    }
+    slot.data = nullptr;
+  }
+  r.stageMs[int(BakeStage::AddTiles)] += msSince(tAdd);
+  countMesh(*m_mesh, &r);
+  r.ok = true;
+  r.totalMs = msSince(tStart);
+  r.log.push_back(tileName(s, tx, ty) + (m_mesh->getTileRefAt(tx, ty, 0) ? " rebuilt" : " is empty now (removed)"));
+  return true;
+}
+
+} // namespace nav::bake
