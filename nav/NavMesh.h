@@ -57,6 +57,11 @@ public:
   /// a free slot. Nothing changes if the tile is refused; `why` explains the refusal.
   Status addTile(uint8_t* data, int dataSize, int flags, TileRef lastRef, TileRef* result,
                  std::string* why = nullptr);
+  /// The checks addTile makes before touching the mesh: header fields, every count against the
+  /// data size, vertex/neighbour/detail/BV/off-mesh indices, the link budget, finite coordinates
+  /// and (once init'ed) polyCount against maxPolys. Does not check for an occupied location.
+  /// `data` must be 4-byte aligned. SUCCESS or FAILURE | WRONG_MAGIC/WRONG_VERSION/INVALID_PARAM.
+  Status validateTileData(const uint8_t* data, int dataSize, std::string* why = nullptr) const;
   /// Unlinks and removes a tile, bumps its slot's salt. Hands the data back (unless the mesh owned
   /// it, in which case it is freed and *data is set to null).
   Status removeTile(TileRef ref, uint8_t** data, int* dataSize);
@@ -120,6 +125,7 @@ public:
   void closestPointOnDetailEdges(const MeshTile* tile, const Poly* poly, const float* pos, float* closest, bool onlyBoundary) const;
 
 private:
+  void release();
   // Linking (implemented in NavMesh.cpp).
   void connectIntLinks(MeshTile* tile);
   void baseOffMeshLinks(MeshTile* tile);
@@ -142,6 +148,13 @@ private:
   MeshTile* m_tiles = nullptr;
   uint32_t m_saltBits = 0, m_tileBits = 0, m_polyBits = 0;
 };
+
+inline void NavMesh::getTileAndPolyByRefUnsafe(PolyRef ref, const MeshTile** tile, const Poly** poly) const {
+  const uint32_t it = decodePolyIdTile(ref);
+  const uint32_t ip = decodePolyIdPoly(ref);
+  *tile = &m_tiles[it];
+  *poly = &m_tiles[it].polys[ip];
+}
 
 /// Hash of a tile grid location (for the position lookup).
 inline int computeTileHash(int x, int y, int mask) {

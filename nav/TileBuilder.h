@@ -8,8 +8,8 @@
 
 namespace nav {
 
-/// Neighbour code in TileBuildParams::polys marking a tile-border edge; the low 4 bits give the
-/// side: 0 = +x... (Recast's RC_MESH_NULL_IDX = 0xffff for "no vertex"/"no neighbour").
+/// Recast's RC_MESH_NULL_IDX: "no vertex" in TileBuildParams::polys' vertex slots, and (having bit
+/// 0x8000 set with low bits 0xf) "wall, no neighbour" in its neighbour slots.
 constexpr uint16_t MESH_NULL_IDX = 0xffff;
 
 /// Input of buildTileData. Shapes use nvp = maxVertsPerPoly.
@@ -17,9 +17,11 @@ struct TileBuildParams {
   // Polygon mesh (Recast's rcPolyMesh layout).
   const uint16_t* verts = nullptr; ///< Quantised vertices [(x, y, z) * vertCount], in cells from bmin.
   int vertCount = 0;
-  /// Polygons [(verts[nvp], neis[nvp]) * polyCount]: unused verts are MESH_NULL_IDX; a neighbour is
-  /// its poly index, MESH_NULL_IDX for a wall, or 0x8000 | side (0..3 as Recast writes: 0 = -x? see
-  /// .cpp) for a tile border portal.
+  /// Polygons [(verts[nvp], neis[nvp]) * polyCount]: unused verts are MESH_NULL_IDX (the used ones
+  /// come first). A neighbour slot holds the neighbour's poly index (< polyCount), or a code with bit
+  /// 0x8000 set: 0x8000 | dir for a tile-border portal in Recast's direction numbering (dir 0 = -x,
+  /// 1 = +z, 2 = +x, 3 = -z; stored in the tile as sides 4, 2, 0, 6), and 0x800f or MESH_NULL_IDX
+  /// for a wall.
   const uint16_t* polys = nullptr;
   const uint16_t* polyFlags = nullptr; ///< [Size: polyCount]
   const uint8_t* polyAreas = nullptr;  ///< [Size: polyCount]
@@ -27,6 +29,7 @@ struct TileBuildParams {
   int nvp = 0;                          ///< Max verts per poly [Limit: 3..VERTS_PER_POLYGON].
 
   // Optional detail mesh (Recast's rcPolyMeshDetail layout); without it one is made by fanning.
+  // Each poly's sub-mesh starts with the poly's own vertices (which the tile does not repeat).
   const uint32_t* detailMeshes = nullptr; ///< [(vertBase, vertCount, triBase, triCount) * polyCount]
   const float* detailVerts = nullptr;     ///< [(x, y, z) * detailVertsCount]
   int detailVertsCount = 0;
@@ -55,7 +58,10 @@ struct TileBuildParams {
   bool buildBvTree = true;
 };
 
-/// Builds a tile blob. On success *outData is a new[]-allocated block of *outDataSize bytes
+/// Builds a tile blob, byte for byte what Detour 1.5.1's dtCreateNavMeshData makes from the same
+/// input. Off-mesh connections whose start lies outside the tile (xz, max edges exclusive) or outside
+/// the mesh's height range +- climb are not stored (the tile holding the start stores them; an end
+/// landing here still counts into this tile's link budget). On success *outData is a new[]-allocated block of *outDataSize bytes
 /// (free with delete[], or hand it to NavMesh::addTile with TILE_FREE_DATA). Returns false and
 /// explains in `why` when the input is unusable (no polys, too many verts for 16-bit indices, ...).
 bool buildTileData(const TileBuildParams& params, uint8_t** outData, int* outDataSize, std::string* why = nullptr);
