@@ -1,0 +1,1937 @@
+// NavMeshQuery.cpp: the queries. Written from the algorithms in seeds 000-003; each function
+// notes the Detour behaviour it reproduces where that behaviour is surprising.
+#include "nav/NavMeshQuery.h"
+
+#include "nav/NavMath.h"
+
+#include <cfloat>
+#include <climits>
+#include <cstring>
+
+namespace nav {
+
+namespace {
+
+constexpr int TINY_NODE_POOL = 64;
+
+inline void polyVerts(const MeshTile* tile, const Poly* poly, float* verts) {
+  const int nv = poly->vertCount;
+  for (int i = 0; i < nv; ++i) vcopy(&verts[i * 3], &tile->verts[poly->verts[i] * 3]);
+}
+
+struct CollectPolys {
+  PolyRef* polys;
+  int maxPolys;
+  int count;
+  bool overflow;
+  static void process(void* ctx, const MeshTile*, const Poly* const*, const PolyRef* refs, int n) {
+    CollectPolys* c = static_cast<CollectPolys*>(ctx);
+    const int room = c->maxPolys - c->count;
+    if (room <= 0) {
+      c->overflow = true;
+      return;
+    }
+    int take = n;
+    if (take > room) {
+      take = room;
+      c->overflow = true;
+    }
+    std::memcpy(c->polys + c->count, refs, sizeof(PolyRef) * size_t(take));
+    c->count += take;
+  }
+};
+
+struct NearestPoly {
+  const NavMeshQuery* query;
+  const float* center;
+  float nearestDistSqr;
+  PolyRef nearestRef;
+  float nearestPt[3];
+  bool overPoly;
+  static void process(void* ctx, const MeshTile* tile, const Poly* const*, const PolyRef* refs, int n) {
+    NearestPoly* q = static_cast<NearestPoly*>(ctx);
+    const NavMesh* nav = q->query->getAttachedNavMesh();
+    for (int i = 0; i < n; ++i) {
+      float closest[3];
+      bool posOverPoly = false;
+      nav->closestPointOnPoly(refs[i], q->center, closest, &posOverPoly);
+      float diff[3];
+      vsub(diff, q->center, closest);
+      float d;
+      if (posOverPoly) {
+        // Directly over a polygon and within climb height: favour it over the plain nearest point.
+        d = navAbs(diff[1]) - tile->header->walkableClimb;
+        d = d > 0 ? d * d : 0;
+      } else {
+        d = vlenSqr(diff);
+      }
+      if (d < q->nearestDistSqr) {
+        vcopy(q->nearestPt, closest);
+        q->nearestDistSqr = d;
+        q->nearestRef = refs[i];
+        q->overPoly = posOverPoly;
+      }
+    }
+  }
+};
+
+} // namespace
+
+NavMeshQuery::NavMeshQuery() = default;
+NavMeshQuery::~NavMeshQuery() = default;
+
+Status NavMeshQuery::init(const NavMesh* mesh, int maxNodes) {
+  if (!mesh || maxNodes < 1 || maxNodes > 65535) return FAILURE | INVALID_PARAM;
+  m_nav = mesh;
+  if (m_nodePool.getMaxNodes() != maxNodes) {
+    if (!m_nodePool.init(maxNodes)) return FAILURE | OUT_OF_MEMORY;
+  } else {
+    m_nodePool.clear();
+  }
+  if (m_tinyNodePool.getMaxNodes() != TINY_NODE_POOL && !m_tinyNodePool.init(TINY_NODE_POOL))
+    return FAILURE | OUT_OF_MEMORY;
+  m_tinyNodePool.clear();
+  if (m_openList.capacity() != maxNodes && !m_openList.init(maxNodes)) return FAILURE | OUT_OF_MEMORY;
+  m_openList.clear();
+  m_query = SlicedState();
+  m_lastExpanded = nullptr;
+  m_bestNode = nullptr;
+  return SUCCESS;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Points and polygons
+// ---------------------------------------------------------------------------------------------
+
+Status NavMeshQuery::closestPointOnPoly(PolyRef ref, const float* pos, float* closest, bool* posOverPoly) const {
+  if (!m_nav || !m_nav->isValidPolyRef(ref) || !pos || !visfinite(pos) || !closest) return FAILURE | INVALID_PARAM;
+  m_nav->closestPointOnPoly(ref, pos, closest, posOverPoly);
+  return SUCCESS;
+}
+
+Status NavMeshQuery::closestPointOnPolyBoundary(PolyRef ref, const float* pos, float* closest) const {
+  const MeshTile* tile = nullptr;
+  const Poly* poly = nullptr;
+  if (!m_nav || statusFailed(m_nav->getTileAndPolyByRef(ref, &tile, &poly))) return FAILURE | INVALID_PARAM;
+  if (!pos || !visfinite(pos) || !closest) return FAILURE | INVALID_PARAM;
+  float verts[VERTS_PER_POLYGON * 3];
+  float edged[VERTS_PER_POLYGON];
+  float edget[VERTS_PER_POLYGON];
+  const int nv = poly->vertCount;
+  polyVerts(tile, poly, verts);
+  if (distancePtPolyEdgesSqr(pos, verts, nv, edged, edget)) {
+    vcopy(closest, pos);
+  } else {
+    float dmin = edged[0];
+    int imin = 0;
+    for (int i = 1; i < nv; ++i)
+      if (edged[i] < dmin) {
+        dmin = edged[i];
+        imin = i;
+      }
+    vlerp(closest, &verts[imin * 3], &verts[((imin + 1) % nv) * 3], edget[imin]);
+  }
+  return SUCCESS;
+}
+
+Status NavMeshQuery::getPolyHeight(PolyRef ref, const float* pos, float* height) const {
+  const MeshTile* tile = nullptr;
+  const Poly* poly = nullptr;
+  if (!m_nav || statusFailed(m_nav->getTileAndPolyByRef(ref, &tile, &poly))) return FAILURE | INVALID_PARAM;
+  if (!pos || !visfinite2D(pos)) return FAILURE | INVALID_PARAM;
+  if (poly->getType() == POLYTYPE_OFFMESH_CONNECTION) {
+    // Height along the connection's segment.
+    const float* v0 = &tile->verts[poly->verts[0] * 3];
+    const float* v1 = &tile->verts[poly->verts[1] * 3];
+    float t;
+    distancePtSegSqr2D(pos, v0, v1, t);
+    if (height) *height = v0[1] + (v1[1] - v0[1]) * t;
+    return SUCCESS;
+  }
+  return m_nav->getPolyHeight(tile, poly, pos, height) ? SUCCESS : (FAILURE | INVALID_PARAM);
+}
+
+void NavMeshQuery::queryPolygonsInTile(const MeshTile* tile, const float* qmin, const float* qmax,
+                                       const QueryFilter* filter, const PolyQuery& query) const {
+  constexpr int BATCH = 32;
+  PolyRef refs[BATCH];
+  const Poly* polys[BATCH];
+  int n = 0;
+  const PolyRef base = m_nav->getPolyRefBase(tile);
+  if (tile->bvTree && tile->header->bvNodeCount > 0) {
+    const BVNode* node = &tile->bvTree[0];
+    const BVNode* end = &tile->bvTree[tile->header->bvNodeCount];
+    const float* tbmin = tile->header->bmin;
+    const float* tbmax = tile->header->bmax;
+    const float qfac = tile->header->bvQuantFactor;
+    // Query box in the tile's quantised BV space.
+    const float minx = clamp(qmin[0], tbmin[0], tbmax[0]) - tbmin[0];
+    const float miny = clamp(qmin[1], tbmin[1], tbmax[1]) - tbmin[1];
+    const float minz = clamp(qmin[2], tbmin[2], tbmax[2]) - tbmin[2];
+    const float maxx = clamp(qmax[0], tbmin[0], tbmax[0]) - tbmin[0];
+    const float maxy = clamp(qmax[1], tbmin[1], tbmax[1]) - tbmin[1];
+    const float maxz = clamp(qmax[2], tbmin[2], tbmax[2]) - tbmin[2];
+    uint16_t bmin[3], bmax[3];
+    bmin[0] = uint16_t(uint16_t(qfac * minx) & 0xfffe);
+    bmin[1] = uint16_t(uint16_t(qfac * miny) & 0xfffe);
+    bmin[2] = uint16_t(uint16_t(qfac * minz) & 0xfffe);
+    bmax[0] = uint16_t(uint16_t(qfac * maxx + 1) | 1);
+    bmax[1] = uint16_t(uint16_t(qfac * maxy + 1) | 1);
+    bmax[2] = uint16_t(uint16_t(qfac * maxz + 1) | 1);
+    while (node < end) {
+      const bool overlap = overlapQuantBounds(bmin, bmax, node->bmin, node->bmax);
+      const bool isLeaf = node->i >= 0;
+      if (isLeaf && overlap) {
+        const PolyRef ref = base | PolyRef(node->i);
+        const Poly* p = &tile->polys[node->i];
+        if (filter->passFilter(ref, tile, p)) {
+          refs[n] = ref;
+          polys[n] = p;
+          if (++n == BATCH) {
+            query.process(query.ctx, tile, polys, refs, n);
+            n = 0;
+          }
+        }
+      }
+      if (overlap || isLeaf) ++node;
+      else node += -node->i;
+    }
+  } else {
+    for (int i = 0; i < tile->header->polyCount; ++i) {
+      const Poly* p = &tile->polys[i];
+      if (p->getType() == POLYTYPE_OFFMESH_CONNECTION) continue;
+      const PolyRef ref = base | PolyRef(i);
+      if (!filter->passFilter(ref, tile, p)) continue;
+      float bmin[3], bmax[3];
+      const float* v = &tile->verts[p->verts[0] * 3];
+      vcopy(bmin, v);
+      vcopy(bmax, v);
+      for (int j = 1; j < p->vertCount; ++j) {
+        v = &tile->verts[p->verts[j] * 3];
+        vmin(bmin, v);
+        vmax(bmax, v);
+      }
+      if (overlapBounds(qmin, qmax, bmin, bmax)) {
+        refs[n] = ref;
+        polys[n] = p;
+        if (++n == BATCH) {
+          query.process(query.ctx, tile, polys, refs, n);
+          n = 0;
+        }
+      }
+    }
+  }
+  if (n > 0) query.process(query.ctx, tile, polys, refs, n);
+}
+
+Status NavMeshQuery::queryPolygons(const float* center, const float* halfExtents, const QueryFilter* filter,
+                                   const PolyQuery& query) const {
+  if (!m_nav || !center || !visfinite(center) || !halfExtents || !visfinite(halfExtents) || !filter || !query.process)
+    return FAILURE | INVALID_PARAM;
+  float bmin[3], bmax[3];
+  vsub(bmin, center, halfExtents);
+  vadd(bmax, center, halfExtents);
+  int minx, miny, maxx, maxy;
+  m_nav->calcTileLoc(bmin, &minx, &miny);
+  m_nav->calcTileLoc(bmax, &maxx, &maxy);
+  constexpr int MAX_NEIS = 32;
+  const MeshTile* neis[MAX_NEIS];
+  for (int y = miny; y <= maxy; ++y)
+    for (int x = minx; x <= maxx; ++x) {
+      const int nneis = m_nav->getTilesAt(x, y, neis, MAX_NEIS);
+      for (int j = 0; j < nneis; ++j) queryPolygonsInTile(neis[j], bmin, bmax, filter, query);
+    }
+  return SUCCESS;
+}
+
+Status NavMeshQuery::queryPolygons(const float* center, const float* halfExtents, const QueryFilter* filter,
+                                   PolyRef* polys, int* polyCount, int maxPolys) const {
+  if (!polys || !polyCount || maxPolys < 0) return FAILURE | INVALID_PARAM;
+  *polyCount = 0;
+  CollectPolys c{polys, maxPolys, 0, false};
+  PolyQuery q;
+  q.process = &CollectPolys::process;
+  q.ctx = &c;
+  const Status st = queryPolygons(center, halfExtents, filter, q);
+  if (statusFailed(st)) return st;
+  *polyCount = c.count;
+  return SUCCESS | (c.overflow ? BUFFER_TOO_SMALL : 0);
+}
+
+Status NavMeshQuery::findNearestPoly(const float* center, const float* halfExtents, const QueryFilter* filter,
+                                     PolyRef* nearestRef, float* nearestPt, bool* isOverPoly) const {
+  if (!nearestRef) return FAILURE | INVALID_PARAM;
+  NearestPoly np;
+  np.query = this;
+  np.center = center;
+  np.nearestDistSqr = FLT_MAX;
+  np.nearestRef = 0;
+  np.nearestPt[0] = np.nearestPt[1] = np.nearestPt[2] = 0;
+  np.overPoly = false;
+  PolyQuery q;
+  q.process = &NearestPoly::process;
+  q.ctx = &np;
+  const Status st = queryPolygons(center, halfExtents, filter, q);
+  if (statusFailed(st)) return st;
+  *nearestRef = np.nearestRef;
+  // Only touch nearestPt when a polygon was found (its point is then meaningful).
+  if (nearestPt && np.nearestRef) {
+    vcopy(nearestPt, np.nearestPt);
+    if (isOverPoly) *isOverPoly = np.overPoly;
+  }
+  return SUCCESS;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Portals
+// ---------------------------------------------------------------------------------------------
+
+Status NavMeshQuery::portalPoints(PolyRef from, const Poly* fromPoly, const MeshTile* fromTile, PolyRef to,
+                                  const Poly* toPoly, const MeshTile* toTile, float* left, float* right) const {
+  // The first link of `from` that leads to `to`.
+  const Link* link = nullptr;
+  for (uint32_t i = fromPoly->firstLink; i != NULL_LINK; i = fromTile->links[i].next)
+    if (fromTile->links[i].ref == to) {
+      link = &fromTile->links[i];
+      break;
+    }
+  if (!link) return FAILURE | INVALID_PARAM;
+
+  // Off-mesh connections: the portal is the connection's end point.
+  if (fromPoly->getType() == POLYTYPE_OFFMESH_CONNECTION) {
+    const float* v = &fromTile->verts[fromPoly->verts[link->edge] * 3];
+    vcopy(left, v);
+    vcopy(right, v);
+    return SUCCESS;
+  }
+  if (toPoly->getType() == POLYTYPE_OFFMESH_CONNECTION) {
+    for (uint32_t i = toPoly->firstLink; i != NULL_LINK; i = toTile->links[i].next)
+      if (toTile->links[i].ref == from) {
+        const float* v = &toTile->verts[toPoly->verts[toTile->links[i].edge] * 3];
+        vcopy(left, v);
+        vcopy(right, v);
+        return SUCCESS;
+      }
+    return FAILURE | INVALID_PARAM;
+  }
+
+  const float* v0 = &fromTile->verts[fromPoly->verts[link->edge] * 3];
+  const float* v1 = &fromTile->verts[fromPoly->verts[(link->edge + 1) % int(fromPoly->vertCount)] * 3];
+  if (link->side != 0xff && (link->bmin != 0 || link->bmax != 255)) {
+    // Tile border link covering part of the edge.
+    const float s = 1.0f / 255.0f;
+    vlerp(left, v0, v1, link->bmin * s);
+    vlerp(right, v0, v1, link->bmax * s);
+  } else {
+    vcopy(left, v0);
+    vcopy(right, v1);
+  }
+  return SUCCESS;
+}
+
+Status NavMeshQuery::edgeMidPoint(PolyRef from, const Poly* fromPoly, const MeshTile* fromTile, PolyRef to,
+                                  const Poly* toPoly, const MeshTile* toTile, float* mid) const {
+  float left[3], right[3];
+  if (statusFailed(portalPoints(from, fromPoly, fromTile, to, toPoly, toTile, left, right)))
+    return FAILURE | INVALID_PARAM;
+  mid[0] = (left[0] + right[0]) * 0.5f;
+  mid[1] = (left[1] + right[1]) * 0.5f;
+  mid[2] = (left[2] + right[2]) * 0.5f;
+  return SUCCESS;
+}
+
+Status NavMeshQuery::getPortalPoints(PolyRef from, PolyRef to, float* left, float* right, uint8_t* fromType,
+                                     uint8_t* toType) const {
+  const MeshTile *fromTile = nullptr, *toTile = nullptr;
+  const Poly *fromPoly = nullptr, *toPoly = nullptr;
+  if (!m_nav || statusFailed(m_nav->getTileAndPolyByRef(from, &fromTile, &fromPoly))) return FAILURE | INVALID_PARAM;
+  if (statusFailed(m_nav->getTileAndPolyByRef(to, &toTile, &toPoly))) return FAILURE | INVALID_PARAM;
+  if (fromType) *fromType = fromPoly->getType();
+  if (toType) *toType = toPoly->getType();
+  return portalPoints(from, fromPoly, fromTile, to, toPoly, toTile, left, right);
+}
+
+Status NavMeshQuery::getEdgeMidPoint(PolyRef from, PolyRef to, float* mid) const {
+  float left[3], right[3];
+  const Status st = getPortalPoints(from, to, left, right, nullptr, nullptr);
+  if (statusFailed(st)) return st;
+  mid[0] = (left[0] + right[0]) * 0.5f;
+  mid[1] = (left[1] + right[1]) * 0.5f;
+  mid[2] = (left[2] + right[2]) * 0.5f;
+  return SUCCESS;
+}
+
+bool NavMeshQuery::isValidPolyRef(PolyRef ref, const QueryFilter* filter) const {
+  const MeshTile* tile = nullptr;
+  const Poly* poly = nullptr;
+  if (!m_nav || statusFailed(m_nav->getTileAndPolyByRef(ref, &tile, &poly))) return false;
+  return filter ? filter->passFilter(ref, tile, poly) : true;
+}
+
+bool NavMeshQuery::isInClosedList(PolyRef ref) const {
+  Node* nodes[MAX_STATES_PER_NODE];
+  const int n = m_nodePool.findNodes(ref, nodes, MAX_STATES_PER_NODE);
+  for (int i = 0; i < n; ++i)
+    if (nodes[i]->flags & NODE_CLOSED) return true;
+  return false;
+}
+
+SearchView NavMeshQuery::searchView() const {
+  SearchView v;
+  v.pool = &m_nodePool;
+  v.nodeCount = m_nodePool.getNodeCount();
+  v.open = m_openList.entries();
+  v.openCount = m_openList.size();
+  v.lastExpanded = m_lastExpanded;
+  v.bestNode = m_bestNode;
+  return v;
+}
+
+// ---------------------------------------------------------------------------------------------
+// findPath
+// ---------------------------------------------------------------------------------------------
+
+Status NavMeshQuery::getPathToNode(Node* endNode, PolyRef* path, int* pathCount, int maxPath) const {
+  int length = 0;
+  for (Node* n = endNode; n; n = m_nodePool.getNodeAtIdx(n->parent)) ++length;
+  // Keep the start of the corridor when it does not fit.
+  Node* cur = endNode;
+  int writeCount = length;
+  for (; writeCount > maxPath; --writeCount) cur = m_nodePool.getNodeAtIdx(cur->parent);
+  for (int i = writeCount - 1; i >= 0; --i) {
+    path[i] = cur->id;
+    cur = m_nodePool.getNodeAtIdx(cur->parent);
+  }
+  *pathCount = length < maxPath ? length : maxPath;
+  return length > maxPath ? (SUCCESS | BUFFER_TOO_SMALL) : SUCCESS;
+}
+
+Status NavMeshQuery::findPath(PolyRef startRef, PolyRef endRef, const float* startPos, const float* endPos,
+                              const QueryFilter* filter, PolyRef* path, int* pathCount, int maxPath, int options) {
+  if (!pathCount) return FAILURE | INVALID_PARAM;
+  *pathCount = 0;
+  if (!m_nav || !m_nav->isValidPolyRef(startRef) || !m_nav->isValidPolyRef(endRef) || !startPos ||
+      !visfinite(startPos) || !endPos || !visfinite(endPos) || !filter || !path || maxPath <= 0)
+    return FAILURE | INVALID_PARAM;
+
+  if (options & FINDPATH_ANY_ANGLE) {
+    Status st = initSlicedFindPath(startRef, endRef, startPos, endPos, filter, options);
+    if (statusFailed(st)) return st;
+    while (statusInProgress(st)) st = updateSlicedFindPath(INT_MAX, nullptr);
+    return finalizeSlicedFindPath(path, pathCount, maxPath);
+  }
+
+  if (startRef == endRef) {
+    path[0] = startRef;
+    *pathCount = 1;
+    return SUCCESS;
+  }
+
+  const float hscale = filter->getHeuristicScale();
+  m_nodePool.clear();
+  m_openList.clear();
+  m_query = SlicedState();
+  m_lastExpanded = nullptr;
+
+  Node* startNode = m_nodePool.getNode(startRef);
+  vcopy(startNode->pos, startPos);
+  startNode->parent = 0;
+  startNode->cost = 0;
+  startNode->total = vdist(startPos, endPos) * hscale;
+  startNode->flags = NODE_OPEN;
+  m_openList.push(startNode);
+
+  Node* lastBestNode = startNode;
+  float lastBestNodeCost = startNode->total;
+  bool outOfNodes = false;
+
+  while (!m_openList.empty()) {
+    Node* bestNode = m_openList.pop();
+    bestNode->flags = uint8_t((bestNode->flags & ~NODE_OPEN) | NODE_CLOSED);
+    m_lastExpanded = bestNode;
+    if (bestNode->id == endRef) {
+      lastBestNode = bestNode;
+      break;
+    }
+
+    const PolyRef bestRef = bestNode->id;
+    const MeshTile* bestTile = nullptr;
+    const Poly* bestPoly = nullptr;
+    m_nav->getTileAndPolyByRefUnsafe(bestRef, &bestTile, &bestPoly);
+
+    PolyRef parentRef = 0;
+    const MeshTile* parentTile = nullptr;
+    const Poly* parentPoly = nullptr;
+    if (bestNode->parent) parentRef = m_nodePool.getNodeAtIdx(bestNode->parent)->id;
+    if (parentRef) m_nav->getTileAndPolyByRefUnsafe(parentRef, &parentTile, &parentPoly);
+
+    const uint32_t bestIdx = m_nodePool.getNodeIdx(bestNode);
+    const Link* links = bestTile->links;
+    for (uint32_t i = bestPoly->firstLink; i != NULL_LINK; i = links[i].next) {
+      const Link& link = links[i];
+      const PolyRef neighbourRef = link.ref;
+      if (!neighbourRef || neighbourRef == parentRef) continue;
+
+      const MeshTile* neighbourTile = nullptr;
+      const Poly* neighbourPoly = nullptr;
+      m_nav->getTileAndPolyByRefUnsafe(neighbourRef, &neighbourTile, &neighbourPoly);
+      if (!filter->passFilter(neighbourRef, neighbourTile, neighbourPoly)) continue;
+
+      // A tile-border poly gets one node per crossing side.
+      const uint8_t crossSide = link.side != 0xff ? uint8_t(link.side >> 1) : 0;
+      Node* neighbourNode = m_nodePool.getNode(neighbourRef, crossSide);
+      if (!neighbourNode) {
+        outOfNodes = true;
+        continue;
+      }
+
+      // First visit: the node sits at the midpoint of the portal it was reached through.
+      if (neighbourNode->flags == 0) {
+        if (bestPoly->getType() == POLYTYPE_GROUND && neighbourPoly->getType() == POLYTYPE_GROUND &&
+            (link.side == 0xff || (link.bmin == 0 && link.bmax == 255))) {
+          // Fast path: the portal is the whole edge of this very link.
+          const float* v0 = &bestTile->verts[bestPoly->verts[link.edge] * 3];
+          const float* v1 = &bestTile->verts[bestPoly->verts[(link.edge + 1) % int(bestPoly->vertCount)] * 3];
+          neighbourNode->pos[0] = (v0[0] + v1[0]) * 0.5f;
+          neighbourNode->pos[1] = (v0[1] + v1[1]) * 0.5f;
+          neighbourNode->pos[2] = (v0[2] + v1[2]) * 0.5f;
+        } else {
+          edgeMidPoint(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile, neighbourNode->pos);
+        }
+      }
+
+      float cost, heuristic;
+      const float curCost = filter->getCost(bestNode->pos, neighbourNode->pos, parentRef, parentTile, parentPoly,
+                                            bestRef, bestTile, bestPoly, neighbourRef, neighbourTile, neighbourPoly);
+      if (neighbourRef == endRef) {
+        // The last polygon's cost runs to the end position itself.
+        const float endCost = filter->getCost(neighbourNode->pos, endPos, bestRef, bestTile, bestPoly, neighbourRef,
+                                              neighbourTile, neighbourPoly, 0, nullptr, nullptr);
+        cost = bestNode->cost + curCost + endCost;
+        heuristic = 0;
+      } else {
+        cost = bestNode->cost + curCost;
+        heuristic = vdist(neighbourNode->pos, endPos) * hscale;
+      }
+      const float total = cost + heuristic;
+
+      if ((neighbourNode->flags & (NODE_OPEN | NODE_CLOSED)) && total >= neighbourNode->total) continue;
+
+      neighbourNode->parent = bestIdx;
+      neighbourNode->flags = uint8_t(neighbourNode->flags & ~NODE_CLOSED);
+      neighbourNode->cost = cost;
+      neighbourNode->total = total;
+      if (neighbourNode->flags & NODE_OPEN) {
+        m_openList.modify(neighbourNode);
+      } else {
+        neighbourNode->flags |= NODE_OPEN;
+        m_openList.push(neighbourNode);
+      }
+      if (heuristic < lastBestNodeCost) {
+        lastBestNodeCost = heuristic;
+        lastBestNode = neighbourNode;
+      }
+    }
+  }
+  m_bestNode = lastBestNode;
+
+  Status status = getPathToNode(lastBestNode, path, pathCount, maxPath);
+  if (lastBestNode->id != endRef) status |= PARTIAL_RESULT;
+  if (outOfNodes) status |= OUT_OF_NODES;
+  return status;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sliced findPath
+// ---------------------------------------------------------------------------------------------
+
+Status NavMeshQuery::initSlicedFindPath(PolyRef startRef, PolyRef endRef, const float* startPos,
+                                        const float* endPos, const QueryFilter* filter, int options) {
+  m_query = SlicedState();
+  m_query.status = FAILURE;
+  m_query.startRef = startRef;
+  m_query.endRef = endRef;
+  if (startPos) vcopy(m_query.startPos, startPos);
+  if (endPos) vcopy(m_query.endPos, endPos);
+  m_query.filter = filter;
+  m_query.options = options;
+  m_query.raycastLimitSqr = FLT_MAX;
+  m_lastExpanded = nullptr;
+  m_bestNode = nullptr;
+
+  if (!m_nav || !m_nav->isValidPolyRef(startRef) || !m_nav->isValidPolyRef(endRef) || !startPos ||
+      !visfinite(startPos) || !endPos || !visfinite(endPos) || !filter)
+    return FAILURE | INVALID_PARAM;
+
+  if (options & FINDPATH_ANY_ANGLE) {
+    // Raycast shortcuts only over a few agent radii (the radius of the start tile).
+    const MeshTile* tile = m_nav->getTileByRef(startRef);
+    const float agentRadius = tile->header->walkableRadius;
+    m_query.raycastLimitSqr = sqr(agentRadius * RAY_CAST_LIMIT_PROPORTIONS);
+  }
+
+  if (startRef == endRef) {
+    m_query.status = SUCCESS;
+    return SUCCESS;
+  }
+
+  m_nodePool.clear();
+  m_openList.clear();
+  Node* startNode = m_nodePool.getNode(startRef);
+  vcopy(startNode->pos, startPos);
+  startNode->parent = 0;
+  startNode->cost = 0;
+  startNode->total = vdist(startPos, endPos) * filter->getHeuristicScale();
+  startNode->flags = NODE_OPEN;
+  m_openList.push(startNode);
+
+  m_query.status = IN_PROGRESS;
+  m_query.lastBestNode = startNode;
+  m_query.lastBestNodeCost = startNode->total;
+  m_bestNode = startNode;
+  return m_query.status;
+}
+
+Status NavMeshQuery::updateSlicedFindPath(int maxIter, int* doneIters) {
+  if (!statusInProgress(m_query.status)) return m_query.status;
+  if (!m_nav->isValidPolyRef(m_query.startRef) || !m_nav->isValidPolyRef(m_query.endRef)) {
+    m_query.status = FAILURE;
+    return FAILURE;
+  }
+  const QueryFilter* filter = m_query.filter;
+  const float hscale = filter->getHeuristicScale();
+  RaycastHit rayHit;
+  rayHit.maxPath = 0;
+
+  int iter = 0;
+  while (iter < maxIter && !m_openList.empty()) {
+    ++iter;
+    Node* bestNode = m_openList.pop();
+    bestNode->flags = uint8_t((bestNode->flags & ~NODE_OPEN) | NODE_CLOSED);
+    m_lastExpanded = bestNode;
+
+    if (bestNode->id == m_query.endRef) {
+      m_query.lastBestNode = bestNode;
+      m_bestNode = bestNode;
+      m_query.status = SUCCESS | (m_query.status & STATUS_DETAIL_MASK);
+      if (doneIters) *doneIters = iter;
+      return m_query.status;
+    }
+
+    const PolyRef bestRef = bestNode->id;
+    const MeshTile* bestTile = nullptr;
+    const Poly* bestPoly = nullptr;
+    if (statusFailed(m_nav->getTileAndPolyByRef(bestRef, &bestTile, &bestPoly))) {
+      // The polygon disappeared during the search.
+      m_query.status = FAILURE;
+      if (doneIters) *doneIters = iter;
+      return m_query.status;
+    }
+
+    PolyRef parentRef = 0, grandpaRef = 0;
+    const MeshTile* parentTile = nullptr;
+    const Poly* parentPoly = nullptr;
+    Node* parentNode = nullptr;
+    if (bestNode->parent) {
+      parentNode = m_nodePool.getNodeAtIdx(bestNode->parent);
+      parentRef = parentNode->id;
+      if (parentNode->parent) grandpaRef = m_nodePool.getNodeAtIdx(parentNode->parent)->id;
+    }
+    if (parentRef) {
+      const bool invalidParent = statusFailed(m_nav->getTileAndPolyByRef(parentRef, &parentTile, &parentPoly));
+      if (invalidParent || (grandpaRef && !m_nav->isValidPolyRef(grandpaRef))) {
+        m_query.status = FAILURE;
+        if (doneIters) *doneIters = iter;
+        return m_query.status;
+      }
+    }
+
+    bool tryLOS = false;
+    if ((m_query.options & FINDPATH_ANY_ANGLE) && parentRef != 0 &&
+        vdistSqr(parentNode->pos, bestNode->pos) < m_query.raycastLimitSqr)
+      tryLOS = true;
+
+    const uint32_t bestIdx = m_nodePool.getNodeIdx(bestNode);
+    for (uint32_t i = bestPoly->firstLink; i != NULL_LINK; i = bestTile->links[i].next) {
+      const PolyRef neighbourRef = bestTile->links[i].ref;
+      if (!neighbourRef || neighbourRef == parentRef) continue;
+      const MeshTile* neighbourTile = nullptr;
+      const Poly* neighbourPoly = nullptr;
+      m_nav->getTileAndPolyByRefUnsafe(neighbourRef, &neighbourTile, &neighbourPoly);
+      if (!filter->passFilter(neighbourRef, neighbourTile, neighbourPoly)) continue;
+
+      // The sliced search keeps one node per polygon (no crossing-side state), like Detour's.
+      Node* neighbourNode = m_nodePool.getNode(neighbourRef, 0);
+      if (!neighbourNode) {
+        m_query.status |= OUT_OF_NODES;
+        continue;
+      }
+      // Do not expand to nodes already reached from the same parent.
+      if (neighbourNode->parent != 0 && neighbourNode->parent == bestNode->parent) continue;
+
+      if (neighbourNode->flags == 0)
+        edgeMidPoint(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile, neighbourNode->pos);
+
+      float cost = 0, heuristic = 0;
+      bool foundShortCut = false;
+      rayHit.pathCost = rayHit.t = 0;
+      if (tryLOS) {
+        raycast(parentRef, parentNode->pos, neighbourNode->pos, filter, RAYCAST_USE_COSTS, &rayHit, grandpaRef);
+        foundShortCut = rayHit.t >= 1.0f;
+      }
+      if (foundShortCut) {
+        cost = parentNode->cost + rayHit.pathCost;
+      } else {
+        const float curCost = filter->getCost(bestNode->pos, neighbourNode->pos, parentRef, parentTile, parentPoly,
+                                              bestRef, bestTile, bestPoly, neighbourRef, neighbourTile, neighbourPoly);
+        cost = bestNode->cost + curCost;
+      }
+      if (neighbourRef == m_query.endRef) {
+        const float endCost = filter->getCost(neighbourNode->pos, m_query.endPos, bestRef, bestTile, bestPoly,
+                                              neighbourRef, neighbourTile, neighbourPoly, 0, nullptr, nullptr);
+        cost = cost + endCost;
+        heuristic = 0;
+      } else {
+        heuristic = vdist(neighbourNode->pos, m_query.endPos) * hscale;
+      }
+      const float total = cost + heuristic;
+      if ((neighbourNode->flags & (NODE_OPEN | NODE_CLOSED)) && total >= neighbourNode->total) continue;
+
+      neighbourNode->parent = foundShortCut ? bestNode->parent : bestIdx;
+      neighbourNode->flags = uint8_t(neighbourNode->flags & ~(NODE_CLOSED | NODE_PARENT_DETACHED));
+      neighbourNode->cost = cost;
+      neighbourNode->total = total;
+      if (foundShortCut) neighbourNode->flags |= NODE_PARENT_DETACHED;
+      if (neighbourNode->flags & NODE_OPEN) {
+        m_openList.modify(neighbourNode);
+      } else {
+        neighbourNode->flags |= NODE_OPEN;
+        m_openList.push(neighbourNode);
+      }
+      if (heuristic < m_query.lastBestNodeCost) {
+        m_query.lastBestNodeCost = heuristic;
+        m_query.lastBestNode = neighbourNode;
+        m_bestNode = neighbourNode;
+      }
+    }
+  }
+
+  if (m_openList.empty()) m_query.status = SUCCESS | (m_query.status & STATUS_DETAIL_MASK);
+  if (doneIters) *doneIters = iter;
+  return m_query.status;
+}
+
+Status NavMeshQuery::finalizeFromNode(Node* node, PolyRef* path, int* pathCount, int maxPath) {
+  // Reverse the parent chain, moving each node's "parent detached" bit to its reversed link.
+  Node* prev = nullptr;
+  uint8_t prevRay = 0;
+  do {
+    Node* next = m_nodePool.getNodeAtIdx(node->parent);
+    node->parent = m_nodePool.getNodeIdx(prev);
+    prev = node;
+    const uint8_t nextRay = node->flags & NODE_PARENT_DETACHED;
+    node->flags = uint8_t((node->flags & ~NODE_PARENT_DETACHED) | prevRay);
+    prevRay = nextRay;
+    node = next;
+  } while (node);
+
+  int n = 0;
+  node = prev;
+  do {
+    Node* next = m_nodePool.getNodeAtIdx(node->parent);
+    Status status = 0;
+    if (node->flags & NODE_PARENT_DETACHED) {
+      // A raycast shortcut: fill in the polygons along the ray.
+      float t, normal[3];
+      int m = 0;
+      status = raycast(node->id, node->pos, next->pos, m_query.filter, &t, normal, path + n, &m, maxPath - n);
+      n += m;
+      if (n > 0 && path[n - 1] == next->id) --n; // the ray ends on next's boundary
+    } else {
+      path[n++] = node->id;
+      if (n >= maxPath) status = BUFFER_TOO_SMALL;
+    }
+    if (status & STATUS_DETAIL_MASK) {
+      m_query.status |= status & STATUS_DETAIL_MASK;
+      break;
+    }
+    node = next;
+  } while (node);
+  *pathCount = n;
+  return SUCCESS;
+}
+
+Status NavMeshQuery::finalizeSlicedFindPath(PolyRef* path, int* pathCount, int maxPath) {
+  if (!pathCount) return FAILURE | INVALID_PARAM;
+  *pathCount = 0;
+  if (!path || maxPath <= 0) return FAILURE | INVALID_PARAM;
+  if (statusFailed(m_query.status)) {
+    m_query = SlicedState();
+    return FAILURE;
+  }
+  int n = 0;
+  if (m_query.startRef == m_query.endRef) {
+    path[n++] = m_query.startRef;
+  } else {
+    if (m_query.lastBestNode->id != m_query.endRef) m_query.status |= PARTIAL_RESULT;
+    finalizeFromNode(m_query.lastBestNode, path, &n, maxPath);
+  }
+  const Status details = m_query.status & STATUS_DETAIL_MASK;
+  m_query = SlicedState();
+  *pathCount = n;
+  return SUCCESS | details;
+}
+
+Status NavMeshQuery::finalizeSlicedFindPathPartial(const PolyRef* existing, int existingSize, PolyRef* path,
+                                                   int* pathCount, int maxPath) {
+  if (!pathCount) return FAILURE | INVALID_PARAM;
+  *pathCount = 0;
+  if (!existing || existingSize <= 0 || !path || maxPath <= 0) return FAILURE | INVALID_PARAM;
+  if (statusFailed(m_query.status)) {
+    m_query = SlicedState();
+    return FAILURE;
+  }
+  int n = 0;
+  if (m_query.startRef == m_query.endRef) {
+    path[n++] = m_query.startRef;
+  } else {
+    // The furthest polygon of the existing path that the search visited.
+    Node* node = nullptr;
+    for (int i = existingSize - 1; i >= 0; --i) {
+      m_nodePool.findNodes(existing[i], &node, 1);
+      if (node) break;
+    }
+    if (!node) {
+      m_query.status |= PARTIAL_RESULT;
+      node = m_query.lastBestNode;
+    }
+    finalizeFromNode(node, path, &n, maxPath);
+  }
+  const Status details = m_query.status & STATUS_DETAIL_MASK;
+  m_query = SlicedState();
+  *pathCount = n;
+  return SUCCESS | details;
+}
+
+// ---------------------------------------------------------------------------------------------
+// findStraightPath
+// ---------------------------------------------------------------------------------------------
+
+Status NavMeshQuery::appendVertex(const float* pos, uint8_t flags, PolyRef ref, float* straightPath,
+                                  uint8_t* straightPathFlags, PolyRef* straightPathRefs, int* straightPathCount,
+                                  int maxStraightPath) const {
+  int& n = *straightPathCount;
+  if (n > 0 && vequal(&straightPath[(n - 1) * 3], pos)) {
+    // Same point: the newer flags and ref win.
+    if (straightPathFlags) straightPathFlags[n - 1] = flags;
+    if (straightPathRefs) straightPathRefs[n - 1] = ref;
+  } else {
+    vcopy(&straightPath[n * 3], pos);
+    if (straightPathFlags) straightPathFlags[n] = flags;
+    if (straightPathRefs) straightPathRefs[n] = ref;
+    ++n;
+    if (n >= maxStraightPath) return SUCCESS | BUFFER_TOO_SMALL;
+    if (flags == STRAIGHTPATH_END) return SUCCESS;
+  }
+  return IN_PROGRESS;
+}
+
+Status NavMeshQuery::appendPortals(int startIdx, int endIdx, const float* endPos, const PolyRef* path,
+                                   float* straightPath, uint8_t* straightPathFlags, PolyRef* straightPathRefs,
+                                   int* straightPathCount, int maxStraightPath, int options) const {
+  float startPos[3];
+  vcopy(startPos, &straightPath[(*straightPathCount - 1) * 3]);
+  for (int i = startIdx; i < endIdx; ++i) {
+    const PolyRef from = path[i];
+    const MeshTile* fromTile = nullptr;
+    const Poly* fromPoly = nullptr;
+    if (statusFailed(m_nav->getTileAndPolyByRef(from, &fromTile, &fromPoly))) return FAILURE | INVALID_PARAM;
+    const PolyRef to = path[i + 1];
+    const MeshTile* toTile = nullptr;
+    const Poly* toPoly = nullptr;
+    if (statusFailed(m_nav->getTileAndPolyByRef(to, &toTile, &toPoly))) return FAILURE | INVALID_PARAM;
+    float left[3], right[3];
+    if (statusFailed(portalPoints(from, fromPoly, fromTile, to, toPoly, toTile, left, right))) break;
+    if ((options & STRAIGHTPATH_AREA_CROSSINGS) && fromPoly->getArea() == toPoly->getArea()) continue;
+    float s, t;
+    if (intersectSegSeg2D(startPos, endPos, left, right, s, t)) {
+      float pt[3];
+      vlerp(pt, left, right, t);
+      const Status st = appendVertex(pt, 0, path[i + 1], straightPath, straightPathFlags, straightPathRefs,
+                                     straightPathCount, maxStraightPath);
+      if (st != IN_PROGRESS) return st;
+    }
+  }
+  return IN_PROGRESS;
+}
+
+Status NavMeshQuery::findStraightPath(const float* startPos, const float* endPos, const PolyRef* path, int pathSize,
+                                      float* straightPath, uint8_t* straightPathFlags, PolyRef* straightPathRefs,
+                                      int* straightPathCount, int maxStraightPath, int options) const {
+  if (!straightPathCount) return FAILURE | INVALID_PARAM;
+  *straightPathCount = 0;
+  if (!m_nav || !startPos || !visfinite(startPos) || !endPos || !visfinite(endPos) || !path || pathSize <= 0 ||
+      !path[0] || !straightPath || maxStraightPath <= 0)
+    return FAILURE | INVALID_PARAM;
+
+  float closestStartPos[3];
+  if (statusFailed(closestPointOnPolyBoundary(path[0], startPos, closestStartPos))) return FAILURE | INVALID_PARAM;
+  float closestEndPos[3];
+  if (statusFailed(closestPointOnPolyBoundary(path[pathSize - 1], endPos, closestEndPos)))
+    return FAILURE | INVALID_PARAM;
+
+  Status stat = appendVertex(closestStartPos, STRAIGHTPATH_START, path[0], straightPath, straightPathFlags,
+                             straightPathRefs, straightPathCount, maxStraightPath);
+  if (stat != IN_PROGRESS) return stat;
+
+  const bool crossings = (options & (STRAIGHTPATH_AREA_CROSSINGS | STRAIGHTPATH_ALL_CROSSINGS)) != 0;
+  if (pathSize > 1) {
+    float portalApex[3], portalLeft[3], portalRight[3];
+    vcopy(portalApex, closestStartPos);
+    vcopy(portalLeft, portalApex);
+    vcopy(portalRight, portalApex);
+    int apexIndex = 0, leftIndex = 0, rightIndex = 0;
+    uint8_t leftPolyType = 0, rightPolyType = 0;
+    PolyRef leftPolyRef = path[0], rightPolyRef = path[0];
+
+    for (int i = 0; i < pathSize; ++i) {
+      float left[3], right[3];
+      uint8_t toType;
+      if (i + 1 < pathSize) {
+        uint8_t fromType;
+        if (statusFailed(getPortalPoints(path[i], path[i + 1], left, right, &fromType, &toType))) {
+          // path[i + 1] is not a valid neighbour: end the path on path[i].
+          if (statusFailed(closestPointOnPolyBoundary(path[i], endPos, closestEndPos))) return FAILURE | INVALID_PARAM;
+          if (crossings)
+            appendPortals(apexIndex, i, closestEndPos, path, straightPath, straightPathFlags, straightPathRefs,
+                          straightPathCount, maxStraightPath, options);
+          appendVertex(closestEndPos, 0, path[i], straightPath, straightPathFlags, straightPathRefs, straightPathCount,
+                       maxStraightPath);
+          return SUCCESS | PARTIAL_RESULT | ((*straightPathCount >= maxStraightPath) ? BUFFER_TOO_SMALL : 0);
+        }
+        // Starting right on the first portal: skip it.
+        if (i == 0) {
+          float t;
+          if (distancePtSegSqr2D(portalApex, left, right, t) < sqr(0.001f)) continue;
+        }
+      } else {
+        vcopy(left, closestEndPos);
+        vcopy(right, closestEndPos);
+        toType = POLYTYPE_GROUND;
+      }
+
+      // Right side of the funnel.
+      if (triArea2D(portalApex, portalRight, right) <= 0.0f) {
+        if (vequal(portalApex, portalRight) || triArea2D(portalApex, portalLeft, right) > 0.0f) {
+          vcopy(portalRight, right);
+          rightPolyRef = (i + 1 < pathSize) ? path[i + 1] : 0;
+          rightPolyType = toType;
+          rightIndex = i;
+        } else {
+          // Right crossed over left: the left point is a corner.
+          if (crossings) {
+            stat = appendPortals(apexIndex, leftIndex, portalLeft, path, straightPath, straightPathFlags,
+                                 straightPathRefs, straightPathCount, maxStraightPath, options);
+            if (stat != IN_PROGRESS) return stat;
+          }
+          vcopy(portalApex, portalLeft);
+          apexIndex = leftIndex;
+          uint8_t flags = 0;
+          if (!leftPolyRef) flags = STRAIGHTPATH_END;
+          else if (leftPolyType == POLYTYPE_OFFMESH_CONNECTION) flags = STRAIGHTPATH_OFFMESH_CONNECTION;
+          stat = appendVertex(portalApex, flags, leftPolyRef, straightPath, straightPathFlags, straightPathRefs,
+                              straightPathCount, maxStraightPath);
+          if (stat != IN_PROGRESS) return stat;
+          vcopy(portalLeft, portalApex);
+          vcopy(portalRight, portalApex);
+          leftIndex = apexIndex;
+          rightIndex = apexIndex;
+          i = apexIndex; // restart from the new apex
+          continue;
+        }
+      }
+
+      // Left side of the funnel.
+      if (triArea2D(portalApex, portalLeft, left) >= 0.0f) {
+        if (vequal(portalApex, portalLeft) || triArea2D(portalApex, portalRight, left) < 0.0f) {
+          vcopy(portalLeft, left);
+          leftPolyRef = (i + 1 < pathSize) ? path[i + 1] : 0;
+          leftPolyType = toType;
+          leftIndex = i;
+        } else {
+          if (crossings) {
+            stat = appendPortals(apexIndex, rightIndex, portalRight, path, straightPath, straightPathFlags,
+                                 straightPathRefs, straightPathCount, maxStraightPath, options);
+            if (stat != IN_PROGRESS) return stat;
+          }
+          vcopy(portalApex, portalRight);
+          apexIndex = rightIndex;
+          uint8_t flags = 0;
+          if (!rightPolyRef) flags = STRAIGHTPATH_END;
+          else if (rightPolyType == POLYTYPE_OFFMESH_CONNECTION) flags = STRAIGHTPATH_OFFMESH_CONNECTION;
+          stat = appendVertex(portalApex, flags, rightPolyRef, straightPath, straightPathFlags, straightPathRefs,
+                              straightPathCount, maxStraightPath);
+          if (stat != IN_PROGRESS) return stat;
+          vcopy(portalLeft, portalApex);
+          vcopy(portalRight, portalApex);
+          leftIndex = apexIndex;
+          rightIndex = apexIndex;
+          i = apexIndex;
+          continue;
+        }
+      }
+    }
+
+    if (crossings) {
+      stat = appendPortals(apexIndex, pathSize - 1, closestEndPos, path, straightPath, straightPathFlags,
+                           straightPathRefs, straightPathCount, maxStraightPath, options);
+      if (stat != IN_PROGRESS) return stat;
+    }
+  }
+
+  appendVertex(closestEndPos, STRAIGHTPATH_END, 0, straightPath, straightPathFlags, straightPathRefs,
+               straightPathCount, maxStraightPath);
+  return SUCCESS | ((*straightPathCount >= maxStraightPath) ? BUFFER_TOO_SMALL : 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// moveAlongSurface
+// ---------------------------------------------------------------------------------------------
+
+Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, const float* endPos,
+                                      const QueryFilter* filter, float* resultPos, PolyRef* visited,
+                                      int* visitedCount, int maxVisitedSize) const {
+  if (!visitedCount) return FAILURE | INVALID_PARAM;
+  *visitedCount = 0;
+  if (!m_nav || !m_nav->isValidPolyRef(startRef) || !startPos || !visfinite(startPos) || !endPos ||
+      !visfinite(endPos) || !filter || !resultPos || !visited || maxVisitedSize <= 0)
+    return FAILURE | INVALID_PARAM;
+
+  Status status = SUCCESS;
+  constexpr int MAX_STACK = 48;
+  Node* stack[MAX_STACK]; // a FIFO despite the name: popped from the front (Detour's order)
+  int nstack = 0;
+
+  m_tinyNodePool.clear();
+  Node* startNode = m_tinyNodePool.getNode(startRef);
+  startNode->parent = 0;
+  startNode->cost = 0;
+  startNode->total = 0;
+  startNode->flags = NODE_CLOSED;
+  stack[nstack++] = startNode;
+
+  float bestPos[3];
+  float bestDist = FLT_MAX;
+  Node* bestNode = nullptr;
+  vcopy(bestPos, startPos);
+
+  // Only polygons touching the circle around the move segment are searched.
+  float searchPos[3];
+  vlerp(searchPos, startPos, endPos, 0.5f);
+  const float searchRadSqr = sqr(vdist(startPos, endPos) / 2.0f + 0.001f);
+
+  float verts[VERTS_PER_POLYGON * 3];
+  while (nstack) {
+    Node* curNode = stack[0];
+    for (int q = 0; q < nstack - 1; ++q) stack[q] = stack[q + 1];
+    --nstack;
+    const PolyRef curRef = curNode->id;
+    const MeshTile* curTile = nullptr;
+    const Poly* curPoly = nullptr;
+    m_nav->getTileAndPolyByRefUnsafe(curRef, &curTile, &curPoly);
+    const int nverts = curPoly->vertCount;
+    polyVerts(curTile, curPoly, verts);
+
+    if (pointInPolygon(endPos, verts, nverts)) {
+      bestNode = curNode;
+      vcopy(bestPos, endPos);
+      break;
+    }
+
+    for (int i = 0, j = nverts - 1; i < nverts; j = i++) {
+      constexpr int MAX_NEIS = 8;
+      int nneis = 0;
+      PolyRef neis[MAX_NEIS];
+      if (curPoly->neis[j] & EXT_LINK) {
+        for (uint32_t k = curPoly->firstLink; k != NULL_LINK; k = curTile->links[k].next) {
+          const Link& link = curTile->links[k];
+          if (link.edge == j && link.ref != 0) {
+            const MeshTile* neiTile = nullptr;
+            const Poly* neiPoly = nullptr;
+            m_nav->getTileAndPolyByRefUnsafe(link.ref, &neiTile, &neiPoly);
+            if (filter->passFilter(link.ref, neiTile, neiPoly) && nneis < MAX_NEIS) neis[nneis++] = link.ref;
+          }
+        }
+      } else if (curPoly->neis[j]) {
+        const uint32_t idx = uint32_t(curPoly->neis[j] - 1);
+        const PolyRef ref = m_nav->getPolyRefBase(curTile) | idx;
+        if (filter->passFilter(ref, curTile, &curTile->polys[idx])) neis[nneis++] = ref;
+      }
+
+      const float* vj = &verts[j * 3];
+      const float* vi = &verts[i * 3];
+      if (!nneis) {
+        // Wall: the closest point on it is a candidate result.
+        float tseg;
+        const float distSqr = distancePtSegSqr2D(endPos, vj, vi, tseg);
+        if (distSqr < bestDist) {
+          vlerp(bestPos, vj, vi, tseg);
+          bestDist = distSqr;
+          bestNode = curNode;
+        }
+      } else {
+        for (int k = 0; k < nneis; ++k) {
+          Node* neighbourNode = m_tinyNodePool.getNode(neis[k]);
+          if (!neighbourNode) continue;
+          if (neighbourNode->flags & NODE_CLOSED) continue;
+          float tseg;
+          if (distancePtSegSqr2D(searchPos, vj, vi, tseg) > searchRadSqr) continue;
+          if (nstack < MAX_STACK) {
+            neighbourNode->parent = m_tinyNodePool.getNodeIdx(curNode);
+            neighbourNode->flags |= NODE_CLOSED;
+            stack[nstack++] = neighbourNode;
+          }
+        }
+      }
+    }
+  }
+
+  int n = 0;
+  if (bestNode) {
+    Node* prev = nullptr;
+    Node* node = bestNode;
+    do {
+      Node* next = m_tinyNodePool.getNodeAtIdx(node->parent);
+      node->parent = m_tinyNodePool.getNodeIdx(prev);
+      prev = node;
+      node = next;
+    } while (node);
+    node = prev;
+    do {
+      visited[n++] = node->id;
+      if (n >= maxVisitedSize) {
+        status |= BUFFER_TOO_SMALL;
+        break;
+      }
+      node = m_tinyNodePool.getNodeAtIdx(node->parent);
+    } while (node);
+  }
+  vcopy(resultPos, bestPos);
+  *visitedCount = n;
+  return status;
+}
+
+// ---------------------------------------------------------------------------------------------
+// raycast
+// ---------------------------------------------------------------------------------------------
+
+Status NavMeshQuery::raycast(PolyRef startRef, const float* startPos, const float* endPos, const QueryFilter* filter,
+                             float* t, float* hitNormal, PolyRef* path, int* pathCount, int maxPath) const {
+  if (!t) return FAILURE | INVALID_PARAM;
+  RaycastHit hit;
+  hit.path = path;
+  hit.maxPath = path ? maxPath : 0;
+  const Status status = raycast(startRef, startPos, endPos, filter, 0, &hit);
+  *t = hit.t;
+  if (hitNormal) vcopy(hitNormal, hit.hitNormal);
+  if (pathCount) *pathCount = hit.pathCount;
+  return status;
+}
+
+Status NavMeshQuery::raycast(PolyRef startRef, const float* startPos, const float* endPos, const QueryFilter* filter,
+                             int options, RaycastHit* hit, PolyRef prevRef) const {
+  if (!hit) return FAILURE | INVALID_PARAM;
+  hit->t = 0;
+  hit->pathCount = 0;
+  hit->pathCost = 0;
+  if (!m_nav || !m_nav->isValidPolyRef(startRef) || !startPos || !visfinite(startPos) || !endPos ||
+      !visfinite(endPos) || !filter || (prevRef && !m_nav->isValidPolyRef(prevRef)) || hit->maxPath < 0 ||
+      (hit->maxPath > 0 && !hit->path))
+    return FAILURE | INVALID_PARAM;
+
+  float dir[3], curPos[3], lastPos[3];
+  float verts[VERTS_PER_POLYGON * 3 + 3];
+  int n = 0;
+  vcopy(curPos, startPos);
+  vsub(dir, endPos, startPos);
+  vset(hit->hitNormal, 0, 0, 0);
+  Status status = SUCCESS;
+
+  const MeshTile *prevTile, *tile, *nextTile;
+  const Poly *prevPoly, *poly, *nextPoly;
+  PolyRef curRef = startRef;
+  m_nav->getTileAndPolyByRefUnsafe(curRef, &tile, &poly);
+  nextTile = prevTile = tile;
+  nextPoly = prevPoly = poly;
+  if (prevRef) m_nav->getTileAndPolyByRefUnsafe(prevRef, &prevTile, &prevPoly);
+
+  while (curRef) {
+    const int nv = poly->vertCount;
+    polyVerts(tile, poly, verts);
+    float tmin, tmax;
+    int segMin, segMax;
+    if (!intersectSegmentPoly2D(startPos, endPos, verts, nv, tmin, tmax, segMin, segMax)) {
+      // The ray misses this polygon: keep the last t.
+      hit->pathCount = n;
+      return status;
+    }
+    hit->hitEdgeIndex = segMax;
+    if (tmax > hit->t) hit->t = tmax;
+    if (n < hit->maxPath) hit->path[n++] = curRef;
+    else status |= BUFFER_TOO_SMALL;
+
+    if (segMax == -1) {
+      // The end is inside this polygon.
+      hit->t = FLT_MAX;
+      hit->pathCount = n;
+      if (options & RAYCAST_USE_COSTS)
+        hit->pathCost += filter->getCost(curPos, endPos, prevRef, prevTile, prevPoly, curRef, tile, poly, curRef, tile, poly);
+      return status;
+    }
+
+    // The neighbour across the exit edge.
+    PolyRef nextRef = 0;
+    for (uint32_t i = poly->firstLink; i != NULL_LINK; i = tile->links[i].next) {
+      const Link* link = &tile->links[i];
+      if (int(link->edge) != segMax) continue;
+      nextTile = nullptr;
+      nextPoly = nullptr;
+      m_nav->getTileAndPolyByRefUnsafe(link->ref, &nextTile, &nextPoly);
+      if (nextPoly->getType() == POLYTYPE_OFFMESH_CONNECTION) continue;
+      if (!filter->passFilter(link->ref, nextTile, nextPoly)) continue;
+      if (link->side == 0xff) {
+        nextRef = link->ref;
+        break;
+      }
+      if (link->bmin == 0 && link->bmax == 255) {
+        nextRef = link->ref;
+        break;
+      }
+      // Partial tile-border link: the crossing must lie within it.
+      const float* left = &tile->verts[poly->verts[link->edge] * 3];
+      const float* right = &tile->verts[poly->verts[(link->edge + 1) % poly->vertCount] * 3];
+      const float s = 1.0f / 255.0f;
+      if (link->side == 0 || link->side == 4) {
+        float lmin = left[2] + (right[2] - left[2]) * (link->bmin * s);
+        float lmax = left[2] + (right[2] - left[2]) * (link->bmax * s);
+        if (lmin > lmax) navSwap(lmin, lmax);
+        const float z = startPos[2] + (endPos[2] - startPos[2]) * tmax;
+        if (z >= lmin && z <= lmax) {
+          nextRef = link->ref;
+          break;
+        }
+      } else if (link->side == 2 || link->side == 6) {
+        float lmin = left[0] + (right[0] - left[0]) * (link->bmin * s);
+        float lmax = left[0] + (right[0] - left[0]) * (link->bmax * s);
+        if (lmin > lmax) navSwap(lmin, lmax);
+        const float x = startPos[0] + (endPos[0] - startPos[0]) * tmax;
+        if (x >= lmin && x <= lmax) {
+          nextRef = link->ref;
+          break;
+        }
+      }
+    }
+
+    if (options & RAYCAST_USE_COSTS) {
+      // Cost up to the exit point, its height taken on the exit edge (the ray itself is 2D).
+      vcopy(lastPos, curPos);
+      vmad(curPos, startPos, dir, hit->t);
+      const float* e1 = &verts[segMax * 3];
+      const float* e2 = &verts[((segMax + 1) % nv) * 3];
+      float eDir[3], diff[3];
+      vsub(eDir, e2, e1);
+      vsub(diff, curPos, e1);
+      const float s = sqr(eDir[0]) > sqr(eDir[2]) ? diff[0] / eDir[0] : diff[2] / eDir[2];
+      curPos[1] = e1[1] + eDir[1] * s;
+      hit->pathCost += filter->getCost(lastPos, curPos, prevRef, prevTile, prevPoly, curRef, tile, poly, nextRef,
+                                       nextTile, nextPoly);
+    }
+
+    if (!nextRef) {
+      // A wall: its normal.
+      const int a = segMax;
+      const int b = segMax + 1 < nv ? segMax + 1 : 0;
+      const float* va = &verts[a * 3];
+      const float* vb = &verts[b * 3];
+      const float dx = vb[0] - va[0];
+      const float dz = vb[2] - va[2];
+      hit->hitNormal[0] = dz;
+      hit->hitNormal[1] = 0;
+      hit->hitNormal[2] = -dx;
+      vnormalize(hit->hitNormal);
+      hit->pathCount = n;
+      return status;
+    }
+
+    prevRef = curRef;
+    curRef = nextRef;
+    prevTile = tile;
+    tile = nextTile;
+    prevPoly = poly;
+    poly = nextPoly;
+  }
+  hit->pathCount = n;
+  return status;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Local area
+// ---------------------------------------------------------------------------------------------
+
+Status NavMeshQuery::findDistanceToWall(PolyRef startRef, const float* centerPos, float maxRadius,
+                                        const QueryFilter* filter, float* hitDist, float* hitPos, float* hitNormal) {
+  if (!m_nav || !m_nav->isValidPolyRef(startRef) || !centerPos || !visfinite(centerPos) || maxRadius < 0 ||
+      !std::isfinite(maxRadius) || !filter || !hitDist || !hitPos || !hitNormal)
+    return FAILURE | INVALID_PARAM;
+
+  m_nodePool.clear();
+  m_openList.clear();
+  m_lastExpanded = nullptr;
+  m_bestNode = nullptr;
+  Node* startNode = m_nodePool.getNode(startRef);
+  vcopy(startNode->pos, centerPos);
+  startNode->parent = 0;
+  startNode->cost = 0;
+  startNode->total = 0;
+  startNode->flags = NODE_OPEN;
+  m_openList.push(startNode);
+
+  float radiusSqr = sqr(maxRadius);
+  bool hitWall = false;
+  Status status = SUCCESS;
+  while (!m_openList.empty()) {
+    Node* bestNode = m_openList.pop();
+    bestNode->flags = uint8_t((bestNode->flags & ~NODE_OPEN) | NODE_CLOSED);
+    m_lastExpanded = bestNode;
+    const PolyRef bestRef = bestNode->id;
+    const MeshTile* bestTile = nullptr;
+    const Poly* bestPoly = nullptr;
+    m_nav->getTileAndPolyByRefUnsafe(bestRef, &bestTile, &bestPoly);
+    PolyRef parentRef = 0;
+    if (bestNode->parent) parentRef = m_nodePool.getNodeAtIdx(bestNode->parent)->id;
+
+    // Walls of this polygon.
+    const int nv = bestPoly->vertCount;
+    for (int i = 0, j = nv - 1; i < nv; j = i++) {
+      if (bestPoly->neis[j] & EXT_LINK) {
+        bool solid = true;
+        for (uint32_t k = bestPoly->firstLink; k != NULL_LINK; k = bestTile->links[k].next) {
+          const Link& link = bestTile->links[k];
+          if (link.edge == j) {
+            if (link.ref != 0) {
+              const MeshTile* neiTile = nullptr;
+              const Poly* neiPoly = nullptr;
+              m_nav->getTileAndPolyByRefUnsafe(link.ref, &neiTile, &neiPoly);
+              if (filter->passFilter(link.ref, neiTile, neiPoly)) solid = false;
+            }
+            break; // Detour looks at the first link of the edge only
+          }
+        }
+        if (!solid) continue;
+      } else if (bestPoly->neis[j]) {
+        const uint32_t idx = uint32_t(bestPoly->neis[j] - 1);
+        const PolyRef ref = m_nav->getPolyRefBase(bestTile) | idx;
+        if (filter->passFilter(ref, bestTile, &bestTile->polys[idx])) continue;
+      }
+      const float* vj = &bestTile->verts[bestPoly->verts[j] * 3];
+      const float* vi = &bestTile->verts[bestPoly->verts[i] * 3];
+      float tseg;
+      const float distSqr = distancePtSegSqr2D(centerPos, vj, vi, tseg);
+      if (distSqr > radiusSqr) continue;
+      radiusSqr = distSqr;
+      hitWall = true;
+      hitPos[0] = vj[0] + (vi[0] - vj[0]) * tseg;
+      hitPos[1] = vj[1] + (vi[1] - vj[1]) * tseg;
+      hitPos[2] = vj[2] + (vi[2] - vj[2]) * tseg;
+    }
+
+    for (uint32_t i = bestPoly->firstLink; i != NULL_LINK; i = bestTile->links[i].next) {
+      const Link& link = bestTile->links[i];
+      const PolyRef neighbourRef = link.ref;
+      if (!neighbourRef || neighbourRef == parentRef) continue;
+      const MeshTile* neighbourTile = nullptr;
+      const Poly* neighbourPoly = nullptr;
+      m_nav->getTileAndPolyByRefUnsafe(neighbourRef, &neighbourTile, &neighbourPoly);
+      if (neighbourPoly->getType() == POLYTYPE_OFFMESH_CONNECTION) continue;
+      const float* va = &bestTile->verts[bestPoly->verts[link.edge] * 3];
+      const float* vb = &bestTile->verts[bestPoly->verts[(link.edge + 1) % bestPoly->vertCount] * 3];
+      float tseg;
+      if (distancePtSegSqr2D(centerPos, va, vb, tseg) > radiusSqr) continue;
+      if (!filter->passFilter(neighbourRef, neighbourTile, neighbourPoly)) continue;
+      Node* neighbourNode = m_nodePool.getNode(neighbourRef);
+      if (!neighbourNode) {
+        status |= OUT_OF_NODES;
+        continue;
+      }
+      if (neighbourNode->flags & NODE_CLOSED) continue;
+      if (neighbourNode->flags == 0)
+        edgeMidPoint(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile, neighbourNode->pos);
+      const float total = bestNode->total + vdist(bestNode->pos, neighbourNode->pos);
+      if ((neighbourNode->flags & NODE_OPEN) && total >= neighbourNode->total) continue;
+      neighbourNode->flags = uint8_t(neighbourNode->flags & ~NODE_CLOSED);
+      neighbourNode->parent = m_nodePool.getNodeIdx(bestNode);
+      neighbourNode->total = total;
+      if (neighbourNode->flags & NODE_OPEN) {
+        m_openList.modify(neighbourNode);
+      } else {
+        neighbourNode->flags |= NODE_OPEN;
+        m_openList.push(neighbourNode);
+      }
+    }
+  }
+
+  if (hitWall) {
+    vsub(hitNormal, centerPos, hitPos);
+    vnormalize(hitNormal);
+  } else {
+    // No wall within maxRadius. (Detour leaves hitPos unset here and normalises garbage.)
+    vcopy(hitPos, centerPos);
+    vset(hitNormal, 0, 0, 0);
+  }
+  *hitDist = std::sqrt(radiusSqr);
+  return status;
+}
+
+Status NavMeshQuery::findPolysAroundCircle(PolyRef startRef, const float* centerPos, float radius,
+                                           const QueryFilter* filter, PolyRef* resultRef, PolyRef* resultParent,
+                                           float* resultCost, int* resultCount, int maxResult) {
+  if (!resultCount) return FAILURE | INVALID_PARAM;
+  *resultCount = 0;
+  if (!m_nav || !m_nav->isValidPolyRef(startRef) || !centerPos || !visfinite(centerPos) || radius < 0 ||
+      !std::isfinite(radius) || !filter || maxResult < 0)
+    return FAILURE | INVALID_PARAM;
+
+  m_nodePool.clear();
+  m_openList.clear();
+  m_lastExpanded = nullptr;
+  m_bestNode = nullptr;
+  Node* startNode = m_nodePool.getNode(startRef);
+  vcopy(startNode->pos, centerPos);
+  startNode->parent = 0;
+  startNode->cost = 0;
+  startNode->total = 0;
+  startNode->flags = NODE_OPEN;
+  m_openList.push(startNode);
+
+  Status status = SUCCESS;
+  int n = 0;
+  const float radiusSqr = sqr(radius);
+  while (!m_openList.empty()) {
+    Node* bestNode = m_openList.pop();
+    bestNode->flags = uint8_t((bestNode->flags & ~NODE_OPEN) | NODE_CLOSED);
+    m_lastExpanded = bestNode;
+    const PolyRef bestRef = bestNode->id;
+    const MeshTile* bestTile = nullptr;
+    const Poly* bestPoly = nullptr;
+    m_nav->getTileAndPolyByRefUnsafe(bestRef, &bestTile, &bestPoly);
+    PolyRef parentRef = 0;
+    const MeshTile* parentTile = nullptr;
+    const Poly* parentPoly = nullptr;
+    if (bestNode->parent) parentRef = m_nodePool.getNodeAtIdx(bestNode->parent)->id;
+    if (parentRef) m_nav->getTileAndPolyByRefUnsafe(parentRef, &parentTile, &parentPoly);
+
+    if (n < maxResult) {
+      if (resultRef) resultRef[n] = bestRef;
+      if (resultParent) resultParent[n] = parentRef;
+      if (resultCost) resultCost[n] = bestNode->total;
+      ++n;
+    } else {
+      status |= BUFFER_TOO_SMALL;
+    }
+
+    for (uint32_t i = bestPoly->firstLink; i != NULL_LINK; i = bestTile->links[i].next) {
+      const PolyRef neighbourRef = bestTile->links[i].ref;
+      if (!neighbourRef || neighbourRef == parentRef) continue;
+      const MeshTile* neighbourTile = nullptr;
+      const Poly* neighbourPoly = nullptr;
+      m_nav->getTileAndPolyByRefUnsafe(neighbourRef, &neighbourTile, &neighbourPoly);
+      if (!filter->passFilter(neighbourRef, neighbourTile, neighbourPoly)) continue;
+      float va[3], vb[3];
+      if (statusFailed(portalPoints(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile, va, vb)))
+        continue;
+      float tseg;
+      if (distancePtSegSqr2D(centerPos, va, vb, tseg) > radiusSqr) continue;
+      Node* neighbourNode = m_nodePool.getNode(neighbourRef);
+      if (!neighbourNode) {
+        status |= OUT_OF_NODES;
+        continue;
+      }
+      if (neighbourNode->flags & NODE_CLOSED) continue;
+      if (neighbourNode->flags == 0) vlerp(neighbourNode->pos, va, vb, 0.5f);
+      const float cost = filter->getCost(bestNode->pos, neighbourNode->pos, parentRef, parentTile, parentPoly, bestRef,
+                                         bestTile, bestPoly, neighbourRef, neighbourTile, neighbourPoly);
+      const float total = bestNode->total + cost;
+      if ((neighbourNode->flags & NODE_OPEN) && total >= neighbourNode->total) continue;
+      neighbourNode->parent = m_nodePool.getNodeIdx(bestNode);
+      neighbourNode->total = total;
+      if (neighbourNode->flags & NODE_OPEN) {
+        m_openList.modify(neighbourNode);
+      } else {
+        neighbourNode->flags = NODE_OPEN;
+        m_openList.push(neighbourNode);
+      }
+    }
+  }
+  *resultCount = n;
+  return status;
+}
+
+Status NavMeshQuery::findPolysAroundShape(PolyRef startRef, const float* verts, int nverts, const QueryFilter* filter,
+                                          PolyRef* resultRef, PolyRef* resultParent, float* resultCost,
+                                          int* resultCount, int maxResult) {
+  if (!resultCount) return FAILURE | INVALID_PARAM;
+  *resultCount = 0;
+  if (!m_nav || !m_nav->isValidPolyRef(startRef) || !verts || nverts < 3 || nverts > 64 || !filter || maxResult < 0)
+    return FAILURE | INVALID_PARAM;
+  for (int i = 0; i < nverts; ++i)
+    if (!visfinite(&verts[i * 3])) return FAILURE | INVALID_PARAM;
+
+  m_nodePool.clear();
+  m_openList.clear();
+  m_lastExpanded = nullptr;
+  m_bestNode = nullptr;
+
+  float centerPos[3] = {0, 0, 0};
+  for (int i = 0; i < nverts; ++i) vadd(centerPos, centerPos, &verts[i * 3]);
+  vscale(centerPos, centerPos, 1.0f / float(nverts));
+
+  Node* startNode = m_nodePool.getNode(startRef);
+  vcopy(startNode->pos, centerPos);
+  startNode->parent = 0;
+  startNode->cost = 0;
+  startNode->total = 0;
+  startNode->flags = NODE_OPEN;
+  m_openList.push(startNode);
+
+  Status status = SUCCESS;
+  int n = 0;
+  while (!m_openList.empty()) {
+    Node* bestNode = m_openList.pop();
+    bestNode->flags = uint8_t((bestNode->flags & ~NODE_OPEN) | NODE_CLOSED);
+    m_lastExpanded = bestNode;
+    const PolyRef bestRef = bestNode->id;
+    const MeshTile* bestTile = nullptr;
+    const Poly* bestPoly = nullptr;
+    m_nav->getTileAndPolyByRefUnsafe(bestRef, &bestTile, &bestPoly);
+    PolyRef parentRef = 0;
+    const MeshTile* parentTile = nullptr;
+    const Poly* parentPoly = nullptr;
+    if (bestNode->parent) parentRef = m_nodePool.getNodeAtIdx(bestNode->parent)->id;
+    if (parentRef) m_nav->getTileAndPolyByRefUnsafe(parentRef, &parentTile, &parentPoly);
+
+    if (n < maxResult) {
+      if (resultRef) resultRef[n] = bestRef;
+      if (resultParent) resultParent[n] = parentRef;
+      if (resultCost) resultCost[n] = bestNode->total;
+      ++n;
+    } else {
+      status |= BUFFER_TOO_SMALL;
+    }
+
+    for (uint32_t i = bestPoly->firstLink; i != NULL_LINK; i = bestTile->links[i].next) {
+      const PolyRef neighbourRef = bestTile->links[i].ref;
+      if (!neighbourRef || neighbourRef == parentRef) continue;
+      const MeshTile* neighbourTile = nullptr;
+      const Poly* neighbourPoly = nullptr;
+      m_nav->getTileAndPolyByRefUnsafe(neighbourRef, &neighbourTile, &neighbourPoly);
+      if (!filter->passFilter(neighbourRef, neighbourTile, neighbourPoly)) continue;
+      float va[3], vb[3];
+      if (statusFailed(portalPoints(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile, va, vb)))
+        continue;
+      // The shape must touch the portal.
+      float tmin, tmax;
+      int segMin, segMax;
+      if (!intersectSegmentPoly2D(va, vb, verts, nverts, tmin, tmax, segMin, segMax)) continue;
+      if (tmin > 1.0f || tmax < 0.0f) continue;
+      Node* neighbourNode = m_nodePool.getNode(neighbourRef);
+      if (!neighbourNode) {
+        status |= OUT_OF_NODES;
+        continue;
+      }
+      if (neighbourNode->flags & NODE_CLOSED) continue;
+      if (neighbourNode->flags == 0) vlerp(neighbourNode->pos, va, vb, 0.5f);
+      const float cost = filter->getCost(bestNode->pos, neighbourNode->pos, parentRef, parentTile, parentPoly, bestRef,
+                                         bestTile, bestPoly, neighbourRef, neighbourTile, neighbourPoly);
+      const float total = bestNode->total + cost;
+      if ((neighbourNode->flags & NODE_OPEN) && total >= neighbourNode->total) continue;
+      neighbourNode->parent = m_nodePool.getNodeIdx(bestNode);
+      neighbourNode->total = total;
+      if (neighbourNode->flags & NODE_OPEN) {
+        m_openList.modify(neighbourNode);
+      } else {
+        neighbourNode->flags = NODE_OPEN;
+        m_openList.push(neighbourNode);
+      }
+    }
+  }
+  *resultCount = n;
+  return status;
+}
+
+Status NavMeshQuery::findLocalNeighbourhood(PolyRef startRef, const float* centerPos, float radius,
+                                            const QueryFilter* filter, PolyRef* resultRef, PolyRef* resultParent,
+                                            int* resultCount, int maxResult) const {
+  if (!resultCount) return FAILURE | INVALID_PARAM;
+  *resultCount = 0;
+  if (!m_nav || !m_nav->isValidPolyRef(startRef) || !centerPos || !visfinite(centerPos) || radius < 0 ||
+      !std::isfinite(radius) || !filter || !resultRef || maxResult < 0)
+    return FAILURE | INVALID_PARAM;
+
+  constexpr int MAX_STACK = 48;
+  Node* stack[MAX_STACK];
+  int nstack = 0;
+  m_tinyNodePool.clear();
+  Node* startNode = m_tinyNodePool.getNode(startRef);
+  startNode->parent = 0;
+  startNode->flags = NODE_CLOSED;
+  stack[nstack++] = startNode;
+
+  const float radiusSqr = sqr(radius);
+  float pa[VERTS_PER_POLYGON * 3];
+  float pb[VERTS_PER_POLYGON * 3];
+  Status status = SUCCESS;
+  int n = 0;
+  if (n < maxResult) {
+    resultRef[n] = startNode->id;
+    if (resultParent) resultParent[n] = 0;
+    ++n;
+  } else {
+    status |= BUFFER_TOO_SMALL;
+  }
+
+  while (nstack) {
+    Node* curNode = stack[0];
+    for (int i = 0; i < nstack - 1; ++i) stack[i] = stack[i + 1];
+    --nstack;
+    const PolyRef curRef = curNode->id;
+    const MeshTile* curTile = nullptr;
+    const Poly* curPoly = nullptr;
+    m_nav->getTileAndPolyByRefUnsafe(curRef, &curTile, &curPoly);
+
+    for (uint32_t i = curPoly->firstLink; i != NULL_LINK; i = curTile->links[i].next) {
+      const PolyRef neighbourRef = curTile->links[i].ref;
+      if (!neighbourRef) continue;
+      Node* neighbourNode = m_tinyNodePool.getNode(neighbourRef);
+      if (!neighbourNode) continue;
+      if (neighbourNode->flags & NODE_CLOSED) continue;
+      const MeshTile* neighbourTile = nullptr;
+      const Poly* neighbourPoly = nullptr;
+      m_nav->getTileAndPolyByRefUnsafe(neighbourRef, &neighbourTile, &neighbourPoly);
+      if (neighbourPoly->getType() == POLYTYPE_OFFMESH_CONNECTION) continue;
+      if (!filter->passFilter(neighbourRef, neighbourTile, neighbourPoly)) continue;
+      float va[3], vb[3];
+      if (statusFailed(portalPoints(curRef, curPoly, curTile, neighbourRef, neighbourPoly, neighbourTile, va, vb)))
+        continue;
+      float tseg;
+      if (distancePtSegSqr2D(centerPos, va, vb, tseg) > radiusSqr) continue;
+      // Visited before the overlap test, so a rejected polygon is not tried again.
+      neighbourNode->flags |= NODE_CLOSED;
+      neighbourNode->parent = m_tinyNodePool.getNodeIdx(curNode);
+
+      const int npa = neighbourPoly->vertCount;
+      polyVerts(neighbourTile, neighbourPoly, pa);
+      bool overlap = false;
+      for (int j = 0; j < n; ++j) {
+        const PolyRef pastRef = resultRef[j];
+        // Polygons connected to the current one do not overlap it.
+        bool connected = false;
+        for (uint32_t k = curPoly->firstLink; k != NULL_LINK; k = curTile->links[k].next)
+          if (curTile->links[k].ref == pastRef) {
+            connected = true;
+            break;
+          }
+        if (connected) continue;
+        const MeshTile* pastTile = nullptr;
+        const Poly* pastPoly = nullptr;
+        m_nav->getTileAndPolyByRefUnsafe(pastRef, &pastTile, &pastPoly);
+        const int npb = pastPoly->vertCount;
+        polyVerts(pastTile, pastPoly, pb);
+        if (overlapPolyPoly2D(pa, npa, pb, npb)) {
+          overlap = true;
+          break;
+        }
+      }
+      if (overlap) continue;
+
+      if (n < maxResult) {
+        resultRef[n] = neighbourRef;
+        if (resultParent) resultParent[n] = curRef;
+        ++n;
+      } else {
+        status |= BUFFER_TOO_SMALL;
+      }
+      if (nstack < MAX_STACK) stack[nstack++] = neighbourNode;
+    }
+  }
+  *resultCount = n;
+  return status;
+}
+
+namespace {
+struct SegInterval {
+  PolyRef ref;
+  int16_t tmin, tmax;
+};
+void insertInterval(SegInterval* ints, int& nints, int maxInts, int16_t tmin, int16_t tmax, PolyRef ref) {
+  if (nints + 1 > maxInts) return;
+  int idx = 0;
+  while (idx < nints && tmax > ints[idx].tmin) ++idx;
+  for (int k = nints; k > idx; --k) ints[k] = ints[k - 1];
+  ints[idx].ref = ref;
+  ints[idx].tmin = tmin;
+  ints[idx].tmax = tmax;
+  ++nints;
+}
+} // namespace
+
+Status NavMeshQuery::getPolyWallSegments(PolyRef ref, const QueryFilter* filter, float* segmentVerts,
+                                         PolyRef* segmentRefs, int* segmentCount, int maxSegments) const {
+  if (!segmentCount) return FAILURE | INVALID_PARAM;
+  *segmentCount = 0;
+  const MeshTile* tile = nullptr;
+  const Poly* poly = nullptr;
+  if (!m_nav || statusFailed(m_nav->getTileAndPolyByRef(ref, &tile, &poly))) return FAILURE | INVALID_PARAM;
+  if (!filter || !segmentVerts || maxSegments < 0) return FAILURE | INVALID_PARAM;
+
+  int n = 0;
+  constexpr int MAX_INTERVAL = 16;
+  SegInterval ints[MAX_INTERVAL];
+  const bool storePortals = segmentRefs != nullptr;
+  Status status = SUCCESS;
+  const int nv = poly->vertCount;
+  for (int i = 0, j = nv - 1; i < nv; j = i++) {
+    int nints = 0;
+    if (poly->neis[j] & EXT_LINK) {
+      for (uint32_t k = poly->firstLink; k != NULL_LINK; k = tile->links[k].next) {
+        const Link& link = tile->links[k];
+        if (link.edge == j && link.ref != 0) {
+          const MeshTile* neiTile = nullptr;
+          const Poly* neiPoly = nullptr;
+          m_nav->getTileAndPolyByRefUnsafe(link.ref, &neiTile, &neiPoly);
+          if (filter->passFilter(link.ref, neiTile, neiPoly))
+            insertInterval(ints, nints, MAX_INTERVAL, link.bmin, link.bmax, link.ref);
+        }
+      }
+    } else {
+      PolyRef neiRef = 0;
+      if (poly->neis[j]) {
+        const uint32_t idx = uint32_t(poly->neis[j] - 1);
+        neiRef = m_nav->getPolyRefBase(tile) | idx;
+        if (!filter->passFilter(neiRef, tile, &tile->polys[idx])) neiRef = 0;
+      }
+      if (neiRef != 0 && !storePortals) continue;
+      if (n < maxSegments) {
+        float* seg = &segmentVerts[n * 6];
+        vcopy(seg + 0, &tile->verts[poly->verts[j] * 3]);
+        vcopy(seg + 3, &tile->verts[poly->verts[i] * 3]);
+        if (segmentRefs) segmentRefs[n] = neiRef;
+        ++n;
+      } else {
+        status |= BUFFER_TOO_SMALL;
+      }
+      continue;
+    }
+
+    // Sentinels at both ends, then walls in the gaps between the portals.
+    insertInterval(ints, nints, MAX_INTERVAL, -1, 0, 0);
+    insertInterval(ints, nints, MAX_INTERVAL, 255, 256, 0);
+    const float* vj = &tile->verts[poly->verts[j] * 3];
+    const float* vi = &tile->verts[poly->verts[i] * 3];
+    for (int k = 1; k < nints; ++k) {
+      if (storePortals && ints[k].ref) {
+        const float tmin = ints[k].tmin / 255.0f;
+        const float tmax = ints[k].tmax / 255.0f;
+        if (n < maxSegments) {
+          float* seg = &segmentVerts[n * 6];
+          vlerp(seg + 0, vj, vi, tmin);
+          vlerp(seg + 3, vj, vi, tmax);
+          if (segmentRefs) segmentRefs[n] = ints[k].ref;
+          ++n;
+        } else {
+          status |= BUFFER_TOO_SMALL;
+        }
+      }
+      const int imin = ints[k - 1].tmax;
+      const int imax = ints[k].tmin;
+      if (imin != imax) {
+        const float tmin = imin / 255.0f;
+        const float tmax = imax / 255.0f;
+        if (n < maxSegments) {
+          float* seg = &segmentVerts[n * 6];
+          vlerp(seg + 0, vj, vi, tmin);
+          vlerp(seg + 3, vj, vi, tmax);
+          if (segmentRefs) segmentRefs[n] = 0;
+          ++n;
+        } else {
+          status |= BUFFER_TOO_SMALL;
+        }
+      }
+    }
+  }
+  *segmentCount = n;
+  return status;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Random points
+// ---------------------------------------------------------------------------------------------
+
+Status NavMeshQuery::findRandomPoint(const QueryFilter* filter, float (*frand)(), PolyRef* randomRef,
+                                     float* randomPt) const {
+  if (!m_nav || !filter || !frand || !randomRef || !randomPt) return FAILURE | INVALID_PARAM;
+
+  // A tile by reservoir sampling (every tile weighs the same).
+  const MeshTile* tile = nullptr;
+  float tsum = 0.0f;
+  for (int i = 0; i < m_nav->getMaxTiles(); ++i) {
+    const MeshTile* t = m_nav->getTile(i);
+    if (!t || !t->header) continue;
+    const float area = 1.0f;
+    tsum += area;
+    const float u = frand();
+    if (u * tsum <= area) tile = t;
+  }
+  if (!tile) return FAILURE;
+
+  // A polygon weighted by area.
+  const Poly* poly = nullptr;
+  PolyRef polyRef = 0;
+  const PolyRef base = m_nav->getPolyRefBase(tile);
+  float areaSum = 0.0f;
+  for (int i = 0; i < tile->header->polyCount; ++i) {
+    const Poly* p = &tile->polys[i];
+    if (p->getType() != POLYTYPE_GROUND) continue;
+    const PolyRef ref = base | PolyRef(i);
+    if (!filter->passFilter(ref, tile, p)) continue;
+    float polyArea = 0.0f;
+    for (int j = 2; j < p->vertCount; ++j) {
+      const float* va = &tile->verts[p->verts[0] * 3];
+      const float* vb = &tile->verts[p->verts[j - 1] * 3];
+      const float* vc = &tile->verts[p->verts[j] * 3];
+      polyArea += triArea2D(va, vb, vc);
+    }
+    areaSum += polyArea;
+    const float u = frand();
+    if (u * areaSum <= polyArea) {
+      poly = p;
+      polyRef = ref;
+    }
+  }
+  if (!poly) return FAILURE;
+
+  float verts[3 * VERTS_PER_POLYGON];
+  float areas[VERTS_PER_POLYGON];
+  polyVerts(tile, poly, verts);
+  const float s = frand();
+  const float t = frand();
+  float pt[3];
+  randomPointInConvexPoly(verts, poly->vertCount, areas, s, t, pt);
+  m_nav->closestPointOnPoly(polyRef, pt, pt, nullptr);
+  vcopy(randomPt, pt);
+  *randomRef = polyRef;
+  return SUCCESS;
+}
+
+Status NavMeshQuery::findRandomPointAroundCircle(PolyRef startRef, const float* centerPos, float maxRadius,
+                                                 const QueryFilter* filter, float (*frand)(), PolyRef* randomRef,
+                                                 float* randomPt) {
+  if (!m_nav || !m_nav->isValidPolyRef(startRef) || !centerPos || !visfinite(centerPos) || maxRadius < 0 ||
+      !std::isfinite(maxRadius) || !filter || !frand || !randomRef || !randomPt)
+    return FAILURE | INVALID_PARAM;
+  const MeshTile* startTile = nullptr;
+  const Poly* startPoly = nullptr;
+  m_nav->getTileAndPolyByRefUnsafe(startRef, &startTile, &startPoly);
+  if (!filter->passFilter(startRef, startTile, startPoly)) return FAILURE | INVALID_PARAM;
+
+  m_nodePool.clear();
+  m_openList.clear();
+  m_lastExpanded = nullptr;
+  m_bestNode = nullptr;
+  Node* startNode = m_nodePool.getNode(startRef);
+  vcopy(startNode->pos, centerPos);
+  startNode->parent = 0;
+  startNode->cost = 0;
+  startNode->total = 0;
+  startNode->flags = NODE_OPEN;
+  m_openList.push(startNode);
+
+  const float radiusSqr = sqr(maxRadius);
+  float areaSum = 0.0f;
+  const MeshTile* randomTile = nullptr;
+  const Poly* randomPoly = nullptr;
+  PolyRef randomPolyRef = 0;
+
+  while (!m_openList.empty()) {
+    Node* bestNode = m_openList.pop();
+    bestNode->flags = uint8_t((bestNode->flags & ~NODE_OPEN) | NODE_CLOSED);
+    m_lastExpanded = bestNode;
+    const PolyRef bestRef = bestNode->id;
+    const MeshTile* bestTile = nullptr;
+    const Poly* bestPoly = nullptr;
+    m_nav->getTileAndPolyByRefUnsafe(bestRef, &bestTile, &bestPoly);
+
+    if (bestPoly->getType() == POLYTYPE_GROUND) {
+      float polyArea = 0.0f;
+      for (int j = 2; j < bestPoly->vertCount; ++j) {
+        const float* va = &bestTile->verts[bestPoly->verts[0] * 3];
+        const float* vb = &bestTile->verts[bestPoly->verts[j - 1] * 3];
+        const float* vc = &bestTile->verts[bestPoly->verts[j] * 3];
+        polyArea += triArea2D(va, vb, vc);
+      }
+      areaSum += polyArea;
+      const float u = frand();
+      if (u * areaSum <= polyArea) {
+        randomTile = bestTile;
+        randomPoly = bestPoly;
+        randomPolyRef = bestRef;
+      }
+    }
+
+    PolyRef parentRef = 0;
+    if (bestNode->parent) parentRef = m_nodePool.getNodeAtIdx(bestNode->parent)->id;
+
+    for (uint32_t i = bestPoly->firstLink; i != NULL_LINK; i = bestTile->links[i].next) {
+      const PolyRef neighbourRef = bestTile->links[i].ref;
+      if (!neighbourRef || neighbourRef == parentRef) continue;
+      const MeshTile* neighbourTile = nullptr;
+      const Poly* neighbourPoly = nullptr;
+      m_nav->getTileAndPolyByRefUnsafe(neighbourRef, &neighbourTile, &neighbourPoly);
+      if (!filter->passFilter(neighbourRef, neighbourTile, neighbourPoly)) continue;
+      float va[3], vb[3];
+      if (statusFailed(portalPoints(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile, va, vb)))
+        continue;
+      float tseg;
+      if (distancePtSegSqr2D(centerPos, va, vb, tseg) > radiusSqr) continue;
+      Node* neighbourNode = m_nodePool.getNode(neighbourRef);
+      if (!neighbourNode) continue;
+      if (neighbourNode->flags & NODE_CLOSED) continue;
+      if (neighbourNode->flags == 0) vlerp(neighbourNode->pos, va, vb, 0.5f);
+      const float total = bestNode->total + vdist(bestNode->pos, neighbourNode->pos);
+      if ((neighbourNode->flags & NODE_OPEN) && total >= neighbourNode->total) continue;
+      neighbourNode->flags = uint8_t(neighbourNode->flags & ~NODE_CLOSED);
+      neighbourNode->parent = m_nodePool.getNodeIdx(bestNode);
+      neighbourNode->total = total;
+      if (neighbourNode->flags & NODE_OPEN) {
+        m_openList.modify(neighbourNode);
+      } else {
+        neighbourNode->flags = NODE_OPEN;
+        m_openList.push(neighbourNode);
+      }
+    }
+  }
+  if (!randomPoly) return FAILURE;
+
+  float verts[3 * VERTS_PER_POLYGON];
+  float areas[VERTS_PER_POLYGON];
+  polyVerts(randomTile, randomPoly, verts);
+  const float s = frand();
+  const float t = frand();
+  float pt[3];
+  randomPointInConvexPoly(verts, randomPoly->vertCount, areas, s, t, pt);
+  m_nav->closestPointOnPoly(randomPolyRef, pt, pt, nullptr);
+  vcopy(randomPt, pt);
+  *randomRef = randomPolyRef;
+  return SUCCESS;
+}
+
+} // namespace nav

@@ -1,0 +1,174 @@
+// NodePool.h: the search nodes and the open list of the graph queries (findPath & co.).
+//
+// A node is one (polygon, state) pair: findPath gives a tile-border polygon one node per crossing
+// side (state 0..3) so it can be reached from two sides, like Detour. The pool is a fixed array
+// sized at init plus an open-addressing hash (linear probing, 2x the node count, cleared in
+// O(nodes used)). The open list is a binary min-heap on Node::total that stores each node's heap
+// index, so decrease-key is O(log n) instead of Detour's linear search. Its push/pop/modify
+// follow the same sift order as Detour's dtNodeQueue, so equal totals are popped in the same order
+// and searches visit polygons in exactly Detour's order.
+#pragma once
+
+#include "nav/NavTypes.h"
+
+namespace nav {
+
+/// Node::flags bits.
+enum NodeFlags : uint8_t {
+  NODE_OPEN = 0x01,             ///< In the open list.
+  NODE_CLOSED = 0x02,           ///< Expanded.
+  NODE_PARENT_DETACHED = 0x04,  ///< Parent is not adjacent (any-angle raycast shortcut).
+};
+
+/// Max states per polygon (crossing sides) a pool keeps apart.
+constexpr int MAX_STATES_PER_NODE = 4;
+
+/// One search node. Read-only for callers (see NavMeshQuery::searchView).
+struct Node {
+  float pos[3];        ///< Where the search enters the polygon (edge midpoint; start pos for the start node). [Unit: wu]
+  float cost;          ///< Cost from the start to pos (g).
+  float total;         ///< cost + heuristic (f); for the circle searches: cost only.
+  uint32_t parent;     ///< Parent node index + 1; 0 = no parent.
+  PolyRef id;          ///< The polygon.
+  uint8_t state;       ///< Crossing side state (0..MAX_STATES_PER_NODE-1).
+  uint8_t flags;       ///< NodeFlags.
+  uint16_t reserved;
+  uint32_t heapIndex;  ///< Position in the open list while NODE_OPEN.
+  uint32_t hashSlot;   ///< Slot in the pool's hash table (internal).
+};
+
+class NodePool {
+public:
+  NodePool() = default;
+  ~NodePool();
+  NodePool(const NodePool&) = delete;
+  NodePool& operator=(const NodePool&) = delete;
+
+  /// Allocates room for maxNodes nodes [Limit: 1..65535]. False on bad size.
+  bool init(int maxNodes);
+  /// Forgets all nodes (O(nodes used)).
+  void clear();
+
+  /// The node of (id, state), created (zeroed, id/state set) if new; null when the pool is full.
+  Node* getNode(PolyRef id, uint8_t state = 0) {
+    uint32_t h = hash(id, state);
+    for (;;) {
+      const uint32_t s = m_table[h];
+      if (!s) break;
+      Node* n = &m_nodes[s - 1];
+      if (n->id == id && n->state == state) return n;
+      h = (h + 1) & m_mask;
+    }
+    if (m_count >= m_maxNodes) return nullptr;
+    Node* n = &m_nodes[m_count++];
+    m_table[h] = uint32_t(m_count);
+    n->pos[0] = n->pos[1] = n->pos[2] = 0.0f;
+    n->cost = 0.0f;
+    n->total = 0.0f;
+    n->parent = 0;
+    n->id = id;
+    n->state = state;
+    n->flags = 0;
+    n->reserved = 0;
+    n->heapIndex = 0;
+    n->hashSlot = h;
+    return n;
+  }
+  /// The node of (id, state) if it exists.
+  Node* findNode(PolyRef id, uint8_t state) const;
+  /// All nodes of polygon id (any state), newest first, up to maxNodes. Returns their number.
+  int findNodes(PolyRef id, Node** nodes, int maxNodes) const;
+
+  /// Index + 1 of a node (0 for null): the value stored in Node::parent.
+  uint32_t getNodeIdx(const Node* n) const { return n ? uint32_t(n - m_nodes) + 1 : 0; }
+  Node* getNodeAtIdx(uint32_t idx) const { return idx ? &m_nodes[idx - 1] : nullptr; }
+
+  int getNodeCount() const { return m_count; }
+  int getMaxNodes() const { return m_maxNodes; }
+  /// Node i (0 <= i < getNodeCount()), in creation order.
+  const Node& nodeAt(int i) const { return m_nodes[i]; }
+  size_t memoryBytes() const;
+
+private:
+  uint32_t hash(PolyRef id, uint8_t state) const {
+    return ((id ^ (uint32_t(state) << 29)) * 0x9E3779B1u) >> m_shift;
+  }
+  Node* m_nodes = nullptr;
+  uint32_t* m_table = nullptr; // node index + 1, 0 = empty
+  uint32_t m_mask = 0;
+  uint32_t m_shift = 32;
+  int m_maxNodes = 0;
+  int m_count = 0;
+};
+
+/// Binary min-heap of nodes on Node::total with decrease-key.
+class OpenList {
+public:
+  /// One heap entry: the node's total (kept here so sifting never touches the nodes) and the node.
+  struct Entry {
+    float total;
+    Node* node;
+  };
+
+  OpenList() = default;
+  ~OpenList();
+  OpenList(const OpenList&) = delete;
+  OpenList& operator=(const OpenList&) = delete;
+
+  bool init(int capacity);
+  void clear() { m_size = 0; }
+  bool empty() const { return m_size == 0; }
+  int size() const { return m_size; }
+  int capacity() const { return m_capacity; }
+
+  Node* top() const { return m_heap[0].node; }
+  void push(Node* node) {
+    ++m_size;
+    bubbleUp(m_size - 1, node);
+  }
+  Node* pop() {
+    Node* result = m_heap[0].node;
+    --m_size;
+    trickleDown(0, m_heap[m_size].node);
+    return result;
+  }
+  /// Re-sorts a node whose total decreased.
+  void modify(Node* node) { bubbleUp(int(node->heapIndex), node); }
+
+  /// Heap array order (entry 0 is the next node to pop).
+  const Entry* entries() const { return m_heap; }
+
+private:
+  void bubbleUp(int i, Node* node) {
+    const float t = node->total;
+    int parent = (i - 1) / 2;
+    while (i > 0 && m_heap[parent].total > t) {
+      m_heap[i] = m_heap[parent];
+      m_heap[i].node->heapIndex = uint32_t(i);
+      i = parent;
+      parent = (i - 1) / 2;
+    }
+    m_heap[i].total = t;
+    m_heap[i].node = node;
+    node->heapIndex = uint32_t(i);
+  }
+  // Moves the hole at i down to a leaf along the smaller children, then bubbles `node` up from
+  // there (the same order as Detour's dtNodeQueue, so ties pop identically).
+  void trickleDown(int i, Node* node) {
+    int child = i * 2 + 1;
+    while (child < m_size) {
+      if (child + 1 < m_size && m_heap[child].total > m_heap[child + 1].total) ++child;
+      m_heap[i] = m_heap[child];
+      m_heap[i].node->heapIndex = uint32_t(i);
+      i = child;
+      child = i * 2 + 1;
+    }
+    bubbleUp(i, node);
+  }
+
+  Entry* m_heap = nullptr;
+  int m_capacity = 0;
+  int m_size = 0;
+};
+
+} // namespace nav
