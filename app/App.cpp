@@ -1,0 +1,502 @@
+#include "app/App.h"
+
+#include "app/tools/ToolPick.h"
+#include "render/Gl.h" // before any SDL GL header
+#include "render/Screenshot.h"
+
+#include <imgui.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <backends/imgui_impl_sdl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+namespace navbench {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+double nowMs() {
+  using namespace std::chrono;
+  return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
+}
+
+glm::vec3 clearColor() { return glm::vec3(kClearColor[0], kClearColor[1], kClearColor[2]) / 255.0f; }
+
+} // namespace
+
+App::App() = default;
+App::~App() { shutdown(); }
+
+std::vector<std::string> App::shaderSearchDirs() {
+  std::vector<std::string> dirs;
+  if (const char* env = std::getenv("NAVBENCH_SHADER_DIR"); env && *env) dirs.push_back(env);
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    dirs.push_back((exe.parent_path() / "shaders").string());
+    dirs.push_back((exe.parent_path().parent_path() / "share" / "navbench" / "shaders").string());
+  }
+#ifdef NAVBENCH_SOURCE_SHADER_DIR
+  dirs.push_back(NAVBENCH_SOURCE_SHADER_DIR);
+#endif
+  return dirs;
+}
+
+int App::run(const AppOptions& options) {
+  m_opt = options;
+  m_headless = !m_opt.screenshotPath.empty();
+  m_log.setEcho(true);
+  if (!m_headless) {
+    m_settingsPath = Settings::defaultPath();
+    std::string err;
+    if (!m_settings.load(m_settingsPath, err)) m_log.warning("settings: " + err);
+    if (!m_opt.sizeGiven) {
+      m_opt.width = m_settings.windowWidth;
+      m_opt.height = m_settings.windowHeight;
+    }
+  }
+  std::string error;
+  if (!init(error)) {
+    std::fprintf(stderr, "navbench: %s\n", error.c_str());
+    shutdown();
+    return 1;
+  }
+  if (!m_opt.levelPath.empty() && !openLevel(m_opt.levelPath) && m_headless) {
+    shutdown();
+    return 1;
+  }
+
+  int frame = 0;
+  double last = nowMs();
+  int exitCode = 0;
+  while (m_running) {
+    const double start = nowMs();
+    const float dt = float(std::min(0.1, (start - last) / 1000.0));
+    m_stats.frameMs = float(start - last);
+    last = start;
+
+    SDL_Event e;
+    while (SDL_PollEvent(&e)) processEvent(e);
+    updateCamera(dt);
+    if (m_activeTool >= 0 && m_activeTool < int(m_tools.size())) m_tools[size_t(m_activeTool)]->update(dt);
+
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplSDL2_NewFrame();
+    ImGui::NewFrame();
+    drawUi();
+    ImGui::Render();
+
+    int w = 0, h = 0;
+    SDL_GL_GetDrawableSize(m_window, &w, &h);
+    drawScene(w, h);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    m_stats.cpuMs = float(nowMs() - start);
+
+    if (m_headless && ++frame >= m_opt.screenshotFrames) {
+      render::Image img;
+      if (!render::readFramebuffer(w, h, img, error) || !render::writePng(m_opt.screenshotPath, img, error)) {
+        std::fprintf(stderr, "navbench: screenshot: %s\n", error.c_str());
+        exitCode = 1;
+      } else {
+        m_log.info("wrote " + m_opt.screenshotPath + " (" + std::to_string(w) + "x" + std::to_string(h) + ")");
+      }
+      m_running = false;
+    }
+    SDL_GL_SwapWindow(m_window);
+  }
+  if (!m_headless) {
+    int ww = 0, wh = 0;
+    SDL_GetWindowSize(m_window, &ww, &wh);
+    if (ww >= 200 && wh >= 200) {
+      m_settings.windowWidth = ww;
+      m_settings.windowHeight = wh;
+    }
+    saveSettings();
+  }
+  shutdown();
+  return exitCode;
+}
+
+bool App::init(std::string& error) {
+  if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
+    error = std::string("SDL_Init failed: ") + SDL_GetError() +
+            " (without a display, run with SDL_VIDEODRIVER=offscreen)";
+    return false;
+  }
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, 0);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
+  SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+  SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
+  SDL_GL_SetAttribute(SDL_GL_STENCIL_SIZE, 8);
+  SDL_GL_SetAttribute(SDL_GL_MULTISAMPLEBUFFERS, 1);
+  SDL_GL_SetAttribute(SDL_GL_MULTISAMPLESAMPLES, 4);
+  const Uint32 flags = SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
+  m_window = SDL_CreateWindow("NavBench", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, m_opt.width, m_opt.height, flags);
+  if (!m_window) { // no multisampled visual: try without
+    SDL_GL_SetAttribute(SDL_GL_MULTISAMPLEBUFFERS, 0);
+    SDL_GL_SetAttribute(SDL_GL_MULTISAMPLESAMPLES, 0);
+    m_window = SDL_CreateWindow("NavBench", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, m_opt.width, m_opt.height, flags);
+  }
+  if (!m_window) {
+    error = std::string("cannot create a window: ") + SDL_GetError();
+    return false;
+  }
+  m_gl = SDL_GL_CreateContext(m_window);
+  if (!m_gl) {
+    error = std::string("cannot create an OpenGL 3.3 core context: ") + SDL_GetError();
+    return false;
+  }
+  SDL_GL_MakeCurrent(m_window, m_gl);
+  SDL_GL_SetSwapInterval(m_headless ? 0 : 1);
+  if (!render::loadGl(reinterpret_cast<render::GlProcLoader>(SDL_GL_GetProcAddress), error)) return false;
+  m_log.info(render::glDescription());
+
+  std::string tried;
+  const std::string shaderDir = render::findShaderDir(shaderSearchDirs(), "level.vert", tried);
+  if (shaderDir.empty()) {
+    error = "shaders not found (looked for level.vert in: " + tried + "); set NAVBENCH_SHADER_DIR";
+    return false;
+  }
+  if (!m_levelShader.load(shaderDir, "level", error)) return false;
+  if (!m_debugDraw.init(shaderDir, error)) return false;
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  if (!m_headless && !m_settingsPath.empty()) {
+    std::error_code ec;
+    fs::create_directories(fs::path(m_settingsPath).parent_path(), ec);
+    m_imguiIni = (fs::path(m_settingsPath).parent_path() / "imgui.ini").string();
+    io.IniFilename = m_imguiIni.c_str();
+  }
+  ImGui::StyleColorsDark();
+  ImGuiStyle& style = ImGui::GetStyle();
+  style.WindowRounding = 4.0f;
+  style.FrameRounding = 3.0f;
+  style.GrabRounding = 3.0f;
+  style.WindowBorderSize = 1.0f;
+  style.Colors[ImGuiCol_WindowBg].w = 0.92f;
+  if (!ImGui_ImplSDL2_InitForOpenGL(m_window, m_gl) || !ImGui_ImplOpenGL3_Init("#version 330 core")) {
+    error = "cannot initialise the Dear ImGui SDL2/OpenGL3 backends";
+    return false;
+  }
+  m_imguiReady = true;
+
+  m_toolCtx.level = &m_level;
+  m_toolCtx.log = &m_log;
+  m_tools.push_back(std::make_unique<ToolPick>());
+  for (auto& t : m_tools) t->init(m_toolCtx);
+  return true;
+}
+
+void App::shutdown() {
+  m_tools.clear();
+  if (m_imguiReady) {
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplSDL2_Shutdown();
+    ImGui::DestroyContext();
+    m_imguiReady = false;
+  }
+  if (m_gl) {
+    m_debugDraw.shutdown();
+    m_levelMesh.clear();
+    m_levelShader = render::Shader();
+    SDL_GL_DeleteContext(m_gl);
+    m_gl = nullptr;
+  }
+  if (m_window) {
+    SDL_DestroyWindow(m_window);
+    m_window = nullptr;
+    SDL_Quit();
+  }
+}
+
+bool App::openLevel(const std::string& path) {
+  std::string error;
+  const double t0 = nowMs();
+  if (!m_level.load(path, error)) {
+    m_log.error(error + (m_level.empty() ? std::string() : " (keeping " + m_level.path() + ")"));
+    return false;
+  }
+  const TriMesh& m = m_level.mesh();
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "opened %s: %d vertices, %d triangles (%d faces), %.1f ms", path.c_str(), m.vertCount(),
+                m.triCount(), m.polygonCount, nowMs() - t0);
+  m_log.info(buf);
+  uploadLevel();
+  // Look from the low-x, low-z corner, about 40 degrees down.
+  m_camera.yaw = 3.14159265f + 0.6f;
+  m_camera.pitch = 0.72f;
+  frameLevel();
+  for (auto& t : m_tools) t->onLevelChanged();
+  if (!m_headless) {
+    m_settings.addRecent(path);
+    saveSettings();
+  }
+  SDL_SetWindowTitle(m_window, ("NavBench - " + fs::path(path).filename().string()).c_str());
+  return true;
+}
+
+void App::uploadLevel() {
+  const TriMesh& m = m_level.mesh();
+  const float cosSlope = std::cos(glm::radians(m_view.walkableSlopeDeg));
+  // Walkable-looking surfaces in sand, brighter and warmer the higher they are; steep ones blue-grey.
+  const glm::vec3 floorLow(0.74f, 0.71f, 0.64f), floorHigh(0.93f, 0.82f, 0.60f), wallColor(0.58f, 0.62f, 0.69f),
+      underColor(0.38f, 0.40f, 0.45f);
+  const float y0 = m.boundsMin.y, yRange = std::max(m.boundsMax.y - m.boundsMin.y, 1e-3f);
+  std::vector<render::MeshVertex> verts;
+  verts.reserve(size_t(m.triCount()) * 3);
+  for (int t = 0; t < m.triCount(); ++t) {
+    glm::vec3 a = m.vert(m.tris[size_t(t) * 3]), b = m.vert(m.tris[size_t(t) * 3 + 1]), c = m.vert(m.tris[size_t(t) * 3 + 2]);
+    glm::vec3 n = glm::cross(b - a, c - a);
+    float len = glm::length(n);
+    n = len > 0 ? n / len : glm::vec3(0, 1, 0);
+    const float hy = std::clamp(((a.y + b.y + c.y) / 3.0f - y0) / yRange, 0.0f, 1.0f);
+    const glm::vec3 rgb = n.y >= cosSlope ? glm::mix(floorLow, floorHigh, hy) : n.y < -0.5f ? underColor : wallColor;
+    const uint32_t col = render::rgbaf(rgb.r, rgb.g, rgb.b);
+    verts.push_back({a, n, col});
+    verts.push_back({b, n, col});
+    verts.push_back({c, n, col});
+  }
+  m_levelMesh.upload(verts);
+  m_stats.levelTris = m.triCount();
+}
+
+void App::frameLevel() {
+  if (m_level.empty()) return;
+  int w = 0, h = 0;
+  SDL_GetWindowSize(m_window, &w, &h);
+  // Leave room for the default panel layout: tools on the left, view on the right, log below.
+  m_camera.frame(m_level.mesh().boundsMin, m_level.mesh().boundsMax, h > 0 ? float(w) / float(h) : 1.0f,
+                 glm::vec2(-0.6f, -0.62f), glm::vec2(0.6f, 0.86f));
+  m_camera.flySpeed = std::max(2.0f, glm::length(m_level.mesh().boundsMax - m_level.mesh().boundsMin) * 0.15f);
+}
+
+void App::saveSettings() {
+  if (m_settingsPath.empty()) return;
+  std::string err;
+  if (!m_settings.save(m_settingsPath, err)) m_log.warning("settings: " + err);
+}
+
+void App::pick(float mx, float my, bool shift) {
+  if (m_level.empty() || m_activeTool < 0 || m_activeTool >= int(m_tools.size())) return;
+  int w = 0, h = 0;
+  SDL_GetWindowSize(m_window, &w, &h);
+  render::Ray ray = m_camera.screenRay(mx + 0.5f, my + 0.5f, float(w), float(h));
+  RayHit hit;
+  if (m_level.raycast(ray.origin, ray.dir, m_camera.farPlane(), hit))
+    m_tools[size_t(m_activeTool)]->onClick(ray.origin, hit.pos, shift);
+}
+
+void App::processEvent(const SDL_Event& e) {
+  ImGui_ImplSDL2_ProcessEvent(&e);
+  const ImGuiIO& io = ImGui::GetIO();
+  switch (e.type) {
+  case SDL_QUIT: m_running = false; break;
+  case SDL_WINDOWEVENT:
+    if (e.window.event == SDL_WINDOWEVENT_CLOSE && e.window.windowID == SDL_GetWindowID(m_window)) m_running = false;
+    break;
+  case SDL_DROPFILE:
+    if (e.drop.file) {
+      openLevel(e.drop.file);
+      SDL_free(e.drop.file);
+    }
+    break;
+  case SDL_MOUSEBUTTONDOWN:
+    if (io.WantCaptureMouse) break;
+    if (e.button.button == SDL_BUTTON_LEFT) {
+      m_leftDown = true;
+      m_dragged = false;
+      m_pressX = e.button.x;
+      m_pressY = e.button.y;
+    } else if (e.button.button == SDL_BUTTON_RIGHT || e.button.button == SDL_BUTTON_MIDDLE) {
+      m_rightDown = true;
+    }
+    break;
+  case SDL_MOUSEBUTTONUP:
+    if (e.button.button == SDL_BUTTON_LEFT) {
+      if (m_leftDown && !m_dragged && !io.WantCaptureMouse)
+        pick(float(e.button.x), float(e.button.y), (SDL_GetModState() & KMOD_SHIFT) != 0);
+      m_leftDown = false;
+    } else if (e.button.button == SDL_BUTTON_RIGHT || e.button.button == SDL_BUTTON_MIDDLE) {
+      m_rightDown = false;
+    }
+    break;
+  case SDL_MOUSEMOTION:
+    if (m_leftDown) {
+      if (std::abs(e.motion.x - m_pressX) + std::abs(e.motion.y - m_pressY) > 3) m_dragged = true;
+      if (m_dragged) m_camera.rotate(float(e.motion.xrel), float(e.motion.yrel));
+    }
+    if (m_rightDown) {
+      int w = 0, h = 0;
+      SDL_GetWindowSize(m_window, &w, &h);
+      m_camera.pan(float(e.motion.xrel), float(e.motion.yrel), float(h));
+    }
+    break;
+  case SDL_MOUSEWHEEL: {
+    if (io.WantCaptureMouse || e.wheel.y == 0) break;
+    int mx = 0, my = 0, w = 0, h = 0;
+    SDL_GetMouseState(&mx, &my);
+    SDL_GetWindowSize(m_window, &w, &h);
+    // Zoom towards the level point under the cursor, or the point at the target's depth.
+    render::Ray ray = m_camera.screenRay(float(mx) + 0.5f, float(my) + 0.5f, float(w), float(h));
+    RayHit hit;
+    glm::vec3 p = m_level.raycast(ray.origin, ray.dir, m_camera.farPlane(), hit)
+                      ? hit.pos
+                      : m_camera.pointAtTargetDepth(float(mx) + 0.5f, float(my) + 0.5f, float(w), float(h));
+    m_camera.zoomToward(p, std::pow(0.85f, float(e.wheel.y)));
+    break;
+  }
+  case SDL_KEYDOWN:
+    if (io.WantCaptureKeyboard) break;
+    if (e.key.keysym.sym == SDLK_f) frameLevel();
+    if (e.key.keysym.sym == SDLK_SPACE && m_activeTool >= 0 && m_activeTool < int(m_tools.size()))
+      m_tools[size_t(m_activeTool)]->step();
+    if (e.key.keysym.sym == SDLK_o && (e.key.keysym.mod & KMOD_CTRL)) {
+      std::string dir = m_level.empty() ? std::string() : fs::path(absolutePath(m_level.path())).parent_path().string();
+      m_openDialog.open(dir);
+    }
+    break;
+  default: break;
+  }
+}
+
+void App::updateCamera(float dt) {
+  if (ImGui::GetIO().WantCaptureKeyboard) return;
+  const Uint8* keys = SDL_GetKeyboardState(nullptr);
+  if (keys[SDL_SCANCODE_LCTRL] || keys[SDL_SCANCODE_RCTRL]) return; // Ctrl+key shortcuts
+  glm::vec3 move(0.0f);
+  move.z += keys[SDL_SCANCODE_W] ? 1.0f : 0.0f;
+  move.z -= keys[SDL_SCANCODE_S] ? 1.0f : 0.0f;
+  move.x += keys[SDL_SCANCODE_D] ? 1.0f : 0.0f;
+  move.x -= keys[SDL_SCANCODE_A] ? 1.0f : 0.0f;
+  move.y += keys[SDL_SCANCODE_E] ? 1.0f : 0.0f;
+  move.y -= keys[SDL_SCANCODE_Q] ? 1.0f : 0.0f;
+  if (move == glm::vec3(0.0f)) return;
+  const float boost = (keys[SDL_SCANCODE_LSHIFT] || keys[SDL_SCANCODE_RSHIFT]) ? 4.0f : 1.0f;
+  m_camera.fly(move * boost, dt);
+}
+
+void App::drawUi() {
+  std::string toOpen;
+  if (ImGui::BeginMainMenuBar()) {
+    if (ImGui::BeginMenu("File")) {
+      if (ImGui::MenuItem("Open OBJ...", "Ctrl+O")) {
+        std::string dir = m_level.empty() ? std::string() : fs::path(absolutePath(m_level.path())).parent_path().string();
+        m_openDialog.open(dir);
+      }
+      if (ImGui::BeginMenu("Open Recent", !m_settings.recentFiles.empty())) {
+        for (const std::string& r : m_settings.recentFiles)
+          if (ImGui::MenuItem(r.c_str())) toOpen = r;
+        ImGui::Separator();
+        if (ImGui::MenuItem("Clear list")) {
+          m_settings.recentFiles.clear();
+          saveSettings();
+        }
+        ImGui::EndMenu();
+      }
+      if (ImGui::MenuItem("Reload", nullptr, false, !m_level.empty())) toOpen = m_level.path();
+      ImGui::Separator();
+      if (ImGui::MenuItem("Quit", "Alt+F4")) m_running = false;
+      ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("View")) {
+      ImGui::MenuItem("Tools panel", nullptr, &m_showTools);
+      ImGui::MenuItem("View panel", nullptr, &m_showView);
+      ImGui::MenuItem("Log", nullptr, &m_showLog);
+      ImGui::MenuItem("Stats overlay", nullptr, &m_view.showStats);
+      ImGui::MenuItem("Wireframe", nullptr, &m_view.wireframe);
+      if (ImGui::MenuItem("Frame level", "F")) frameLevel();
+      ImGui::Separator();
+      ImGui::MenuItem("ImGui demo", nullptr, &m_showDemo);
+      ImGui::EndMenu();
+    }
+    if (!m_level.empty()) {
+      ImGui::SameLine(0, 30);
+      ImGui::TextDisabled("%s", m_level.path().c_str());
+    }
+    m_menuBarHeight = ImGui::GetWindowSize().y;
+    ImGui::EndMainMenuBar();
+  }
+
+  if (m_showTools) {
+    int next = drawToolsPanel(m_tools, m_activeTool, &m_showTools);
+    if (next != m_activeTool) {
+      if (m_activeTool >= 0 && m_activeTool < int(m_tools.size())) m_tools[size_t(m_activeTool)]->reset();
+      m_activeTool = next;
+    }
+  }
+  if (m_showView && drawViewPanel(m_view, m_camera, &m_showView)) frameLevel();
+  if (m_showLog) drawLogPanel(m_log, &m_showLog);
+  if (m_view.showStats) drawStatsOverlay(m_stats, m_menuBarHeight);
+  if (m_showDemo) ImGui::ShowDemoWindow(&m_showDemo);
+  std::string chosen;
+  if (m_openDialog.draw(chosen)) toOpen = chosen;
+  if (!toOpen.empty()) openLevel(toOpen);
+}
+
+void App::drawScene(int w, int h) {
+  glViewport(0, 0, w, h);
+  const glm::vec3 bg = clearColor();
+  glClearColor(bg.r, bg.g, bg.b, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  if (w <= 0 || h <= 0) return;
+  const float aspect = float(w) / float(h);
+  const glm::mat4 vp = m_camera.viewProj(aspect);
+
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LEQUAL);
+  glEnable(GL_CULL_FACE);
+  glCullFace(GL_BACK);
+  glFrontFace(GL_CCW);
+  glDisable(GL_BLEND);
+  if (m_view.drawLevel && m_levelMesh.vertexCount() > 0) {
+    m_levelShader.use();
+    m_levelShader.set("uViewProj", vp);
+    const glm::vec3 light(std::cos(m_view.lightPitch) * std::sin(m_view.lightYaw), std::sin(m_view.lightPitch),
+                          std::cos(m_view.lightPitch) * std::cos(m_view.lightYaw));
+    m_levelShader.set("uLightDir", glm::normalize(light));
+    m_levelShader.set("uAmbient", m_view.ambient);
+    m_levelShader.set("uEye", m_camera.eye());
+    m_levelShader.set("uGrid", m_view.grid ? 1 : 0);
+    m_levelShader.set("uWire", 0);
+    m_levelShader.set("uFogColor", bg);
+    m_levelShader.set("uFogDistance", std::max(50.0f, m_camera.distance * 2.5f));
+    m_levelMesh.draw();
+    if (m_view.wireframe) {
+      glEnable(GL_BLEND);
+      glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+      glEnable(GL_POLYGON_OFFSET_LINE);
+      glPolygonOffset(-1.0f, -1.0f);
+      glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+      m_levelShader.set("uWire", 1);
+      m_levelShader.set("uWireColor", glm::vec4(0.08f, 0.09f, 0.12f, 0.55f));
+      m_levelMesh.draw();
+      glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+      glDisable(GL_POLYGON_OFFSET_LINE);
+      glDisable(GL_BLEND);
+    }
+  }
+
+  // World axes at the origin (x red, y green, z blue, 1 m), then the active tool's drawing.
+  m_debugDraw.line(glm::vec3(0), glm::vec3(1, 0, 0), render::rgba(230, 60, 60), 2.0f);
+  m_debugDraw.line(glm::vec3(0), glm::vec3(0, 1, 0), render::rgba(60, 200, 60), 2.0f);
+  m_debugDraw.line(glm::vec3(0), glm::vec3(0, 0, 1), render::rgba(70, 110, 240), 2.0f);
+  if (m_activeTool >= 0 && m_activeTool < int(m_tools.size())) m_tools[size_t(m_activeTool)]->draw(m_debugDraw);
+  m_stats.debugVertices = m_debugDraw.queuedVertices();
+  m_debugDraw.flush(vp, glm::vec2(float(w), float(h)));
+  m_stats.debugDrawCalls = m_debugDraw.lastDrawCalls();
+  m_stats.fps = ImGui::GetIO().Framerate;
+  glDisable(GL_CULL_FACE);
+}
+
+} // namespace navbench

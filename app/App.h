@@ -1,0 +1,93 @@
+// App.h: the viewer: SDL2 window + GL 3.3 core context, Dear ImGui, the frame loop, input,
+// picking, and all panels (shown from drawUi()).
+//
+// Frame order follows the ImGui SDL2 + OpenGL3 example: events -> ImGui new frame -> UI ->
+// ImGui::Render -> 3D scene (level, tool debug draw) -> ImGui draw data -> swap.
+// Headless: with a screenshot path the app renders a few frames (so ImGui has laid out), writes
+// the last one as PNG and returns; SDL_VIDEODRIVER=offscreen needs no display.
+#pragma once
+
+#include "app/Level.h"
+#include "app/Log.h"
+#include "app/Settings.h"
+#include "app/ViewSettings.h"
+#include "app/panels/Panels.h"
+#include "app/tools/Tool.h"
+#include "render/Camera.h"
+#include "render/DebugDraw.h"
+#include "render/MeshBuffer.h"
+#include "render/Shader.h"
+
+#include <SDL.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace navbench {
+
+struct AppOptions {
+  std::string levelPath;      ///< Opened at start ("" = empty scene).
+  std::string screenshotPath; ///< Non-empty: headless screenshot mode.
+  int width = 1280, height = 720;
+  bool sizeGiven = false;     ///< --size was passed (otherwise the saved window size is used).
+  int screenshotFrames = 4;   ///< Frames rendered before the screenshot is taken.
+};
+
+class App {
+public:
+  App();
+  ~App();
+  /// Runs until the window closes (or the screenshot is written). Returns the process exit code.
+  int run(const AppOptions& options);
+
+  /// The directories searched for shaders, in order.
+  static std::vector<std::string> shaderSearchDirs();
+
+private:
+  bool init(std::string& error);
+  void shutdown();
+  void processEvent(const SDL_Event& e);
+  void updateCamera(float dt);
+  void drawUi();
+  void drawScene(int w, int h);
+  bool openLevel(const std::string& path);
+  void uploadLevel();
+  void frameLevel();
+  void pick(float mx, float my, bool shift);
+  void saveSettings();
+
+  AppOptions m_opt;
+  bool m_headless = false;
+  SDL_Window* m_window = nullptr;
+  SDL_GLContext m_gl = nullptr;
+  bool m_imguiReady = false;
+  bool m_running = true;
+  std::string m_imguiIni;
+
+  Log m_log;
+  Settings m_settings;
+  std::string m_settingsPath;
+  ViewSettings m_view;
+  render::Camera m_camera;
+  render::Shader m_levelShader;
+  render::MeshBuffer m_levelMesh;
+  render::DebugDraw m_debugDraw;
+  Level m_level;
+
+  ToolContext m_toolCtx;
+  std::vector<std::unique_ptr<Tool>> m_tools;
+  int m_activeTool = 0;
+
+  // Panels.
+  bool m_showTools = true, m_showView = true, m_showLog = true, m_showDemo = false;
+  OpenFileDialog m_openDialog;
+  FrameStats m_stats;
+
+  // Mouse state: a left press becomes a click if released without dragging.
+  bool m_leftDown = false, m_rightDown = false, m_dragged = false;
+  int m_pressX = 0, m_pressY = 0;
+  float m_menuBarHeight = 0;
+};
+
+} // namespace navbench

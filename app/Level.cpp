@@ -1,0 +1,219 @@
+#include "app/Level.h"
+
+#include <tiny_obj_loader.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+namespace navbench {
+
+namespace {
+
+bool readFile(const std::string& path, std::string& out, std::string& error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = path + ": cannot open: " + std::strerror(errno);
+    return false;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) {
+    error = path + ": read error";
+    return false;
+  }
+  out = ss.str();
+  return true;
+}
+
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+// The whitespace-separated tokens of one line after its keyword.
+std::vector<std::string> tokens(const char* s, const char* end) {
+  std::vector<std::string> out;
+  while (s < end) {
+    while (s < end && isSpace(*s)) ++s;
+    const char* b = s;
+    while (s < end && !isSpace(*s)) ++s;
+    if (s > b) out.emplace_back(b, s);
+  }
+  return out;
+}
+
+// Validates what tinyobjloader would accept silently: non-finite or malformed vertices ("nan" reads
+// as 0), zero or out-of-range face indices. Counts 'v' and 'f' records.
+bool prescan(const std::string& path, const std::string& text, int& vertCount, int& faceCount, std::string& error) {
+  vertCount = faceCount = 0;
+  struct FaceRef {
+    int line, index;
+  };
+  std::vector<FaceRef> positive; // checked against the final vertex count
+  size_t pos = 0;
+  int lineNo = 0;
+  while (pos < text.size()) {
+    size_t eol = text.find('\n', pos);
+    if (eol == std::string::npos) eol = text.size();
+    ++lineNo;
+    const char* s = text.data() + pos;
+    const char* end = text.data() + eol;
+    pos = eol + 1;
+    while (s < end && isSpace(*s)) ++s;
+    if (end - s < 2 || !isSpace(s[1])) continue;
+    if (s[0] == 'v') {
+      std::vector<std::string> tok = tokens(s + 1, end);
+      if (tok.size() < 3) {
+        error = path + ": line " + std::to_string(lineNo) + ": vertex has fewer than 3 coordinates";
+        return false;
+      }
+      for (int k = 0; k < 3; ++k) {
+        char* stop = nullptr;
+        double v = std::strtod(tok[size_t(k)].c_str(), &stop);
+        if (stop == tok[size_t(k)].c_str() || *stop != '\0') {
+          error = path + ": line " + std::to_string(lineNo) + ": vertex coordinate '" + tok[size_t(k)] + "' is not a number";
+          return false;
+        }
+        if (!std::isfinite(v) || std::abs(v) > double(std::numeric_limits<float>::max())) {
+          error = path + ": line " + std::to_string(lineNo) + ": vertex coordinate '" + tok[size_t(k)] +
+                  "' is not a finite number";
+          return false;
+        }
+      }
+      ++vertCount;
+    } else if (s[0] == 'f') {
+      std::vector<std::string> tok = tokens(s + 1, end);
+      if (tok.size() < 3) {
+        error = path + ": line " + std::to_string(lineNo) + ": face has fewer than 3 vertices";
+        return false;
+      }
+      if (tok.size() > 255) {
+        error = path + ": line " + std::to_string(lineNo) + ": face has more than 255 vertices (tinyobjloader's limit)";
+        return false;
+      }
+      for (const std::string& t : tok) {
+        char* stop = nullptr;
+        long idx = std::strtol(t.c_str(), &stop, 10);
+        if (stop == t.c_str() || (*stop != '\0' && *stop != '/')) {
+          error = path + ": line " + std::to_string(lineNo) + ": face index '" + t + "' is not an integer";
+          return false;
+        }
+        if (idx == 0) {
+          error = path + ": line " + std::to_string(lineNo) + ": face index 0 is invalid (OBJ indices start at 1)";
+          return false;
+        }
+        if (idx < 0 && -idx > vertCount) {
+          error = path + ": line " + std::to_string(lineNo) + ": face index " + std::to_string(idx) +
+                  " out of range (only " + std::to_string(vertCount) + " vertices before this line)";
+          return false;
+        }
+        if (idx > std::numeric_limits<int>::max()) idx = std::numeric_limits<int>::max();
+        if (idx > 0) positive.push_back({lineNo, int(idx)});
+      }
+      ++faceCount;
+    }
+  }
+  for (const FaceRef& r : positive) {
+    if (r.index > vertCount) {
+      error = path + ": line " + std::to_string(r.line) + ": face index " + std::to_string(r.index) +
+              " out of range (the file has " + std::to_string(vertCount) + " vertices)";
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+bool loadObj(const std::string& path, TriMesh& out, std::string& error) {
+  std::string text;
+  if (!readFile(path, text, error)) return false;
+  if (text.empty()) {
+    error = path + ": file is empty";
+    return false;
+  }
+  if (text.find('\0') != std::string::npos) {
+    error = path + ": not an OBJ file (binary data)";
+    return false;
+  }
+  int vertCount = 0, faceCount = 0;
+  if (!prescan(path, text, vertCount, faceCount, error)) return false;
+  if (vertCount == 0 && faceCount == 0) {
+    error = path + ": not an OBJ file (no 'v' or 'f' records)";
+    return false;
+  }
+  if (faceCount == 0) {
+    error = path + ": OBJ has no faces (" + std::to_string(vertCount) + " vertices)";
+    return false;
+  }
+
+  tinyobj::attrib_t attrib;
+  std::vector<tinyobj::shape_t> shapes;
+  std::vector<tinyobj::material_t> materials;
+  std::string warn, err;
+  std::istringstream in(text);
+  // No material reader: .mtl files are ignored. triangulate = false: we fan-triangulate ourselves.
+  bool ok = tinyobj::LoadObj(&attrib, &shapes, &materials, &warn, &err, &in, nullptr, false);
+  if (!ok) {
+    while (!err.empty() && err.back() == '\n') err.pop_back();
+    error = path + ": " + (err.empty() ? std::string("tinyobjloader could not parse the file") : err);
+    return false;
+  }
+
+  TriMesh mesh;
+  mesh.verts.assign(attrib.vertices.begin(), attrib.vertices.end());
+  const int nv = mesh.vertCount();
+  for (const tinyobj::shape_t& shape : shapes) {
+    size_t at = 0;
+    for (unsigned char fvRaw : shape.mesh.num_face_vertices) {
+      const size_t fv = fvRaw;
+      if (at + fv > shape.mesh.indices.size()) break;
+      ++mesh.polygonCount;
+      for (size_t k = 1; k + 1 < fv; ++k) {
+        int a = shape.mesh.indices[at].vertex_index, b = shape.mesh.indices[at + k].vertex_index,
+            c = shape.mesh.indices[at + k + 1].vertex_index;
+        if (a < 0 || b < 0 || c < 0 || a >= nv || b >= nv || c >= nv) {
+          error = path + ": face index out of range (the file has " + std::to_string(nv) + " vertices)";
+          return false;
+        }
+        mesh.tris.insert(mesh.tris.end(), {a, b, c});
+      }
+      at += fv;
+    }
+  }
+  if (mesh.tris.empty()) {
+    error = path + ": OBJ has no faces";
+    return false;
+  }
+  mesh.boundsMin = glm::vec3(std::numeric_limits<float>::max());
+  mesh.boundsMax = glm::vec3(-std::numeric_limits<float>::max());
+  for (int i = 0; i < nv; ++i) {
+    mesh.boundsMin = glm::min(mesh.boundsMin, mesh.vert(i));
+    mesh.boundsMax = glm::max(mesh.boundsMax, mesh.vert(i));
+  }
+  out = std::move(mesh);
+  return true;
+}
+
+bool Level::load(const std::string& path, std::string& error) {
+  TriMesh mesh;
+  if (!loadObj(path, mesh, error)) return false;
+  set(std::move(mesh), path);
+  return true;
+}
+
+void Level::set(TriMesh mesh, const std::string& name) {
+  m_mesh = std::move(mesh);
+  m_path = name;
+  m_bvh.build(m_mesh.verts, m_mesh.tris);
+}
+
+void Level::clear() {
+  m_mesh = TriMesh{};
+  m_path.clear();
+  m_bvh.clear();
+}
+
+} // namespace navbench

@@ -1,0 +1,102 @@
+#include "app/Settings.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+namespace navbench {
+
+namespace fs = std::filesystem;
+
+std::string absolutePath(const std::string& path) {
+  std::error_code ec;
+  fs::path p = fs::absolute(fs::path(path), ec);
+  if (ec) return path;
+  return p.lexically_normal().string();
+}
+
+void Settings::addRecent(const std::string& path) {
+  std::string abs = absolutePath(path);
+  recentFiles.erase(std::remove(recentFiles.begin(), recentFiles.end(), abs), recentFiles.end());
+  recentFiles.insert(recentFiles.begin(), abs);
+  if (recentFiles.size() > kMaxRecent) recentFiles.resize(kMaxRecent);
+}
+
+std::string Settings::defaultPath() {
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  if (xdg && *xdg) return std::string(xdg) + "/navbench/settings.ini";
+  const char* home = std::getenv("HOME");
+  if (home && *home) return std::string(home) + "/.config/navbench/settings.ini";
+  return {};
+}
+
+bool Settings::load(const std::string& path, std::string& error) {
+  std::error_code ec;
+  if (path.empty() || !fs::exists(path, ec)) return true;
+  std::ifstream in(path);
+  if (!in) {
+    error = path + ": cannot read: " + std::strerror(errno);
+    return false;
+  }
+  Settings s;
+  s.recentFiles.clear();
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    size_t eq = line.find('=');
+    if (line.empty() || line[0] == '#' || eq == std::string::npos) continue;
+    std::string key = line.substr(0, eq), value = line.substr(eq + 1);
+    if (key == "recent" && !value.empty() && s.recentFiles.size() < kMaxRecent) {
+      s.recentFiles.push_back(value);
+    } else if (key == "window_width" || key == "window_height") {
+      int v = std::atoi(value.c_str());
+      if (v >= 200 && v <= 16384) (key == "window_width" ? s.windowWidth : s.windowHeight) = v;
+    }
+  }
+  *this = std::move(s);
+  return true;
+}
+
+bool Settings::save(const std::string& path, std::string& error) const {
+  if (path.empty()) {
+    error = "no settings path (neither XDG_CONFIG_HOME nor HOME is set)";
+    return false;
+  }
+  std::error_code ec;
+  fs::path p(path);
+  if (p.has_parent_path()) fs::create_directories(p.parent_path(), ec);
+  if (ec) {
+    error = p.parent_path().string() + ": cannot create directory: " + ec.message();
+    return false;
+  }
+  const std::string tmp = path + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    if (!out) {
+      error = tmp + ": cannot write: " + std::strerror(errno);
+      return false;
+    }
+    out << "# NavBench viewer settings (written by navbench)\n";
+    out << "window_width=" << windowWidth << "\nwindow_height=" << windowHeight << "\n";
+    for (const std::string& r : recentFiles) out << "recent=" << r << "\n";
+    out.flush();
+    if (!out) {
+      error = tmp + ": write failed";
+      out.close();
+      std::remove(tmp.c_str());
+      return false;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    error = path + ": cannot replace: " + std::strerror(errno);
+    std::remove(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+} // namespace navbench

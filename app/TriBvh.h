@@ -1,0 +1,54 @@
+// TriBvh.h: a bounding volume hierarchy over a triangle mesh for ray picking.
+//
+// Built once per mesh (median split on the longest axis of the centroid bounds, up to
+// kLeafSize triangles per leaf); a query visits the nearer child first and prunes nodes farther
+// than the best hit so far. Triangles are two-sided for picking.
+#pragma once
+
+#include <glm/glm.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace navbench {
+
+struct RayHit {
+  float t = 0;        ///< Ray parameter: pos = origin + t * dir.
+  int tri = -1;       ///< Triangle index.
+  glm::vec3 pos{0.0f};
+  glm::vec3 normal{0.0f}; ///< Unit geometric normal of the triangle (front side, CCW).
+};
+
+/// Moller-Trumbore; two-sided. Returns true and t when the ray hits the triangle with t in [0, maxT].
+bool rayTriangle(const glm::vec3& o, const glm::vec3& d, const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
+                 float maxT, float& t);
+
+class TriBvh {
+public:
+  static constexpr int kLeafSize = 4;
+
+  /// `verts` is [(x, y, z) * vertCount], `tris` is [(a, b, c) * triCount] with valid indices.
+  /// The arrays are copied.
+  void build(const std::vector<float>& verts, const std::vector<int>& tris);
+  void clear();
+  bool empty() const { return m_nodes.empty(); }
+  int nodeCount() const { return int(m_nodes.size()); }
+
+  /// Nearest hit with t in [0, maxT]; `dir` need not be unit length (t is in units of |dir|).
+  bool raycast(const glm::vec3& origin, const glm::vec3& dir, float maxT, RayHit& hit) const;
+
+private:
+  struct Node {
+    glm::vec3 mn, mx;
+    int32_t first; ///< Leaf: first entry in m_order; inner: index of the left child (right = left + 1).
+    int32_t count; ///< Leaf: triangle count; inner: 0.
+  };
+  glm::vec3 vert(int i) const { return {m_verts[size_t(i) * 3], m_verts[size_t(i) * 3 + 1], m_verts[size_t(i) * 3 + 2]}; }
+
+  std::vector<float> m_verts;
+  std::vector<int> m_tris;
+  std::vector<int> m_order; ///< Triangle indices, grouped by leaf.
+  std::vector<Node> m_nodes;
+};
+
+} // namespace navbench

@@ -1,0 +1,23 @@
+// ViewSettings.h: how the 3D view is drawn; edited in the View panel.
+#pragma once
+
+#include <cstdint>
+
+namespace navbench {
+
+/// The background (and fog) colour, 8-bit sRGB. The headless smoke test compares screenshot
+/// pixels against it.
+constexpr uint8_t kClearColor[3] = {34, 38, 46};
+
+struct ViewSettings {
+  bool drawLevel = true;
+  bool wireframe = false;    ///< Triangle edges over the lit level.
+  bool grid = true;          ///< 1 m grid on the level surfaces.
+  bool showStats = true;     ///< FPS / frame-time overlay.
+  float lightYaw = -2.0f;    ///< Directional light, radians around +y (default: from behind the default camera, to its right).
+  float lightPitch = 0.95f;  ///< Elevation of the light, radians.
+  float ambient = 0.45f;     ///< Ambient share in [0, 1].
+  float walkableSlopeDeg = 45.0f; ///< Triangles flatter than this are drawn in the floor colour.
+};
+
+} // namespace navbench

@@ -1,0 +1,94 @@
+// navbench: the viewer, or a command-line subcommand when argv[1] names one (see app/cli/Cli.h).
+//
+//   navbench [level.obj] [--screenshot out.png] [--size WxH] [--frames N]
+//   navbench <subcommand> [args...]          (no SDL/GL is initialised)
+//   navbench --help
+#include "app/App.h"
+#include "app/cli/Cli.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace {
+
+void printHelp(FILE* out) {
+  std::fprintf(out,
+               "usage: navbench [level.obj] [--screenshot out.png] [--size WxH] [--frames N]\n"
+               "       navbench <subcommand> [args...]\n"
+               "\n"
+               "Viewer options:\n"
+               "  level.obj            open this OBJ level (also File > Open, or drop a file on the window)\n"
+               "  --screenshot FILE    render without user input, write the frame (UI included) as PNG, exit;\n"
+               "                       with no display use SDL_VIDEODRIVER=offscreen\n"
+               "  --size WxH           window / screenshot size in pixels (default 1280x720)\n"
+               "  --frames N           frames rendered before the screenshot (default 4)\n"
+               "  --help               this text\n"
+               "\n"
+               "Subcommands (navbench <subcommand> --help for their options):\n");
+  const int n = navbench::cli::subcommandCount();
+  if (n == 0) std::fprintf(out, "  (none)\n");
+  for (int i = 0; i < n; ++i) {
+    const navbench::cli::Subcommand& c = navbench::cli::subcommandAt(i);
+    std::fprintf(out, "  %-12s %s\n", c.name, c.summary);
+  }
+}
+
+bool parseSize(const char* s, int& w, int& h) {
+  char x = 0;
+  char extra = 0;
+  if (std::sscanf(s, "%d%c%d%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X')) return false;
+  return w >= 16 && h >= 16 && w <= 16384 && h <= 16384;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  if (argc > 1) {
+    if (const navbench::cli::Subcommand* cmd = navbench::cli::findSubcommand(argv[1]))
+      return cmd->run(argc - 1, argv + 1);
+  }
+  navbench::AppOptions opt;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&](const char* what) -> const char* {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "navbench: %s needs %s\n", a.c_str(), what);
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      printHelp(stdout);
+      return 0;
+    } else if (a == "--screenshot") {
+      opt.screenshotPath = value("an output file name");
+    } else if (a == "--size") {
+      const char* v = value("WxH");
+      if (!parseSize(v, opt.width, opt.height)) {
+        std::fprintf(stderr, "navbench: --size: expected WxH (16..16384), got '%s'\n", v);
+        return 2;
+      }
+      opt.sizeGiven = true;
+    } else if (a == "--frames") {
+      const char* v = value("a count");
+      opt.screenshotFrames = std::atoi(v);
+      if (opt.screenshotFrames < 1 || opt.screenshotFrames > 1000) {
+        std::fprintf(stderr, "navbench: --frames: expected 1..1000, got '%s'\n", v);
+        return 2;
+      }
+    } else if (!a.empty() && a[0] == '-') {
+      std::fprintf(stderr, "navbench: unknown option '%s' (see navbench --help)\n", a.c_str());
+      return 2;
+    } else if (opt.levelPath.empty()) {
+      opt.levelPath = a;
+    } else {
+      std::fprintf(stderr, "navbench: unexpected argument '%s': neither a subcommand nor the single level file "
+                   "(see navbench --help)\n", a.c_str());
+      return 2;
+    }
+  }
+  navbench::App app;
+  return app.run(opt);
+}

@@ -1,0 +1,42 @@
+#include "app/panels/Panels.h"
+
+#include "render/Camera.h"
+
+#include <imgui.h>
+
+namespace navbench {
+
+bool drawViewPanel(ViewSettings& view, render::Camera& cam, bool* open) {
+  ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - 270, vp->Pos.y + vp->Size.y - 330),
+                          ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(260, 320), ImGuiCond_FirstUseEver);
+  bool frame = false;
+  if (!ImGui::Begin("View", open)) {
+    ImGui::End();
+    return false;
+  }
+  ImGui::PushItemWidth(-90);
+  ImGui::Checkbox("Level", &view.drawLevel);
+  ImGui::SameLine();
+  ImGui::Checkbox("Wireframe", &view.wireframe);
+  ImGui::Checkbox("Grid", &view.grid);
+  ImGui::SameLine();
+  ImGui::Checkbox("Stats", &view.showStats);
+  ImGui::SliderFloat("Ambient", &view.ambient, 0.0f, 1.0f, "%.2f");
+  ImGui::SliderAngle("Light yaw", &view.lightYaw, -180.0f, 180.0f);
+  ImGui::SliderAngle("Light pitch", &view.lightPitch, 5.0f, 90.0f);
+  ImGui::Separator();
+  ImGui::SliderFloat("Fly speed", &cam.flySpeed, 1.0f, 100.0f, "%.1f m/s", ImGuiSliderFlags_Logarithmic);
+  float fovDeg = glm::degrees(cam.fovY);
+  if (ImGui::SliderFloat("FOV", &fovDeg, 20.0f, 100.0f, "%.0f deg")) cam.fovY = glm::radians(fovDeg);
+  ImGui::Text("Target (%.1f, %.1f, %.1f)", double(cam.target.x), double(cam.target.y), double(cam.target.z));
+  ImGui::Text("Distance %.1f", double(cam.distance));
+  ImGui::PopItemWidth();
+  if (ImGui::Button("Frame level (F)")) frame = true;
+  ImGui::TextDisabled("LMB drag: rotate, RMB/MMB drag: pan\nwheel: zoom to cursor, WASD/QE: fly\n(Shift: faster), click: pick");
+  ImGui::End();
+  return frame;
+}
+
+} // namespace navbench

@@ -1,0 +1,60 @@
+// Tool.h: the interface of a viewer tool (a tester mode: picking, path finding, raycast...).
+//
+// One click, as data: the app turns a mouse click on the 3D view (ignored while ImGui wants the
+// mouse) into a camera ray, intersects it with the level (Level::raycast), and calls the active
+// tool's onClick(rayStart, hitPos, shift). Every frame the app then calls update(dt), draw(dd) to
+// fill debug-draw batches (flushed by the app after the level is drawn) and drawUi() inside the
+// tool panel. step() is the "advance one step" action (a Step button / the Space key), for tools
+// that iterate (sliced path search, path following).
+//
+// Tools own their result buffers. They reach app state only through the ToolContext given at
+// init(); it is extended (nav mesh, query, filter...) as those parts land.
+#pragma once
+
+#include <glm/glm.hpp>
+
+namespace render {
+class DebugDraw;
+}
+
+namespace navbench {
+
+class Level;
+class Log;
+
+/// What a tool may use from the app. Pointers stay valid from init() until the tool is destroyed;
+/// the objects they point to may change contents (e.g. a new level is opened: onLevelChanged()).
+struct ToolContext {
+  const Level* level = nullptr;
+  Log* log = nullptr;
+};
+
+class Tool {
+public:
+  virtual ~Tool() = default;
+
+  /// Short name for the tool list ("Pick", "Path find"...).
+  virtual const char* name() const = 0;
+  /// Called once, before any other call.
+  virtual void init(ToolContext& ctx) { m_ctx = &ctx; }
+  /// Forget all results (the user pressed Reset, or the tool was switched off).
+  virtual void reset() {}
+  /// A click on the level: `rayStart` is the camera ray origin, `hitPos` the picked point
+  /// [Unit: wu]; `shift` is true when Shift was held (tools use it for a second point).
+  virtual void onClick(const glm::vec3& rayStart, const glm::vec3& hitPos, bool shift) = 0;
+  /// Advance one step (for tools that iterate); default: nothing.
+  virtual void step() {}
+  /// Per-frame update with the frame time in seconds.
+  virtual void update(float /*dt*/) {}
+  /// The tool's controls and readouts, inside the tool panel (ImGui calls only).
+  virtual void drawUi() {}
+  /// Fill debug-draw batches for the 3D view (no GL calls).
+  virtual void draw(render::DebugDraw& /*dd*/) {}
+  /// The level (or later the nav mesh) was replaced; drop what refers to the old one.
+  virtual void onLevelChanged() { reset(); }
+
+protected:
+  ToolContext* m_ctx = nullptr;
+};
+
+} // namespace navbench

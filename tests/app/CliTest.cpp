@@ -1,0 +1,99 @@
+// The real navbench binary from the command line: --help, bad input in screenshot mode, and
+// bad options. Runs headless (SDL_VIDEODRIVER=offscreen is set by ctest).
+#include "render/Screenshot.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+struct Result {
+  int exitCode = -1;
+  std::string output; // stdout + stderr
+};
+
+Result run(const std::string& args) {
+  Result r;
+  const std::string cmd = std::string("'") + NAVBENCH_EXE + "' " + args + " 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+  int status = ::pclose(p);
+  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string tmpDir() {
+  std::filesystem::create_directories(NAVBENCH_TEST_TMP);
+  return NAVBENCH_TEST_TMP;
+}
+
+std::string writeFile(const std::string& name, const std::string& content) {
+  const std::string p = tmpDir() + "/" + name;
+  std::ofstream(p, std::ios::binary) << content;
+  return p;
+}
+
+// Screenshot mode with a bad level: exit 1, one message naming the file, and no PNG written.
+void expectBadLevel(const std::string& level, const std::string& problem) {
+  const std::string png = tmpDir() + "/should_not_exist.png";
+  std::filesystem::remove(png);
+  Result r = run("'" + level + "' --screenshot '" + png + "' --size 320x200");
+  EXPECT_EQ(r.exitCode, 1) << r.output;
+  EXPECT_NE(r.output.find(level), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(problem), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(png));
+}
+
+} // namespace
+
+TEST(Cli, HelpListsOptionsAndSubcommands) {
+  Result r = run("--help");
+  EXPECT_EQ(r.exitCode, 0);
+  EXPECT_NE(r.output.find("--screenshot"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("Subcommands"), std::string::npos) << r.output;
+}
+
+TEST(Cli, BadOptions) {
+  Result r = run("--size 12by7");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.output.find("--size"), std::string::npos) << r.output;
+  r = run("--no-such-option");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.output.find("unknown option"), std::string::npos) << r.output;
+  r = run("a.obj b.obj");
+  EXPECT_EQ(r.exitCode, 2);
+}
+
+TEST(Cli, BadLevelFilesFailWithAClearMessage) {
+  expectBadLevel(tmpDir() + "/does_not_exist.obj", "cannot open");
+  expectBadLevel(writeFile("binary.obj", std::string("\x89PNG\r\n\x1a\n\0\0\0", 11)), "not an OBJ file");
+  expectBadLevel(writeFile("text.obj", "just some words\n"), "not an OBJ file");
+  expectBadLevel(writeFile("nofaces.obj", "v 0 0 0\nv 1 0 0\nv 0 0 1\n"), "no faces");
+  expectBadLevel(writeFile("range.obj", "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 4\n"), "out of range");
+  expectBadLevel(writeFile("nan.obj", "v 0 0 0\nv nan 0 0\nv 0 0 1\nf 1 2 3\n"), "not a finite number");
+}
+
+TEST(Cli, ScreenshotOfATinyLevelAtTheRequestedSize) {
+  const std::string level = writeFile("quad.obj", "v -5 0 -5\nv 5 0 -5\nv 5 0 5\nv -5 0 5\nf 1 4 3 2\n");
+  const std::string png = tmpDir() + "/quad.png";
+  std::filesystem::remove(png);
+  Result r = run("'" + level + "' --screenshot '" + png + "' --size 320x240 --frames 2");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  render::Image img;
+  std::string error;
+  ASSERT_TRUE(render::readPng(png, img, error)) << error;
+  EXPECT_EQ(img.width, 320);
+  EXPECT_EQ(img.height, 240);
+  // Unwritable output: exit 1 with a message naming it.
+  r = run("'" + level + "' --screenshot /nonexistent/dir/out.png --size 320x240 --frames 1");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.output.find("/nonexistent/dir/out.png"), std::string::npos) << r.output;
+}

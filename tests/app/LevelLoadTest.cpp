@@ -1,0 +1,183 @@
+// OBJ loading: positions, faces, fan triangulation, negative indices, and every bad-input case.
+#include "TestUtil.h"
+
+#include "app/Level.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+using navbench::Level;
+using navbench::loadObj;
+using navbench::TriMesh;
+using navbench::test::TempDir;
+
+namespace {
+
+// Loads `text` from a temp file; returns the error ("" on success).
+std::string load(const TempDir& dir, const std::string& text, TriMesh& mesh, const std::string& name = "level.obj") {
+  std::string error;
+  if (loadObj(dir.write(name, text), mesh, error)) return "";
+  EXPECT_FALSE(error.empty());
+  return error;
+}
+
+std::vector<int> tri(const TriMesh& m, int t) { return {m.tris[size_t(t) * 3], m.tris[size_t(t) * 3 + 1], m.tris[size_t(t) * 3 + 2]}; }
+
+} // namespace
+
+TEST(LevelLoad, PositionsAndTriangles) {
+  TempDir dir;
+  TriMesh m;
+  ASSERT_EQ(load(dir, "# a comment\nv 0 0 0\nv 1 0 0\nv 1 0.5 -2.25\nvn 0 1 0\nf 1 2 3\n", m), "");
+  ASSERT_EQ(m.vertCount(), 3);
+  EXPECT_FLOAT_EQ(m.verts[6], 1.0f);
+  EXPECT_FLOAT_EQ(m.verts[7], 0.5f);
+  EXPECT_FLOAT_EQ(m.verts[8], -2.25f);
+  ASSERT_EQ(m.triCount(), 1);
+  EXPECT_EQ(tri(m, 0), (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(m.polygonCount, 1);
+  EXPECT_FLOAT_EQ(m.boundsMin.z, -2.25f);
+  EXPECT_FLOAT_EQ(m.boundsMax.x, 1.0f);
+  EXPECT_FLOAT_EQ(m.boundsMax.y, 0.5f);
+}
+
+TEST(LevelLoad, PolygonsAreFanTriangulated) {
+  TempDir dir;
+  TriMesh m;
+  // A quad and a pentagon (with v/vt/vn style references), each fanned from its first vertex.
+  ASSERT_EQ(load(dir,
+                 "v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nv 2 0 0\nv 3 0 1\nv 2 0 2\nv 1 0 2\nv 1 0 1.5\n"
+                 "vt 0 0\nvn 0 1 0\n"
+                 "f 1/1/1 2/1/1 3/1/1 4/1/1\n"
+                 "f 5//1 6//1 7//1 8//1 9//1\n",
+                 m),
+            "");
+  EXPECT_EQ(m.polygonCount, 2);
+  ASSERT_EQ(m.triCount(), 2 + 3);
+  EXPECT_EQ(tri(m, 0), (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(tri(m, 1), (std::vector<int>{0, 2, 3}));
+  EXPECT_EQ(tri(m, 2), (std::vector<int>{4, 5, 6}));
+  EXPECT_EQ(tri(m, 3), (std::vector<int>{4, 6, 7}));
+  EXPECT_EQ(tri(m, 4), (std::vector<int>{4, 7, 8}));
+}
+
+TEST(LevelLoad, NegativeIndicesCountBackFromTheLastVertex) {
+  TempDir dir;
+  TriMesh m;
+  ASSERT_EQ(load(dir, "v 0 0 0\nv 1 0 0\nv 1 0 1\nf -3 -2 -1\nv 0 0 1\nf -4 -2 -1\ng other\nf 1 -1 2\n", m), "");
+  ASSERT_EQ(m.triCount(), 3);
+  EXPECT_EQ(tri(m, 0), (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(tri(m, 1), (std::vector<int>{0, 2, 3}));
+  EXPECT_EQ(tri(m, 2), (std::vector<int>{0, 3, 1}));
+}
+
+TEST(LevelLoad, GroupsObjectsAndMaterialsDoNotLoseFaces) {
+  TempDir dir;
+  TriMesh m;
+  ASSERT_EQ(load(dir, "mtllib missing.mtl\nv 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\no a\nusemtl x\nf 1 2 3\ng b\nf 1 3 4\ns 1\nl 1 2\n", m),
+            "");
+  EXPECT_EQ(m.triCount(), 2);
+}
+
+TEST(LevelLoad, MissingFile) {
+  TriMesh m;
+  std::string error;
+  EXPECT_FALSE(loadObj("/nonexistent/dir/nothing.obj", m, error));
+  EXPECT_NE(error.find("/nonexistent/dir/nothing.obj"), std::string::npos) << error;
+  EXPECT_NE(error.find("cannot open"), std::string::npos) << error;
+}
+
+TEST(LevelLoad, EmptyFile) {
+  TempDir dir;
+  TriMesh m;
+  EXPECT_NE(load(dir, "", m).find("empty"), std::string::npos);
+}
+
+TEST(LevelLoad, BinaryFileIsNotAnObj) {
+  TempDir dir;
+  TriMesh m;
+  std::string png("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16);
+  std::string err = load(dir, png, m, "picture.obj");
+  EXPECT_NE(err.find("picture.obj"), std::string::npos) << err;
+  EXPECT_NE(err.find("not an OBJ file"), std::string::npos) << err;
+}
+
+TEST(LevelLoad, TextFileWithoutObjRecordsIsNotAnObj) {
+  TempDir dir;
+  TriMesh m;
+  std::string err = load(dir, "Hello,\nthis is a README, not a level.\n", m, "readme.obj");
+  EXPECT_NE(err.find("readme.obj"), std::string::npos) << err;
+  EXPECT_NE(err.find("not an OBJ file"), std::string::npos) << err;
+}
+
+TEST(LevelLoad, ObjWithoutFaces) {
+  TempDir dir;
+  TriMesh m;
+  std::string err = load(dir, "v 0 0 0\nv 1 0 0\nv 1 0 1\nl 1 2\n", m, "points.obj");
+  EXPECT_NE(err.find("points.obj"), std::string::npos) << err;
+  EXPECT_NE(err.find("no faces"), std::string::npos) << err;
+}
+
+TEST(LevelLoad, FaceIndexOutOfRange) {
+  TempDir dir;
+  TriMesh m;
+  std::string err = load(dir, "v 0 0 0\nv 1 0 0\nv 1 0 1\nf 1 2 3\nf 1 2 7\n", m, "bad.obj");
+  EXPECT_NE(err.find("bad.obj"), std::string::npos) << err;
+  EXPECT_NE(err.find("line 5"), std::string::npos) << err;
+  EXPECT_NE(err.find("out of range"), std::string::npos) << err;
+
+  err = load(dir, "v 0 0 0\nv 1 0 0\nf -1 -2 -3\n", m, "bad.obj");
+  EXPECT_NE(err.find("line 3"), std::string::npos) << err;
+  EXPECT_NE(err.find("out of range"), std::string::npos) << err;
+
+  err = load(dir, "v 0 0 0\nv 1 0 0\nv 1 0 1\nf 0 1 2\n", m, "bad.obj");
+  EXPECT_NE(err.find("index 0"), std::string::npos) << err;
+}
+
+TEST(LevelLoad, NonFiniteCoordinates) {
+  TempDir dir;
+  TriMesh m;
+  std::string err = load(dir, "v 0 0 0\nv nan 0 0\nv 1 0 1\nf 1 2 3\n", m, "nan.obj");
+  EXPECT_NE(err.find("nan.obj"), std::string::npos) << err;
+  EXPECT_NE(err.find("line 2"), std::string::npos) << err;
+  EXPECT_NE(err.find("not a finite number"), std::string::npos) << err;
+  err = load(dir, "v 0 0 0\nv 1 inf 0\nv 1 0 1\nf 1 2 3\n", m);
+  EXPECT_NE(err.find("not a finite number"), std::string::npos) << err;
+  err = load(dir, "v 0 0 0\nv 1 1e39 0\nv 1 0 1\nf 1 2 3\n", m); // overflows float
+  EXPECT_NE(err.find("not a finite number"), std::string::npos) << err;
+  err = load(dir, "v 0 0 0\nv 1 abc 0\nv 1 0 1\nf 1 2 3\n", m);
+  EXPECT_NE(err.find("not a number"), std::string::npos) << err;
+  err = load(dir, "v 0 0\nf 1 1 1\n", m);
+  EXPECT_NE(err.find("fewer than 3 coordinates"), std::string::npos) << err;
+  err = load(dir, "v 0 0 0\nv 1 0 0\nf 1 2\n", m);
+  EXPECT_NE(err.find("fewer than 3 vertices"), std::string::npos) << err;
+}
+
+TEST(LevelLoad, FailedLoadKeepsThePreviousLevel) {
+  TempDir dir;
+  Level level;
+  std::string error;
+  const std::string good = dir.write("good.obj", "v 0 0 0\nv 1 0 0\nv 1 0 1\nf 1 3 2\n");
+  ASSERT_TRUE(level.load(good, error)) << error;
+  EXPECT_FALSE(level.load(dir.write("bad.obj", "v 0 0 0\nf 1 2 3\n"), error));
+  EXPECT_EQ(level.path(), good);
+  EXPECT_EQ(level.mesh().triCount(), 1);
+  navbench::RayHit hit;
+  EXPECT_TRUE(level.raycast(glm::vec3(0.8f, 5, 0.5f), glm::vec3(0, -1, 0), 100, hit));
+}
+
+TEST(LevelLoad, DefaultLevel) {
+  TriMesh m;
+  std::string error;
+  ASSERT_TRUE(loadObj(NAVBENCH_DEFAULT_LEVEL, m, error)) << error;
+  EXPECT_GT(m.triCount(), 200);
+  EXPECT_LT(m.triCount(), 5000);
+  // Walkable floor x 0..60, z 0..50, outer walls outside it; pool floor at -0.4; upper floor at 3.
+  EXPECT_FLOAT_EQ(m.boundsMin.x, -0.5f);
+  EXPECT_FLOAT_EQ(m.boundsMax.x, 60.5f);
+  EXPECT_FLOAT_EQ(m.boundsMin.y, -0.4f);
+  EXPECT_FLOAT_EQ(m.boundsMax.y, 3.0f);
+  EXPECT_FLOAT_EQ(m.boundsMin.z, -0.5f);
+  EXPECT_FLOAT_EQ(m.boundsMax.z, 50.5f);
+}
