@@ -14,20 +14,7 @@
 
 namespace nav {
 
-namespace {
-
-// Offsets of the sections of a tile blob, computed from its header's counts (64-bit so absurd counts
-// cannot overflow).
-struct TileLayout {
-  int64_t header, verts, polys, links, detailMeshes, detailVerts, detailTris, bvTree, offMeshCons, total;
-};
-
-bool countsNonNegative(const MeshHeader& h) {
-  return h.polyCount >= 0 && h.vertCount >= 0 && h.maxLinkCount >= 0 && h.detailMeshCount >= 0 &&
-         h.detailVertCount >= 0 && h.detailTriCount >= 0 && h.bvNodeCount >= 0 && h.offMeshConCount >= 0;
-}
-
-TileLayout computeLayout(const MeshHeader& h) {
+TileLayout tileLayout(const MeshHeader& h) {
   auto a4 = [](int64_t x) { return (x + 3) & ~int64_t(3); };
   TileLayout l{};
   l.header = 0;
@@ -42,6 +29,15 @@ TileLayout computeLayout(const MeshHeader& h) {
   l.total = l.offMeshCons + a4(int64_t(sizeof(OffMeshConnection)) * h.offMeshConCount);
   return l;
 }
+
+namespace {
+
+bool countsNonNegative(const MeshHeader& h) {
+  return h.polyCount >= 0 && h.vertCount >= 0 && h.maxLinkCount >= 0 && h.detailMeshCount >= 0 &&
+         h.detailVertCount >= 0 && h.detailTriCount >= 0 && h.bvNodeCount >= 0 && h.offMeshConCount >= 0;
+}
+
+TileLayout computeLayout(const MeshHeader& h) { return tileLayout(h); }
 
 bool finite(float f) { return std::isfinite(f); }
 
@@ -148,6 +144,22 @@ void NavMesh::release() {
   m_tileLutMask = 0;
   m_params = NavMeshParams{};
   m_saltBits = m_tileBits = m_polyBits = 0;
+}
+
+void NavMesh::swap(NavMesh& o) {
+  navSwap(m_params, o.m_params);
+  for (int k = 0; k < 3; ++k) navSwap(m_orig[k], o.m_orig[k]);
+  navSwap(m_tileWidth, o.m_tileWidth);
+  navSwap(m_tileHeight, o.m_tileHeight);
+  navSwap(m_maxTiles, o.m_maxTiles);
+  navSwap(m_tileLutSize, o.m_tileLutSize);
+  navSwap(m_tileLutMask, o.m_tileLutMask);
+  navSwap(m_posLookup, o.m_posLookup);
+  navSwap(m_nextFree, o.m_nextFree);
+  navSwap(m_tiles, o.m_tiles);
+  navSwap(m_saltBits, o.m_saltBits);
+  navSwap(m_tileBits, o.m_tileBits);
+  navSwap(m_polyBits, o.m_polyBits);
 }
 
 Status NavMesh::init(const NavMeshParams& params, std::string* why) {

@@ -35,6 +35,13 @@ struct MeshTile {
   MeshTile* next;           ///< Next tile in the position hash bucket or in the free list.
 };
 
+/// Byte offsets of the sections of a tile blob, from its header's counts (64-bit: absurd counts in
+/// a bad file cannot overflow). `total` is the blob size the counts imply.
+struct TileLayout {
+  int64_t header, verts, polys, links, detailMeshes, detailVerts, detailTris, bvTree, offMeshCons, total;
+};
+TileLayout tileLayout(const MeshHeader& header);
+
 /// Detail triangle edge flags of edge `edgeIndex` (0..2) packed in a detail triangle's 4th byte.
 inline int getDetailTriEdgeFlags(uint8_t triFlags, int edgeIndex) { return (triFlags >> (edgeIndex * 2)) & 0x3; }
 
@@ -51,6 +58,8 @@ public:
   /// Sets up a single-tile mesh from one tile blob (params derived from its header).
   Status init(uint8_t* data, int dataSize, int flags, std::string* why = nullptr);
   const NavMeshParams& getParams() const { return m_params; }
+  /// Exchanges the whole state (tiles, params) with another mesh; refs stay valid in the new owner.
+  void swap(NavMesh& other);
 
   /// Validates a tile blob (every count, index and range against the data size and each other),
   /// then adds and links it. `lastRef` restores a tile at a given ref (tile set loading); 0 picks
