@@ -83,6 +83,9 @@ int App::run(const AppOptions& options) {
 
     SDL_Event e;
     while (SDL_PollEvent(&e)) processEvent(e);
+    if (m_frameIndex == 1)
+      for (const AppOptions::Click& c : m_opt.clicks) pick(c.x, c.y, c.shift);
+    ++m_frameIndex;
     updateCamera(dt);
     if (m_activeTool >= 0 && m_activeTool < int(m_tools.size())) m_tools[size_t(m_activeTool)]->update(dt);
 

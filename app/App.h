@@ -32,6 +32,13 @@ struct AppOptions {
   int width = 1280, height = 720;
   bool sizeGiven = false;     ///< --size was passed (otherwise the saved window size is used).
   int screenshotFrames = 4;   ///< Frames rendered before the screenshot is taken.
+  /// Scripted clicks (window pixels), applied after the first frame through the same path as a
+  /// mouse click: ray -> level hit -> active tool. For headless screenshots and tests.
+  struct Click {
+    float x, y;
+    bool shift;
+  };
+  std::vector<Click> clicks;
 };
 
 class App {
@@ -88,6 +95,7 @@ private:
   bool m_leftDown = false, m_rightDown = false, m_dragged = false;
   int m_pressX = 0, m_pressY = 0;
   float m_menuBarHeight = 0;
+  int m_frameIndex = 0;
 };
 
 } // namespace navbench

@@ -1,6 +1,6 @@
 // navbench: the viewer, or a command-line subcommand when argv[1] names one (see app/cli/Cli.h).
 //
-//   navbench [level.obj] [--screenshot out.png] [--size WxH] [--frames N]
+//   navbench [level.obj] [--screenshot out.png] [--size WxH] [--frames N] [--click X,Y[,shift]]...
 //   navbench <subcommand> [args...]          (no SDL/GL is initialised)
 //   navbench --help
 #include "app/App.h"
@@ -24,6 +24,8 @@ void printHelp(FILE* out) {
                "                       with no display use SDL_VIDEODRIVER=offscreen\n"
                "  --size WxH           window / screenshot size in pixels (default 1280x720)\n"
                "  --frames N           frames rendered before the screenshot (default 4)\n"
+               "  --click X,Y[,shift]  click window pixel (X, Y) after the first frame, as the mouse would\n"
+               "                       (picking + the active tool); repeatable\n"
                "  --help               this text\n"
                "\n"
                "Subcommands (navbench <subcommand> --help for their options):\n");
@@ -78,6 +80,17 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "navbench: --frames: expected 1..1000, got '%s'\n", v);
         return 2;
       }
+    } else if (a == "--click") {
+      const char* v = value("X,Y[,shift]");
+      navbench::AppOptions::Click c{0, 0, false};
+      char rest[16] = {};
+      const int n = std::sscanf(v, "%f,%f,%15s", &c.x, &c.y, rest);
+      if (n < 2 || (n == 3 && std::strcmp(rest, "shift") != 0)) {
+        std::fprintf(stderr, "navbench: --click: expected X,Y or X,Y,shift, got '%s'\n", v);
+        return 2;
+      }
+      c.shift = n == 3;
+      opt.clicks.push_back(c);
     } else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "navbench: unknown option '%s' (see navbench --help)\n", a.c_str());
       return 2;

@@ -9,8 +9,8 @@ namespace navbench {
 int drawToolsPanel(const std::vector<std::unique_ptr<Tool>>& tools, int active, bool* open) {
   ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + 10, vp->Pos.y + ImGui::GetFrameHeight() + 8), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(260, 210), ImGuiCond_FirstUseEver);
-  if (!ImGui::Begin("Tools", open)) {
+  ImGui::SetNextWindowSizeConstraints(ImVec2(260, 100), ImVec2(420, 700));
+  if (!ImGui::Begin("Tools", open, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::End();
     return active;
   }

@@ -97,3 +97,30 @@ TEST(Cli, ScreenshotOfATinyLevelAtTheRequestedSize) {
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_NE(r.output.find("/nonexistent/dir/out.png"), std::string::npos) << r.output;
 }
+
+namespace {
+// Pixels close to the pick marker's colour (255, 196, 0).
+int markerPixels(const render::Image& img) {
+  int n = 0;
+  for (size_t i = 0; i + 3 < img.rgba.size(); i += 4)
+    n += (img.rgba[i] > 235 && img.rgba[i + 1] > 176 && img.rgba[i + 1] < 216 && img.rgba[i + 2] < 40) ? 1 : 0;
+  return n;
+}
+} // namespace
+
+TEST(Cli, ScriptedClickPicksTheLevelAndDrawsTheMarker) {
+  const std::string withClick = tmpDir() + "/click.png", without = tmpDir() + "/noclick.png";
+  Result r = run(std::string("'") + NAVBENCH_DEFAULT_LEVEL + "' --screenshot '" + withClick +
+                 "' --size 640x360 --click 320,180");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  r = run(std::string("'") + NAVBENCH_DEFAULT_LEVEL + "' --screenshot '" + without + "' --size 640x360");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  render::Image a, b;
+  std::string error;
+  ASSERT_TRUE(render::readPng(withClick, a, error)) << error;
+  ASSERT_TRUE(render::readPng(without, b, error)) << error;
+  EXPECT_GT(markerPixels(a), 20); // the 10 px marker and the agent-radius circle
+  EXPECT_EQ(markerPixels(b), 0);
+  r = run("--click '1;2'");
+  EXPECT_EQ(r.exitCode, 2);
+}
