@@ -1,0 +1,575 @@
+// QueryDiffTest.cpp: every query of nav::NavMeshQuery against Detour's dtNavMeshQuery (the oracle)
+// on the same tile blobs: the three shared RecastDemo levels (skipped when ../shared is absent) and
+// the project's default level, each solo and tiled (tile size 48), with random off-mesh
+// connections, random poly areas/flags and random filters. Thousands of seeded queries per level.
+#include "DualMesh.h"
+#include "RefSmoothPath.h"
+
+#include "nav/NavMath.h"
+#include "nav/PathFollow.h"
+
+#include <DetourCommon.h>
+#include <gtest/gtest.h>
+
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace querytest;
+
+namespace {
+
+constexpr int MAX_POLYS = 2048;
+
+struct LevelParam {
+  const char* file; // shared level name or "default"
+  bool tiled;
+};
+
+std::string levelPath(const LevelParam& p) {
+  if (std::string(p.file) == "default") return defaultLevel();
+  return sharedLevel(p.file);
+}
+
+struct Filters {
+  dtQueryFilter dt;
+  nav::QueryFilter nav;
+};
+
+// A random filter with Detour's semantics (no entering costs, default heuristic).
+void randomFilter(Filters& f, bool plain) {
+  f.dt = dtQueryFilter();
+  f.nav = nav::QueryFilter();
+  if (plain) return;
+  static const uint16_t incs[] = {0xffff, 0xffff, 0x0f, 0x09, 0x0d, 0x03};
+  static const uint16_t excs[] = {0, 0, 0x10, 0x02, 0x04, 0x08};
+  const uint16_t inc = incs[irand(6)], exc = excs[irand(6)];
+  f.dt.setIncludeFlags(inc);
+  f.dt.setExcludeFlags(exc);
+  f.nav.setIncludeFlags(inc);
+  f.nav.setExcludeFlags(exc);
+  for (int a = 0; a < 6; ++a) {
+    const float c = irand(3) == 0 ? 1.0f : 1.0f + frand() * 9.0f;
+    f.dt.setAreaCost(a, c);
+    f.nav.setAreaCost(a, c);
+  }
+}
+
+class QueryDiff : public ::testing::TestWithParam<LevelParam> {
+protected:
+  void SetUp() override {
+    const std::string path = levelPath(GetParam());
+    if (path.empty())
+      GTEST_SKIP() << "shared levels not found at " << NAVBENCH_SHARED_DIR << "/levels (level " << GetParam().file << ")";
+    std::string why;
+    mesh = loadDual(path, GetParam().tiled, true, &why);
+    ASSERT_NE(mesh, nullptr) << path << ": " << why;
+    dq = dtAllocNavMeshQuery();
+    ASSERT_TRUE(dtStatusSucceed(dq->init(mesh->dt, 2048)));
+    ASSERT_TRUE(nav::statusSucceeded(nq.init(&mesh->nav, 2048)));
+    seedRandom(std::hash<std::string>()(mesh->name) ^ 0x5eed);
+    int polys = 0, tiles = 0;
+    for (int i = 0; i < mesh->dt->getMaxTiles(); ++i) {
+      const dtMeshTile* t = static_cast<const dtNavMesh*>(mesh->dt)->getTile(i);
+      if (t && t->header) {
+        ++tiles;
+        polys += t->header->polyCount;
+      }
+    }
+    polyCount = polys;
+    tileCount = tiles;
+  }
+  void TearDown() override {
+    if (dq) dtFreeNavMeshQuery(dq);
+  }
+
+  // A random point on the mesh (Detour picks it; a plain filter).
+  bool randomPoint(dtPolyRef* ref, float* pt) {
+    dtQueryFilter all;
+    return dtStatusSucceed(dq->findRandomPoint(&all, frand, ref, pt)) && *ref;
+  }
+  // A random point near the mesh bounds (may be off the mesh).
+  void randomBoxPoint(float* pt) {
+    for (int i = 0; i < 3; ++i) pt[i] = mesh->bmin[i] - 2 + frand() * (mesh->bmax[i] - mesh->bmin[i] + 4);
+  }
+
+  const DualMesh* mesh = nullptr;
+  int polyCount = 0, tileCount = 0;
+  dtNavMeshQuery* dq = nullptr;
+  nav::NavMeshQuery nq;
+};
+
+#define EXPECT_V3_EQ(a, b)                                                                            \
+  do {                                                                                                \
+    EXPECT_EQ((a)[0], (b)[0]);                                                                        \
+    EXPECT_EQ((a)[1], (b)[1]);                                                                        \
+    EXPECT_EQ((a)[2], (b)[2]);                                                                        \
+  } while (0)
+
+#define EXPECT_V3_NEAR(a, b, eps)                                                                     \
+  do {                                                                                                \
+    EXPECT_NEAR((a)[0], (b)[0], eps);                                                                 \
+    EXPECT_NEAR((a)[1], (b)[1], eps);                                                                 \
+    EXPECT_NEAR((a)[2], (b)[2], eps);                                                                 \
+  } while (0)
+
+// Stop a query loop after the first mismatching query (keeps the log readable).
+#define STOP_ON_FAILURE()                                                                             \
+  if (::testing::Test::HasFailure()) return
+
+TEST_P(QueryDiff, FindNearestPolyAndPointQueries) {
+  Filters f;
+  for (int q = 0; q < 600; ++q) {
+    SCOPED_TRACE("query " + std::to_string(q));
+    randomFilter(f, q % 3 == 0);
+    float p[3];
+    dtPolyRef r0;
+    if (q % 2 == 0 && randomPoint(&r0, p)) {
+      p[0] += (frand() - 0.5f) * 2;
+      p[1] += (frand() - 0.5f) * 3;
+      p[2] += (frand() - 0.5f) * 2;
+    } else {
+      randomBoxPoint(p);
+    }
+    const float ext[3] = {0.5f + frand() * 4, 0.5f + frand() * 6, 0.5f + frand() * 4};
+    dtPolyRef dref = 0;
+    nav::PolyRef nref = 0;
+    float dpt[3] = {0, 0, 0}, npt[3] = {0, 0, 0};
+    bool dover = false, nover = false;
+    const dtStatus ds = dq->findNearestPoly(p, ext, &f.dt, &dref, dpt, &dover);
+    const nav::Status ns = nq.findNearestPoly(p, ext, &f.nav, &nref, npt, &nover);
+    ASSERT_EQ(ds, ns);
+    ASSERT_EQ(dref, nref);
+    if (dref) {
+      EXPECT_V3_EQ(dpt, npt);
+      EXPECT_EQ(dover, nover);
+    }
+    // queryPolygons with a small buffer now and then.
+    dtPolyRef dpolys[64];
+    nav::PolyRef npolys[64];
+    int dn = 0, nn = 0;
+    const int maxp = q % 5 == 0 ? 3 : 64;
+    EXPECT_EQ(dq->queryPolygons(p, ext, &f.dt, dpolys, &dn, maxp), nq.queryPolygons(p, ext, &f.nav, npolys, &nn, maxp));
+    ASSERT_EQ(dn, nn);
+    for (int i = 0; i < dn; ++i) EXPECT_EQ(dpolys[i], npolys[i]);
+    if (!dref) continue;
+    // closestPointOnPoly / Boundary / getPolyHeight on the found poly, from a random point nearby.
+    float p2[3] = {p[0] + (frand() - 0.5f) * 4, p[1] + (frand() - 0.5f) * 4, p[2] + (frand() - 0.5f) * 4};
+    bool dpo = false, npo = false;
+    EXPECT_EQ(dq->closestPointOnPoly(dref, p2, dpt, &dpo), nq.closestPointOnPoly(nref, p2, npt, &npo));
+    EXPECT_V3_EQ(dpt, npt);
+    EXPECT_EQ(dpo, npo);
+    EXPECT_EQ(dq->closestPointOnPolyBoundary(dref, p2, dpt), nq.closestPointOnPolyBoundary(nref, p2, npt));
+    EXPECT_V3_EQ(dpt, npt);
+    float dh = -1, nh = -1;
+    EXPECT_EQ(dq->getPolyHeight(dref, p2, &dh), nq.getPolyHeight(nref, p2, &nh));
+    EXPECT_EQ(dh, nh);
+    STOP_ON_FAILURE();
+  }
+}
+
+// findPath + findStraightPath (3 option sets, small buffers sometimes) + sliced findPath.
+TEST_P(QueryDiff, FindPathStraightPathAndSliced) {
+  Filters f;
+  std::vector<dtPolyRef> dpath(MAX_POLYS);
+  std::vector<nav::PolyRef> npath(MAX_POLYS);
+  std::vector<float> dstr(MAX_POLYS * 3), nstr(MAX_POLYS * 3);
+  std::vector<uint8_t> dfl(MAX_POLYS), nfl(MAX_POLYS);
+  std::vector<dtPolyRef> drefs(MAX_POLYS);
+  std::vector<nav::PolyRef> nrefs(MAX_POLYS);
+  int partials = 0, offmeshCorners = 0, compared = 0, longest = 0;
+  for (int q = 0; q < 400; ++q) {
+    SCOPED_TRACE("query " + std::to_string(q));
+    randomFilter(f, q % 4 == 0);
+    float sp[3], ep[3];
+    dtPolyRef sref, eref;
+    if (!randomPoint(&sref, sp) || !randomPoint(&eref, ep)) continue;
+    // Raw positions slightly off the mesh, as picked in the viewer.
+    sp[1] += frand() * 0.5f;
+    ep[1] += frand() * 0.5f;
+    const float ext[3] = {2, 4, 2};
+    dq->findNearestPoly(sp, ext, &f.dt, &sref, nullptr);
+    dq->findNearestPoly(ep, ext, &f.dt, &eref, nullptr);
+    if (!sref || !eref) continue;
+    const int maxPath = q % 10 == 0 ? 1 + irand(8) : MAX_POLYS;
+    int dn = 0, nn = 0;
+    const dtStatus ds = dq->findPath(sref, eref, sp, ep, &f.dt, dpath.data(), &dn, maxPath);
+    const nav::Status ns = nq.findPath(sref, eref, sp, ep, &f.nav, npath.data(), &nn, maxPath);
+    ASSERT_EQ(ds, ns) << std::hex << ds << " vs " << ns;
+    ASSERT_EQ(dn, nn);
+    for (int i = 0; i < dn; ++i) ASSERT_EQ(dpath[i], npath[i]) << "corridor differs at " << i;
+    if (ds & DT_PARTIAL_RESULT) ++partials;
+    if (dn > longest) longest = dn;
+    ++compared;
+
+    for (int opt : {0, int(DT_STRAIGHTPATH_AREA_CROSSINGS), int(DT_STRAIGHTPATH_ALL_CROSSINGS)}) {
+      const int maxStraight = q % 7 == 0 ? 1 + irand(4) : MAX_POLYS;
+      int dsn = 0, nsn = 0;
+      const dtStatus dss = dq->findStraightPath(sp, ep, dpath.data(), dn, dstr.data(), dfl.data(), drefs.data(), &dsn,
+                                                maxStraight, opt);
+      const nav::Status nss = nq.findStraightPath(sp, ep, npath.data(), nn, nstr.data(), nfl.data(), nrefs.data(), &nsn,
+                                                  maxStraight, opt);
+      ASSERT_EQ(dss, nss) << "options " << opt;
+      ASSERT_EQ(dsn, nsn) << "options " << opt;
+      for (int i = 0; i < dsn; ++i) {
+        EXPECT_EQ(dfl[i], nfl[i]);
+        EXPECT_EQ(drefs[i], nrefs[i]);
+        EXPECT_V3_NEAR(&dstr[i * 3], &nstr[i * 3], 1e-4f);
+        if (dfl[i] & DT_STRAIGHTPATH_OFFMESH_CONNECTION) ++offmeshCorners;
+      }
+    }
+    STOP_ON_FAILURE();
+
+    // Sliced, in random slices; any-angle every third query.
+    const int options = q % 3 == 0 ? DT_FINDPATH_ANY_ANGLE : 0;
+    dtStatus dst = dq->initSlicedFindPath(sref, eref, sp, ep, &f.dt, unsigned(options));
+    nav::Status nst = nq.initSlicedFindPath(sref, eref, sp, ep, &f.nav, options);
+    ASSERT_EQ(dst, nst);
+    while (dtStatusInProgress(dst)) {
+      const int iters = 1 + irand(40);
+      int di = 0, ni = 0;
+      dst = dq->updateSlicedFindPath(iters, &di);
+      nst = nq.updateSlicedFindPath(iters, &ni);
+      ASSERT_EQ(dst, nst);
+      ASSERT_EQ(di, ni);
+    }
+    if (q % 2 == 0) {
+      dst = dq->finalizeSlicedFindPath(dpath.data(), &dn, maxPath);
+      nst = nq.finalizeSlicedFindPath(npath.data(), &nn, maxPath);
+    } else {
+      // Partial finalize toward a corridor from findPath (the first half of it).
+      std::vector<dtPolyRef> existing(dpath.begin(), dpath.begin() + std::max(1, dn / 2));
+      dst = dq->finalizeSlicedFindPathPartial(existing.data(), int(existing.size()), dpath.data(), &dn, maxPath);
+      nst = nq.finalizeSlicedFindPathPartial(existing.data(), int(existing.size()), npath.data(), &nn, maxPath);
+    }
+    ASSERT_EQ(dst, nst) << "sliced finalize";
+    ASSERT_EQ(dn, nn);
+    for (int i = 0; i < dn; ++i) ASSERT_EQ(dpath[i], npath[i]) << "sliced corridor differs at " << i;
+    STOP_ON_FAILURE();
+  }
+  EXPECT_GT(compared, 300);
+  std::printf("[ info ] %s: %d tiles, %d polys; %d paths compared, %d partial, longest corridor %d, %d off-mesh corners, %d off-mesh links\n",
+              mesh->name.c_str(), tileCount, polyCount, compared, partials, longest, offmeshCorners, mesh->offMeshCount);
+  RecordProperty("partials", partials);
+  RecordProperty("offmeshCorners", offmeshCorners);
+}
+
+TEST_P(QueryDiff, FindPathRunsOutOfNodes) {
+  // A tiny pool: both run out of nodes and report it the same way, with the same partial corridor.
+  dtNavMeshQuery* small = dtAllocNavMeshQuery();
+  ASSERT_TRUE(dtStatusSucceed(small->init(mesh->dt, 16)));
+  nav::NavMeshQuery nsmall;
+  ASSERT_TRUE(nav::statusSucceeded(nsmall.init(&mesh->nav, 16)));
+  dtQueryFilter df;
+  nav::QueryFilter nf;
+  int outOfNodes = 0;
+  for (int q = 0; q < 200; ++q) {
+    float sp[3], ep[3];
+    dtPolyRef sref, eref;
+    if (!randomPoint(&sref, sp) || !randomPoint(&eref, ep)) continue;
+    dtPolyRef dpath[64];
+    nav::PolyRef npath[64];
+    int dn = 0, nn = 0;
+    const dtStatus ds = small->findPath(sref, eref, sp, ep, &df, dpath, &dn, 64);
+    const nav::Status ns = nsmall.findPath(sref, eref, sp, ep, &nf, npath, &nn, 64);
+    ASSERT_EQ(ds, ns);
+    ASSERT_EQ(dn, nn);
+    for (int i = 0; i < dn; ++i) ASSERT_EQ(dpath[i], npath[i]);
+    if (ns & nav::OUT_OF_NODES) ++outOfNodes;
+  }
+  dtFreeNavMeshQuery(small);
+  EXPECT_GT(outOfNodes, 0);
+}
+
+TEST_P(QueryDiff, RaycastAndMoveAlongSurface) {
+  Filters f;
+  dtPolyRef dpath[256];
+  nav::PolyRef npath[256];
+  int hits = 0, compared = 0;
+  for (int q = 0; q < 600; ++q) {
+    SCOPED_TRACE("query " + std::to_string(q));
+    randomFilter(f, q % 3 == 0);
+    float sp[3], ep[3];
+    dtPolyRef sref, eref;
+    if (!randomPoint(&sref, sp)) continue;
+    if (q % 2 == 0) {
+      if (!randomPoint(&eref, ep)) continue;
+    } else {
+      ep[0] = sp[0] + (frand() - 0.5f) * 16;
+      ep[1] = sp[1];
+      ep[2] = sp[2] + (frand() - 0.5f) * 16;
+    }
+    const int maxPath = q % 9 == 0 ? 2 : 256;
+    float dt_t = 0, nt = 0, dnorm[3], nnorm[3];
+    int dn = 0, nn = 0;
+    const dtStatus ds = dq->raycast(sref, sp, ep, &f.dt, &dt_t, dnorm, dpath, &dn, maxPath);
+    const nav::Status ns = nq.raycast(sref, sp, ep, &f.nav, &nt, nnorm, npath, &nn, maxPath);
+    ASSERT_EQ(ds, ns);
+    if (dt_t == FLT_MAX) {
+      EXPECT_EQ(nt, FLT_MAX);
+    } else {
+      EXPECT_NEAR(dt_t, nt, 1e-5f);
+      EXPECT_V3_NEAR(dnorm, nnorm, 1e-5f);
+      ++hits;
+    }
+    ASSERT_EQ(dn, nn);
+    for (int i = 0; i < dn; ++i) EXPECT_EQ(dpath[i], npath[i]);
+
+    // The hit-struct API with costs and a prevRef.
+    dtRaycastHit dh;
+    dh.path = dpath;
+    dh.maxPath = 256;
+    nav::RaycastHit nh;
+    nh.path = npath;
+    nh.maxPath = 256;
+    const dtPolyRef prev = dn > 1 && q % 4 == 0 ? dpath[1] : 0;
+    EXPECT_EQ(dq->raycast(sref, sp, ep, &f.dt, DT_RAYCAST_USE_COSTS, &dh, prev),
+              nq.raycast(sref, sp, ep, &f.nav, nav::RAYCAST_USE_COSTS, &nh, prev));
+    EXPECT_EQ(dh.t, nh.t);
+    EXPECT_EQ(dh.pathCount, nh.pathCount);
+    if (dh.pathCount > 0) {
+      EXPECT_EQ(dh.hitEdgeIndex, nh.hitEdgeIndex); // unset by Detour otherwise
+    }
+    EXPECT_NEAR(dh.pathCost, nh.pathCost, 1e-4f * (1 + std::fabs(dh.pathCost)));
+
+    // moveAlongSurface over a short distance.
+    float mt[3] = {sp[0] + (frand() - 0.5f) * 6, sp[1] + (frand() - 0.5f), sp[2] + (frand() - 0.5f) * 6};
+    float dres[3], nres[3];
+    const int maxVisited = q % 11 == 0 ? 2 : 16;
+    EXPECT_EQ(dq->moveAlongSurface(sref, sp, mt, &f.dt, dres, dpath, &dn, maxVisited),
+              nq.moveAlongSurface(sref, sp, mt, &f.nav, nres, npath, &nn, maxVisited));
+    EXPECT_V3_EQ(dres, nres);
+    ASSERT_EQ(dn, nn);
+    for (int i = 0; i < dn; ++i) EXPECT_EQ(dpath[i], npath[i]);
+    ++compared;
+    STOP_ON_FAILURE();
+  }
+  EXPECT_GT(hits, 0);
+  EXPECT_GT(compared, 500);
+}
+
+TEST_P(QueryDiff, LocalAreaQueries) {
+  Filters f;
+  constexpr int MAXR = 256;
+  dtPolyRef dr[MAXR], dp[MAXR];
+  nav::PolyRef nr[MAXR], np[MAXR];
+  float dc[MAXR], nc[MAXR];
+  float dseg[MAXR * 6], nseg[MAXR * 6];
+  for (int q = 0; q < 300; ++q) {
+    SCOPED_TRACE("query " + std::to_string(q));
+    randomFilter(f, q % 3 == 0);
+    float c[3];
+    dtPolyRef ref;
+    if (!randomPoint(&ref, c)) continue;
+    const float radius = 0.5f + frand() * 8;
+    const int maxr = q % 8 == 0 ? 4 : MAXR;
+    int dn = 0, nn = 0;
+
+    // findDistanceToWall: compare when a wall was found (Detour leaves hitPos unset otherwise).
+    float dd = 0, nd = 0, dpos[3], npos[3], dnorm[3], nnorm[3];
+    EXPECT_EQ(dq->findDistanceToWall(ref, c, radius, &f.dt, &dd, dpos, dnorm),
+              nq.findDistanceToWall(ref, c, radius, &f.nav, &nd, npos, nnorm));
+    EXPECT_EQ(dd, nd);
+    if (dd < radius) {
+      EXPECT_V3_EQ(dpos, npos);
+      EXPECT_V3_EQ(dnorm, nnorm);
+    }
+
+    EXPECT_EQ(dq->findPolysAroundCircle(ref, c, radius, &f.dt, dr, dp, dc, &dn, maxr),
+              nq.findPolysAroundCircle(ref, c, radius, &f.nav, nr, np, nc, &nn, maxr));
+    ASSERT_EQ(dn, nn);
+    for (int i = 0; i < dn; ++i) {
+      EXPECT_EQ(dr[i], nr[i]);
+      EXPECT_EQ(dp[i], np[i]);
+      EXPECT_EQ(dc[i], nc[i]);
+    }
+
+    float shape[4 * 3];
+    const float a = frand() * 3.14159f, r2 = radius * 0.7f;
+    for (int k = 0; k < 4; ++k) {
+      const float ang = a + float(k) * 1.5707963f;
+      shape[k * 3 + 0] = c[0] + std::cos(ang) * r2;
+      shape[k * 3 + 1] = c[1];
+      shape[k * 3 + 2] = c[2] + std::sin(ang) * r2 * 0.5f;
+    }
+    EXPECT_EQ(dq->findPolysAroundShape(ref, shape, 4, &f.dt, dr, dp, dc, &dn, maxr),
+              nq.findPolysAroundShape(ref, shape, 4, &f.nav, nr, np, nc, &nn, maxr));
+    ASSERT_EQ(dn, nn);
+    for (int i = 0; i < dn; ++i) {
+      EXPECT_EQ(dr[i], nr[i]);
+      EXPECT_EQ(dp[i], np[i]);
+      EXPECT_EQ(dc[i], nc[i]);
+    }
+
+    EXPECT_EQ(dq->findLocalNeighbourhood(ref, c, radius, &f.dt, dr, dp, &dn, maxr),
+              nq.findLocalNeighbourhood(ref, c, radius, &f.nav, nr, np, &nn, maxr));
+    ASSERT_EQ(dn, nn);
+    for (int i = 0; i < dn; ++i) {
+      EXPECT_EQ(dr[i], nr[i]);
+      EXPECT_EQ(dp[i], np[i]);
+    }
+
+    const int maxSeg = q % 6 == 0 ? 2 : MAXR;
+    const bool refs = q % 2 == 0;
+    EXPECT_EQ(dq->getPolyWallSegments(ref, &f.dt, dseg, refs ? dr : nullptr, &dn, maxSeg),
+              nq.getPolyWallSegments(ref, &f.nav, nseg, refs ? nr : nullptr, &nn, maxSeg));
+    ASSERT_EQ(dn, nn);
+    for (int i = 0; i < dn * 6; ++i) EXPECT_EQ(dseg[i], nseg[i]);
+    if (refs) {
+      for (int i = 0; i < dn; ++i) EXPECT_EQ(dr[i], nr[i]);
+    }
+    STOP_ON_FAILURE();
+  }
+}
+
+TEST_P(QueryDiff, RandomPoints) {
+  Filters f;
+  for (int q = 0; q < 300; ++q) {
+    SCOPED_TRACE("query " + std::to_string(q));
+    randomFilter(f, q % 3 == 0);
+    const uint64_t seed = 1000 + uint64_t(q);
+    dtPolyRef dref = 0;
+    nav::PolyRef nref = 0;
+    float dpt[3] = {0, 0, 0}, npt[3] = {0, 0, 0};
+    seedRandom(seed);
+    const dtStatus ds = dq->findRandomPoint(&f.dt, frand, &dref, dpt);
+    seedRandom(seed);
+    const nav::Status ns = nq.findRandomPoint(&f.nav, frand, &nref, npt);
+    ASSERT_EQ(ds, ns);
+    EXPECT_EQ(dref, nref);
+    EXPECT_V3_EQ(dpt, npt);
+    if (!dref) continue;
+    const float radius = frand() * 10;
+    seedRandom(seed + 7);
+    const dtStatus ds2 = dq->findRandomPointAroundCircle(dref, dpt, radius, &f.dt, frand, &dref, dpt);
+    seedRandom(seed + 7);
+    const nav::Status ns2 = nq.findRandomPointAroundCircle(nref, npt, radius, &f.nav, frand, &nref, npt);
+    ASSERT_EQ(ds2, ns2);
+    EXPECT_EQ(dref, nref);
+    EXPECT_V3_EQ(dpt, npt);
+    STOP_ON_FAILURE();
+  }
+}
+
+// ---- The smooth path: RecastDemo's follow loop written against Detour, vs nav::PathFollower ----
+
+TEST_P(QueryDiff, SmoothPathMatchesRecastDemoFollowLoop) {
+  Filters f;
+  std::vector<dtPolyRef> path(MAX_POLYS);
+  std::vector<float> dsm(2048 * 3), nsm(2048 * 3);
+  int compared = 0, heightFailures = 0;
+  for (int q = 0; q < 60; ++q) {
+    SCOPED_TRACE("query " + std::to_string(q));
+    randomFilter(f, q % 2 == 0);
+    float sp[3], ep[3];
+    dtPolyRef sref, eref;
+    if (!randomPoint(&sref, sp) || !randomPoint(&eref, ep)) continue;
+    int n = 0;
+    dq->findPath(sref, eref, sp, ep, &f.dt, path.data(), &n, MAX_POLYS);
+    if (!n) continue;
+    const int maxSmooth = q % 10 == 0 ? 7 : 2048;
+    const int dn = referenceSmoothPath(dq, &f.dt, sref, sp, ep, path.data(), n, dsm.data(), maxSmooth, false,
+                                       &heightFailures);
+    int nn = 0;
+    nav::findSmoothPath(&nq, &f.nav, sref, sp, ep, path.data(), n, nsm.data(), &nn, maxSmooth);
+    ASSERT_EQ(dn, nn);
+    for (int i = 0; i < dn; ++i) {
+      SCOPED_TRACE("point " + std::to_string(i));
+      EXPECT_V3_NEAR(&dsm[i * 3], &nsm[i * 3], 1e-4f);
+    }
+    // The iterator gives the same points one step at a time.
+    nav::PathFollower pf;
+    ASSERT_TRUE(nav::statusSucceeded(pf.init(&nq, &f.nav, sref, sp, ep, path.data(), n, maxSmooth)));
+    int k = pf.stepPointCount();
+    while (pf.step()) {
+      for (int s = 0; s < pf.stepPointCount(); ++s, ++k) EXPECT_V3_NEAR(&nsm[k * 3], &pf.stepPoints()[s * 3], 0.0f);
+      EXPECT_GT(pf.corridorSize(), 0);
+    }
+    EXPECT_EQ(k, nn);
+    ++compared;
+    STOP_ON_FAILURE();
+  }
+  EXPECT_GT(compared, 10);
+  RecordProperty("heightFailures", heightFailures);
+}
+
+// RecastDemo bug (NavMeshTesterTool::recalc, follow mode): `float h = 0; getPolyHeight(polys[0],
+// result, &h); result[1] = h;` drops the point to y = 0 when getPolyHeight fails (the moved point
+// is on a polygon edge, or outside polys[0] after a corridor fix-up). nav::PathFollower keeps the
+// moved point's height. Checked on the mesh directly: a point just outside a poly fails the lookup.
+TEST_P(QueryDiff, SmoothPathKeepsHeightWhereRecastDemoDropsToZero) {
+  dtQueryFilter df;
+  std::vector<dtPolyRef> path(MAX_POLYS);
+  std::vector<float> bug(2048 * 3), ours(2048 * 3);
+  int dropped = 0;
+  for (int q = 0; q < 80; ++q) {
+    float sp[3], ep[3];
+    dtPolyRef sref, eref;
+    if (!randomPoint(&sref, sp) || !randomPoint(&eref, ep)) continue;
+    int n = 0;
+    dq->findPath(sref, eref, sp, ep, &df, path.data(), &n, MAX_POLYS);
+    if (!n) continue;
+    int hf = 0;
+    const int bn = referenceSmoothPath(dq, &df, sref, sp, ep, path.data(), n, bug.data(), 2048, true, &hf);
+    int on = 0;
+    nav::QueryFilter nf;
+    nav::findSmoothPath(&nq, &nf, sref, sp, ep, path.data(), n, ours.data(), &on, 2048);
+    for (int i = 0; i < on; ++i) {
+      // Every point of ours lies within the level's vertical extent.
+      EXPECT_GE(ours[i * 3 + 1], mesh->bmin[1] - 1.0f);
+      EXPECT_LE(ours[i * 3 + 1], mesh->bmax[1] + 1.0f);
+    }
+    if (hf > 0 && (mesh->bmin[1] > 0.5f || mesh->bmax[1] < -0.5f)) {
+      for (int i = 0; i < bn; ++i)
+        if (bug[i * 3 + 1] == 0.0f) ++dropped;
+    }
+  }
+  // Directly: a position outside polys[0] -> Detour's getPolyHeight fails and leaves h untouched.
+  float sp[3];
+  dtPolyRef sref;
+  ASSERT_TRUE(randomPoint(&sref, sp));
+  float far[3] = {sp[0] + 1000, sp[1], sp[2] + 1000};
+  float h = 0;
+  EXPECT_TRUE(dtStatusFailed(dq->getPolyHeight(sref, far, &h)));
+  EXPECT_EQ(h, 0.0f);
+  RecordProperty("recastDemoPointsDroppedToZero", dropped);
+}
+
+// Detour bug: findDistanceToWall leaves hitPos unset (and normalises garbage into hitNormal) when
+// no wall is within maxRadius. Ours reports hitDist = maxRadius, hitPos = centre, normal 0.
+TEST_P(QueryDiff, DistanceToWallWithoutWallIsDefined) {
+  nav::QueryFilter nf;
+  float c[3];
+  dtPolyRef ref;
+  ASSERT_TRUE(randomPoint(&ref, c));
+  float d = -1, pos[3] = {NAN, NAN, NAN}, norm[3] = {NAN, NAN, NAN};
+  ASSERT_TRUE(nav::statusSucceeded(nq.findDistanceToWall(ref, c, 0.0f, &nf, &d, pos, norm)) || d == 0.0f);
+  // Radius 0: either a wall exactly at the centre, or none.
+  const float tiny = 1e-4f;
+  nq.findDistanceToWall(ref, c, tiny, &nf, &d, pos, norm);
+  if (d == tiny) {
+    EXPECT_V3_EQ(pos, c);
+    EXPECT_EQ(norm[0], 0.0f);
+    EXPECT_EQ(norm[1], 0.0f);
+    EXPECT_EQ(norm[2], 0.0f);
+  }
+  EXPECT_LE(d, tiny);
+}
+
+std::vector<LevelParam> allLevels() {
+  return {{"nav_test.obj", false}, {"nav_test.obj", true},   {"dungeon.obj", false}, {"dungeon.obj", true},
+          {"undulating.obj", false}, {"undulating.obj", true}, {"default", false},   {"default", true}};
+}
+
+std::string levelName(const ::testing::TestParamInfo<LevelParam>& info) {
+  std::string n = info.param.file;
+  n = n.substr(0, n.find('.'));
+  return n + (info.param.tiled ? "_tiled" : "_solo");
+}
+
+INSTANTIATE_TEST_SUITE_P(Levels, QueryDiff, ::testing::ValuesIn(allLevels()), levelName);
+
+} // namespace
