@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -87,22 +89,32 @@ json areaToJson(uint8_t area) {
   return n ? json(n) : json(int(area));
 }
 
+/// A float as the shortest decimal that reads back as the same float (0.3, not 0.30000001192...).
+json jf(float f) {
+  char buf[32];
+  for (int prec = 6; prec <= 9; ++prec) {
+    std::snprintf(buf, sizeof(buf), "%.*g", prec, double(f));
+    if (std::strtof(buf, nullptr) == f) break;
+  }
+  return json(std::strtod(buf, nullptr));
+}
+
 json settingsJson(const BakeSettings& s) {
   json j = json::object();
-  j["cellSize"] = s.cellSize;
-  j["cellHeight"] = s.cellHeight;
-  j["agentHeight"] = s.agentHeight;
-  j["agentRadius"] = s.agentRadius;
-  j["agentMaxClimb"] = s.agentMaxClimb;
-  j["agentMaxSlope"] = s.agentMaxSlope;
+  j["cellSize"] = jf(s.cellSize);
+  j["cellHeight"] = jf(s.cellHeight);
+  j["agentHeight"] = jf(s.agentHeight);
+  j["agentRadius"] = jf(s.agentRadius);
+  j["agentMaxClimb"] = jf(s.agentMaxClimb);
+  j["agentMaxSlope"] = jf(s.agentMaxSlope);
   j["regionMinSize"] = s.regionMinSize;
   j["regionMergeSize"] = s.regionMergeSize;
   j["partition"] = partitionName(s.partition);
-  j["edgeMaxLen"] = s.edgeMaxLen;
-  j["edgeMaxError"] = s.edgeMaxError;
+  j["edgeMaxLen"] = jf(s.edgeMaxLen);
+  j["edgeMaxError"] = jf(s.edgeMaxError);
   j["vertsPerPoly"] = s.vertsPerPoly;
-  j["detailSampleDist"] = s.detailSampleDist;
-  j["detailSampleMaxError"] = s.detailSampleMaxError;
+  j["detailSampleDist"] = jf(s.detailSampleDist);
+  j["detailSampleMaxError"] = jf(s.detailSampleMaxError);
   j["filterLowHangingObstacles"] = s.filterLowHangingObstacles;
   j["filterLedgeSpans"] = s.filterLedgeSpans;
   j["filterWalkableLowHeightSpans"] = s.filterWalkableLowHeightSpans;
@@ -288,10 +300,10 @@ bool saveLevelFile(const std::string& path, const Level& level, std::string* why
   for (const ConvexVolume& v : level.volumes) {
     json o = json::object();
     o["area"] = areaToJson(v.area);
-    o["hmin"] = v.hmin;
-    o["hmax"] = v.hmax;
+    o["hmin"] = jf(v.hmin);
+    o["hmax"] = jf(v.hmax);
     json pts = json::array();
-    for (size_t p = 0; p + 2 < v.verts.size(); p += 3) pts.push_back({v.verts[p], v.verts[p + 1], v.verts[p + 2]});
+    for (size_t p = 0; p + 2 < v.verts.size(); p += 3) pts.push_back({jf(v.verts[p]), jf(v.verts[p + 1]), jf(v.verts[p + 2])});
     o["verts"] = pts;
     vols.push_back(o);
   }
@@ -299,9 +311,9 @@ bool saveLevelFile(const std::string& path, const Level& level, std::string* why
   json links = json::array();
   for (const OffMeshLink& l : level.links) {
     json o = json::object();
-    o["start"] = {l.start[0], l.start[1], l.start[2]};
-    o["end"] = {l.end[0], l.end[1], l.end[2]};
-    o["radius"] = l.radius;
+    o["start"] = {jf(l.start[0]), jf(l.start[1]), jf(l.start[2])};
+    o["end"] = {jf(l.end[0]), jf(l.end[1]), jf(l.end[2])};
+    o["radius"] = jf(l.radius);
     o["bidirectional"] = l.bidirectional;
     o["area"] = areaToJson(l.area);
     o["flags"] = flagsToJson(l.flags);
