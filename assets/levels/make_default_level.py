@@ -152,9 +152,9 @@ def build():
     m.group('wall_ramp_room')
     m.wall_x(22, 20 + T, 34)
 
-    # Room D (x 48..60, z 20..50): reachable only through the doorway z 28..29.8 in its west wall.
+    # Room D (x 48..60, z 20..50): reachable only through the doorway z 28..30.4 (2.4 m) in its west wall.
     m.group('room_d')
-    m.wall_x(48, 20 + T, 50, openings=[(28, 29.8)])
+    m.wall_x(48, 20 + T, 50, openings=[(28, 30.4)])
     m.box(52, 0, 36, 53, WALL_H, 37)
     m.box(55, 0, 42, 56, WALL_H, 43)
 
