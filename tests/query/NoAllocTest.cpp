@@ -67,7 +67,8 @@ TEST(QueryNoAlloc, EveryQueryRunsWithoutAllocating) {
   g_allocs = 0;
   g_armed = true;
   {
-    std::vector<int>* probe = new std::vector<int>();
+    static std::vector<int>* volatile probe = nullptr;
+    probe = new std::vector<int>();
     delete probe;
   }
   g_armed = false;
