@@ -264,7 +264,11 @@ void App::uploadLevel() {
     float len = glm::length(n);
     n = len > 0 ? n / len : glm::vec3(0, 1, 0);
     const float hy = std::clamp(((a.y + b.y + c.y) / 3.0f - y0) / yRange, 0.0f, 1.0f);
-    const glm::vec3 rgb = n.y >= cosSlope ? glm::mix(floorLow, floorHigh, hy) : n.y < -0.5f ? underColor : wallColor;
+    glm::vec3 rgb = n.y >= cosSlope ? glm::mix(floorLow, floorHigh, hy) : n.y < -0.5f ? underColor : wallColor;
+    if (!m.triMaterial.empty() && m.triMaterial[size_t(t)] >= 0) { // the level's own material colour
+      rgb = m.materialColors[size_t(m.triMaterial[size_t(t)])];
+      if (n.y < cosSlope) rgb *= 0.85f; // steep sides a little darker than tops
+    }
     const uint32_t col = render::rgbaf(rgb.r, rgb.g, rgb.b);
     verts.push_back({a, n, col});
     verts.push_back({b, n, col});

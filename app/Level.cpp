@@ -154,8 +154,10 @@ bool loadObj(const std::string& path, TriMesh& out, std::string& error) {
   std::vector<tinyobj::material_t> materials;
   std::string warn, err;
   std::istringstream in(text);
-  // No material reader: .mtl files are ignored. triangulate = false: we fan-triangulate ourselves.
-  bool ok = tinyobj::LoadObj(&attrib, &shapes, &materials, &warn, &err, &in, nullptr, false);
+  // .mtl files are looked up next to the OBJ. triangulate = false: we fan-triangulate ourselves.
+  std::string baseDir = path.substr(0, path.find_last_of('/') + 1);
+  tinyobj::MaterialFileReader mtlReader(baseDir);
+  bool ok = tinyobj::LoadObj(&attrib, &shapes, &materials, &warn, &err, &in, &mtlReader, false);
   if (!ok) {
     while (!err.empty() && err.back() == '\n') err.pop_back();
     error = path + ": " + (err.empty() ? std::string("tinyobjloader could not parse the file") : err);
@@ -165,10 +167,16 @@ bool loadObj(const std::string& path, TriMesh& out, std::string& error) {
   TriMesh mesh;
   mesh.verts.assign(attrib.vertices.begin(), attrib.vertices.end());
   const int nv = mesh.vertCount();
+  for (const tinyobj::material_t& mat : materials)
+    mesh.materialColors.emplace_back(mat.diffuse[0], mat.diffuse[1], mat.diffuse[2]);
+  bool anyMaterial = false;
   for (const tinyobj::shape_t& shape : shapes) {
     size_t at = 0;
-    for (unsigned char fvRaw : shape.mesh.num_face_vertices) {
-      const size_t fv = fvRaw;
+    for (size_t f = 0; f < shape.mesh.num_face_vertices.size(); ++f) {
+      const size_t fv = shape.mesh.num_face_vertices[f];
+      int mat = f < shape.mesh.material_ids.size() ? shape.mesh.material_ids[f] : -1;
+      if (mat < 0 || mat >= int(mesh.materialColors.size())) mat = -1;
+      anyMaterial |= mat >= 0;
       if (at + fv > shape.mesh.indices.size()) break;
       ++mesh.polygonCount;
       for (size_t k = 1; k + 1 < fv; ++k) {
@@ -179,6 +187,7 @@ bool loadObj(const std::string& path, TriMesh& out, std::string& error) {
           return false;
         }
         mesh.tris.insert(mesh.tris.end(), {a, b, c});
+        mesh.triMaterial.push_back(mat);
       }
       at += fv;
     }
@@ -186,6 +195,10 @@ bool loadObj(const std::string& path, TriMesh& out, std::string& error) {
   if (mesh.tris.empty()) {
     error = path + ": OBJ has no faces";
     return false;
+  }
+  if (!anyMaterial) {
+    mesh.triMaterial.clear();
+    mesh.materialColors.clear();
   }
   mesh.boundsMin = glm::vec3(std::numeric_limits<float>::max());
   mesh.boundsMax = glm::vec3(-std::numeric_limits<float>::max());

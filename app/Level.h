@@ -19,6 +19,10 @@ struct TriMesh {
   std::vector<float> verts; ///< [(x, y, z) * vertCount] [Unit: wu]
   std::vector<int> tris;    ///< [(a, b, c) * triCount], vertex indices, counter-clockwise seen from the front.
   int polygonCount = 0;     ///< OBJ faces before triangulation.
+  /// Diffuse colours (Kd, linear 0..1) of the materials from the OBJ's .mtl files, if any.
+  std::vector<glm::vec3> materialColors;
+  /// [triCount] index into materialColors, or -1; empty when the file uses no materials.
+  std::vector<int> triMaterial;
   glm::vec3 boundsMin{0.0f}, boundsMax{0.0f};
 
   int vertCount() const { return int(verts.size() / 3); }
@@ -28,7 +32,8 @@ struct TriMesh {
 
 /// Reads an OBJ file with tinyobjloader: positions and faces (polygons are fan-triangulated:
 /// (v0, v1, v2), (v0, v2, v3), ...; negative indices count back from the last vertex read).
-/// Normals, texture coordinates, materials, lines and points are ignored.
+/// Material diffuse colours (usemtl + mtllib next to the file) are kept for display; a missing
+/// .mtl file is not an error. Normals, texture coordinates, lines and points are ignored.
 /// Fails with "<path>: <problem>" for: a missing/unreadable file, an empty or binary file, a text
 /// file with no OBJ records, a malformed or non-finite vertex, a face with fewer than 3 vertices,
 /// a face index of 0 or out of range, and an OBJ without faces.

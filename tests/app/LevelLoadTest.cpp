@@ -80,6 +80,27 @@ TEST(LevelLoad, GroupsObjectsAndMaterialsDoNotLoseFaces) {
   EXPECT_EQ(m.triCount(), 2);
 }
 
+TEST(LevelLoad, MaterialColoursFromTheMtlFile) {
+  TempDir dir;
+  dir.write("colours.mtl", "newmtl red\nKd 1 0 0\nnewmtl blue\nKd 0 0 0.5\n");
+  TriMesh m;
+  ASSERT_EQ(load(dir,
+                 "mtllib colours.mtl\nv 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\n"
+                 "f 1 2 3\nusemtl blue\nf 1 2 3 4\nusemtl red\nf 1 3 4\n",
+                 m),
+            "");
+  ASSERT_EQ(m.triCount(), 4);
+  ASSERT_EQ(m.triMaterial.size(), 4u);
+  EXPECT_EQ(m.triMaterial[0], -1); // before any usemtl
+  ASSERT_GE(m.triMaterial[1], 0);
+  EXPECT_EQ(m.triMaterial[1], m.triMaterial[2]); // both halves of the quad
+  EXPECT_FLOAT_EQ(m.materialColors[size_t(m.triMaterial[1])].z, 0.5f);
+  EXPECT_FLOAT_EQ(m.materialColors[size_t(m.triMaterial[3])].x, 1.0f);
+  // Without any usemtl the arrays stay empty.
+  ASSERT_EQ(load(dir, "v 0 0 0\nv 1 0 0\nv 1 0 1\nf 1 2 3\n", m), "");
+  EXPECT_TRUE(m.triMaterial.empty());
+}
+
 TEST(LevelLoad, MissingFile) {
   TriMesh m;
   std::string error;
@@ -180,4 +201,7 @@ TEST(LevelLoad, DefaultLevel) {
   EXPECT_FLOAT_EQ(m.boundsMax.y, 3.0f);
   EXPECT_FLOAT_EQ(m.boundsMin.z, -0.5f);
   EXPECT_FLOAT_EQ(m.boundsMax.z, 50.5f);
+  // default.mtl is found next to it: every triangle has a material.
+  ASSERT_EQ(m.triMaterial.size(), size_t(m.triCount()));
+  for (int mat : m.triMaterial) EXPECT_GE(mat, 0);
 }
