@@ -19,6 +19,24 @@ inline void polyVerts(const MeshTile* tile, const Poly* poly, float* verts) {
   for (int i = 0; i < nv; ++i) vcopy(&verts[i * 3], &tile->verts[poly->verts[i] * 3]);
 }
 
+inline int nextVert(int i, int n) { return i + 1 == n ? 0 : i + 1; }
+
+// Midpoint of the portal of `link` (from fromPoly) when it is a whole ground edge: the same floats
+// as the general portal lookup, without searching the link list. False when the general path is
+// needed (off-mesh polys, partial tile-border links).
+inline bool wholeEdgeMidPoint(const Link& link, const MeshTile* fromTile, const Poly* fromPoly, const Poly* toPoly,
+                              float* mid) {
+  if (fromPoly->getType() != POLYTYPE_GROUND || toPoly->getType() != POLYTYPE_GROUND ||
+      (link.side != 0xff && (link.bmin != 0 || link.bmax != 255)))
+    return false;
+  const float* v0 = &fromTile->verts[fromPoly->verts[link.edge] * 3];
+  const float* v1 = &fromTile->verts[fromPoly->verts[nextVert(link.edge, fromPoly->vertCount)] * 3];
+  mid[0] = (v0[0] + v1[0]) * 0.5f;
+  mid[1] = (v0[1] + v1[1]) * 0.5f;
+  mid[2] = (v0[2] + v1[2]) * 0.5f;
+  return true;
+}
+
 struct CollectPolys {
   PolyRef* polys;
   int maxPolys;
@@ -115,13 +133,15 @@ Status NavMeshQuery::closestPointOnPolyBoundary(PolyRef ref, const float* pos, f
   if (!m_nav || statusFailed(m_nav->getTileAndPolyByRef(ref, &tile, &poly))) return FAILURE | INVALID_PARAM;
   if (!pos || !visfinite(pos) || !closest) return FAILURE | INVALID_PARAM;
   float verts[VERTS_PER_POLYGON * 3];
-  float edged[VERTS_PER_POLYGON];
-  float edget[VERTS_PER_POLYGON];
+  float edged[VERTS_PER_POLYGON] = {};
+  float edget[VERTS_PER_POLYGON] = {};
   const int nv = poly->vertCount;
   polyVerts(tile, poly, verts);
-  if (distancePtPolyEdgesSqr(pos, verts, nv, edged, edget)) {
+  // Inside (the cheap crossing test first; edge distances only when outside).
+  if (pointInPolygon(pos, verts, nv)) {
     vcopy(closest, pos);
   } else {
+    distancePtPolyEdgesSqr(pos, verts, nv, edged, edget);
     float dmin = edged[0];
     int imin = 0;
     for (int i = 1; i < nv; ++i)
@@ -129,7 +149,7 @@ Status NavMeshQuery::closestPointOnPolyBoundary(PolyRef ref, const float* pos, f
         dmin = edged[i];
         imin = i;
       }
-    vlerp(closest, &verts[imin * 3], &verts[((imin + 1) % nv) * 3], edget[imin]);
+    vlerp(closest, &verts[imin * 3], &verts[nextVert(imin, nv) * 3], edget[imin]);
   }
   return SUCCESS;
 }
@@ -316,7 +336,7 @@ Status NavMeshQuery::portalPoints(PolyRef from, const Poly* fromPoly, const Mesh
   }
 
   const float* v0 = &fromTile->verts[fromPoly->verts[link->edge] * 3];
-  const float* v1 = &fromTile->verts[fromPoly->verts[(link->edge + 1) % int(fromPoly->vertCount)] * 3];
+  const float* v1 = &fromTile->verts[fromPoly->verts[nextVert(link->edge, fromPoly->vertCount)] * 3];
   if (link->side != 0xff && (link->bmin != 0 || link->bmax != 255)) {
     // Tile border link covering part of the edge.
     const float s = 1.0f / 255.0f;
@@ -486,19 +506,8 @@ Status NavMeshQuery::findPath(PolyRef startRef, PolyRef endRef, const float* sta
       }
 
       // First visit: the node sits at the midpoint of the portal it was reached through.
-      if (neighbourNode->flags == 0) {
-        if (bestPoly->getType() == POLYTYPE_GROUND && neighbourPoly->getType() == POLYTYPE_GROUND &&
-            (link.side == 0xff || (link.bmin == 0 && link.bmax == 255))) {
-          // Fast path: the portal is the whole edge of this very link.
-          const float* v0 = &bestTile->verts[bestPoly->verts[link.edge] * 3];
-          const float* v1 = &bestTile->verts[bestPoly->verts[(link.edge + 1) % int(bestPoly->vertCount)] * 3];
-          neighbourNode->pos[0] = (v0[0] + v1[0]) * 0.5f;
-          neighbourNode->pos[1] = (v0[1] + v1[1]) * 0.5f;
-          neighbourNode->pos[2] = (v0[2] + v1[2]) * 0.5f;
-        } else {
-          edgeMidPoint(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile, neighbourNode->pos);
-        }
-      }
+      if (neighbourNode->flags == 0 && !wholeEdgeMidPoint(link, bestTile, bestPoly, neighbourPoly, neighbourNode->pos))
+        edgeMidPoint(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile, neighbourNode->pos);
 
       float cost, heuristic;
       const float curCost = filter->getCost(bestNode->pos, neighbourNode->pos, parentRef, parentTile, parentPoly,
@@ -669,7 +678,8 @@ Status NavMeshQuery::updateSlicedFindPath(int maxIter, int* doneIters) {
       // Do not expand to nodes already reached from the same parent.
       if (neighbourNode->parent != 0 && neighbourNode->parent == bestNode->parent) continue;
 
-      if (neighbourNode->flags == 0)
+      if (neighbourNode->flags == 0 &&
+          !wholeEdgeMidPoint(bestTile->links[i], bestTile, bestPoly, neighbourPoly, neighbourNode->pos))
         edgeMidPoint(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile, neighbourNode->pos);
 
       float cost = 0, heuristic = 0;
@@ -892,14 +902,57 @@ Status NavMeshQuery::findStraightPath(const float* startPos, const float* endPos
     vcopy(portalRight, portalApex);
     int apexIndex = 0, leftIndex = 0, rightIndex = 0;
     uint8_t leftPolyType = 0, rightPolyType = 0;
+    // Portals of the corridor, each looked up (and its refs validated) once even though the
+    // funnel restarts from the apex after every corner.
+    struct PortalCache {
+      const NavMeshQuery* q;
+      const PolyRef* path;
+      float lr[128][6];
+      uint8_t type[128];
+      int count = 0;
+      int lastIdx = -1; // index of the poly in lastTile/lastPoly
+      const MeshTile* lastTile = nullptr;
+      const Poly* lastPoly = nullptr;
+      Status get(int i, float* left, float* right, uint8_t* toType) {
+        if (i < count) {
+          vcopy(left, lr[i]);
+          vcopy(right, lr[i] + 3);
+          *toType = type[i];
+          return SUCCESS;
+        }
+        const NavMesh* nav = q->m_nav;
+        const MeshTile *fromTile, *toTile;
+        const Poly *fromPoly, *toPoly;
+        if (lastIdx == i) {
+          fromTile = lastTile;
+          fromPoly = lastPoly;
+        } else if (statusFailed(nav->getTileAndPolyByRef(path[i], &fromTile, &fromPoly))) {
+          return FAILURE | INVALID_PARAM;
+        }
+        if (statusFailed(nav->getTileAndPolyByRef(path[i + 1], &toTile, &toPoly))) return FAILURE | INVALID_PARAM;
+        lastIdx = i + 1;
+        lastTile = toTile;
+        lastPoly = toPoly;
+        *toType = toPoly->getType();
+        const Status st = q->portalPoints(path[i], fromPoly, fromTile, path[i + 1], toPoly, toTile, left, right);
+        if (statusSucceeded(st) && i == count && i < 128) {
+          vcopy(lr[i], left);
+          vcopy(lr[i] + 3, right);
+          type[i] = *toType;
+          ++count;
+        }
+        return st;
+      }
+    } portals;
+    portals.q = this;
+    portals.path = path;
     PolyRef leftPolyRef = path[0], rightPolyRef = path[0];
 
     for (int i = 0; i < pathSize; ++i) {
       float left[3], right[3];
       uint8_t toType;
       if (i + 1 < pathSize) {
-        uint8_t fromType;
-        if (statusFailed(getPortalPoints(path[i], path[i + 1], left, right, &fromType, &toType))) {
+        if (statusFailed(portals.get(i, left, right, &toType))) {
           // path[i + 1] is not a valid neighbour: end the path on path[i].
           if (statusFailed(closestPointOnPolyBoundary(path[i], endPos, closestEndPos))) return FAILURE | INVALID_PARAM;
           if (crossings)
@@ -1209,7 +1262,7 @@ Status NavMeshQuery::raycast(PolyRef startRef, const float* startPos, const floa
       }
       // Partial tile-border link: the crossing must lie within it.
       const float* left = &tile->verts[poly->verts[link->edge] * 3];
-      const float* right = &tile->verts[poly->verts[(link->edge + 1) % poly->vertCount] * 3];
+      const float* right = &tile->verts[poly->verts[nextVert(link->edge, poly->vertCount)] * 3];
       const float s = 1.0f / 255.0f;
       if (link->side == 0 || link->side == 4) {
         float lmin = left[2] + (right[2] - left[2]) * (link->bmin * s);
@@ -1237,7 +1290,7 @@ Status NavMeshQuery::raycast(PolyRef startRef, const float* startPos, const floa
       vcopy(lastPos, curPos);
       vmad(curPos, startPos, dir, hit->t);
       const float* e1 = &verts[segMax * 3];
-      const float* e2 = &verts[((segMax + 1) % nv) * 3];
+      const float* e2 = &verts[nextVert(segMax, nv) * 3];
       float eDir[3], diff[3];
       vsub(eDir, e2, e1);
       vsub(diff, curPos, e1);
@@ -1354,7 +1407,7 @@ Status NavMeshQuery::findDistanceToWall(PolyRef startRef, const float* centerPos
       m_nav->getTileAndPolyByRefUnsafe(neighbourRef, &neighbourTile, &neighbourPoly);
       if (neighbourPoly->getType() == POLYTYPE_OFFMESH_CONNECTION) continue;
       const float* va = &bestTile->verts[bestPoly->verts[link.edge] * 3];
-      const float* vb = &bestTile->verts[bestPoly->verts[(link.edge + 1) % bestPoly->vertCount] * 3];
+      const float* vb = &bestTile->verts[bestPoly->verts[nextVert(link.edge, bestPoly->vertCount)] * 3];
       float tseg;
       if (distancePtSegSqr2D(centerPos, va, vb, tseg) > radiusSqr) continue;
       if (!filter->passFilter(neighbourRef, neighbourTile, neighbourPoly)) continue;
