@@ -804,19 +804,20 @@ void NavMesh::connectExtLinks(MeshTile* tile, MeshTile* target, int side) {
         link->side = uint8_t(dir);
         link->next = poly->firstLink;
         poly->firstLink = idx;
-        // The overlapping part of the edge, as fractions of the edge in bytes.
+        // The overlapping part of the edge, as fractions of the edge in bytes (truncated, as Detour
+        // 1.5.1 does: no roundf there).
         if (dir == 0 || dir == 4) {
           float tmin = (neia[k * 2 + 0] - va[2]) / (vb[2] - va[2]);
           float tmax = (neia[k * 2 + 1] - va[2]) / (vb[2] - va[2]);
           if (tmin > tmax) navSwap(tmin, tmax);
-          link->bmin = uint8_t(std::round(clamp(tmin, 0.0f, 1.0f) * 255.0f));
-          link->bmax = uint8_t(std::round(clamp(tmax, 0.0f, 1.0f) * 255.0f));
+          link->bmin = uint8_t(clamp(tmin, 0.0f, 1.0f) * 255.0f);
+          link->bmax = uint8_t(clamp(tmax, 0.0f, 1.0f) * 255.0f);
         } else if (dir == 2 || dir == 6) {
           float tmin = (neia[k * 2 + 0] - va[0]) / (vb[0] - va[0]);
           float tmax = (neia[k * 2 + 1] - va[0]) / (vb[0] - va[0]);
           if (tmin > tmax) navSwap(tmin, tmax);
-          link->bmin = uint8_t(std::round(clamp(tmin, 0.0f, 1.0f) * 255.0f));
-          link->bmax = uint8_t(std::round(clamp(tmax, 0.0f, 1.0f) * 255.0f));
+          link->bmin = uint8_t(clamp(tmin, 0.0f, 1.0f) * 255.0f);
+          link->bmax = uint8_t(clamp(tmax, 0.0f, 1.0f) * 255.0f);
         }
       }
     }

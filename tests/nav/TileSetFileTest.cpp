@@ -1,0 +1,194 @@
+// TileSetFileTest: MSET round trips (ours -> ours, ours -> Detour, Detour -> ours) on hand-made
+// grids (always) and on the baked levels (when ../shared is present; default.obj always).
+#include "DetourBridge.h"
+#include "TestMeshes.h"
+
+#include "nav/TileSetFile.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <tuple>
+
+using namespace navtest;
+
+namespace {
+
+using LinkTuple = std::tuple<nav::PolyRef, int, int, int, int>;
+
+// Tile contents that do not depend on the order tiles were linked in: everything but the link
+// pool and the polys' firstLink; links compared as sorted lists per poly.
+std::string compareOrderFree(const nav::NavMesh& a, const nav::NavMesh& b) {
+  if (a.getMaxTiles() != b.getMaxTiles()) return "maxTiles differ";
+  if (std::memcmp(&a.getParams(), &b.getParams(), sizeof(nav::NavMeshParams)) != 0) return "params differ";
+  for (int i = 0; i < a.getMaxTiles(); ++i) {
+    const nav::MeshTile* x = a.getTile(i);
+    const nav::MeshTile* y = b.getTile(i);
+    const std::string at = "slot " + std::to_string(i) + ": ";
+    if ((x->header != nullptr) != (y->header != nullptr)) return at + "occupancy differs";
+    if (!x->header) continue;
+    if (a.getTileRef(x) != b.getTileRef(y)) return at + "ref differs";
+    if (x->dataSize != y->dataSize) return at + "size differs";
+    const nav::TileLayout lay = nav::tileLayout(*x->header);
+    std::vector<uint8_t> dx(x->data, x->data + x->dataSize), dy(y->data, y->data + y->dataSize);
+    for (auto* d : {&dx, &dy}) {
+      std::fill(d->begin() + lay.links, d->begin() + lay.detailMeshes, 0);
+      for (int p = 0; p < x->header->polyCount; ++p) std::memset(d->data() + lay.polys + p * sizeof(nav::Poly), 0, 4);
+    }
+    if (dx != dy) return at + "tile data differs";
+    for (int p = 0; p < x->header->polyCount; ++p) {
+      std::vector<LinkTuple> lx, ly;
+      for (uint32_t l = x->polys[p].firstLink; l != nav::NULL_LINK; l = x->links[l].next)
+        lx.emplace_back(x->links[l].ref, x->links[l].edge, x->links[l].side, x->links[l].bmin, x->links[l].bmax);
+      for (uint32_t l = y->polys[p].firstLink; l != nav::NULL_LINK; l = y->links[l].next)
+        ly.emplace_back(y->links[l].ref, y->links[l].edge, y->links[l].side, y->links[l].bmin, y->links[l].bmax);
+      std::sort(lx.begin(), lx.end());
+      std::sort(ly.begin(), ly.end());
+      if (lx != ly) return at + "poly " + std::to_string(p) + " links differ";
+    }
+  }
+  return "";
+}
+
+// A 3x3 grid with a hole, a second layer, off-mesh links and tiles removed/re-added (salts > 1),
+// built by us and, from the same params, by Detour.
+struct GridSet {
+  nav::NavMesh ours;
+  DtMeshPtr theirs;
+};
+
+void buildGridSet(GridSet& g) {
+  GridTileSpec s;
+  ASSERT_TRUE(nav::statusSucceeded(g.ours.init(gridMeshParams(s, 16, 64))));
+  g.theirs.reset(dtAllocNavMesh());
+  dtNavMeshParams dp;
+  const nav::NavMeshParams np = gridMeshParams(s, 16, 64);
+  std::memcpy(&dp, &np, sizeof dp);
+  ASSERT_TRUE(dtStatusSucceed(g.theirs->init(&dp)));
+  const float con[12] = {2.5f, 0.0f, 2.5f, 6.5f, 0.0f, 6.5f, 9.5f, 0.0f, 1.5f, 5.5f, 0.0f, 1.5f};
+  std::vector<std::pair<nav::TileRef, std::vector<uint8_t>>> added;
+  auto add = [&](const GridTileSpec& t) {
+    PolyMeshArrays m = makeGridPolyMesh(t);
+    nav::TileBuildParams p = gridParams(t, m);
+    std::vector<float> rad(2, 0.4f);
+    std::vector<uint16_t> flags(2, 8);
+    std::vector<uint8_t> areas(2, 5), dir = {1, 0};
+    std::vector<uint32_t> ids = {7, 8};
+    p.offMeshConVerts = con;
+    p.offMeshConRad = rad.data();
+    p.offMeshConFlags = flags.data();
+    p.offMeshConAreas = areas.data();
+    p.offMeshConDir = dir.data();
+    p.offMeshConUserID = ids.data();
+    p.offMeshConCount = 2;
+    const std::vector<uint8_t> blob = detourBuild(p);
+    ASSERT_EQ(compareBlobs(blob.data(), blob.size(), navBuild(p).data(), navBuild(p).size()), "");
+    nav::TileRef a = 0;
+    ASSERT_TRUE(nav::statusSucceeded(g.ours.addTile(dupBlob(blob), int(blob.size()), nav::TILE_FREE_DATA, 0, &a)));
+    unsigned char* d = static_cast<unsigned char*>(dtAlloc(blob.size(), DT_ALLOC_PERM));
+    std::memcpy(d, blob.data(), blob.size());
+    dtTileRef b = 0;
+    ASSERT_TRUE(dtStatusSucceed(g.theirs->addTile(d, int(blob.size()), DT_TILE_FREE_DATA, 0, &b)));
+    ASSERT_EQ(a, b);
+    added.emplace_back(a, blob);
+  };
+  for (int y = 0; y < 3; ++y)
+    for (int x = 0; x < 3; ++x) {
+      if (x == 1 && y == 1) continue; // a hole
+      GridTileSpec t = s;
+      t.tx = x;
+      t.ty = y;
+      t.quadCells = (x + y) % 2 ? 4 : 2;
+      add(t);
+    }
+  GridTileSpec upper = s;
+  upper.layer = 1;
+  upper.baseY = 5.0f;
+  add(upper);
+  // Remove two tiles and add them back: new salts, other slots.
+  for (int k : {2, 5}) {
+    ASSERT_TRUE(nav::statusSucceeded(g.ours.removeTile(added[size_t(k)].first, nullptr, nullptr)));
+    ASSERT_TRUE(dtStatusSucceed(g.theirs->removeTile(added[size_t(k)].first, nullptr, nullptr)));
+  }
+  for (int k : {5, 2}) {
+    const std::vector<uint8_t>& blob = added[size_t(k)].second;
+    nav::TileRef a = 0;
+    ASSERT_TRUE(nav::statusSucceeded(g.ours.addTile(dupBlob(blob), int(blob.size()), nav::TILE_FREE_DATA, 0, &a)));
+    unsigned char* d = static_cast<unsigned char*>(dtAlloc(blob.size(), DT_ALLOC_PERM));
+    std::memcpy(d, blob.data(), blob.size());
+    dtTileRef b = 0;
+    ASSERT_TRUE(dtStatusSucceed(g.theirs->addTile(d, int(blob.size()), DT_TILE_FREE_DATA, 0, &b)));
+    ASSERT_EQ(a, b);
+    ASSERT_GT(g.ours.decodePolyIdSalt(a), 1u);
+  }
+  ASSERT_EQ(compareMeshes(g.ours, *g.theirs), "");
+}
+
+} // namespace
+
+TEST(TileSetFile, OursRoundTrip) {
+  GridSet g;
+  buildGridSet(g);
+  if (HasFatalFailure()) return;
+  std::vector<uint8_t> file;
+  ASSERT_TRUE(nav::statusSucceeded(nav::saveTileSet(g.ours, file)));
+  nav::NavMesh back;
+  std::string why;
+  ASSERT_TRUE(nav::statusSucceeded(nav::loadTileSet(file.data(), file.size(), back, &why))) << why;
+  EXPECT_EQ(back.tileCount(), g.ours.tileCount());
+  // Same refs (salts restored), same tile data, same links (the load order may differ from the
+  // order the tiles were first added, so link slots may too).
+  EXPECT_EQ(compareOrderFree(g.ours, back), "");
+  // A second round trip is byte-identical to the first.
+  std::vector<uint8_t> file2, file3;
+  ASSERT_TRUE(nav::statusSucceeded(nav::saveTileSet(back, file2)));
+  nav::NavMesh back2;
+  ASSERT_TRUE(nav::statusSucceeded(nav::loadTileSet(file2.data(), file2.size(), back2, &why))) << why;
+  ASSERT_TRUE(nav::statusSucceeded(nav::saveTileSet(back2, file3)));
+  EXPECT_TRUE(file2 == file3);
+  // A listing for reports.
+  const std::vector<nav::TileInfo> tiles = nav::listTiles(back);
+  ASSERT_EQ(int(tiles.size()), back.tileCount());
+  size_t bytes = 0;
+  for (const nav::TileInfo& t : tiles) {
+    bytes += size_t(t.bytes);
+    EXPECT_GT(t.usedLinks, 0);
+    EXPECT_LE(t.usedLinks, t.maxLinks);
+  }
+  EXPECT_EQ(bytes, back.totalTileBytes());
+  EXPECT_EQ(file.size(), sizeof(nav::TileSetHeader) + tiles.size() * sizeof(nav::TileSetTileHeader) + bytes);
+}
+
+TEST(TileSetFile, DetourReadsOurFiles) {
+  GridSet g;
+  buildGridSet(g);
+  if (HasFatalFailure()) return;
+  std::vector<uint8_t> file;
+  ASSERT_TRUE(nav::statusSucceeded(nav::saveTileSet(g.ours, file)));
+  DtMeshPtr theirs = detourLoadAll(file);
+  ASSERT_TRUE(theirs) << "Detour refused our file";
+  nav::NavMesh ours;
+  std::string why;
+  ASSERT_TRUE(nav::statusSucceeded(nav::loadTileSet(file.data(), file.size(), ours, &why))) << why;
+  // Both loaded the same file in the same order: identical down to link slots.
+  EXPECT_EQ(compareMeshes(ours, *theirs), "");
+}
+
+TEST(TileSetFile, WeReadDetoursFiles) {
+  GridSet g;
+  buildGridSet(g);
+  if (HasFatalFailure()) return;
+  const std::vector<uint8_t> file = detourSaveAll(*g.theirs);
+  nav::NavMesh ours;
+  std::string why;
+  ASSERT_TRUE(nav::statusSucceeded(nav::loadTileSet(file.data(), file.size(), ours, &why))) << why;
+  DtMeshPtr theirs = detourLoadAll(file);
+  ASSERT_TRUE(theirs);
+  EXPECT_EQ(compareMeshes(ours, *theirs), "");
+  // And what we write from it is the same file.
+  std::vector<uint8_t> again;
+  ASSERT_TRUE(nav::statusSucceeded(nav::saveTileSet(ours, again)));
+  DtMeshPtr theirs2 = detourLoadAll(again);
+  ASSERT_TRUE(theirs2);
+  EXPECT_TRUE(detourSaveAll(*theirs2) == again);
+}
