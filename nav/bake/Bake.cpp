@@ -486,6 +486,12 @@ bool Baker::buildPolyMesh(const BakeSettings& s, int tx, int ty, PolyMeshData* o
 
 std::unique_ptr<NavMesh> Baker::releaseNavMesh() { return std::move(m_mesh); }
 
+void Baker::adoptNavMesh(std::unique_ptr<NavMesh> mesh, const BakeSettings& settings) {
+  if (!mesh) return;
+  m_mesh = std::move(mesh);
+  m_bakedSettings = settings;
+}
+
 namespace {
 
 /// Counts of a mesh, for the report.

@@ -179,6 +179,9 @@ public:
   NavMesh* navMesh() { return m_mesh.get(); }
   /// Hands the current mesh over to the caller (the baker forgets it).
   std::unique_ptr<NavMesh> releaseNavMesh();
+  /// Makes `mesh` (baked elsewhere from this baker's input with `settings`, e.g. by a BakeJob) the
+  /// current mesh, so rebuildTile works on it. Ignored if mesh is null.
+  void adoptNavMesh(std::unique_ptr<NavMesh> mesh, const BakeSettings& settings);
   /// Settings of the current mesh.
   const BakeSettings& bakedSettings() const { return m_bakedSettings; }
 

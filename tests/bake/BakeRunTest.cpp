@@ -1,9 +1,11 @@
 // Threads, progress, cancel, failed bakes, single-tile rebuild.
 #include "BakeTestUtil.h"
+#include "nav/bake/BakeJob.h"
 
 #include <gtest/gtest.h>
 
 #include <mutex>
+#include <chrono>
 #include <thread>
 
 using namespace nav::bake;
@@ -234,6 +236,66 @@ TEST_F(BakeRun, RebuildTileInPlace) {
   EXPECT_FALSE(baker.rebuildTile(-1, 0, &r));
   EXPECT_FALSE(baker.rebuildTile(1000, 0, &r));
   EXPECT_NE(r.error.find("outside"), std::string::npos) << r.error;
+}
+
+} // namespace
+
+namespace {
+
+TEST(BakeJobTest, BackgroundBakeReportsProgressAndHandsOverTheMesh) {
+  BakeInput in;
+  BakeSettings s;
+  std::string why;
+  ASSERT_TRUE(baketest::loadLevel(baketest::defaultLevel(), &in, &s, &why)) << why;
+  BakeJob job;
+  EXPECT_FALSE(job.finished());
+  ASSERT_TRUE(job.start(in, s, 2, &why)) << why;
+  // A second start is refused while the first runs (it may already be done on a fast machine).
+  std::string busy;
+  if (!job.start(in, s, 2, &busy)) {
+    EXPECT_EQ(busy, "a bake is already running");
+  }
+  while (!job.finished()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  const BakeProgress p = job.progress();
+  EXPECT_EQ(p.stage, BakeStage::Done);
+  EXPECT_EQ(p.tilesDone, p.tilesTotal);
+  std::unique_ptr<nav::NavMesh> mesh;
+  BakeReport r;
+  ASSERT_TRUE(job.takeResult(&mesh, &r));
+  ASSERT_TRUE(r.ok) << r.error;
+  ASSERT_NE(mesh, nullptr);
+
+  // Same bytes as a foreground bake; adopted meshes can have tiles rebuilt.
+  Baker b;
+  ASSERT_TRUE(b.setInput(in, &why)) << why;
+  BakeReport rf;
+  ASSERT_TRUE(b.bake(s, BakeOptions(), &rf)) << rf.error;
+  EXPECT_EQ(baketest::firstDiff(baketest::saveAllOurs(*mesh), baketest::saveAllOurs(*b.navMesh())), -1);
+  b.adoptNavMesh(std::move(mesh), s);
+  BakeReport rr;
+  EXPECT_TRUE(b.rebuildTile(1, 1, &rr)) << rr.error;
+}
+
+TEST(BakeJobTest, CancelEndsTheJobWithoutAMesh) {
+  const std::string path = baketest::sharedLevelsDir() + "/undulating.obj";
+  BakeInput in;
+  BakeSettings s;
+  std::string why;
+  ASSERT_TRUE(baketest::loadLevel(baketest::fileExists(path) ? path : baketest::defaultObj(), &in, &s, &why)) << why;
+  s.tileSize = 16; // many small tiles
+  BakeJob job;
+  ASSERT_TRUE(job.start(in, s, 1, &why)) << why;
+  job.cancel();
+  std::unique_ptr<nav::NavMesh> mesh;
+  BakeReport r;
+  ASSERT_TRUE(job.takeResult(&mesh, &r));
+  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(r.cancelled);
+  EXPECT_EQ(mesh, nullptr);
+  // Bad settings are refused up front.
+  s.cellSize = 0;
+  EXPECT_FALSE(job.start(in, s, 1, &why));
+  EXPECT_NE(why.find("cellSize"), std::string::npos) << why;
 }
 
 } // namespace
