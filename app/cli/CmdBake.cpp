@@ -1,0 +1,179 @@
+// navbench bake LEVEL(.obj|.json) -o OUT.bin [--tile-size N] [--threads N] [--settings FILE] [--solo]
+//
+// Bakes a level into a tile set file (RecastDemo's MSET format) and prints progress, counts and
+// per-stage times. A .json level file brings its OBJ, settings, convex volumes and off-mesh links;
+// a bare .obj bakes with default settings. Options override the level's settings.
+#include "app/cli/Cli.h"
+#include "nav/TileSetFile.h"
+#include "nav/bake/Bake.h"
+#include "nav/bake/LevelFile.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace {
+
+void usage(FILE* f) {
+  std::fprintf(f,
+               "usage: navbench bake LEVEL(.obj|.json) -o OUT.bin [--tile-size N] [--threads N] [--settings FILE] [--solo]\n"
+               "  LEVEL            an OBJ (default settings) or a level file (OBJ + settings + volumes + links)\n"
+               "  -o OUT.bin       tile set file to write (MSET, as RecastDemo saves)\n"
+               "  --tile-size N    tiled bake with N x N cell tiles (16..1024)\n"
+               "  --solo           one tile over the whole level (RecastDemo's solo mesh)\n"
+               "  --threads N      worker threads (default: all cores)\n"
+               "  --settings FILE  bake settings (JSON object, or a level file's \"settings\") over the level's\n"
+               "  -q, --quiet      no progress lines\n");
+}
+
+bool parseInt(const char* s, int* out) {
+  char* end = nullptr;
+  const long v = std::strtol(s, &end, 10);
+  if (!s[0] || *end || v < -1000000 || v > 1000000) return false;
+  *out = int(v);
+  return true;
+}
+
+int runBake(int argc, char** argv) {
+  std::string level, out, settingsFile;
+  int tileSize = -1, threads = 0;
+  bool solo = false, quiet = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&](const char* name) -> const char* {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "navbench bake: %s needs a value\n", name);
+        return nullptr;
+      }
+      return argv[++i];
+    };
+    if (a == "-h" || a == "--help") {
+      usage(stdout);
+      return 0;
+    } else if (a == "-o" || a == "--out") {
+      const char* v = value("-o");
+      if (!v) return 2;
+      out = v;
+    } else if (a == "--tile-size") {
+      const char* v = value("--tile-size");
+      if (!v) return 2;
+      if (!parseInt(v, &tileSize)) {
+        std::fprintf(stderr, "navbench bake: --tile-size: '%s' is not a number\n", v);
+        return 2;
+      }
+    } else if (a == "--threads") {
+      const char* v = value("--threads");
+      if (!v) return 2;
+      if (!parseInt(v, &threads) || threads < 0) {
+        std::fprintf(stderr, "navbench bake: --threads: '%s' is not a thread count (0 = all cores)\n", v);
+        return 2;
+      }
+    } else if (a == "--settings") {
+      const char* v = value("--settings");
+      if (!v) return 2;
+      settingsFile = v;
+    } else if (a == "--solo") {
+      solo = true;
+    } else if (a == "-q" || a == "--quiet") {
+      quiet = true;
+    } else if (!a.empty() && a[0] == '-') {
+      std::fprintf(stderr, "navbench bake: unknown option %s\n", a.c_str());
+      usage(stderr);
+      return 2;
+    } else if (level.empty()) {
+      level = a;
+    } else {
+      std::fprintf(stderr, "navbench bake: more than one level given (%s, %s)\n", level.c_str(), a.c_str());
+      return 2;
+    }
+  }
+  if (level.empty() || out.empty()) {
+    std::fprintf(stderr, "navbench bake: %s\n", level.empty() ? "no level given" : "no output file given (-o OUT.bin)");
+    usage(stderr);
+    return 2;
+  }
+  if (solo && tileSize >= 0) {
+    std::fprintf(stderr, "navbench bake: --solo and --tile-size contradict each other\n");
+    return 2;
+  }
+
+  nav::bake::BakeInput input;
+  nav::bake::BakeSettings settings;
+  std::string why;
+  if (!nav::bake::loadBakeInput(level, &input, &settings, &why)) {
+    std::fprintf(stderr, "navbench bake: %s\n", why.c_str());
+    return 1;
+  }
+  if (!settingsFile.empty() && !nav::bake::loadSettingsFile(settingsFile, &settings, &why)) {
+    std::fprintf(stderr, "navbench bake: %s\n", why.c_str());
+    return 1;
+  }
+  if (solo) settings.tiled = false;
+  if (tileSize >= 0) {
+    settings.tiled = true;
+    settings.tileSize = tileSize;
+  }
+  if (!settings.validate(&why)) {
+    std::fprintf(stderr, "navbench bake: bad settings: %s\n", why.c_str());
+    return 1;
+  }
+
+  nav::bake::Baker baker;
+  if (!baker.setInput(std::move(input), &why)) {
+    std::fprintf(stderr, "navbench bake: %s: %s\n", level.c_str(), why.c_str());
+    return 1;
+  }
+  nav::bake::BakeOptions opt;
+  opt.threads = threads;
+  int lastPercent = -1;
+  nav::bake::BakeStage lastStage = nav::bake::BakeStage::Count;
+  if (!quiet) {
+    opt.progress = [&](const nav::bake::BakeProgress& p) {
+      if (p.stage == nav::bake::BakeStage::TileData && p.tilesTotal > 1) {
+        const int percent = p.tilesDone * 100 / p.tilesTotal;
+        if (percent / 10 != lastPercent / 10 || p.tilesDone == p.tilesTotal) {
+          std::printf("  tiles %d/%d (%d%%)\n", p.tilesDone, p.tilesTotal, percent);
+          std::fflush(stdout);
+          lastPercent = percent;
+        }
+      } else if (p.stage != lastStage) {
+        std::printf("  %s\n", nav::bake::bakeStageName(p.stage));
+        std::fflush(stdout);
+      }
+      lastStage = p.stage;
+    };
+  }
+  if (!quiet) std::printf("baking %s (%s)\n", level.c_str(), settings.tiled ? "tiled" : "solo");
+  nav::bake::BakeReport report;
+  const bool ok = baker.bake(settings, opt, &report);
+  if (!ok) {
+    for (const std::string& l : report.log)
+      if (l.find("warning") != std::string::npos || l.find("error") != std::string::npos) std::fprintf(stderr, "  %s\n", l.c_str());
+    std::fprintf(stderr, "navbench bake: %s: %s\n", level.c_str(), report.error.c_str());
+    return 1;
+  }
+  for (const std::string& l : report.log)
+    if (l.find("warning") != std::string::npos) std::fprintf(stderr, "  %s\n", l.c_str());
+  const nav::Status st = nav::saveTileSetFile(*baker.navMesh(), out, &why);
+  if (nav::statusFailed(st)) {
+    std::fprintf(stderr, "navbench bake: cannot write %s: %s\n", out.c_str(), why.c_str());
+    return 1;
+  }
+
+  std::printf("%s\n", report.log.size() > 1 ? report.log[1].c_str() : "");
+  std::printf("wrote %s\n", out.c_str());
+  std::printf("tiles %d (grid %d x %d), polys %d, verts %d, off-mesh connections %d, bytes %zu\n", report.tileCount,
+              report.tilesX, report.tilesY, report.polyCount, report.vertCount, report.offMeshConCount, report.dataBytes);
+  std::printf("time %.1f ms wall on %d thread(s); per stage (summed over tiles):\n", report.totalMs, report.threads);
+  for (int s = 0; s < nav::bake::BAKE_STAGE_COUNT; ++s) {
+    const nav::bake::BakeStage stage = nav::bake::BakeStage(s);
+    if (stage == nav::bake::BakeStage::Done) continue;
+    std::printf("  %-20s %9.2f ms\n", nav::bake::bakeStageName(stage), report.stageMs[s]);
+  }
+  return 0;
+}
+
+} // namespace
+
+NAVBENCH_SUBCOMMAND(bake, "bake", "bake a level (OBJ or level file) into a navmesh tile set file", runBake);
