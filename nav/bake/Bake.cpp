@@ -140,6 +140,9 @@ struct TileOutput {
   bool cancelled = false;
 };
 
+/// Largest heightfield a bake allocates (8 bytes per cell before any span).
+constexpr long long MAX_GRID_CELLS = 64ll * 1024 * 1024;
+
 bool cancelled(const TileJobContext& c) { return c.cancel && c.cancel->load(std::memory_order_relaxed); }
 
 /// RecastDemo's rcConfig for the settings (tile-independent part).
@@ -222,9 +225,11 @@ bool buildRecastTile(const TileJobContext& c, int tx, int ty, PolyMeshData* pm, 
     tris = tileTris.data();
     ntris = int(ids.size());
   }
-  if (cfg.width > 0xffff || cfg.height > 0xffff)
+  // Poly mesh vertices are 16-bit cell coordinates; the heightfield holds a pointer per cell.
+  if (cfg.width > 0xffff || cfg.height > 0xffff || double(cfg.width) * double(cfg.height) > double(MAX_GRID_CELLS))
     return fail("the grid is " + std::to_string(cfg.width) + " x " + std::to_string(cfg.height) +
-                " cells; more than 65535 along a side (raise cellSize or bake tiled)");
+                " cells; at most 65535 along a side and " + std::to_string(MAX_GRID_CELLS) +
+                " cells in all (raise cellSize or bake tiled)");
 
   if (!stage(BakeStage::Rasterize)) return false;
   std::unique_ptr<rcHeightfield, HeightfieldDel> solid(rcAllocHeightfield());

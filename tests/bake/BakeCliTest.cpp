@@ -100,6 +100,22 @@ TEST(BakeCli, SoloAndTileSizeOptions) {
   nav::NavMesh mesh2;
   ASSERT_TRUE(nav::statusSucceeded(nav::loadTileSetFile(out, mesh2, &why))) << why;
   EXPECT_EQ(mesh2.getParams().tileWidth, 64 * 0.3f);
+
+  // A settings file over the level's settings.
+  const std::string settings = tempPath("settings.json");
+  {
+    std::ofstream sf(settings);
+    sf << R"({"tiled": false, "agentRadius": 0.3})";
+  }
+  testing::internal::CaptureStdout();
+  rc = runBake({baketest::defaultObj(), "-o", out, "--settings", settings, "-q"});
+  testing::internal::GetCapturedStdout();
+  ASSERT_EQ(rc, 0);
+  nav::NavMesh mesh3;
+  ASSERT_TRUE(nav::statusSucceeded(nav::loadTileSetFile(out, mesh3, &why))) << why;
+  EXPECT_EQ(mesh3.tileCount(), 1);
+  EXPECT_FLOAT_EQ(mesh3.getTile(0)->header->walkableRadius, 0.3f);
+  std::remove(settings.c_str());
   std::remove(out.c_str());
 }
 

@@ -242,6 +242,15 @@ TEST(BakeInputTest, BadInputGetsClearErrors) {
   EXPECT_FALSE(b.bake(s, BakeOptions(), &r));
   EXPECT_NE(r.error.find("vertsPerPoly"), std::string::npos) << r.error;
   EXPECT_EQ(b.navMesh(), nullptr);
+  // A level far too big for one heightfield is refused before allocating it.
+  BakeInput huge = in;
+  huge.verts = {0, 0, 0, 5000, 0, 0, 0, 0, 5000};
+  ASSERT_TRUE(b.setInput(huge, &why)) << why;
+  BakeSettings solo;
+  solo.tiled = false;
+  EXPECT_FALSE(b.bake(solo, BakeOptions(), &r));
+  EXPECT_NE(r.error.find("bake tiled"), std::string::npos) << r.error;
+  ASSERT_TRUE(b.setInput(in, &why)) << why;
   // A lone triangle smaller than the agent gives nothing walkable: a clear failure.
   EXPECT_FALSE(b.bake(BakeSettings(), BakeOptions(), &r));
   EXPECT_NE(r.error.find("no walkable polygons"), std::string::npos) << r.error;
