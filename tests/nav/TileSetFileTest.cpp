@@ -10,6 +10,9 @@
 #include <algorithm>
 #include <tuple>
 
+#include <DetourNavMeshQuery.h>
+#include "nav/NavMath.h"
+
 using namespace navtest;
 
 namespace {
@@ -191,4 +194,69 @@ TEST(TileSetFile, WeReadDetoursFiles) {
   DtMeshPtr theirs2 = detourLoadAll(again);
   ASSERT_TRUE(theirs2);
   EXPECT_TRUE(detourSaveAll(*theirs2) == again);
+}
+
+// Behaviours of Detour 1.5.1 that look like bugs; we match the first (byte-identical blobs and
+// query answers depend on it) and refuse the second. These tests document them: if a future
+// Detour changes, they say so.
+TEST(DetourQuirks, TrailingZeroBvNodeNamesPolyZero) {
+  // dtCreateNavMeshData sizes the BV tree for 2n nodes but a tree over n leaves uses 2n-1; the last
+  // node stays zeroed, i.e. a leaf for poly 0 with the box (0,0,0)-(0,0,0). A query box touching the
+  // tile's min corner therefore also returns poly 0, wherever poly 0 is.
+  GridTileSpec s;
+  s.tx = s.ty = 0;
+  PolyMeshArrays m = makeGridPolyMesh(s);
+  // Move poly 0 away from the min corner: reverse the poly order.
+  std::vector<uint16_t> rev;
+  for (int p = m.npolys - 1; p >= 0; --p) rev.insert(rev.end(), &m.polys[size_t(p) * 12], &m.polys[size_t(p) * 12] + 12);
+  for (size_t k = 0; k < rev.size(); k += 12)
+    for (int j = 6; j < 12; ++j)
+      if (!(rev[k + size_t(j)] & 0x8000)) rev[k + size_t(j)] = uint16_t(m.npolys - 1 - rev[k + size_t(j)]);
+  m.polys = rev;
+  nav::TileBuildParams p = gridParams(s, m);
+  const std::vector<uint8_t> blob = detourBuild(p);
+  ASSERT_EQ(compareBlobs(blob.data(), blob.size(), navBuild(p).data(), navBuild(p).size()), "");
+  DtMeshPtr theirs(dtAllocNavMesh());
+  unsigned char* d = static_cast<unsigned char*>(dtAlloc(blob.size(), DT_ALLOC_PERM));
+  std::memcpy(d, blob.data(), blob.size());
+  ASSERT_TRUE(dtStatusSucceed(theirs->init(d, int(blob.size()), DT_TILE_FREE_DATA)));
+  nav::NavMesh ours;
+  ASSERT_TRUE(nav::statusSucceeded(ours.init(dupBlob(blob), int(blob.size()), nav::TILE_FREE_DATA)));
+  dtNavMeshQuery* q = dtAllocNavMeshQuery();
+  ASSERT_TRUE(dtStatusSucceed(q->init(theirs.get(), 256)));
+  dtQueryFilter filter;
+  const float corner[3] = {0.1f, -0.5f, 0.1f}, ext[3] = {0.2f, 0.6f, 0.2f};
+  dtPolyRef got[16];
+  int n = 0;
+  ASSERT_TRUE(dtStatusSucceed(q->queryPolygons(corner, ext, &filter, got, &n, 16)));
+  // Poly at the corner is the last one (index 15); poly 0 (far corner) comes back too.
+  const dtPolyRef base = theirs->getPolyRefBase(static_cast<const dtNavMesh&>(*theirs).getTile(0));
+  EXPECT_EQ(n, 2);
+  EXPECT_TRUE(std::find(got, got + n, base | 0) != got + n) << "Detour no longer reports poly 0 spuriously";
+  nav::PolyRef ours2[16];
+  float qmin[3], qmax[3];
+  nav::vsub(qmin, corner, ext);
+  nav::vadd(qmax, corner, ext);
+  const int n2 = ours.queryPolygonsInTile(ours.getTile(0), qmin, qmax, ours2, 16);
+  ASSERT_EQ(n2, n) << "we answer as Detour does";
+  for (int k = 0; k < n; ++k) EXPECT_EQ(ours2[k], got[k]);
+  dtFreeNavMeshQuery(q);
+}
+
+TEST(DetourQuirks, InitAcceptsRefSplitWiderThan32Bits) {
+  // 12 tile bits + 21 poly bits: 32 - 33 wraps in unsigned arithmetic to a 31-bit salt, so Detour
+  // accepts params whose refs cannot be encoded. We refuse them.
+  dtNavMeshParams p;
+  std::memset(&p, 0, sizeof p);
+  p.tileWidth = p.tileHeight = 10;
+  p.maxTiles = 1 << 12;
+  p.maxPolys = 1 << 21;
+  DtMeshPtr theirs(dtAllocNavMesh());
+  EXPECT_TRUE(dtStatusSucceed(theirs->init(&p))) << "Detour now refuses too";
+  nav::NavMeshParams np;
+  std::memcpy(&np, &p, sizeof np);
+  nav::NavMesh ours;
+  std::string why;
+  EXPECT_TRUE(nav::statusFailed(ours.init(np, &why)));
+  EXPECT_NE(why.find("salt"), std::string::npos) << why;
 }
