@@ -517,15 +517,22 @@ TEST_P(QueryDiff, SmoothPathKeepsHeightWhereRecastDemoDropsToZero) {
     int on = 0;
     nav::QueryFilter nf;
     nav::findSmoothPath(&nq, &nf, sref, sp, ep, path.data(), n, ours.data(), &on, 2048);
-    for (int i = 0; i < on; ++i) {
-      // Every point of ours lies within the level's vertical extent.
-      EXPECT_GE(ours[i * 3 + 1], mesh->bmin[1] - 1.0f);
-      EXPECT_LE(ours[i * 3 + 1], mesh->bmax[1] + 1.0f);
-    }
-    if (hf > 0 && (mesh->bmin[1] > 0.5f || mesh->bmax[1] < -0.5f)) {
+    // A point is "dropped" when it is far below/above the surface under it.
+    auto offSurface = [&](const float* pt) {
+      const float ext[3] = {0.5f, 50.0f, 0.5f};
+      dtPolyRef r = 0;
+      float np[3];
+      dq->findNearestPoly(pt, ext, &df, &r, np);
+      if (!r) return false;
+      float h = 0;
+      if (dtStatusFailed(dq->getPolyHeight(r, pt, &h))) h = np[1];
+      return std::fabs(pt[1] - h) > 1.0f;
+    };
+    for (int i = 0; i < on; ++i) EXPECT_FALSE(offSurface(&ours[i * 3])) << "our point " << i << " left the surface";
+    if (hf > 0)
       for (int i = 0; i < bn; ++i)
-        if (bug[i * 3 + 1] == 0.0f) ++dropped;
-    }
+        if (bug[i * 3 + 1] == 0.0f && offSurface(&bug[i * 3])) ++dropped;
+    STOP_ON_FAILURE();
   }
   // Directly: a position outside polys[0] -> Detour's getPolyHeight fails and leaves h untouched.
   float sp[3];
@@ -536,6 +543,9 @@ TEST_P(QueryDiff, SmoothPathKeepsHeightWhereRecastDemoDropsToZero) {
   EXPECT_TRUE(dtStatusFailed(dq->getPolyHeight(sref, far, &h)));
   EXPECT_EQ(h, 0.0f);
   RecordProperty("recastDemoPointsDroppedToZero", dropped);
+  // nav_test.obj has detail-surface gaps where RecastDemo's loop visibly drops (the test bites).
+  if (mesh->name.rfind("nav_test", 0) == 0) EXPECT_GT(dropped, 0);
+  std::printf("[ info ] %s: RecastDemo's follow loop dropped %d points to y = 0 where ours kept the surface\n", mesh->name.c_str(), dropped);
 }
 
 // Detour bug: findDistanceToWall leaves hitPos unset (and normalises garbage into hitNormal) when
