@@ -78,6 +78,7 @@ public:
   /// Tile grid location of a world position.
   void calcTileLoc(const float* pos, int* tx, int* ty) const;
   const MeshTile* getTileAt(int x, int y, int layer) const;
+  /// Tiles at grid location (x, y), all layers, most recently added first (as Detour).
   int getTilesAt(int x, int y, const MeshTile** tiles, int maxTiles) const;
   TileRef getTileRefAt(int x, int y, int layer) const;
   TileRef getTileRef(const MeshTile* tile) const;
@@ -126,9 +127,13 @@ public:
   void closestPointOnPoly(PolyRef ref, const float* pos, float* closest, bool* posOverPoly) const;
   /// Height of the detail surface at pos (x, z) if pos is inside the poly (2D).
   bool getPolyHeight(const MeshTile* tile, const Poly* poly, const float* pos, float* height) const;
-  /// Polys of a tile overlapping a box (BV tree when present, else a scan).
+  /// Polys of a tile overlapping a box (BV tree when present, else a scan of ground polys), in BV
+  /// order, at most maxPolys. Like Detour, the box is clamped to the tile bounds first, and a BV tree
+  /// made by buildTileData/dtCreateNavMeshData has an unused zeroed last node that reports poly 0 for
+  /// boxes touching the tile's min corner (kept for identical answers; see tests DetourQuirks).
   int queryPolygonsInTile(const MeshTile* tile, const float* qmin, const float* qmax, PolyRef* polys, int maxPolys) const;
-  /// Nearest poly of a tile to a point within half extents.
+  /// Nearest poly of a tile to a point within half extents (a point over a poly within climb height
+  /// counts as distance 0 vertically). 0 when none; nearestPt is only written when a poly is found.
   PolyRef findNearestPolyInTile(const MeshTile* tile, const float* center, const float* halfExtents, float* nearestPt) const;
   /// Closest point on the detail mesh boundary edges (used when pos is outside the poly).
   void closestPointOnDetailEdges(const MeshTile* tile, const Poly* poly, const float* pos, float* closest, bool onlyBoundary) const;

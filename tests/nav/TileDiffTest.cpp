@@ -496,5 +496,20 @@ TEST_P(LevelDiff, TileSetFilesInterchangeWithDetour) {
     ASSERT_TRUE(nav::statusSucceeded(nav::loadTileSet(fromDetour.data(), fromDetour.size(), navLoaded, &why))) << why;
     EXPECT_EQ(compareMeshes(navLoaded, *dtLoaded), "") << lv->name;
     EXPECT_EQ(navLoaded.totalTileBytes(), ours.totalTileBytes());
+    // Load time, ours (validation included) vs Detour's (none): measured, not asserted.
+    using clk = std::chrono::steady_clock;
+    const int reps = 20;
+    auto t0 = clk::now();
+    for (int r = 0; r < reps; ++r) {
+      nav::NavMesh m;
+      nav::loadTileSet(fromUs.data(), fromUs.size(), m);
+    }
+    auto t1 = clk::now();
+    for (int r = 0; r < reps; ++r) DtMeshPtr m = detourLoadAll(fromUs);
+    auto t2 = clk::now();
+    std::printf("[ load     ] %s %s: %d tiles, %zu bytes; load from memory: ours %.1f us, Detour %.1f us\n",
+                lv->name.c_str(), bl->tiled ? "tiled" : "solo", navLoaded.tileCount(), fromUs.size(),
+                std::chrono::duration<double, std::micro>(t1 - t0).count() / reps,
+                std::chrono::duration<double, std::micro>(t2 - t1).count() / reps);
   }
 }
