@@ -112,6 +112,12 @@ int App::run(const AppOptions& options) {
       m_running = false;
     }
     SDL_GL_SwapWindow(m_window);
+    if (!m_headless) {
+      // Without vsync (some drivers, Xvfb) cap at ~144 fps; while minimised, just wait for events.
+      if (SDL_GetWindowFlags(m_window) & SDL_WINDOW_MINIMIZED) SDL_WaitEventTimeout(nullptr, 100);
+      const double spent = nowMs() - start;
+      if (spent < 6.9) SDL_Delay(Uint32(6.9 - spent));
+    }
   }
   if (!m_headless) {
     int ww = 0, wh = 0;
@@ -445,6 +451,15 @@ void App::drawUi() {
   if (m_showView && drawViewPanel(m_view, m_camera, &m_showView)) frameLevel();
   if (m_showLog) drawLogPanel(m_log, &m_showLog);
   if (m_view.showStats) drawStatsOverlay(m_stats, m_menuBarHeight);
+  if (m_level.empty()) {
+    // Empty scene: say how to get a level in.
+    const char* hint = "No level loaded: File > Open (Ctrl+O), drop an OBJ file here,\nor start with  navbench level.obj";
+    const ImVec2 size = ImGui::CalcTextSize(hint);
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::GetBackgroundDrawList()->AddText(
+        ImVec2(vp->Pos.x + (vp->Size.x - size.x) * 0.5f, vp->Pos.y + (vp->Size.y - size.y) * 0.5f),
+        IM_COL32(200, 205, 215, 255), hint);
+  }
   if (m_showDemo) ImGui::ShowDemoWindow(&m_showDemo);
   std::string chosen;
   if (m_openDialog.draw(chosen)) toOpen = chosen;

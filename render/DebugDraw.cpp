@@ -36,6 +36,9 @@ void DebugDraw::shutdown() {
   m_vboCapacity = 0;
   m_batches.clear();
   m_cur = nullptr;
+  m_triShader = Shader();
+  m_lineShader = Shader();
+  m_pointShader = Shader();
 }
 
 DebugDraw::Batch* DebugDraw::batchFor(Prim prim, float size, bool depthTest) {

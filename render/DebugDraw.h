@@ -40,6 +40,7 @@ class DebugDraw {
 public:
   /// Loads debug.vert/.frag and the line/point geometry shaders from `shaderDir`.
   bool init(const std::string& shaderDir, std::string& error);
+  /// Releases the GL objects; call while the GL context is still current (also after a failed init).
   void shutdown();
   ~DebugDraw() { shutdown(); }
 

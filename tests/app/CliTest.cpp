@@ -17,9 +17,10 @@ struct Result {
   std::string output; // stdout + stderr
 };
 
-Result run(const std::string& args) {
+// Runs navbench with `args` (shell syntax), optionally prefixed by environment assignments.
+Result run(const std::string& args, const std::string& env = "") {
   Result r;
-  const std::string cmd = std::string("'") + NAVBENCH_EXE + "' " + args + " 2>&1";
+  const std::string cmd = env + "'" + NAVBENCH_EXE + "' " + args + " 2>&1";
   FILE* p = ::popen(cmd.c_str(), "r");
   if (!p) return r;
   char buf[4096];
@@ -123,4 +124,35 @@ TEST(Cli, ScriptedClickPicksTheLevelAndDrawsTheMarker) {
   EXPECT_EQ(markerPixels(b), 0);
   r = run("--click '1;2'");
   EXPECT_EQ(r.exitCode, 2);
+}
+
+namespace {
+// A copy of the real shaders in a fresh directory, for breaking one of them.
+std::string copyShaders(const std::string& name) {
+  const std::filesystem::path src = std::filesystem::path(NAVBENCH_EXE).parent_path() / "shaders";
+  const std::filesystem::path dst = std::filesystem::path(tmpDir()) / name;
+  std::filesystem::remove_all(dst);
+  std::filesystem::create_directories(dst);
+  for (const auto& e : std::filesystem::directory_iterator(src)) std::filesystem::copy_file(e.path(), dst / e.path().filename());
+  return dst.string();
+}
+} // namespace
+
+TEST(Cli, BrokenShaderNamesTheFileAndTheGlslLog) {
+  const std::string dir = copyShaders("broken_shaders");
+  std::ofstream(dir + "/level.frag", std::ios::app) << "\nthis is not glsl;\n";
+  Result r = run("--screenshot '" + tmpDir() + "/x.png' --size 64x64 --frames 1", "NAVBENCH_SHADER_DIR='" + dir + "' ");
+  EXPECT_EQ(r.exitCode, 1) << r.output;
+  EXPECT_NE(r.output.find(dir + "/level.frag"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("failed to compile"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("error"), std::string::npos) << r.output; // the GLSL compiler's log
+}
+
+TEST(Cli, MissingShaderNamesTheFile) {
+  const std::string dir = copyShaders("missing_shaders");
+  std::filesystem::remove(dir + "/debug_line.geom");
+  Result r = run("--screenshot '" + tmpDir() + "/x.png' --size 64x64 --frames 1", "NAVBENCH_SHADER_DIR='" + dir + "' ");
+  EXPECT_EQ(r.exitCode, 1) << r.output;
+  EXPECT_NE(r.output.find(dir + "/debug_line.geom"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("cannot read"), std::string::npos) << r.output;
 }
