@@ -194,6 +194,8 @@ bool checkInput(const TileBuildParams& p, std::string* why) {
   }
   if (p.detailMeshes && (!p.detailVerts || !p.detailTris)) return fail(why, "detail verts or tris missing");
   if (p.offMeshConCount < 0) return fail(why, "negative off-mesh connection count");
+  if (int64_t(p.vertCount) + 2 * int64_t(p.offMeshConCount) > 0xffff)
+    return fail(why, "%lld vertices + 2 per off-mesh connection do not fit 16-bit indices", p.vertCount);
   if (p.offMeshConCount > 0 &&
       (!p.offMeshConVerts || !p.offMeshConRad || !p.offMeshConFlags || !p.offMeshConAreas || !p.offMeshConDir))
     return fail(why, "off-mesh connection arrays missing");

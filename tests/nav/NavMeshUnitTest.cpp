@@ -347,3 +347,47 @@ TEST(NavMeshTiles, SingleTileInitAndAccessors) {
   EXPECT_EQ(other.tileCount(), 1);
   EXPECT_TRUE(other.isValidPolyRef(r));
 }
+
+TEST(TileBuilder, RefusesUnusableInput) {
+  GridTileSpec s;
+  PolyMeshArrays m = makeGridPolyMesh(s);
+  auto refused = [&](nav::TileBuildParams p, const char* expect) {
+    uint8_t* data = reinterpret_cast<uint8_t*>(1);
+    int size = 1;
+    std::string why;
+    EXPECT_FALSE(nav::buildTileData(p, &data, &size, &why)) << expect;
+    EXPECT_EQ(data, nullptr);
+    EXPECT_EQ(size, 0);
+    EXPECT_NE(why.find(expect), std::string::npos) << why;
+  };
+  nav::TileBuildParams p = gridParams(s, m);
+  p.nvp = 7;
+  refused(p, "nvp");
+  p = gridParams(s, m);
+  p.polyCount = 0;
+  refused(p, "no polygons");
+  p = gridParams(s, m);
+  p.cs = 0;
+  refused(p, "cell size");
+  PolyMeshArrays bad = m;
+  bad.polys[2] = 500;
+  refused(gridParams(s, bad), "poly 0 vertex 2 index 500");
+  bad = m;
+  bad.polys[7] = 99;
+  refused(gridParams(s, bad), "poly 0 edge 1 neighbour 99");
+  bad = m;
+  bad.polys[2] = 0xffff; // a 2-vertex ground poly
+  refused(gridParams(s, bad), "poly 0 has 2 vertices");
+  p = gridParams(s, m);
+  p.offMeshConCount = 1;
+  refused(p, "off-mesh connection arrays missing");
+  // The fan detail mesh: nv - 2 triangles per poly, boundary flags on the outer edges.
+  const std::vector<uint8_t> blob = buildGridTile(s);
+  const nav::MeshHeader* h = reinterpret_cast<const nav::MeshHeader*>(blob.data());
+  EXPECT_EQ(h->detailTriCount, 2 * 16);
+  EXPECT_EQ(h->detailVertCount, 0);
+  EXPECT_EQ(h->maxLinkCount, 16 * 4 + 16 * 2); // 4 edges per quad + 2 per portal edge (16 on the border)
+  const uint8_t* tris = blob.data() + nav::tileLayout(*h).detailTris;
+  EXPECT_EQ(tris[3], (1 << 0) | (1 << 2)); // tri (0,1,2): edges 0-1 and 1-2 on the boundary
+  EXPECT_EQ(tris[7], (1 << 2) | (1 << 4)); // tri (0,2,3): edges 2-3 and 3-0
+}
