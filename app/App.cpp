@@ -83,8 +83,16 @@ int App::run(const AppOptions& options) {
 
     SDL_Event e;
     while (SDL_PollEvent(&e)) processEvent(e);
-    if (m_frameIndex == 1)
+    if (m_frameIndex == 1) {
       for (const AppOptions::Click& c : m_opt.clicks) pick(c.x, c.y, c.shift);
+      for (const std::string& f : m_opt.drops) {
+        SDL_Event drop{};
+        drop.type = SDL_DROPFILE;
+        drop.drop.file = SDL_strdup(f.c_str()); // freed by the handler, as SDL's own drops
+        drop.drop.windowID = SDL_GetWindowID(m_window);
+        SDL_PushEvent(&drop);
+      }
+    }
     ++m_frameIndex;
     updateCamera(dt);
     if (m_activeTool >= 0 && m_activeTool < int(m_tools.size())) m_tools[size_t(m_activeTool)]->update(dt);

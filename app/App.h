@@ -39,6 +39,8 @@ struct AppOptions {
     bool shift;
   };
   std::vector<Click> clicks;
+  /// Files "dropped" on the window after the first frame (real SDL_DROPFILE events).
+  std::vector<std::string> drops;
 };
 
 class App {

@@ -1,6 +1,6 @@
 // navbench: the viewer, or a command-line subcommand when argv[1] names one (see app/cli/Cli.h).
 //
-//   navbench [level.obj] [--screenshot out.png] [--size WxH] [--frames N] [--click X,Y[,shift]]...
+//   navbench [level.obj] [--screenshot out.png] [--size WxH] [--frames N] [--click X,Y[,shift]]... [--drop FILE]...
 //   navbench <subcommand> [args...]          (no SDL/GL is initialised)
 //   navbench --help
 #include "app/App.h"
@@ -26,6 +26,7 @@ void printHelp(FILE* out) {
                "  --frames N           frames rendered before the screenshot (default 4)\n"
                "  --click X,Y[,shift]  click window pixel (X, Y) after the first frame, as the mouse would\n"
                "                       (picking + the active tool); repeatable\n"
+               "  --drop FILE          after the first frame, drop FILE on the window (as a file manager would)\n"
                "  --help               this text\n"
                "\n"
                "Subcommands (navbench <subcommand> --help for their options):\n");
@@ -91,6 +92,8 @@ int main(int argc, char** argv) {
       }
       c.shift = n == 3;
       opt.clicks.push_back(c);
+    } else if (a == "--drop") {
+      opt.drops.push_back(value("a file"));
     } else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "navbench: unknown option '%s' (see navbench --help)\n", a.c_str());
       return 2;

@@ -11,6 +11,7 @@ bool drawViewPanel(ViewSettings& view, render::Camera& cam, bool* open) {
   ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - 270, vp->Pos.y + vp->Size.y - 330),
                           ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(260, 320), ImGuiCond_FirstUseEver);
+  if (vp->Size.y < 600) ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver); // small window: keep the view clear
   bool frame = false;
   if (!ImGui::Begin("View", open)) {
     ImGui::End();

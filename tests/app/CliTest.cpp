@@ -158,3 +158,33 @@ TEST(Cli, MissingShaderNamesTheFile) {
   EXPECT_NE(r.output.find(dir + "/debug_line.geom"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("cannot read"), std::string::npos) << r.output;
 }
+
+TEST(Cli, ViewerKeepsItsLevelWhenADroppedFileIsBad) {
+  // The viewer (not the CLI) gets a bad file by drag and drop: it logs the problem, keeps the
+  // level it had and keeps running; the screenshot still shows the level.
+  const std::string bad = writeFile("dropped_bad.obj", "v 0 0 0\nv 1 0 0\nf 1 2 3\n");
+  const std::string png = tmpDir() + "/after_bad_drop.png";
+  std::filesystem::remove(png);
+  Result r = run(std::string("'") + NAVBENCH_DEFAULT_LEVEL + "' --drop '" + bad + "' --screenshot '" + png +
+                 "' --size 1280x720");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find(bad + ": line 3: face index 3 out of range"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("keeping"), std::string::npos) << r.output;
+  render::Image img;
+  std::string error;
+  ASSERT_TRUE(render::readPng(png, img, error)) << error;
+  // The default level is still drawn in the middle of the frame.
+  int level = 0;
+  for (int y = 220; y < 500; ++y)
+    for (int x = 450; x < 830; ++x) {
+      const uint8_t* p = &img.rgba[(size_t(y) * 1280 + size_t(x)) * 4];
+      level += (p[0] + p[1] + p[2]) > 250 ? 1 : 0; // lit level surface: not the dark clear colour or UI
+    }
+  EXPECT_GT(level, 380 * 280 / 2);
+
+  // A good file dropped on the viewer replaces the level.
+  const std::string good = writeFile("dropped_good.obj", "v -1 0 -1\nv 1 0 -1\nv 1 0 1\nv -1 0 1\nf 1 4 3 2\n");
+  r = run(std::string("'") + NAVBENCH_DEFAULT_LEVEL + "' --drop '" + good + "' --screenshot '" + png + "' --size 320x200");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("opened " + good), std::string::npos) << r.output;
+}
