@@ -6,9 +6,10 @@ namespace navbench {
 
 void drawLogPanel(Log& log, bool* open) {
   ImGuiViewport* vp = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + 10, vp->Pos.y + vp->Size.y - 120), ImGuiCond_FirstUseEver);
+  const bool small = vp->Size.y < 600; // small window: start collapsed at the bottom, keep the view clear
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + 10, vp->Pos.y + vp->Size.y - (small ? 30 : 120)), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(vp->Size.x - 20 - 280, 110), ImGuiCond_FirstUseEver);
-  if (vp->Size.y < 600) ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver); // small window: keep the view clear
+  if (small) ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("Log", open)) {
     ImGui::End();
     return;

@@ -8,10 +8,11 @@ namespace navbench {
 
 bool drawViewPanel(ViewSettings& view, render::Camera& cam, bool* open) {
   ImGuiViewport* vp = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - 270, vp->Pos.y + vp->Size.y - 330),
+  const bool small = vp->Size.y < 600; // small window: start collapsed at the bottom, keep the view clear
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - 270, vp->Pos.y + vp->Size.y - (small ? 30 : 330)),
                           ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(260, 320), ImGuiCond_FirstUseEver);
-  if (vp->Size.y < 600) ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver); // small window: keep the view clear
+  if (small) ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
   bool frame = false;
   if (!ImGui::Begin("View", open)) {
     ImGui::End();
