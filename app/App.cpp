@@ -81,24 +81,19 @@ int App::run(const AppOptions& options) {
     m_stats.frameMs = float(start - last);
     last = start;
 
+    runScript(m_frameIndex++);
     SDL_Event e;
     while (SDL_PollEvent(&e)) processEvent(e);
-    if (m_frameIndex == 1) {
-      for (const AppOptions::Click& c : m_opt.clicks) pick(c.x, c.y, c.shift);
-      for (const std::string& f : m_opt.drops) {
-        SDL_Event drop{};
-        drop.type = SDL_DROPFILE;
-        drop.drop.file = SDL_strdup(f.c_str()); // freed by the handler, as SDL's own drops
-        drop.drop.windowID = SDL_GetWindowID(m_window);
-        SDL_PushEvent(&drop);
-      }
-    }
-    ++m_frameIndex;
     updateCamera(dt);
     if (m_activeTool >= 0 && m_activeTool < int(m_tools.size())) m_tools[size_t(m_activeTool)]->update(dt);
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplSDL2_NewFrame();
+    if (m_scriptMouse) { // a scripted click: ImGui sees the mouse where the script puts it
+      ImGuiIO& io = ImGui::GetIO();
+      io.MousePos = ImVec2(m_scriptMouseX, m_scriptMouseY);
+      io.MouseDown[0] = m_scriptMouseDown;
+    }
     ImGui::NewFrame();
     drawUi();
     ImGui::Render();
@@ -109,7 +104,7 @@ int App::run(const AppOptions& options) {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     m_stats.cpuMs = float(nowMs() - start);
 
-    if (m_headless && ++frame >= m_opt.screenshotFrames) {
+    if (m_headless && ++frame >= std::max(m_opt.screenshotFrames, 3 + 3 * int(m_opt.clicks.size()))) {
       render::Image img;
       if (!render::readFramebuffer(w, h, img, error) || !render::writePng(m_opt.screenshotPath, img, error)) {
         std::fprintf(stderr, "navbench: screenshot: %s\n", error.c_str());
@@ -318,6 +313,42 @@ void App::pick(float mx, float my, bool shift) {
     m_tools[size_t(m_activeTool)]->onClick(ray.origin, hit.pos, shift);
 }
 
+void App::runScript(int frame) {
+  if (frame == 1) {
+    for (const std::string& f : m_opt.drops) {
+      SDL_Event drop{};
+      drop.type = SDL_DROPFILE;
+      drop.drop.file = SDL_strdup(f.c_str()); // freed by the handler, as SDL's own drops
+      drop.drop.windowID = SDL_GetWindowID(m_window);
+      SDL_PushEvent(&drop);
+    }
+  }
+  // Click i: frame 1 + 3i moves the mouse there (so ImGui knows what is hovered), the next frame
+  // presses the left button, the one after releases it.
+  // SDL cannot move the mouse of an offscreen window, so ImGui's mouse state is set directly
+  // (the pre-1.87 input API) while the button events go through SDL's queue as usual.
+  const int step = frame - 1;
+  m_scriptMouse = false;
+  if (step < 0 || step / 3 >= int(m_opt.clicks.size())) return;
+  const AppOptions::Click& c = m_opt.clicks[size_t(step / 3)];
+  const int x = int(std::lround(c.x)), y = int(std::lround(c.y));
+  m_scriptMouse = true;
+  m_scriptMouseX = float(x);
+  m_scriptMouseY = float(y);
+  m_scriptMouseDown = step % 3 == 1;
+  if (step % 3 == 0) return;
+  SDL_Event ev{};
+  ev.type = step % 3 == 1 ? SDL_MOUSEBUTTONDOWN : SDL_MOUSEBUTTONUP;
+  ev.button.windowID = SDL_GetWindowID(m_window);
+  ev.button.button = SDL_BUTTON_LEFT;
+  ev.button.state = step % 3 == 1 ? SDL_PRESSED : SDL_RELEASED;
+  ev.button.clicks = 1;
+  ev.button.x = x;
+  ev.button.y = y;
+  m_scriptShift = c.shift;
+  SDL_PushEvent(&ev);
+}
+
 void App::processEvent(const SDL_Event& e) {
   ImGui_ImplSDL2_ProcessEvent(&e);
   const ImGuiIO& io = ImGui::GetIO();
@@ -346,7 +377,7 @@ void App::processEvent(const SDL_Event& e) {
   case SDL_MOUSEBUTTONUP:
     if (e.button.button == SDL_BUTTON_LEFT) {
       if (m_leftDown && !m_dragged && !io.WantCaptureMouse)
-        pick(float(e.button.x), float(e.button.y), (SDL_GetModState() & KMOD_SHIFT) != 0);
+        pick(float(e.button.x), float(e.button.y), (SDL_GetModState() & KMOD_SHIFT) != 0 || m_scriptShift);
       m_leftDown = false;
     } else if (e.button.button == SDL_BUTTON_RIGHT || e.button.button == SDL_BUTTON_MIDDLE) {
       m_rightDown = false;

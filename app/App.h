@@ -32,8 +32,9 @@ struct AppOptions {
   int width = 1280, height = 720;
   bool sizeGiven = false;     ///< --size was passed (otherwise the saved window size is used).
   int screenshotFrames = 4;   ///< Frames rendered before the screenshot is taken.
-  /// Scripted clicks (window pixels), applied after the first frame through the same path as a
-  /// mouse click: ray -> level hit -> active tool. For headless screenshots and tests.
+  /// Scripted clicks (window pixels), replayed as real SDL input over three frames each (move,
+  /// press, release) after the first frame: they hit ImGui widgets like the mouse would, or else
+  /// pick the level (ray -> level hit -> active tool). For headless screenshots and tests.
   struct Click {
     float x, y;
     bool shift;
@@ -65,6 +66,7 @@ private:
   void frameLevel();
   void pick(float mx, float my, bool shift);
   void saveSettings();
+  void runScript(int frame);
 
   AppOptions m_opt;
   bool m_headless = false;
@@ -98,6 +100,9 @@ private:
   int m_pressX = 0, m_pressY = 0;
   float m_menuBarHeight = 0;
   int m_frameIndex = 0;
+  bool m_scriptShift = false; ///< Shift state of the scripted click being released.
+  bool m_scriptMouse = false, m_scriptMouseDown = false; ///< A scripted click drives ImGui's mouse this frame.
+  float m_scriptMouseX = 0, m_scriptMouseY = 0;
 };
 
 } // namespace navbench

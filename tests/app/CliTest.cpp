@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -187,4 +188,26 @@ TEST(Cli, ViewerKeepsItsLevelWhenADroppedFileIsBad) {
   r = run(std::string("'") + NAVBENCH_DEFAULT_LEVEL + "' --drop '" + good + "' --screenshot '" + png + "' --size 320x200");
   ASSERT_EQ(r.exitCode, 0) << r.output;
   EXPECT_NE(r.output.find("opened " + good), std::string::npos) << r.output;
+}
+
+TEST(Cli, ScriptedClickOnTheUiIsNotAPick) {
+  // 1280x720 default layout: the View panel's "Wireframe" checkbox is at (1093, 427). Clicking it
+  // turns the wireframe overlay on (the level pixels change) and must not pick the level behind.
+  const std::string plain = tmpDir() + "/ui_plain.png", wire = tmpDir() + "/ui_wire.png";
+  Result r = run(std::string("'") + NAVBENCH_DEFAULT_LEVEL + "' --screenshot '" + plain + "' --size 1280x720");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  r = run(std::string("'") + NAVBENCH_DEFAULT_LEVEL + "' --screenshot '" + wire + "' --size 1280x720 --click 1093,427");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  render::Image a, b;
+  std::string error;
+  ASSERT_TRUE(render::readPng(plain, a, error)) << error;
+  ASSERT_TRUE(render::readPng(wire, b, error)) << error;
+  EXPECT_EQ(markerPixels(b), 0) << "the click on the panel went through to the level";
+  int changed = 0;
+  for (int y = 100; y < 550; ++y)
+    for (int x = 300; x < 1000; ++x) {
+      const size_t i = (size_t(y) * 1280 + size_t(x)) * 4;
+      changed += (std::abs(int(a.rgba[i]) - int(b.rgba[i])) + std::abs(int(a.rgba[i + 1]) - int(b.rgba[i + 1])) > 30) ? 1 : 0;
+    }
+  EXPECT_GT(changed, 2000) << "the wireframe overlay did not appear";
 }
