@@ -1,6 +1,6 @@
 #include "app/App.h"
 
-#include "app/tools/ToolPick.h"
+#include "app/tools/Tools.h"
 #include "render/Gl.h" // before any SDL GL header
 #include "render/Screenshot.h"
 
@@ -205,7 +205,7 @@ bool App::init(std::string& error) {
 
   m_toolCtx.level = &m_level;
   m_toolCtx.log = &m_log;
-  m_tools.push_back(std::make_unique<ToolPick>());
+  m_tools = createTools();
   for (auto& t : m_tools) t->init(m_toolCtx);
   return true;
 }
