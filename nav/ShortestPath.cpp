@@ -27,7 +27,6 @@ namespace {
 
 constexpr float kOnLineEps = 1e-4f; ///< A point this close to a line is on it, near the origin [Unit: wu].
 constexpr float kMinPiece = 1e-4f;  ///< Shorter intervals are dropped (zero-measure) [Unit: wu].
-constexpr float kSnapT = 1e-5f;     ///< Edge parameters this close to a portal end snap to it.
 /// Turn keys of partial portal ends (always corners) carry this bit and their position in mm, so
 /// such a point is pruned like a vertex when reached again by a longer way.
 constexpr uint64_t kPartialBit = 1ull << 61;
@@ -73,6 +72,7 @@ inline void linkRange(const Link& link, float& t0, float& t1) {
 
 struct ShortestPath::Node {
   float l[3], r[3]; ///< Interval (goal: l = via point; off-mesh: l = r = landing point).
+  float e0[3], e1[3]; ///< The whole edge holding the interval (a precise line even for tiny intervals).
   float f, g;       ///< g = the root's g (goal: the whole cost).
   int root, parent;
   PolyRef poly;     ///< Polygon entered across the interval (goal: the end poly).
@@ -402,13 +402,15 @@ Status ShortestPath::findPath(PolyRef startRef, PolyRef endRef, const float* sta
 // ---------------------------------------------------------------------------------------------
 
 void ShortestPath::pushSuccessor(int parent, int root, PolyRef polyRef, const float* l, const float* r,
-                                 uint64_t lkey, uint64_t rkey) {
+                                 uint64_t lkey, uint64_t rkey, const float* e0, const float* e1) {
   if (dist2(l, r) < kMinPiece) return;
   const int n = newNode();
   if (n < 0) return;
   Node& nd = m_nodes[n];
   vcopy(nd.l, l);
   vcopy(nd.r, r);
+  vcopy(nd.e0, e0);
+  vcopy(nd.e1, e1);
   nd.root = root;
   nd.parent = parent;
   nd.poly = polyRef;
@@ -417,7 +419,7 @@ void ShortestPath::pushSuccessor(int parent, int root, PolyRef polyRef, const fl
   nd.rkey = rkey;
   nd.kind = KIND_INTERVAL;
   nd.g = m_roots[root].g;
-  nd.f = nd.g + m_minCost * heuristic(m_roots[root].pos, l, r);
+  nd.f = nd.g + m_minCost * heuristic(m_roots[root].pos, l, r, e0, e1);
   float t;
   const float d = std::sqrt(distancePtSegSqr2D(m_endPos, l, r, t));
   if (d < m_bestDist) {
@@ -493,7 +495,7 @@ void ShortestPath::expandPoint(int parent, int root, PolyRef polyRef, const floa
     vlerp(r, va, vb, t1);
     const uint64_t k0 = t0 == 0.0f ? vertKey(tileIndex, poly->verts[j]) : partialKey(l);
     const uint64_t k1 = t1 == 1.0f ? vertKey(tileIndex, poly->verts[(j + 1) % nv]) : partialKey(r);
-    pushSuccessor(parent, root, link.ref, l, r, k0, k1);
+    pushSuccessor(parent, root, link.ref, l, r, k0, k1, va, vb);
   }
 }
 
@@ -502,8 +504,10 @@ void ShortestPath::expandNode(int n) {
   const float* R = m_roots[nd.root].pos;
   const float rootG = nd.g;
   const PolyRef polyRef = nd.poly;
-  const float len = dist2(nd.l, nd.r);
-  const float c = cross2(R, nd.l, nd.r);
+  // Side tests against the interval's line use the whole edge (e0 -> e1 runs like l -> r), which
+  // stays precise when the interval is tiny.
+  const float len = dist2(nd.e0, nd.e1);
+  const float c = cross2(R, nd.e0, nd.e1);
 
   const MeshTile* tile = nullptr;
   const Poly* poly = nullptr;
@@ -515,7 +519,7 @@ void ShortestPath::expandNode(int n) {
   bool rootBehind = true; // the root is on the other side of the interval than the polygon
   for (int i = 0; i < nv; ++i) {
     const float* v = &tile->verts[poly->verts[i] * 3];
-    const float sv = cross2(nd.l, nd.r, v);
+    const float sv = cross2(nd.e0, nd.e1, v);
     onLine[i] = std::fabs(sv) <= m_lineTol * len;
     // cross2(l, r, R) has the sign of c; a vertex clearly on the root's side means the root is not
     // behind the interval (a tile-border portal quantised to bytes can put it a little in front).
@@ -529,13 +533,13 @@ void ShortestPath::expandNode(int n) {
     float t;
     const float d2 = distancePtSegSqr2D(R, nd.l, nd.r, t);
     if (d2 <= m_lineTol * m_lineTol || (t > 0.0f && t < 1.0f)) {
-      expandPoint(n, nd.root, polyRef, nd.l, nd.r);
+      expandPoint(n, nd.root, polyRef, nd.e0, nd.e1);
     } else {
       const bool nearL = dist2(R, nd.l) < dist2(R, nd.r);
       const float* e = nearL ? nd.l : nd.r;
       const float g = rootG + (m_uniform ? m_unitCost * dist2(R, e) : costTo(n, nd.root, e, true, 0));
       const int nr = turnRootAt(nearL ? nd.lkey : nd.rkey, e, g, nd.root, polyRef);
-      if (nr >= 0) expandPoint(n, nr, polyRef, nd.l, nd.r);
+      if (nr >= 0) expandPoint(n, nr, polyRef, nd.e0, nd.e1);
     }
     return;
   }
@@ -654,8 +658,9 @@ void ShortestPath::expandNode(int n) {
 
     auto emit = [&](float lo, float hi, int pieceRoot) {
       if (lo >= hi) return;
-      if (std::fabs(lo - t0) < kSnapT) lo = t0;
-      if (std::fabs(hi - t1) < kSnapT) hi = t1;
+      // A ray through (numerically: next to) a portal end snaps to it, so the end keeps its turn key.
+      if (std::fabs(lo - t0) * edgeLen < 2.0f * m_lineTol) lo = t0;
+      if (std::fabs(hi - t1) * edgeLen < 2.0f * m_lineTol) hi = t1;
       lo = navMax(lo, t0);
       hi = navMin(hi, t1);
       if ((hi - lo) * edgeLen < kMinPiece) return;
@@ -663,7 +668,7 @@ void ShortestPath::expandNode(int n) {
       float pl[3], pr[3];
       vlerp(pl, va, vb, lo);
       vlerp(pr, va, vb, hi);
-      pushSuccessor(n, pieceRoot, link.ref, pl, pr, lo == t0 ? k0 : 0, hi == t1 ? k1 : 0);
+      pushSuccessor(n, pieceRoot, link.ref, pl, pr, lo == t0 ? k0 : 0, hi == t1 ? k1 : 0, va, vb);
     };
     if (inLo < inHi) emit(inLo, inHi, nd.root);
     if (aLo < aHi) {
@@ -823,26 +828,27 @@ float ShortestPath::costTo(int n, int root, const float* p, bool pOnInterval, Po
 
 // Shortest way from root through [l, r] to the end, mirrored across the interval's line when the end
 // is on the root's side (it can only come back after passing the interval). [Unit: wu]
-float ShortestPath::heuristic(const float* root, const float* l, const float* r) const {
+float ShortestPath::heuristic(const float* root, const float* l, const float* r, const float* e0,
+                              const float* e1) const {
   const float* t = m_endPos;
-  const float len = dist2(l, r);
-  const float sr = cross2(l, r, root);
-  if (std::fabs(sr) <= m_lineTol * len) {
+  const float elen = dist2(e0, e1);
+  const float sr = cross2(e0, e1, root); // the interval's line is the edge's: precise
+  if (std::fabs(sr) <= m_lineTol * elen) {
     float u;
     if (distancePtSegSqr2D(root, l, r, u) <= m_lineTol * m_lineTol) return dist2(root, t);
     const float* e = dist2(root, l) < dist2(root, r) ? l : r;
     return dist2(root, e) + dist2(e, t);
   }
   float tm[3] = {t[0], t[1], t[2]};
-  const float st = cross2(l, r, t);
+  const float st = cross2(e0, e1, t);
   if (sr * st > 0.0f) {
-    const float dx = r[0] - l[0], dz = r[2] - l[2];
-    const float u = ((t[0] - l[0]) * dx + (t[2] - l[2]) * dz) / (dx * dx + dz * dz);
-    const float fx = l[0] + u * dx, fz = l[2] + u * dz;
+    const float dx = e1[0] - e0[0], dz = e1[2] - e0[2];
+    const float u = ((t[0] - e0[0]) * dx + (t[2] - e0[2]) * dz) / (dx * dx + dz * dz);
+    const float fx = e0[0] + u * dx, fz = e0[2] + u * dz;
     tm[0] = 2.0f * fx - t[0];
     tm[2] = 2.0f * fz - t[2];
   }
-  // cross2(root, l, r) and cross2(l, r, root) are the same signed area (cyclic order).
+  // cross2(root, l, r) = cross2(l, r, root) (cyclic order), and l -> r runs like e0 -> e1.
   const float sc = sr > 0.0f ? 1.0f : -1.0f;
   const float a = sc * cross2(root, l, tm), b = sc * cross2(root, tm, r);
   if (a >= 0.0f && b >= 0.0f) return dist2(root, tm);

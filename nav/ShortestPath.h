@@ -121,7 +121,7 @@ private:
   void expandNode(int n);
   void expandPoint(int parent, int root, PolyRef polyRef, const float* entryL, const float* entryR);
   void pushSuccessor(int parent, int root, PolyRef polyRef, const float* l, const float* r, uint64_t lkey,
-                     uint64_t rkey);
+                     uint64_t rkey, const float* e0, const float* e1);
   void pushGoal(int parent, int root, const float* via, float cost);
   void handleOffMesh(int parent, int root, PolyRef fromRef, PolyRef conRef, const float* l, const float* r,
                      bool pointRoot);
@@ -133,7 +133,7 @@ private:
   Slot* slot(uint64_t key, bool create);
   void heapPush(int n);
   int heapPop();
-  float heuristic(const float* root, const float* l, const float* r) const;
+  float heuristic(const float* root, const float* l, const float* r, const float* e0, const float* e1) const;
 
   const NavMesh* m_mesh = nullptr;
   const QueryFilter* m_filter = nullptr;

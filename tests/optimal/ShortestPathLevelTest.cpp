@@ -15,6 +15,7 @@
 #include <DetourNavMesh.h>
 #include <DetourNavMeshQuery.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
@@ -127,7 +128,7 @@ void checkLevel(const std::string& obj, bool tiled, int pairs, uint32_t seed) {
       }
     }
   }
-  EXPECT_GT(tot.compared, pairs / 2) << "too few complete pairs on " << obj;
+  EXPECT_GT(tot.compared, pairs / 5) << "too few connected pairs on " << obj;
   std::printf("[ %s%s ] %d pairs, %d compared, %d straight, mean Detour/exact %.4f\n", obj.c_str(),
               tiled ? " tiled" : "", tot.pairs, tot.compared, tot.straight,
               tot.compared ? tot.sumRatio / tot.compared : 0.0);
@@ -136,7 +137,8 @@ void checkLevel(const std::string& obj, bool tiled, int pairs, uint32_t seed) {
 // Raycasts along a -> b (from poly `ref`, slightly inside both ends). A segment that runs exactly
 // along a wall edge (a path hugging a wall, as Detour's paths do too) makes the raycast
 // ill-conditioned (it reports a hit on the edge it runs along); then the segment is sampled every
-// 2 cm instead and each sample must lie on the mesh (within 2 mm in xz, near the segment's height).
+// 2 cm instead and each sample must lie on the mesh (within 2 mm in xz, or 2e-6 * |x| far from the
+// origin, near the segment's height).
 bool segmentClear(World& w, nav::PolyRef ref, const float* a, const float* b, float* tHit) {
   dtQueryFilter f;
   float cur[3], end[3];
@@ -156,11 +158,22 @@ bool segmentClear(World& w, nav::PolyRef ref, const float* a, const float* b, fl
   for (int i = 0; i <= steps; ++i) {
     const float u = float(i) / float(steps);
     const float p[3] = {a[0] + (b[0] - a[0]) * u, a[1] + (b[1] - a[1]) * u, a[2] + (b[2] - a[2]) * u};
-    const float ext[3] = {0.05f, 2.0f, 0.05f};
-    float np[3];
-    dtPolyRef r = 0;
-    w.dtq->findNearestPoly(p, ext, &f, &r, np);
-    if (!r || std::hypot(np[0] - p[0], np[2] - p[2]) > 2e-3f) {
+    // Float coordinates carry ~1e-7 * |x| of error (0.5 mm at 5 km): allow a few of those.
+    const float tol = std::max(2e-3f, 2e-6f * std::max(std::fabs(p[0]), std::fabs(p[2])));
+    // Any polygon under or over the point (the segment's straight-line height can be far from the
+    // surface on undulating ground) that contains it in xz.
+    const float ext[3] = {tol, 1000.0f, tol};
+    dtPolyRef found[64];
+    int nf = 0;
+    w.dtq->queryPolygons(p, ext, &f, found, &nf, 64);
+    bool on = false;
+    for (int k = 0; k < nf && !on; ++k) {
+      float cp[3];
+      bool over = false;
+      if (dtStatusSucceed(w.dtq->closestPointOnPoly(found[k], p, cp, &over)))
+        on = std::hypot(cp[0] - p[0], cp[2] - p[2]) <= tol;
+    }
+    if (!on) {
       *tHit = u;
       return false;
     }
@@ -186,7 +199,7 @@ TEST(ShortestPathLevel, DefaultLevelTiled) {
 
 class SharedLevel : public ::testing::TestWithParam<const char*> {};
 
-TEST_P(SharedLevel, DISABLED_RandomPairs) {
+TEST_P(SharedLevel, RandomPairs) {
   const std::string obj = std::string(NAVBENCH_SHARED_DIR) + "/levels/" + GetParam();
   if (!exists(obj)) GTEST_SKIP() << "shared levels not found at " << obj;
   checkLevel(obj, false, 300, 3);
