@@ -64,6 +64,8 @@ int App::run(const AppOptions& options) {
   std::string error;
   if (!init(error)) {
     std::fprintf(stderr, "navbench: %s\n", error.c_str());
+    // Someone who started the viewer from a file manager sees no stderr: show the error too.
+    if (!m_headless && m_window) SDL_ShowSimpleMessageBox(SDL_MESSAGEBOX_ERROR, "NavBench", error.c_str(), m_window);
     shutdown();
     return 1;
   }
