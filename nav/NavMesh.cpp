@@ -849,26 +849,7 @@ void NavMesh::unconnectLinks(MeshTile* tile, MeshTile* target) {
 // [refs and accessors]
 // =============================================================================================
 
-Status NavMesh::getTileAndPolyByRef(PolyRef ref, const MeshTile** tile, const Poly** poly) const {
-  if (!ref || !m_tiles) return FAILURE;
-  uint32_t salt, it, ip;
-  decodePolyId(ref, salt, it, ip);
-  if (int(it) >= m_maxTiles) return FAILURE | INVALID_PARAM;
-  if (m_tiles[it].salt != salt || !m_tiles[it].header) return FAILURE | INVALID_PARAM;
-  if (ip >= uint32_t(m_tiles[it].header->polyCount)) return FAILURE | INVALID_PARAM;
-  *tile = &m_tiles[it];
-  *poly = &m_tiles[it].polys[ip];
-  return SUCCESS;
-}
-
-bool NavMesh::isValidPolyRef(PolyRef ref) const {
-  if (!ref || !m_tiles) return false;
-  uint32_t salt, it, ip;
-  decodePolyId(ref, salt, it, ip);
-  if (int(it) >= m_maxTiles) return false;
-  if (m_tiles[it].salt != salt || !m_tiles[it].header) return false;
-  return ip < uint32_t(m_tiles[it].header->polyCount);
-}
+// getTileAndPolyByRef, isValidPolyRef, getTileAndPolyByRefUnsafe: inline in NavMesh.h.
 
 Status NavMesh::getOffMeshConnectionPolyEndPoints(PolyRef prevRef, PolyRef polyRef, float* startPos, float* endPos) const {
   const MeshTile* tile;

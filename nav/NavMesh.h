@@ -163,6 +163,27 @@ private:
   uint32_t m_saltBits = 0, m_tileBits = 0, m_polyBits = 0;
 };
 
+inline Status NavMesh::getTileAndPolyByRef(PolyRef ref, const MeshTile** tile, const Poly** poly) const {
+  if (!ref || !m_tiles) return FAILURE;
+  const uint32_t it = decodePolyIdTile(ref);
+  if (it >= uint32_t(m_maxTiles)) return FAILURE | INVALID_PARAM;
+  const MeshTile& t = m_tiles[it];
+  if (t.salt != decodePolyIdSalt(ref) || !t.header) return FAILURE | INVALID_PARAM;
+  const uint32_t ip = decodePolyIdPoly(ref);
+  if (ip >= uint32_t(t.header->polyCount)) return FAILURE | INVALID_PARAM;
+  *tile = &t;
+  *poly = &t.polys[ip];
+  return SUCCESS;
+}
+
+inline bool NavMesh::isValidPolyRef(PolyRef ref) const {
+  if (!ref || !m_tiles) return false;
+  const uint32_t it = decodePolyIdTile(ref);
+  if (it >= uint32_t(m_maxTiles)) return false;
+  const MeshTile& t = m_tiles[it];
+  return t.salt == decodePolyIdSalt(ref) && t.header && decodePolyIdPoly(ref) < uint32_t(t.header->polyCount);
+}
+
 inline void NavMesh::getTileAndPolyByRefUnsafe(PolyRef ref, const MeshTile** tile, const Poly** poly) const {
   const uint32_t it = decodePolyIdTile(ref);
   const uint32_t ip = decodePolyIdPoly(ref);

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 using namespace navtest;
@@ -122,8 +123,15 @@ TEST(NavMeshTiles, RestoreAtRefAndRefusals) {
   EXPECT_TRUE(nav::statusDetail(st, nav::OUT_OF_MEMORY)) << "slot in use";
   EXPECT_NE(why.find("in use"), std::string::npos) << why;
   EXPECT_EQ(addBlob(m, buildGridTile(o), m.encodePolyId(3, 7, 0), &st, &why), 0u) << "slot past maxTiles";
-  EXPECT_EQ(addBlob(m, buildGridTile(s), 0, &st, &why), 0u);
+  // A refused tile changes nothing: not the mesh, not the blob.
+  const nav::MeshTile* t0 = m.getTileByRef(want);
+  const std::vector<uint8_t> meshBefore(t0->data, t0->data + t0->dataSize);
+  std::vector<uint8_t> blob = buildGridTile(s);
+  const std::vector<uint8_t> blobBefore = blob;
+  st = m.addTile(blob.data(), int(blob.size()), 0, 0, nullptr, &why);
   EXPECT_TRUE(nav::statusDetail(st, nav::ALREADY_OCCUPIED)) << why;
+  EXPECT_TRUE(blob == blobBefore);
+  EXPECT_TRUE(std::equal(meshBefore.begin(), meshBefore.end(), t0->data));
   EXPECT_EQ(m.tileCount(), 1);
   // A different layer at the same place is fine.
   GridTileSpec l1 = s;
