@@ -458,6 +458,7 @@ Status NavMeshQuery::findPath(PolyRef startRef, PolyRef endRef, const float* sta
   startNode->parent = 0;
   startNode->cost = 0;
   startNode->total = vdist(startPos, endPos) * hscale;
+  startNode->heuristic = startNode->total; // the start can be reached again through a neighbour
   startNode->flags = NODE_OPEN;
   m_openList.push(startNode);
 
@@ -505,9 +506,13 @@ Status NavMeshQuery::findPath(PolyRef startRef, PolyRef endRef, const float* sta
         continue;
       }
 
-      // First visit: the node sits at the midpoint of the portal it was reached through.
-      if (neighbourNode->flags == 0 && !wholeEdgeMidPoint(link, bestTile, bestPoly, neighbourPoly, neighbourNode->pos))
-        edgeMidPoint(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile, neighbourNode->pos);
+      // First visit: the node sits at the midpoint of the portal it was reached through, so its
+      // heuristic is fixed too.
+      if (neighbourNode->flags == 0) {
+        if (!wholeEdgeMidPoint(link, bestTile, bestPoly, neighbourPoly, neighbourNode->pos))
+          edgeMidPoint(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile, neighbourNode->pos);
+        neighbourNode->heuristic = vdist(neighbourNode->pos, endPos) * hscale;
+      }
 
       float cost, heuristic;
       const float curCost = filter->getCost(bestNode->pos, neighbourNode->pos, parentRef, parentTile, parentPoly,
@@ -520,7 +525,7 @@ Status NavMeshQuery::findPath(PolyRef startRef, PolyRef endRef, const float* sta
         heuristic = 0;
       } else {
         cost = bestNode->cost + curCost;
-        heuristic = vdist(neighbourNode->pos, endPos) * hscale;
+        heuristic = neighbourNode->heuristic;
       }
       const float total = cost + heuristic;
 

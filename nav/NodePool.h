@@ -28,6 +28,7 @@ struct Node {
   float pos[3];        ///< Where the search enters the polygon (edge midpoint; start pos for the start node). [Unit: wu]
   float cost;          ///< Cost from the start to pos (g).
   float total;         ///< cost + heuristic (f); for the circle searches: cost only.
+  float heuristic;     ///< findPath: the heuristic at pos (cached: pos is fixed at the first visit).
   uint32_t parent;     ///< Parent node index + 1; 0 = no parent.
   PolyRef id;          ///< The polygon.
   uint8_t state;       ///< Crossing side state (0..MAX_STATES_PER_NODE-1).
@@ -65,6 +66,7 @@ public:
     n->pos[0] = n->pos[1] = n->pos[2] = 0.0f;
     n->cost = 0.0f;
     n->total = 0.0f;
+    n->heuristic = 0.0f;
     n->parent = 0;
     n->id = id;
     n->state = state;
