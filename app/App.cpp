@@ -489,7 +489,7 @@ void App::drawUi() {
       m_activeTool = next;
     }
   }
-  if (m_showView && drawViewPanel(m_view, m_camera, &m_showView)) frameLevel();
+  if (m_showView && drawViewPanel(m_view, m_camera, m_level, &m_showView)) frameLevel();
   if (m_showLog) drawLogPanel(m_log, &m_showLog);
   if (m_view.showStats) drawStatsOverlay(m_stats, m_menuBarHeight);
   if (m_level.empty()) {

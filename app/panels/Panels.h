@@ -32,8 +32,10 @@ void drawLogPanel(Log& log, bool* open);
 /// Small translucent overlay in the top-right corner of the 3D view.
 void drawStatsOverlay(const FrameStats& stats, float menuBarHeight);
 
-/// View settings and camera controls. Returns true when "Frame level" was pressed.
-bool drawViewPanel(ViewSettings& view, render::Camera& camera, bool* open);
+class Level;
+
+/// View settings, camera controls and level facts. Returns true when "Frame level" was pressed.
+bool drawViewPanel(ViewSettings& view, render::Camera& camera, const Level& level, bool* open);
 
 /// Tool list plus the active tool's own UI. Returns the index to activate (or `active`).
 int drawToolsPanel(const std::vector<std::unique_ptr<Tool>>& tools, int active, bool* open);

@@ -1,12 +1,13 @@
 #include "app/panels/Panels.h"
 
+#include "app/Level.h"
 #include "render/Camera.h"
 
 #include <imgui.h>
 
 namespace navbench {
 
-bool drawViewPanel(ViewSettings& view, render::Camera& cam, bool* open) {
+bool drawViewPanel(ViewSettings& view, render::Camera& cam, const Level& level, bool* open) {
   ImGuiViewport* vp = ImGui::GetMainViewport();
   const bool small = vp->Size.y < 600; // small window: start collapsed at the bottom, keep the view clear
   ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - 270, vp->Pos.y + vp->Size.y - (small ? 30 : 330)),
@@ -36,7 +37,18 @@ bool drawViewPanel(ViewSettings& view, render::Camera& cam, bool* open) {
   ImGui::Text("Distance %.1f", double(cam.distance));
   ImGui::PopItemWidth();
   if (ImGui::Button("Frame level (F)")) frame = true;
-  ImGui::TextDisabled("LMB drag: rotate, RMB/MMB drag: pan\nwheel: zoom to cursor, WASD/QE: fly\n(Shift: faster), click: pick");
+  if (!level.empty() && ImGui::CollapsingHeader("Level")) {
+    const TriMesh& m = level.mesh();
+    ImGui::TextWrapped("%s", level.path().c_str());
+    ImGui::Text("%d vertices, %d triangles", m.vertCount(), m.triCount());
+    ImGui::Text("min (%.1f, %.1f, %.1f)", double(m.boundsMin.x), double(m.boundsMin.y), double(m.boundsMin.z));
+    ImGui::Text("max (%.1f, %.1f, %.1f)", double(m.boundsMax.x), double(m.boundsMax.y), double(m.boundsMax.z));
+  }
+  ImGui::TextDisabled("Mouse and keys (hover)");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Left drag: rotate    Right/middle drag: pan\nWheel: zoom to cursor    F: frame level\n"
+                      "W/A/S/D, Q/E: fly (Shift: faster)\nClick: pick (Shift+click: second point)\n"
+                      "Space: step the active tool    Ctrl+O: open");
   ImGui::End();
   return frame;
 }
