@@ -413,7 +413,8 @@ SearchView NavMeshQuery::searchView() const {
 
 Status NavMeshQuery::getPathToNode(Node* endNode, PolyRef* path, int* pathCount, int maxPath) const {
   int length = 0;
-  for (Node* n = endNode; n; n = m_nodePool.getNodeAtIdx(n->parent)) ++length;
+  for (Node* n = endNode; n; n = m_nodePool.getNodeAtIdx(n->parent))
+    if (++length > m_nodePool.getNodeCount()) return FAILURE; // a parent cycle: never expected
   // Keep the start of the corridor when it does not fit.
   Node* cur = endNode;
   int writeCount = length;
