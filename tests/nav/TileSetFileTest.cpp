@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <random>
 #include <tuple>
 
 #include <DetourNavMeshQuery.h>
@@ -259,4 +260,95 @@ TEST(DetourQuirks, InitAcceptsRefSplitWiderThan32Bits) {
   std::string why;
   EXPECT_TRUE(nav::statusFailed(ours.init(np, &why)));
   EXPECT_NE(why.find("salt"), std::string::npos) << why;
+}
+
+// Random tile grids (mixed quad sizes -> partial portals, height steps around the climb
+// tolerance, a second layer, random off-mesh connections) added and removed in random order in
+// both libraries: blobs, refs, salts and every link must agree after every step.
+TEST(RandomGridDiff, AddRemoveSequencesAgreeWithDetour) {
+  std::mt19937 rng(2024);
+  auto pick = [&](int n) { return int(rng() % unsigned(n)); };
+  int steps = 0, partialLinks = 0, offMeshLinks = 0;
+  for (int seed = 0; seed < 25; ++seed) {
+    GridTileSpec base;
+    nav::NavMesh ours;
+    ASSERT_TRUE(nav::statusSucceeded(ours.init(gridMeshParams(base, 24, 128))));
+    DtMeshPtr theirs(dtAllocNavMesh());
+    dtNavMeshParams dp;
+    const nav::NavMeshParams np = gridMeshParams(base, 24, 128);
+    std::memcpy(&dp, &np, sizeof dp);
+    ASSERT_TRUE(dtStatusSucceed(theirs->init(&dp)));
+    std::vector<nav::TileRef> live;
+    for (int op = 0; op < 30; ++op, ++steps) {
+      if (!live.empty() && (pick(3) == 0 || ours.tileCount() >= 20)) {
+        const size_t k = size_t(pick(int(live.size())));
+        ASSERT_TRUE(nav::statusSucceeded(ours.removeTile(live[k], nullptr, nullptr)));
+        ASSERT_TRUE(dtStatusSucceed(theirs->removeTile(live[k], nullptr, nullptr)));
+        live.erase(live.begin() + long(k));
+      } else {
+        GridTileSpec t = base;
+        t.tx = pick(4);
+        t.ty = pick(4);
+        t.layer = pick(4) == 0 ? 1 : 0;
+        if (ours.getTileAt(t.tx, t.ty, t.layer)) continue;
+        t.quadCells = 1 << pick(4);
+        t.baseY = float(pick(7)) * 0.25f + (t.layer ? 4.0f : 0.0f);
+        t.bvTree = pick(4) != 0;
+        t.climb = 0.25f + float(pick(3)) * 0.25f;
+        PolyMeshArrays m = makeGridPolyMesh(t);
+        nav::TileBuildParams p = gridParams(t, m);
+        const int ncon = pick(4);
+        std::vector<float> verts, rad;
+        std::vector<uint16_t> flags;
+        std::vector<uint8_t> areas, dir;
+        std::vector<uint32_t> ids;
+        for (int c = 0; c < ncon; ++c) {
+          const float x0 = float(t.tx) * 4 + float(pick(40)) * 0.1f, z0 = float(t.ty) * 4 + float(pick(40)) * 0.1f;
+          const float x1 = x0 + float(pick(81) - 40) * 0.1f, z1 = z0 + float(pick(81) - 40) * 0.1f;
+          verts.insert(verts.end(), {x0, t.baseY + 0.1f, z0, x1, float(pick(7)) * 0.25f, z1});
+          rad.push_back(0.3f + float(pick(5)) * 0.1f);
+          flags.push_back(8);
+          areas.push_back(5);
+          dir.push_back(uint8_t(pick(2)));
+          ids.push_back(uint32_t(c));
+        }
+        if (ncon) {
+          p.offMeshConVerts = verts.data();
+          p.offMeshConRad = rad.data();
+          p.offMeshConFlags = flags.data();
+          p.offMeshConAreas = areas.data();
+          p.offMeshConDir = dir.data();
+          p.offMeshConUserID = ids.data();
+          p.offMeshConCount = ncon;
+        }
+        const std::vector<uint8_t> blob = detourBuild(p), mine = navBuild(p);
+        ASSERT_EQ(compareBlobs(mine.data(), mine.size(), blob.data(), blob.size()), "") << "seed " << seed << " op " << op;
+        nav::TileRef a = 0;
+        std::string why;
+        ASSERT_TRUE(nav::statusSucceeded(ours.addTile(dupBlob(blob), int(blob.size()), nav::TILE_FREE_DATA, 0, &a, &why)))
+            << why;
+        unsigned char* d = static_cast<unsigned char*>(dtAlloc(blob.size(), DT_ALLOC_PERM));
+        std::memcpy(d, blob.data(), blob.size());
+        dtTileRef b = 0;
+        ASSERT_TRUE(dtStatusSucceed(theirs->addTile(d, int(blob.size()), DT_TILE_FREE_DATA, 0, &b)));
+        ASSERT_EQ(a, b) << "seed " << seed << " op " << op;
+        live.push_back(a);
+      }
+      ASSERT_EQ(compareMeshes(ours, *theirs), "") << "seed " << seed << " op " << op;
+    }
+    for (int i = 0; i < ours.getMaxTiles(); ++i) {
+      const nav::MeshTile* t = ours.getTile(i);
+      if (!t->header) continue;
+      for (int p = 0; p < t->header->polyCount; ++p)
+        for (uint32_t l = t->polys[p].firstLink; l != nav::NULL_LINK; l = t->links[l].next)
+        {
+          if (t->links[l].side != 0xff && (t->links[l].bmin != 0 || t->links[l].bmax != 255)) ++partialLinks;
+          if (p >= t->header->offMeshBase && t->links[l].side != 0xff) ++offMeshLinks;
+        }
+    }
+  }
+  EXPECT_GT(partialLinks, 100) << "the random grids were meant to make partial portals";
+  EXPECT_GT(offMeshLinks, 5) << "the random off-mesh connections were meant to land in other tiles";
+  std::printf("[ random   ] %d add/remove steps compared; at the ends %d partial portal links, %d cross-tile off-mesh links\n",
+              steps, partialLinks, offMeshLinks);
 }
