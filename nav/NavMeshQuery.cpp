@@ -103,13 +103,13 @@ Status NavMeshQuery::init(const NavMesh* mesh, int maxNodes) {
   m_nav = mesh;
   if (m_nodePool.getMaxNodes() != maxNodes) {
     if (!m_nodePool.init(maxNodes)) return FAILURE | OUT_OF_MEMORY;
+    if (!m_openList.init(maxNodes, m_nodePool.nodes())) return FAILURE | OUT_OF_MEMORY;
   } else {
     m_nodePool.clear();
   }
   if (m_tinyNodePool.getMaxNodes() != TINY_NODE_POOL && !m_tinyNodePool.init(TINY_NODE_POOL))
     return FAILURE | OUT_OF_MEMORY;
   m_tinyNodePool.clear();
-  if (m_openList.capacity() != maxNodes && !m_openList.init(maxNodes)) return FAILURE | OUT_OF_MEMORY;
   m_openList.clear();
   m_query = SlicedState();
   m_lastExpanded = nullptr;
@@ -448,6 +448,15 @@ Status NavMeshQuery::findPath(PolyRef startRef, PolyRef endRef, const float* sta
     return SUCCESS;
   }
 
+  return filter->isPlain() ? findPathImpl<true>(startRef, endRef, startPos, endPos, filter, path, pathCount, maxPath)
+                           : findPathImpl<false>(startRef, endRef, startPos, endPos, filter, path, pathCount, maxPath);
+}
+
+// The A* loop. PLAIN: the filter is the flag test and distance * area cost (inlined here, with the
+// mesh's ref decoding hoisted out of the loop); otherwise every test goes through the filter.
+template <bool PLAIN>
+Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float* startPos, const float* endPos,
+                                  const QueryFilter* filter, PolyRef* path, int* pathCount, int maxPath) {
   const float hscale = filter->getHeuristicScale();
   m_nodePool.clear();
   m_openList.clear();
@@ -467,6 +476,20 @@ Status NavMeshQuery::findPath(PolyRef startRef, PolyRef endRef, const float* sta
   float lastBestNodeCost = startNode->total;
   bool outOfNodes = false;
 
+  // Hoisted ref decoding (the mesh cannot change during the search) and filter fields.
+  const MeshTile* const tiles = m_nav->getTile(0);
+  const uint32_t polyBits = m_nav->polyBits();
+  const uint32_t tileMask = (1u << m_nav->tileBits()) - 1;
+  const uint32_t polyMask = (1u << polyBits) - 1;
+  const uint16_t includeFlags = filter->getIncludeFlags();
+  const uint16_t excludeFlags = filter->getExcludeFlags();
+  const float* const areaCost = filter->areaCosts();
+  auto decode = [&](PolyRef ref, const MeshTile** t, const Poly** p) {
+    const MeshTile* tile = &tiles[(ref >> polyBits) & tileMask];
+    *t = tile;
+    *p = &tile->polys[ref & polyMask];
+  };
+
   while (!m_openList.empty()) {
     Node* bestNode = m_openList.pop();
     bestNode->flags = uint8_t((bestNode->flags & ~NODE_OPEN) | NODE_CLOSED);
@@ -479,13 +502,14 @@ Status NavMeshQuery::findPath(PolyRef startRef, PolyRef endRef, const float* sta
     const PolyRef bestRef = bestNode->id;
     const MeshTile* bestTile = nullptr;
     const Poly* bestPoly = nullptr;
-    m_nav->getTileAndPolyByRefUnsafe(bestRef, &bestTile, &bestPoly);
+    decode(bestRef, &bestTile, &bestPoly);
 
     PolyRef parentRef = 0;
     const MeshTile* parentTile = nullptr;
     const Poly* parentPoly = nullptr;
     if (bestNode->parent) parentRef = m_nodePool.getNodeAtIdx(bestNode->parent)->id;
-    if (parentRef) m_nav->getTileAndPolyByRefUnsafe(parentRef, &parentTile, &parentPoly);
+    if (!PLAIN && parentRef) decode(parentRef, &parentTile, &parentPoly);
+    const float bestAreaCost = areaCost[bestPoly->getArea()];
 
     const uint32_t bestIdx = m_nodePool.getNodeIdx(bestNode);
     const Link* links = bestTile->links;
@@ -496,8 +520,12 @@ Status NavMeshQuery::findPath(PolyRef startRef, PolyRef endRef, const float* sta
 
       const MeshTile* neighbourTile = nullptr;
       const Poly* neighbourPoly = nullptr;
-      m_nav->getTileAndPolyByRefUnsafe(neighbourRef, &neighbourTile, &neighbourPoly);
-      if (!filter->passFilter(neighbourRef, neighbourTile, neighbourPoly)) continue;
+      decode(neighbourRef, &neighbourTile, &neighbourPoly);
+      if (PLAIN) {
+        if (!(neighbourPoly->flags & includeFlags) || (neighbourPoly->flags & excludeFlags)) continue;
+      } else if (!filter->passFilter(neighbourRef, neighbourTile, neighbourPoly)) {
+        continue;
+      }
 
       // A tile-border poly gets one node per crossing side.
       const uint8_t crossSide = link.side != 0xff ? uint8_t(link.side >> 1) : 0;
@@ -516,12 +544,16 @@ Status NavMeshQuery::findPath(PolyRef startRef, PolyRef endRef, const float* sta
       }
 
       float cost, heuristic;
-      const float curCost = filter->getCost(bestNode->pos, neighbourNode->pos, parentRef, parentTile, parentPoly,
-                                            bestRef, bestTile, bestPoly, neighbourRef, neighbourTile, neighbourPoly);
+      const float curCost =
+          PLAIN ? vdist(bestNode->pos, neighbourNode->pos) * bestAreaCost
+                : filter->getCost(bestNode->pos, neighbourNode->pos, parentRef, parentTile, parentPoly, bestRef, bestTile,
+                                  bestPoly, neighbourRef, neighbourTile, neighbourPoly);
       if (neighbourRef == endRef) {
         // The last polygon's cost runs to the end position itself.
-        const float endCost = filter->getCost(neighbourNode->pos, endPos, bestRef, bestTile, bestPoly, neighbourRef,
-                                              neighbourTile, neighbourPoly, 0, nullptr, nullptr);
+        const float endCost =
+            PLAIN ? vdist(neighbourNode->pos, endPos) * areaCost[neighbourPoly->getArea()]
+                  : filter->getCost(neighbourNode->pos, endPos, bestRef, bestTile, bestPoly, neighbourRef, neighbourTile,
+                                    neighbourPoly, 0, nullptr, nullptr);
         cost = bestNode->cost + curCost + endCost;
         heuristic = 0;
       } else {

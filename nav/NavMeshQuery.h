@@ -41,9 +41,11 @@ struct SearchView {
   const NodePool* pool = nullptr;   ///< nodeAt(i) for i < nodeCount: ref, pos, parent, g, total, flags.
   int nodeCount = 0;
   const OpenList::Entry* open = nullptr; ///< Open list in heap order; open[0] is the next to expand.
-  int openCount = 0;
+  int openCount = 0;                     ///< (open[i].node is a pool index: openNode(i).)
   const Node* lastExpanded = nullptr;    ///< The node expanded last (null before the first step).
   const Node* bestNode = nullptr;        ///< The node the partial result would end at.
+  /// Node of open list entry i.
+  const Node& openNode(int i) const { return pool->nodeAt(int(open[i].node)); }
   /// Parent node of n (null for the start node).
   const Node* parentOf(const Node& n) const { return pool ? pool->getNodeAtIdx(n.parent) : nullptr; }
 };
@@ -183,6 +185,9 @@ private:
                       const MeshTile* toTile, float* mid) const;
   void queryPolygonsInTile(const MeshTile* tile, const float* qmin, const float* qmax, const QueryFilter* filter,
                            const PolyQuery& query) const;
+  template <bool PLAIN>
+  Status findPathImpl(PolyRef startRef, PolyRef endRef, const float* startPos, const float* endPos,
+                      const QueryFilter* filter, PolyRef* path, int* pathCount, int maxPath);
   Status getPathToNode(Node* endNode, PolyRef* path, int* pathCount, int maxPath) const;
   Status finalizeFromNode(Node* node, PolyRef* path, int* pathCount, int maxPath);
   Status appendVertex(const float* pos, uint8_t flags, PolyRef ref, float* straightPath, uint8_t* straightPathFlags,

@@ -76,16 +76,26 @@ int NodePool::findNodes(PolyRef id, Node** nodes, int maxNodes) const {
 
 size_t NodePool::memoryBytes() const { return sizeof(Node) * size_t(m_maxNodes) + sizeof(uint32_t) * (m_mask + 1); }
 
-OpenList::~OpenList() { delete[] m_heap; }
-
-bool OpenList::init(int capacity) {
-  if (capacity < 1) return false;
+OpenList::~OpenList() {
   delete[] m_heap;
+  delete[] m_pos;
+}
+
+bool OpenList::init(int capacity, Node* nodes) {
+  if (capacity < 1 || !nodes) return false;
+  delete[] m_heap;
+  delete[] m_pos;
   m_heap = new (std::nothrow) Entry[size_t(capacity) + 1];
-  if (!m_heap) {
+  m_pos = new (std::nothrow) uint32_t[size_t(capacity)]();
+  if (!m_heap || !m_pos) {
+    delete[] m_heap;
+    delete[] m_pos;
+    m_heap = nullptr;
+    m_pos = nullptr;
     m_capacity = 0;
     return false;
   }
+  m_nodes = nodes;
   m_capacity = capacity;
   m_size = 0;
   return true;

@@ -34,7 +34,6 @@ struct Node {
   uint8_t state;       ///< Crossing side state (0..MAX_STATES_PER_NODE-1).
   uint8_t flags;       ///< NodeFlags.
   uint16_t reserved;
-  uint32_t heapIndex;  ///< Position in the open list while NODE_OPEN.
   uint32_t hashSlot;   ///< Slot in the pool's hash table (internal).
 };
 
@@ -72,7 +71,6 @@ public:
     n->state = state;
     n->flags = 0;
     n->reserved = 0;
-    n->heapIndex = 0;
     n->hashSlot = h;
     return n;
   }
@@ -89,6 +87,8 @@ public:
   int getMaxNodes() const { return m_maxNodes; }
   /// Node i (0 <= i < getNodeCount()), in creation order.
   const Node& nodeAt(int i) const { return m_nodes[i]; }
+  /// The node array (for the open list, which refers to nodes by index).
+  Node* nodes() const { return m_nodes; }
   size_t memoryBytes() const;
 
 private:
@@ -103,13 +103,15 @@ private:
   int m_count = 0;
 };
 
-/// Binary min-heap of nodes on Node::total with decrease-key.
+/// Binary min-heap of a pool's nodes on Node::total with decrease-key. Entries hold the total
+/// and the node's pool index (8 bytes, so sifting touches no node); a side array keeps each node's
+/// heap position for modify().
 class OpenList {
 public:
-  /// One heap entry: the node's total (kept here so sifting never touches the nodes) and the node.
+  /// One heap entry: the node's total and its index in the pool (NodePool::nodeAt).
   struct Entry {
     float total;
-    Node* node;
+    uint32_t node;
   };
 
   OpenList() = default;
@@ -117,58 +119,65 @@ public:
   OpenList(const OpenList&) = delete;
   OpenList& operator=(const OpenList&) = delete;
 
-  bool init(int capacity);
+  /// capacity = the pool's max nodes; nodes = the pool's node array (NodePool::nodes()).
+  bool init(int capacity, Node* nodes);
   void clear() { m_size = 0; }
   bool empty() const { return m_size == 0; }
   int size() const { return m_size; }
   int capacity() const { return m_capacity; }
 
-  Node* top() const { return m_heap[0].node; }
   void push(Node* node) {
     ++m_size;
-    bubbleUp(m_size - 1, node);
+    bubbleUp(m_size - 1, uint32_t(node - m_nodes), node->total);
   }
   Node* pop() {
-    Node* result = m_heap[0].node;
+    Node* result = &m_nodes[m_heap[0].node];
     --m_size;
-    trickleDown(0, m_heap[m_size].node);
+    const Entry last = m_heap[m_size];
+    trickleDown(0, last.node, last.total);
     return result;
   }
   /// Re-sorts a node whose total decreased.
-  void modify(Node* node) { bubbleUp(int(node->heapIndex), node); }
+  void modify(Node* node) {
+    const uint32_t idx = uint32_t(node - m_nodes);
+    bubbleUp(int(m_pos[idx]), idx, node->total);
+  }
 
   /// Heap array order (entry 0 is the next node to pop).
   const Entry* entries() const { return m_heap; }
+  /// Heap position of an open node.
+  int positionOf(const Node* node) const { return int(m_pos[node - m_nodes]); }
 
 private:
-  void bubbleUp(int i, Node* node) {
-    const float t = node->total;
+  void bubbleUp(int i, uint32_t node, float total) {
     int parent = (i - 1) / 2;
-    while (i > 0 && m_heap[parent].total > t) {
+    while (i > 0 && m_heap[parent].total > total) {
       m_heap[i] = m_heap[parent];
-      m_heap[i].node->heapIndex = uint32_t(i);
+      m_pos[m_heap[i].node] = uint32_t(i);
       i = parent;
       parent = (i - 1) / 2;
     }
-    m_heap[i].total = t;
+    m_heap[i].total = total;
     m_heap[i].node = node;
-    node->heapIndex = uint32_t(i);
+    m_pos[node] = uint32_t(i);
   }
-  // Moves the hole at i down to a leaf along the smaller children, then bubbles `node` up from
+  // Moves the hole at i down to a leaf along the smaller children, then bubbles the node up from
   // there (the same order as Detour's dtNodeQueue, so ties pop identically).
-  void trickleDown(int i, Node* node) {
+  void trickleDown(int i, uint32_t node, float total) {
     int child = i * 2 + 1;
     while (child < m_size) {
       if (child + 1 < m_size && m_heap[child].total > m_heap[child + 1].total) ++child;
       m_heap[i] = m_heap[child];
-      m_heap[i].node->heapIndex = uint32_t(i);
+      m_pos[m_heap[i].node] = uint32_t(i);
       i = child;
       child = i * 2 + 1;
     }
-    bubbleUp(i, node);
+    bubbleUp(i, node, total);
   }
 
   Entry* m_heap = nullptr;
+  uint32_t* m_pos = nullptr; // heap position per pool index
+  Node* m_nodes = nullptr;
   int m_capacity = 0;
   int m_size = 0;
 };

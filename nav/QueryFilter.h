@@ -75,6 +75,12 @@ public:
   float getHeuristicScale() const { return m_heuristicScale; }
   void setHeuristicScale(float s) { m_heuristicScale = s; }
 
+  /// True when no hook and no entering cost is set: then passFilter is the flag test and getCost
+  /// is distance * area cost, which the queries inline.
+  bool isPlain() const { return !m_passFn && !m_costFn && !m_hasEnterCost; }
+  /// The area cost table [Size: MAX_AREAS].
+  const float* areaCosts() const { return m_areaCost; }
+
   void setPassFn(PassFn fn) { m_passFn = fn; }
   void setCostFn(CostFn fn) { m_costFn = fn; }
   PassFn passFn() const { return m_passFn; }

@@ -153,10 +153,9 @@ void checkView(const nav::SearchView& v, nav::PolyRef startRef) {
   ASSERT_NE(v.pool, nullptr);
   std::set<const nav::Node*> open;
   for (int i = 0; i < v.openCount; ++i) {
-    const nav::Node* n = v.open[i].node;
+    const nav::Node* n = &v.openNode(i);
     EXPECT_TRUE(n->flags & nav::NODE_OPEN);
     EXPECT_EQ(v.open[i].total, n->total);
-    EXPECT_EQ(int(n->heapIndex), i);
     if (i > 0) {
       EXPECT_LE(v.open[(i - 1) / 2].total, v.open[i].total); // heap order
     }
