@@ -248,6 +248,17 @@ TEST_P(QueryDiff, FindPathStraightPathAndSliced) {
     ASSERT_EQ(dst, nst) << "sliced finalize";
     ASSERT_EQ(dn, nn);
     for (int i = 0; i < dn; ++i) ASSERT_EQ(dpath[i], npath[i]) << "sliced corridor differs at " << i;
+
+    // findPath with FINDPATH_ANY_ANGLE = Detour's any-angle sliced search run to the end.
+    if (q % 3 == 1) {
+      dst = dq->initSlicedFindPath(sref, eref, sp, ep, &f.dt, DT_FINDPATH_ANY_ANGLE);
+      while (dtStatusInProgress(dst)) dst = dq->updateSlicedFindPath(1 << 30, nullptr);
+      dst = dq->finalizeSlicedFindPath(dpath.data(), &dn, maxPath);
+      nst = nq.findPath(sref, eref, sp, ep, &f.nav, npath.data(), &nn, maxPath, nav::FINDPATH_ANY_ANGLE);
+      ASSERT_EQ(dst, nst) << "any-angle findPath";
+      ASSERT_EQ(dn, nn);
+      for (int i = 0; i < dn; ++i) ASSERT_EQ(dpath[i], npath[i]) << "any-angle corridor differs at " << i;
+    }
     STOP_ON_FAILURE();
   }
   EXPECT_GT(compared, 300);
