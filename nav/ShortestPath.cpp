@@ -272,6 +272,7 @@ Status ShortestPath::findPath(PolyRef startRef, PolyRef endRef, const float* sta
   m_endRef = endRef;
   vcopy(m_endPos, endPos);
   m_outOfNodes = false;
+  m_deferCount = -1;
   // Float coordinates far from the origin carry absolute errors of ~1e-7 * |x|: scale the
   // on-a-line tolerance with them (1e-4 wu near the origin, 3 mm at 5 km).
   const float mag = navMax(navMax(std::fabs(startPos[0]), std::fabs(startPos[2])),
@@ -290,7 +291,6 @@ Status ShortestPath::findPath(PolyRef startRef, PolyRef endRef, const float* sta
 
   const int startRoot = newRoot(startPos, 0.0f, -1, startRef, ROOT_START);
   m_bestNode = -1;
-  m_bestDist = dist2(startPos, endPos);
   vcopy(m_bestPoint, startPos);
 
   expandPoint(-1, startRoot, startRef, nullptr, nullptr);
@@ -302,8 +302,13 @@ Status ShortestPath::findPath(PolyRef startRef, PolyRef endRef, const float* sta
       break;
     }
     ++m_stats.nodesExpanded;
-    if (m_nodes[n].kind == KIND_OFFMESH) expandPoint(n, m_nodes[n].root, m_nodes[n].poly, nullptr, nullptr);
-    else expandNode(n);
+    if (m_nodes[n].kind == KIND_OFFMESH) {
+      expandPoint(n, m_nodes[n].root, m_nodes[n].poly, nullptr, nullptr);
+      continue;
+    }
+    // Intermediate pruning (Polyanya): a node whose only successor keeps its root is expanded at
+    // once, without a trip through the open list.
+    for (int next = expandNode(n); next >= 0; next = expandNode(next)) ++m_stats.nodesExpanded;
   }
 
   Status status = SUCCESS;
@@ -323,6 +328,20 @@ Status ShortestPath::findPath(PolyRef startRef, PolyRef endRef, const float* sta
     lastNode = gn.parent;
   } else {
     status |= PARTIAL_RESULT;
+    // The node coming closest to the end (every node stays in the pool until the next query).
+    float best2 = sqr(endPos[0] - startPos[0]) + sqr(endPos[2] - startPos[2]);
+    for (int i = 0; i < m_nodeCount; ++i) {
+      const Node& nd = m_nodes[i];
+      if (nd.kind == KIND_GOAL) continue;
+      float t = 0.0f;
+      const float d2 = nd.kind == KIND_OFFMESH ? sqr(endPos[0] - nd.l[0]) + sqr(endPos[2] - nd.l[2])
+                                               : distancePtSegSqr2D(endPos, nd.l, nd.r, t);
+      if (d2 < best2) {
+        best2 = d2;
+        m_bestNode = i;
+        vlerp(m_bestPoint, nd.l, nd.r, t);
+      }
+    }
     float pt[3];
     int parentRoot = startRoot;
     if (m_bestNode >= 0) {
@@ -401,9 +420,21 @@ Status ShortestPath::findPath(PolyRef startRef, PolyRef endRef, const float* sta
 // [SECTION] expansion: an interval node, a point root, off-mesh connections
 // ---------------------------------------------------------------------------------------------
 
+// A polygon whose only links lead back to `from` (and that does not hold the end) cannot be on a
+// shortest path through it: Polyanya's dead-end pruning.
+bool ShortestPath::deadEnd(PolyRef polyRef, PolyRef from) const {
+  if (polyRef == m_endRef) return false;
+  const MeshTile* tile = nullptr;
+  const Poly* poly = nullptr;
+  m_mesh->getTileAndPolyByRefUnsafe(polyRef, &tile, &poly);
+  for (uint32_t i = poly->firstLink; i != NULL_LINK; i = tile->links[i].next)
+    if (tile->links[i].ref != from && tile->links[i].ref != 0) return false;
+  return true;
+}
+
 void ShortestPath::pushSuccessor(int parent, int root, PolyRef polyRef, const float* l, const float* r,
                                  uint64_t lkey, uint64_t rkey, const float* e0, const float* e1) {
-  if (dist2(l, r) < kMinPiece) return;
+  if (sqr(r[0] - l[0]) + sqr(r[2] - l[2]) < kMinPiece * kMinPiece) return;
   const int n = newNode();
   if (n < 0) return;
   Node& nd = m_nodes[n];
@@ -419,15 +450,21 @@ void ShortestPath::pushSuccessor(int parent, int root, PolyRef polyRef, const fl
   nd.rkey = rkey;
   nd.kind = KIND_INTERVAL;
   nd.g = m_roots[root].g;
-  nd.f = nd.g + m_minCost * heuristic(m_roots[root].pos, l, r, e0, e1);
-  float t;
-  const float d = std::sqrt(distancePtSegSqr2D(m_endPos, l, r, t));
-  if (d < m_bestDist) {
-    m_bestDist = d;
-    m_bestNode = n;
-    vlerp(m_bestPoint, l, r, t);
+  if (m_deferCount >= 0 && m_deferCount < kMaxDeferred) {
+    m_deferred[m_deferCount++] = n; // expandNode decides: expand at once, or push (flushDeferred)
+    return;
   }
+  nd.f = nd.g + m_minCost * heuristic(m_roots[root].pos, l, r, e0, e1);
   heapPush(n);
+}
+
+void ShortestPath::flushDeferred() {
+  for (int i = 0; i < m_deferCount; ++i) {
+    Node& nd = m_nodes[m_deferred[i]];
+    nd.f = nd.g + m_minCost * heuristic(m_roots[nd.root].pos, nd.l, nd.r, nd.e0, nd.e1);
+    heapPush(m_deferred[i]);
+  }
+  m_deferCount = -1;
 }
 
 void ShortestPath::pushGoal(int parent, int root, const float* via, float cost) {
@@ -482,6 +519,7 @@ void ShortestPath::expandPoint(int parent, int root, PolyRef polyRef, const floa
       continue;
     }
     if (link.edge >= nv) continue;
+    if (deadEnd(link.ref, polyRef)) continue;
     const int j = link.edge;
     const float* va = &tile->verts[poly->verts[j] * 3];
     const float* vb = &tile->verts[poly->verts[(j + 1) % nv] * 3];
@@ -499,14 +537,15 @@ void ShortestPath::expandPoint(int parent, int root, PolyRef polyRef, const floa
   }
 }
 
-void ShortestPath::expandNode(int n) {
+int ShortestPath::expandNode(int n) {
   const Node nd = m_nodes[n]; // copy: the pool does not move, but keep the code obviously safe
   const float* R = m_roots[nd.root].pos;
   const float rootG = nd.g;
   const PolyRef polyRef = nd.poly;
   // Side tests against the interval's line use the whole edge (e0 -> e1 runs like l -> r), which
   // stays precise when the interval is tiny.
-  const float len = dist2(nd.e0, nd.e1);
+  const float len2 = sqr(nd.e1[0] - nd.e0[0]) + sqr(nd.e1[2] - nd.e0[2]);
+  const float tol2 = m_lineTol * m_lineTol * len2; // (distance tolerance * edge length)^2
   const float c = cross2(R, nd.e0, nd.e1);
 
   const MeshTile* tile = nullptr;
@@ -520,14 +559,14 @@ void ShortestPath::expandNode(int n) {
   for (int i = 0; i < nv; ++i) {
     const float* v = &tile->verts[poly->verts[i] * 3];
     const float sv = cross2(nd.e0, nd.e1, v);
-    onLine[i] = std::fabs(sv) <= m_lineTol * len;
+    onLine[i] = sv * sv <= tol2;
     // cross2(l, r, R) has the sign of c; a vertex clearly on the root's side means the root is not
     // behind the interval (a tile-border portal quantised to bytes can put it a little in front).
-    if (sv * c > 0.0f && std::fabs(sv) > 10.0f * m_lineTol * len) rootBehind = false;
+    if (sv * c > 0.0f && sv * sv > 100.0f * tol2) rootBehind = false;
   }
 
   // A root on the interval's line, or slightly on the polygon's side of it, is treated as on it.
-  if (std::fabs(c) <= m_lineTol * len || !rootBehind) {
+  if (c * c <= tol2 || !rootBehind) {
     // The root is on the interval's line: from a point of the interval it sees the whole polygon;
     // from beyond an end it walks along the line to that end first.
     float t;
@@ -541,7 +580,7 @@ void ShortestPath::expandNode(int n) {
       const int nr = turnRootAt(nearL ? nd.lkey : nd.rkey, e, g, nd.root, polyRef);
       if (nr >= 0) expandPoint(n, nr, polyRef, nd.e0, nd.e1);
     }
-    return;
+    return -1;
   }
   const float s = c > 0.0f ? 1.0f : -1.0f;
 
@@ -564,7 +603,7 @@ void ShortestPath::expandNode(int n) {
       cost = costTo(n, nd.root, t, false, 0);
     }
     pushGoal(n, nd.root, via, rootG + cost);
-    if (m_uniform) return;
+    if (m_uniform) return -1;
   }
 
   const uint32_t tileIndex = m_mesh->decodePolyIdTile(polyRef);
@@ -592,6 +631,8 @@ void ShortestPath::expandNode(int n) {
     return rr;
   };
 
+  m_deferCount = 0; // successors wait in m_deferred (see the end)
+  int offMeshPushed = 0;
   for (uint32_t i = poly->firstLink; i != NULL_LINK; i = tile->links[i].next) {
     const Link& link = tile->links[i];
     if (!link.ref) continue;
@@ -600,12 +641,14 @@ void ShortestPath::expandNode(int n) {
     m_mesh->getTileAndPolyByRefUnsafe(link.ref, &ntile, &npoly);
     if (!m_filter->passFilter(link.ref, ntile, npoly)) continue;
     if (npoly->getType() == POLYTYPE_OFFMESH_CONNECTION) {
+      ++offMeshPushed;
       handleOffMesh(n, nd.root, polyRef, link.ref, nd.l, nd.r, false);
       continue;
     }
     if (link.edge >= nv) continue;
     const int j = link.edge, j1 = (j + 1) % nv;
     if (onLine[j] && onLine[j1]) continue; // the entry edge
+    if (deadEnd(link.ref, polyRef)) continue;
     const float* va = &tile->verts[poly->verts[j] * 3];
     const float* vb = &tile->verts[poly->verts[j1] * 3];
 
@@ -654,10 +697,11 @@ void ShortestPath::expandNode(int n) {
         k1 = partialKey(pe);
       }
     }
-    const float edgeLen = dist2(va, vb);
+    float edgeLen = -1.0f; // computed when a piece needs it
 
     auto emit = [&](float lo, float hi, int pieceRoot) {
       if (lo >= hi) return;
+      if (edgeLen < 0.0f) edgeLen = dist2(va, vb);
       // A ray through (numerically: next to) a portal end snaps to it, so the end keeps its turn key.
       if (std::fabs(lo - t0) * edgeLen < 2.0f * m_lineTol) lo = t0;
       if (std::fabs(hi - t1) * edgeLen < 2.0f * m_lineTol) hi = t1;
@@ -680,6 +724,14 @@ void ShortestPath::expandNode(int n) {
       if (rr >= 0) emit(bLo, bHi, rr);
     }
   }
+  // Exactly one successor, with the same root, and nothing else pushed: expand it right away.
+  if (m_deferCount == 1 && offMeshPushed == 0 && m_nodes[m_deferred[0]].root == nd.root) {
+    m_deferCount = -1;
+    m_nodes[m_deferred[0]].f = nd.f; // (for the view; a lower bound of its own f)
+    return m_deferred[0];
+  }
+  flushDeferred();
+  return -1;
 }
 
 // A turn at mesh point p (turn key `key`, 0 for a point that is not a mesh point) reached with
@@ -770,13 +822,7 @@ void ShortestPath::handleOffMesh(int parent, int root, PolyRef fromRef, PolyRef 
   nd.lkey = nd.rkey = 0;
   nd.kind = KIND_OFFMESH;
   nd.g = ge;
-  const float h = dist2(ep, m_endPos);
-  nd.f = ge + m_minCost * h;
-  if (h < m_bestDist) {
-    m_bestDist = h;
-    m_bestNode = n;
-    vcopy(m_bestPoint, ep);
-  }
+  nd.f = ge + m_minCost * dist2(ep, m_endPos);
   heapPush(n);
 }
 
@@ -831,9 +877,9 @@ float ShortestPath::costTo(int n, int root, const float* p, bool pOnInterval, Po
 float ShortestPath::heuristic(const float* root, const float* l, const float* r, const float* e0,
                               const float* e1) const {
   const float* t = m_endPos;
-  const float elen = dist2(e0, e1);
+  const float elen2 = sqr(e1[0] - e0[0]) + sqr(e1[2] - e0[2]);
   const float sr = cross2(e0, e1, root); // the interval's line is the edge's: precise
-  if (std::fabs(sr) <= m_lineTol * elen) {
+  if (sr * sr <= m_lineTol * m_lineTol * elen2) {
     float u;
     if (distancePtSegSqr2D(root, l, r, u) <= m_lineTol * m_lineTol) return dist2(root, t);
     const float* e = dist2(root, l) < dist2(root, r) ? l : r;

@@ -118,7 +118,8 @@ public:
 
 private:
   // Search steps (ShortestPath.cpp).
-  void expandNode(int n);
+  int expandNode(int n); ///< Returns a node to expand right away (intermediate pruning), or -1.
+  void flushDeferred();
   void expandPoint(int parent, int root, PolyRef polyRef, const float* entryL, const float* entryR);
   void pushSuccessor(int parent, int root, PolyRef polyRef, const float* l, const float* r, uint64_t lkey,
                      uint64_t rkey, const float* e0, const float* e1);
@@ -128,6 +129,7 @@ private:
   int newRoot(const float* pos, float g, int parent, PolyRef poly, uint8_t flags);
   int turnRootAt(uint64_t key, const float* pos, float g, int parentRoot, PolyRef poly);
   int newNode();
+  bool deadEnd(PolyRef polyRef, PolyRef from) const;
   float costTo(int n, int root, const float* p, bool pInsideNodePoly, PolyRef endNext);
   bool isCorner(uint64_t key, PolyRef polyRef, const float* pos);
   Slot* slot(uint64_t key, bool create);
@@ -158,8 +160,10 @@ private:
   float m_minCost = 1.0f;    ///< Smallest area cost (heuristic scale).
   bool m_outOfNodes = false;
   float m_lineTol = 1e-4f;   ///< Distance under which a point counts as on a line [Unit: wu].
+  static constexpr int kMaxDeferred = 64;
+  int m_deferred[kMaxDeferred];
+  int m_deferCount = -1;     ///< >= 0 while expandNode collects its successors.
   int m_bestNode = -1;       ///< Node whose interval comes closest to the end (partial results).
-  float m_bestDist = 0;
   float m_bestPoint[3] = {0, 0, 0};
   ShortestPathStats m_stats;
 };
