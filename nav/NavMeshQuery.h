@@ -37,6 +37,18 @@ struct PolyQuery {
 
 /// Read-only view of a search for visual stepping (findPath, sliced findPath and the circle
 /// searches). Valid until the next query on the same NavMeshQuery.
+///
+/// Stepping A* in a viewer:
+///   q.initSlicedFindPath(startRef, endRef, startPos, endPos, &filter);
+///   each frame / click:  st = q.updateSlicedFindPath(1, nullptr);  SearchView v = q.searchView();
+///     draw v.pool->nodeAt(i) for i < v.nodeCount: pos, its parent's pos (v.parentOf), open/closed
+///     from flags, cost (g) and total (f); v.openNode(0) is the next to expand; v.lastExpanded the
+///     node just expanded; v.bestNode the node a partial path would end at.
+///   when st is no longer IN_PROGRESS: q.finalizeSlicedFindPath(path, &n, maxPath).
+/// Note: finalize reverses the parent links of the corridor's nodes in place (as Detour does), so
+/// read the view before finalizing. Node positions are edge midpoints fixed at the first visit; a
+/// polygon can have up to 4 nodes in findPath (one per tile-border crossing side, Node::state),
+/// one in the sliced search.
 struct SearchView {
   const NodePool* pool = nullptr;   ///< nodeAt(i) for i < nodeCount: ref, pos, parent, g, total, flags.
   int nodeCount = 0;

@@ -77,6 +77,7 @@ private:
 
 /// The whole smooth path at once: up to maxPoints points into smoothPath [(x, y, z) * count].
 /// FAILURE | INVALID_PARAM on bad input; SUCCESS | BUFFER_TOO_SMALL if it stopped at maxPoints.
+/// Uses one PathFollower per thread (thread_local, constructed on the thread's first call, no heap).
 Status findSmoothPath(const NavMeshQuery* query, const QueryFilter* filter, PolyRef startRef, const float* startPos,
                       const float* endPos, const PolyRef* path, int pathSize, float* smoothPath, int* smoothCount,
                       int maxPoints);
