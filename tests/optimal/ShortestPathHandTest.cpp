@@ -304,3 +304,26 @@ TEST(ShortestPathHand, CrossesATileBorderThroughAPartialPortal) {
   const float dl = detourPath(w, sr, findPoly(w, e), s, e);
   EXPECT_NEAR(dl, r.length, 0.05f);
 }
+
+TEST(ShortestPathHelpers, ClosestPointOnPortalAndPathLength) {
+  const float l[3] = {0, 1, 0}, r[3] = {10, 3, 0};
+  float out[3];
+  const float from[3] = {4, 0, -5};
+  nav::closestPointOnPortal(from, l, r, out);
+  EXPECT_NEAR(out[0], 4.0f, 1e-5f);
+  EXPECT_NEAR(out[1], 1.8f, 1e-5f); // y interpolated along the portal
+  EXPECT_NEAR(out[2], 0.0f, 1e-5f);
+  const float before[3] = {-3, 0, 2};
+  nav::closestPointOnPortal(before, l, r, out);
+  EXPECT_NEAR(out[0], 0.0f, 1e-5f); // clamped to the portal's end
+  // Never a longer step than to the midpoint (the cost model's point).
+  const float mid[3] = {5, 2, 0};
+  const float p[3] = {8, 0, 7};
+  nav::closestPointOnPortal(p, l, r, out);
+  EXPECT_LE(std::hypot(out[0] - p[0], out[2] - p[2]), std::hypot(mid[0] - p[0], mid[2] - p[2]));
+
+  const float pts[9] = {0, 0, 0, 3, 5, 4, 3, 9, 4};
+  const uint8_t flags[3] = {nav::STRAIGHTPATH_START, nav::STRAIGHTPATH_OFFMESH_CONNECTION, nav::STRAIGHTPATH_END};
+  EXPECT_NEAR(nav::straightPathLength(pts, nullptr, 3), 5.0f, 1e-5f);     // xz only
+  EXPECT_NEAR(nav::straightPathLength(pts, flags, 3), 5.0f + 4.0f, 1e-5f); // the link counts in 3D
+}
