@@ -649,6 +649,11 @@ Status NavMeshQuery::updateSlicedFindPath(int maxIter, int* doneIters) {
   const float hscale = filter->getHeuristicScale();
   RaycastHit rayHit;
   rayHit.maxPath = 0;
+  // A plain filter is inlined (flag test, distance * area cost).
+  const bool plain = filter->isPlain();
+  const uint16_t includeFlags = filter->getIncludeFlags();
+  const uint16_t excludeFlags = filter->getExcludeFlags();
+  const float* const areaCost = filter->areaCosts();
 
   int iter = 0;
   while (iter < maxIter && !m_openList.empty()) {
@@ -705,7 +710,9 @@ Status NavMeshQuery::updateSlicedFindPath(int maxIter, int* doneIters) {
       const MeshTile* neighbourTile = nullptr;
       const Poly* neighbourPoly = nullptr;
       m_nav->getTileAndPolyByRefUnsafe(neighbourRef, &neighbourTile, &neighbourPoly);
-      if (!filter->passFilter(neighbourRef, neighbourTile, neighbourPoly)) continue;
+      if (plain ? (!(neighbourPoly->flags & includeFlags) || (neighbourPoly->flags & excludeFlags))
+                : !filter->passFilter(neighbourRef, neighbourTile, neighbourPoly))
+        continue;
 
       // The sliced search keeps one node per polygon (no crossing-side state), like Detour's.
       Node* neighbourNode = m_nodePool.getNode(neighbourRef, 0);
@@ -730,13 +737,17 @@ Status NavMeshQuery::updateSlicedFindPath(int maxIter, int* doneIters) {
       if (foundShortCut) {
         cost = parentNode->cost + rayHit.pathCost;
       } else {
-        const float curCost = filter->getCost(bestNode->pos, neighbourNode->pos, parentRef, parentTile, parentPoly,
-                                              bestRef, bestTile, bestPoly, neighbourRef, neighbourTile, neighbourPoly);
+        const float curCost =
+            plain ? vdist(bestNode->pos, neighbourNode->pos) * areaCost[bestPoly->getArea()]
+                  : filter->getCost(bestNode->pos, neighbourNode->pos, parentRef, parentTile, parentPoly, bestRef,
+                                    bestTile, bestPoly, neighbourRef, neighbourTile, neighbourPoly);
         cost = bestNode->cost + curCost;
       }
       if (neighbourRef == m_query.endRef) {
-        const float endCost = filter->getCost(neighbourNode->pos, m_query.endPos, bestRef, bestTile, bestPoly,
-                                              neighbourRef, neighbourTile, neighbourPoly, 0, nullptr, nullptr);
+        const float endCost =
+            plain ? vdist(neighbourNode->pos, m_query.endPos) * areaCost[neighbourPoly->getArea()]
+                  : filter->getCost(neighbourNode->pos, m_query.endPos, bestRef, bestTile, bestPoly, neighbourRef,
+                                    neighbourTile, neighbourPoly, 0, nullptr, nullptr);
         cost = cost + endCost;
         heuristic = 0;
       } else {
