@@ -967,6 +967,37 @@ void closestPointOnPortal(const float* from, const float* left, const float* rig
   vlerp(out, left, right, t);
 }
 
+void portalPointToward(const float* from, const float* to, const float* left, const float* right, float* out) {
+  // Minimise |from - x| + |x - to| over x on [left, right] (2D): mirror `to` across the portal's
+  // line when it is on from's side, then cross from -> to with the line, clamped to the portal.
+  const float dx = right[0] - left[0], dz = right[2] - left[2];
+  const float len2 = dx * dx + dz * dz;
+  if (len2 <= 0.0f) {
+    vcopy(out, left);
+    return;
+  }
+  const float sf = dx * (from[2] - left[2]) - dz * (from[0] - left[0]);
+  float tx = to[0], tz = to[2];
+  float st = dx * (tz - left[2]) - dz * (tx - left[0]);
+  if (sf * st > 0.0f) {
+    const float u = ((tx - left[0]) * dx + (tz - left[2]) * dz) / len2;
+    tx = 2.0f * (left[0] + u * dx) - tx;
+    tz = 2.0f * (left[2] + u * dz) - tz;
+    st = -st;
+  }
+  float t;
+  if (sf - st != 0.0f) {
+    // Crossing point of from -> to' with the line, as a parameter along left -> right.
+    const float k = sf / (sf - st);
+    const float px = from[0] + (tx - from[0]) * k, pz = from[2] + (tz - from[2]) * k;
+    t = ((px - left[0]) * dx + (pz - left[2]) * dz) / len2;
+  } else {
+    distancePtSegSqr2D(from, left, right, t);
+  }
+  t = clamp(t, 0.0f, 1.0f);
+  vlerp(out, left, right, t);
+}
+
 float straightPathLength(const float* points, const uint8_t* flags, int count) {
   float len = 0.0f;
   for (int i = 0; i + 1 < count; ++i) {

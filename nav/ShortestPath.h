@@ -175,6 +175,11 @@ private:
 /// corridor's real shape much more closely. [(x, y, z)] for every argument.
 void closestPointOnPortal(const float* from, const float* left, const float* right, float* out);
 
+/// A goal-directed variant of the same model: the point of the portal that minimises
+/// |from - out| + |out - to| in xz (where the straight line from `from` toward `to` crosses the
+/// portal, mirrored when both are on one side, clamped to the portal's ends). [(x, y, z)]
+void portalPointToward(const float* from, const float* to, const float* left, const float* right, float* out);
+
 /// Length of a corner path in the metric findPath minimises: xz length of each segment, except
 /// segments that start at a point flagged STRAIGHTPATH_OFFMESH_CONNECTION, which count their 3D
 /// length. flags may be null (all segments xz). Works on Detour's / NavMeshQuery's straight paths

@@ -16,6 +16,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <queue>
+#include <unordered_map>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -35,6 +38,92 @@ double percentile(const std::vector<double>& sorted, double p) {
   const size_t i = size_t(idx);
   const double f = idx - double(i);
   return i + 1 < sorted.size() ? sorted[i] * (1.0 - f) + sorted[i + 1] * f : sorted[i];
+}
+
+// The second A* cost model, "closest point", as a reference for the report until findPath has it
+// as an option: Detour's A* over polygons, except that a node sits at the point of the portal
+// closest to its parent's position (nav::closestPointOnPortal) instead of the portal's midpoint,
+// and is moved when a cheaper parent is found. Plain containers: a measuring tool, not the runtime.
+nav::Status closestPointFindPath(const nav::NavMeshQuery& q, const nav::QueryFilter& filter, nav::PolyRef startRef,
+                                 nav::PolyRef endRef, const float* startPos, const float* endPos,
+                                 std::vector<nav::PolyRef>& path, bool toward) {
+  struct Node {
+    nav::PolyRef ref;
+    float pos[3];
+    float g;
+    int parent;
+    bool closed;
+  };
+  const nav::NavMesh& mesh = *q.getAttachedNavMesh();
+  std::vector<Node> nodes;
+  std::unordered_map<nav::PolyRef, int> index;
+  using Item = std::pair<float, int>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
+  const float hScale = filter.getHeuristicScale();
+  nodes.push_back({startRef, {startPos[0], startPos[1], startPos[2]}, 0.0f, -1, false});
+  index[startRef] = 0;
+  open.push({nav::vdist(startPos, endPos) * hScale, 0});
+  int best = 0;
+  float bestH = nav::vdist(startPos, endPos);
+  int goal = -1;
+  while (!open.empty()) {
+    const int cur = open.top().second;
+    open.pop();
+    if (nodes[size_t(cur)].closed) continue;
+    nodes[size_t(cur)].closed = true;
+    if (nodes[size_t(cur)].ref == endRef) {
+      goal = cur;
+      break;
+    }
+    const nav::PolyRef curRef = nodes[size_t(cur)].ref;
+    const nav::PolyRef parentRef = nodes[size_t(cur)].parent >= 0 ? nodes[size_t(nodes[size_t(cur)].parent)].ref : 0;
+    const nav::MeshTile *tile = nullptr, *ptile = nullptr;
+    const nav::Poly *poly = nullptr, *ppoly = nullptr;
+    mesh.getTileAndPolyByRefUnsafe(curRef, &tile, &poly);
+    if (parentRef) mesh.getTileAndPolyByRefUnsafe(parentRef, &ptile, &ppoly);
+    for (uint32_t i = poly->firstLink; i != nav::NULL_LINK; i = tile->links[i].next) {
+      const nav::PolyRef nref = tile->links[i].ref;
+      if (!nref || nref == parentRef) continue;
+      const nav::MeshTile* ntile = nullptr;
+      const nav::Poly* npoly = nullptr;
+      mesh.getTileAndPolyByRefUnsafe(nref, &ntile, &npoly);
+      if (!filter.passFilter(nref, ntile, npoly)) continue;
+      float left[3], right[3], pos[3];
+      uint8_t ft = 0, tt = 0;
+      if (nav::statusFailed(q.getPortalPoints(curRef, nref, left, right, &ft, &tt))) continue;
+      if (toward) nav::portalPointToward(nodes[size_t(cur)].pos, endPos, left, right, pos);
+      else nav::closestPointOnPortal(nodes[size_t(cur)].pos, left, right, pos);
+      float g = nodes[size_t(cur)].g + filter.getCost(nodes[size_t(cur)].pos, pos, parentRef, ptile, ppoly, curRef,
+                                                        tile, poly, nref, ntile, npoly);
+      if (nref == endRef)
+        g += filter.getCost(pos, endPos, curRef, tile, poly, nref, ntile, npoly, 0, nullptr, nullptr);
+      auto it = index.find(nref);
+      int ni;
+      if (it == index.end()) {
+        ni = int(nodes.size());
+        nodes.push_back({nref, {pos[0], pos[1], pos[2]}, g, cur, false});
+        index[nref] = ni;
+      } else {
+        ni = it->second;
+        Node& nn = nodes[size_t(ni)];
+        if (g >= nn.g) continue;
+        nn.g = g;
+        nn.parent = cur;
+        nav::vcopy(nn.pos, pos);
+        nn.closed = false;
+      }
+      const float h = nref == endRef ? 0.0f : nav::vdist(pos, endPos);
+      if (h < bestH) {
+        bestH = h;
+        best = ni;
+      }
+      open.push({g + h * hScale, ni});
+    }
+  }
+  path.clear();
+  for (int n = goal >= 0 ? goal : best; n >= 0; n = nodes[size_t(n)].parent) path.push_back(nodes[size_t(n)].ref);
+  std::reverse(path.begin(), path.end());
+  return goal >= 0 ? nav::SUCCESS : nav::SUCCESS | nav::PARTIAL_RESULT;
 }
 
 int usage(const char* msg) {
@@ -92,7 +181,9 @@ int runQuality(int argc, char** argv) {
   std::vector<nav::PolyRef> corridor(MAX_PATH);
   std::vector<float> pts(3 * MAX_STRAIGHT);
   std::vector<uint8_t> flags(MAX_STRAIGHT);
-  std::vector<double> ratio;
+  std::vector<double> ratio, cpRatio[2]; // [0] closest to the parent, [1] toward the end
+  std::vector<nav::PolyRef> cpPath;
+  double cpUs[2] = {0, 0};
   using Clock = std::chrono::steady_clock;
   double detourUs = 0, exactUs = 0;
   long tried = 0, unreachable = 0, exactIncomplete = 0;
@@ -132,18 +223,24 @@ int runQuality(int argc, char** argv) {
       ++exactIncomplete;
       continue;
     }
-    if (len > 1e-4f) ratio.push_back(double(detourLen) / double(len));
+    if (len <= 1e-4f) continue;
+    ratio.push_back(double(detourLen) / double(len));
+    for (int model = 0; model < 2; ++model) {
+      const auto t4 = Clock::now();
+      const nav::Status cs = closestPointFindPath(q, filter, sr, er, s, e, cpPath, model == 1);
+      int nsc = 0;
+      nav::Status css = nav::FAILURE;
+      if (nav::statusSucceeded(cs) && !(cs & nav::PARTIAL_RESULT))
+        css = q.findStraightPath(s, e, cpPath.data(), int(cpPath.size()), pts.data(), flags.data(), nullptr, &nsc,
+                                 MAX_STRAIGHT);
+      cpUs[model] += std::chrono::duration<double, std::micro>(Clock::now() - t4).count();
+      if (nav::statusSucceeded(css))
+        cpRatio[model].push_back(double(nav::straightPathLength(pts.data(), flags.data(), nsc)) / len);
+    }
   }
 
   std::sort(ratio.begin(), ratio.end());
-  double mean = 0;
-  long over5 = 0, over10 = 0;
-  for (double r : ratio) {
-    mean += r;
-    over5 += r > 1.05;
-    over10 += r > 1.10;
-  }
-  const double n = double(ratio.size());
+  for (auto& v : cpRatio) std::sort(v.begin(), v.end());
   const long connected = tried - unreachable;
   std::printf("%s: %ld random pairs (seed %ld), %ld connected, %zu compared", meshPath.c_str(), tried, seed,
               connected, ratio.size());
@@ -153,15 +250,30 @@ int runQuality(int argc, char** argv) {
     std::printf("no connected pairs to compare\n");
     return 0;
   }
-  mean /= n;
   std::printf("%-28s %8s %8s %8s %8s %8s %8s %8s\n", "length / shortest", "mean", "median", "p95", "p99", "max",
               ">5%", ">10%");
-  std::printf("%-28s %8.4f %8.4f %8.4f %8.4f %8.4f %7.2f%% %7.2f%%\n", "findPath + findStraightPath", mean,
-              percentile(ratio, 0.5), percentile(ratio, 0.95), percentile(ratio, 0.99), ratio.back(),
-              100.0 * double(over5) / n, 100.0 * double(over10) / n);
-  std::printf("(the closest-point A* cost model is not reported yet: it needs the findPath option, see nav/ShortestPath.h)\n");
+  auto row = [](const char* name, const std::vector<double>& v) {
+    if (v.empty()) return;
+    double mean = 0;
+    long over5 = 0, over10 = 0;
+    for (double r : v) {
+      mean += r;
+      over5 += r > 1.05;
+      over10 += r > 1.10;
+    }
+    const double n = double(v.size());
+    std::printf("%-28s %8.4f %8.4f %8.4f %8.4f %8.4f %7.2f%% %7.2f%%\n", name, mean / n, percentile(v, 0.5),
+                percentile(v, 0.95), percentile(v, 0.99), v.back(), 100.0 * double(over5) / n,
+                100.0 * double(over10) / n);
+  };
+  row("findPath + findStraightPath", ratio);
+  row("closest-point A* + straight", cpRatio[0]);
+  row("toward-end A* + straight", cpRatio[1]);
   std::printf("%-28s %10s\n", "time per query", "us");
   std::printf("%-28s %10.2f\n", "findPath + findStraightPath", detourUs / double(connected));
+  std::printf("%-28s %10.2f   (reference A* with std containers, not the pooled runtime)\n",
+              "closest-point A* + straight", cpUs[0] / double(ratio.size()));
+  std::printf("%-28s %10.2f   (same)\n", "toward-end A* + straight", cpUs[1] / double(ratio.size()));
   std::printf("%-28s %10.2f   (nodes per query: mean %.1f, max %d of %d)\n", "exact shortest path",
               exactUs / double(connected), double(sumNodes) / double(connected), maxNodes, exact.getMaxNodes());
   return 0;
