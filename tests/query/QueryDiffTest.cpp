@@ -205,6 +205,16 @@ TEST_P(QueryDiff, FindPathStraightPathAndSliced) {
     if (dn > longest) longest = dn;
     ++compared;
 
+    // Now and then a broken corridor (a polygon that is not the previous one's neighbour, or a
+    // stale ref): the funnel stops there with a partial result.
+    if (q % 6 == 5 && dn > 2) {
+      const int k = 1 + irand(dn - 1);
+      dtPolyRef other = 0;
+      float op[3];
+      if (irand(2) == 0) other = dpath[size_t(k)] ^ (1u << 31); // bad salt (or tile) bits
+      else randomPoint(&other, op);
+      dpath[size_t(k)] = npath[size_t(k)] = other;
+    }
     for (int opt : {0, int(DT_STRAIGHTPATH_AREA_CROSSINGS), int(DT_STRAIGHTPATH_ALL_CROSSINGS)}) {
       const int maxStraight = q % 7 == 0 ? 1 + irand(4) : MAX_POLYS;
       int dsn = 0, nsn = 0;
