@@ -636,19 +636,18 @@ int ShortestPath::expandNode(int n) {
   for (uint32_t i = poly->firstLink; i != NULL_LINK; i = tile->links[i].next) {
     const Link& link = tile->links[i];
     if (!link.ref) continue;
-    const MeshTile* ntile = nullptr;
-    const Poly* npoly = nullptr;
-    m_mesh->getTileAndPolyByRefUnsafe(link.ref, &ntile, &npoly);
-    if (!m_filter->passFilter(link.ref, ntile, npoly)) continue;
-    if (npoly->getType() == POLYTYPE_OFFMESH_CONNECTION) {
+    if (link.edge >= nv) {
+      // Not an edge: a link to an off-mesh connection polygon.
+      const MeshTile* ntile = nullptr;
+      const Poly* npoly = nullptr;
+      m_mesh->getTileAndPolyByRefUnsafe(link.ref, &ntile, &npoly);
+      if (npoly->getType() != POLYTYPE_OFFMESH_CONNECTION || !m_filter->passFilter(link.ref, ntile, npoly)) continue;
       ++offMeshPushed;
       handleOffMesh(n, nd.root, polyRef, link.ref, nd.l, nd.r, false);
       continue;
     }
-    if (link.edge >= nv) continue;
     const int j = link.edge, j1 = (j + 1) % nv;
     if (onLine[j] && onLine[j1]) continue; // the entry edge
-    if (deadEnd(link.ref, polyRef)) continue;
     const float* va = &tile->verts[poly->verts[j] * 3];
     const float* vb = &tile->verts[poly->verts[j1] * 3];
 
@@ -683,8 +682,40 @@ int ShortestPath::expandNode(int n) {
       if (bHi == 1.0f) inHi = navMin(inHi, bLo);
     }
 
+    // Clip the three pieces to the link's portal; only then look at the neighbour.
     float t0, t1;
     linkRange(link, t0, t1);
+    const float edgeLen = dist2(va, vb);
+    float piece[3][2] = {{inLo, inHi}, {aLo, aHi}, {bLo, bHi}};
+    bool any = false;
+    for (auto& pc : piece) {
+      float lo = pc[0], hi = pc[1];
+      if (lo >= hi) {
+        pc[0] = 1.0f;
+        pc[1] = 0.0f;
+        continue;
+      }
+      // A ray through (numerically: next to) a portal end snaps to it, so the end keeps its turn key.
+      if (std::fabs(lo - t0) * edgeLen < 2.0f * m_lineTol) lo = t0;
+      if (std::fabs(hi - t1) * edgeLen < 2.0f * m_lineTol) hi = t1;
+      lo = navMax(lo, t0);
+      hi = navMin(hi, t1);
+      if ((hi - lo) * edgeLen < kMinPiece) {
+        lo = 1.0f;
+        hi = 0.0f;
+      } else {
+        any = true;
+      }
+      pc[0] = lo;
+      pc[1] = hi;
+    }
+    if (!any) continue;
+    const MeshTile* ntile = nullptr;
+    const Poly* npoly = nullptr;
+    m_mesh->getTileAndPolyByRefUnsafe(link.ref, &ntile, &npoly);
+    if (!m_filter->passFilter(link.ref, ntile, npoly)) continue;
+    if (deadEnd(link.ref, polyRef)) continue;
+
     uint64_t k0 = vertKey(tileIndex, poly->verts[j]), k1 = vertKey(tileIndex, poly->verts[j1]);
     if (t0 != 0.0f || t1 != 1.0f) {
       float pe[3];
@@ -697,31 +728,15 @@ int ShortestPath::expandNode(int n) {
         k1 = partialKey(pe);
       }
     }
-    float edgeLen = -1.0f; // computed when a piece needs it
-
-    auto emit = [&](float lo, float hi, int pieceRoot) {
-      if (lo >= hi) return;
-      if (edgeLen < 0.0f) edgeLen = dist2(va, vb);
-      // A ray through (numerically: next to) a portal end snaps to it, so the end keeps its turn key.
-      if (std::fabs(lo - t0) * edgeLen < 2.0f * m_lineTol) lo = t0;
-      if (std::fabs(hi - t1) * edgeLen < 2.0f * m_lineTol) hi = t1;
-      lo = navMax(lo, t0);
-      hi = navMin(hi, t1);
-      if ((hi - lo) * edgeLen < kMinPiece) return;
-      if (pieceRoot < 0) return;
+    for (int k = 0; k < 3; ++k) {
+      const float lo = piece[k][0], hi = piece[k][1];
+      if (lo >= hi) continue;
+      const int pieceRoot = k == 0 ? nd.root : turnRoot(k == 1);
+      if (pieceRoot < 0) continue;
       float pl[3], pr[3];
       vlerp(pl, va, vb, lo);
       vlerp(pr, va, vb, hi);
       pushSuccessor(n, pieceRoot, link.ref, pl, pr, lo == t0 ? k0 : 0, hi == t1 ? k1 : 0, va, vb);
-    };
-    if (inLo < inHi) emit(inLo, inHi, nd.root);
-    if (aLo < aHi) {
-      const int lr = turnRoot(true);
-      if (lr >= 0) emit(aLo, aHi, lr);
-    }
-    if (bLo < bHi) {
-      const int rr = turnRoot(false);
-      if (rr >= 0) emit(bLo, bHi, rr);
     }
   }
   // Exactly one successor, with the same root, and nothing else pushed: expand it right away.

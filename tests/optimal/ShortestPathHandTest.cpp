@@ -322,6 +322,18 @@ TEST(ShortestPathHelpers, ClosestPointOnPortalAndPathLength) {
   nav::closestPointOnPortal(p, l, r, out);
   EXPECT_LE(std::hypot(out[0] - p[0], out[2] - p[2]), std::hypot(mid[0] - p[0], mid[2] - p[2]));
 
+  // The goal-directed point: where from -> to crosses the portal (to mirrored when on from's side).
+  const float pl[3] = {0, 0, 0}, pr[3] = {10, 0, 0};
+  const float fa[3] = {2, 0, -2}, ta[3] = {6, 0, 2};
+  nav::portalPointToward(fa, ta, pl, pr, out);
+  EXPECT_NEAR(out[0], 4.0f, 1e-5f);
+  const float tb[3] = {6, 0, -2}; // same side: mirrored to (6, 2)
+  nav::portalPointToward(fa, tb, pl, pr, out);
+  EXPECT_NEAR(out[0], 4.0f, 1e-5f);
+  const float tc[3] = {30, 0, 2}; // crossing beyond the portal: clamped to its end
+  nav::portalPointToward(fa, tc, pl, pr, out);
+  EXPECT_NEAR(out[0], 10.0f, 1e-5f);
+
   const float pts[9] = {0, 0, 0, 3, 5, 4, 3, 9, 4};
   const uint8_t flags[3] = {nav::STRAIGHTPATH_START, nav::STRAIGHTPATH_OFFMESH_CONNECTION, nav::STRAIGHTPATH_END};
   EXPECT_NEAR(nav::straightPathLength(pts, nullptr, 3), 5.0f, 1e-5f);     // xz only
