@@ -250,16 +250,27 @@ Status ShortestPath::findPath(PolyRef startRef, PolyRef endRef, const float* sta
                               const QueryFilter* filter, float* straightPath, uint8_t* straightPathFlags,
                               PolyRef* straightPathRefs, int* straightPathCount, int maxStraightPath,
                               PolyRef* polys, int* polyCount, int maxPolys, float* length) {
-  m_stats = ShortestPathStats();
-  m_stats.maxNodes = m_maxNodes;
-  m_nodeCount = m_rootCount = m_heapSize = 0;
   if (straightPathCount) *straightPathCount = 0;
   if (polyCount) *polyCount = 0;
   if (length) *length = 0;
+  if (!straightPath || !straightPathCount || maxStraightPath < 1 || (polys && (!polyCount || maxPolys < 1)))
+    return FAILURE | INVALID_PARAM;
+  const Status st = initSlicedFindPath(startRef, endRef, startPos, endPos, filter);
+  if (statusFailed(st)) return st;
+  updateSlicedFindPath(m_maxNodes + 1, nullptr);
+  return finalizeSlicedFindPath(straightPath, straightPathFlags, straightPathRefs, straightPathCount,
+                                maxStraightPath, polys, polyCount, maxPolys, length);
+}
+
+Status ShortestPath::initSlicedFindPath(PolyRef startRef, PolyRef endRef, const float* startPos,
+                                        const float* endPos, const QueryFilter* filter) {
+  m_stats = ShortestPathStats();
+  m_stats.maxNodes = m_maxNodes;
+  m_nodeCount = m_rootCount = m_heapSize = 0;
+  m_sliceStatus = FAILURE;
   if (!m_mesh || !m_nodes) return FAILURE | INVALID_PARAM;
   if (!m_mesh->isValidPolyRef(startRef) || !m_mesh->isValidPolyRef(endRef) || !startPos || !endPos ||
-      !visfinite(startPos) || !visfinite(endPos) || !filter || !straightPath || !straightPathCount ||
-      maxStraightPath < 1 || (polys && (!polyCount || maxPolys < 1)))
+      !visfinite(startPos) || !visfinite(endPos) || !filter)
     return FAILURE | INVALID_PARAM;
 
   // Per-query state.
@@ -289,16 +300,27 @@ Status ShortestPath::findPath(PolyRef startRef, PolyRef endRef, const float* sta
   }
   if (!(m_minCost > 0.0f)) m_minCost = 0.0f;
 
-  const int startRoot = newRoot(startPos, 0.0f, -1, startRef, ROOT_START);
+  m_startRef = startRef;
+  vcopy(m_startPos, startPos);
+  m_startRoot = newRoot(startPos, 0.0f, -1, startRef, ROOT_START);
   m_bestNode = -1;
   vcopy(m_bestPoint, startPos);
+  m_goal = -1;
+  expandPoint(-1, m_startRoot, startRef, nullptr, nullptr);
+  m_stats.nodesGenerated = m_nodeCount;
+  m_sliceStatus = IN_PROGRESS;
+  return IN_PROGRESS;
+}
 
-  expandPoint(-1, startRoot, startRef, nullptr, nullptr);
-  int goal = -1;
-  while (m_heapSize > 0) {
+Status ShortestPath::updateSlicedFindPath(int maxIter, int* doneIters) {
+  if (doneIters) *doneIters = 0;
+  if (!statusInProgress(m_sliceStatus)) return m_sliceStatus;
+  int iter = 0;
+  while (m_heapSize > 0 && iter < maxIter) {
+    ++iter;
     const int n = heapPop();
     if (m_nodes[n].kind == KIND_GOAL) {
-      goal = n;
+      m_goal = n;
       break;
     }
     ++m_stats.nodesExpanded;
@@ -310,6 +332,29 @@ Status ShortestPath::findPath(PolyRef startRef, PolyRef endRef, const float* sta
     // once, without a trip through the open list.
     for (int next = expandNode(n); next >= 0; next = expandNode(next)) ++m_stats.nodesExpanded;
   }
+  if (doneIters) *doneIters = iter;
+  m_stats.nodesGenerated = m_nodeCount;
+  m_stats.rootsCreated = m_rootCount;
+  if (m_goal >= 0 || m_heapSize == 0) m_sliceStatus = SUCCESS;
+  return m_sliceStatus;
+}
+
+Status ShortestPath::finalizeSlicedFindPath(float* straightPath, uint8_t* straightPathFlags,
+                                            PolyRef* straightPathRefs, int* straightPathCount,
+                                            int maxStraightPath, PolyRef* polys, int* polyCount, int maxPolys,
+                                            float* length) {
+  if (straightPathCount) *straightPathCount = 0;
+  if (polyCount) *polyCount = 0;
+  if (length) *length = 0;
+  if (!straightPath || !straightPathCount || maxStraightPath < 1 || (polys && (!polyCount || maxPolys < 1)))
+    return FAILURE | INVALID_PARAM;
+  if (statusFailed(m_sliceStatus)) return FAILURE;
+  const PolyRef startRef = m_startRef, endRef = m_endRef;
+  const float* startPos = m_startPos;
+  const float* endPos = m_endPos;
+  const int startRoot = m_startRoot;
+  const int goal = m_goal; // an unfinished search ends at its best node so far (PARTIAL_RESULT)
+  m_sliceStatus = FAILURE; // finalized: the next call needs a new init
 
   Status status = SUCCESS;
   int endRoot = -1;

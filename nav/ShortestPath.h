@@ -105,6 +105,19 @@ public:
                   PolyRef* polys = nullptr, int* polyCount = nullptr, int maxPolys = 0,
                   float* length = nullptr);
 
+  /// The same search in slices, for stepping it in the viewer: init (IN_PROGRESS, or FAILURE on bad
+  /// input), then update until the status is no longer IN_PROGRESS (maxIter = nodes taken from the
+  /// open list per call), then finalize (same outputs and statuses as findPath; finalizing early
+  /// returns the best partial path so far). Between calls nodeCount()/getNode() show the search.
+  Status initSlicedFindPath(PolyRef startRef, PolyRef endRef, const float* startPos, const float* endPos,
+                            const QueryFilter* filter);
+  Status updateSlicedFindPath(int maxIter, int* doneIters);
+  Status finalizeSlicedFindPath(float* straightPath, uint8_t* straightPathFlags, PolyRef* straightPathRefs,
+                                int* straightPathCount, int maxStraightPath, PolyRef* polys = nullptr,
+                                int* polyCount = nullptr, int maxPolys = 0, float* length = nullptr);
+  /// Open-list size of the running search (nodes still to expand).
+  int openCount() const { return m_heapSize; }
+
   const ShortestPathStats& lastStats() const { return m_stats; }
   int getMaxNodes() const { return m_maxNodes; }
 
@@ -153,6 +166,11 @@ private:
   int m_slotsUsed = 0;
 
   // Per query.
+  Status m_sliceStatus = FAILURE;
+  PolyRef m_startRef = 0;
+  float m_startPos[3] = {0, 0, 0};
+  int m_startRoot = -1;
+  int m_goal = -1;
   PolyRef m_endRef = 0;
   float m_endPos[3] = {0, 0, 0};
   bool m_uniform = true;     ///< All area costs equal, no entering costs, no CostFn.

@@ -339,3 +339,49 @@ TEST(ShortestPathHelpers, ClosestPointOnPortalAndPathLength) {
   EXPECT_NEAR(nav::straightPathLength(pts, nullptr, 3), 5.0f, 1e-5f);     // xz only
   EXPECT_NEAR(nav::straightPathLength(pts, flags, 3), 5.0f + 4.0f, 1e-5f); // the link counts in 3D
 }
+
+TEST(ShortestPathHand, SlicedSearchEqualsOneShot) {
+  World w;
+  std::string why;
+  ASSERT_TRUE(buildHandMesh(pillarRoom(), w, &why)) << why;
+  const float s[3] = {1, 0, 6}, e[3] = {11, 0, 6.5f};
+  nav::QueryFilter f;
+  Result one = runExact(w, s, e, f);
+  ASSERT_TRUE(nav::statusSucceeded(one.status));
+
+  nav::ShortestPath sp;
+  ASSERT_TRUE(nav::statusSucceeded(sp.init(&w.mesh, 4096)));
+  nav::Status st = sp.initSlicedFindPath(findPoly(w, s), findPoly(w, e), s, e, &f);
+  ASSERT_TRUE(nav::statusInProgress(st));
+  const int generatedAtStart = sp.nodeCount();
+  EXPECT_GT(generatedAtStart, 0); // the start's edges are intervals already, for drawing
+  int steps = 0, done = 0;
+  while (nav::statusInProgress(st) && steps < 1000) {
+    st = sp.updateSlicedFindPath(1, &done);
+    EXPECT_LE(done, 1);
+    ++steps;
+  }
+  ASSERT_TRUE(nav::statusSucceeded(st));
+  EXPECT_GT(steps, 1);
+  float pts[3 * 16];
+  int n = 0;
+  float len = 0;
+  st = sp.finalizeSlicedFindPath(pts, nullptr, nullptr, &n, 16, nullptr, nullptr, 0, &len);
+  ASSERT_TRUE(nav::statusSucceeded(st));
+  EXPECT_FALSE(st & nav::PARTIAL_RESULT);
+  EXPECT_FLOAT_EQ(len, one.length);
+  ASSERT_EQ(n, one.count());
+  for (int i = 0; i < n * 3; ++i) EXPECT_FLOAT_EQ(pts[i], one.pts[size_t(i)]);
+  // A second finalize needs a new search.
+  EXPECT_TRUE(nav::statusFailed(sp.finalizeSlicedFindPath(pts, nullptr, nullptr, &n, 16)));
+
+  // Finalizing before the end gives the best partial path so far.
+  ASSERT_TRUE(nav::statusInProgress(sp.initSlicedFindPath(findPoly(w, s), findPoly(w, e), s, e, &f)));
+  st = sp.finalizeSlicedFindPath(pts, nullptr, nullptr, &n, 16, nullptr, nullptr, 0, &len);
+  EXPECT_TRUE(nav::statusSucceeded(st));
+  EXPECT_TRUE(st & nav::PARTIAL_RESULT);
+  EXPECT_GE(n, 1);
+  nav::ShortestPathNodeView v;
+  EXPECT_TRUE(sp.getNode(0, &v));
+  EXPECT_FALSE(sp.getNode(sp.nodeCount(), &v));
+}
