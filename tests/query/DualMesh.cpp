@@ -47,15 +47,17 @@ DualMesh::~DualMesh() {
   if (dt) dtFreeNavMesh(dt);
 }
 
-const DualMesh* loadDual(const std::string& objPath, bool tiled, bool randomize, std::string* why) {
+const DualMesh* loadDual(const std::string& objPath, bool tiled, bool randomize, std::string* why, float cellSize) {
   static std::map<std::string, std::unique_ptr<DualMesh>> cache;
-  const std::string key = objPath + (tiled ? "#tiled" : "#solo") + (randomize ? "#rnd" : "");
+  const std::string key = objPath + (tiled ? "#tiled" : "#solo") + (randomize ? "#rnd" : "") +
+                          (cellSize > 0 ? "#cs" + std::to_string(cellSize) : std::string());
   auto it = cache.find(key);
   if (it != cache.end()) return it->second.get();
 
   navtest::TriMesh tm;
   if (!navtest::loadObj(objPath, tm, why)) return nullptr;
   navtest::BakeSettings bs;
+  if (cellSize > 0) bs.cs = cellSize;
   navtest::BakedLevel level;
   const bool ok = tiled ? navtest::bakeTiled(tm, bs, level, why) : navtest::bakeSolo(tm, bs, level, why);
   if (!ok) return nullptr;
@@ -68,7 +70,7 @@ const DualMesh* loadDual(const std::string& objPath, bool tiled, bool randomize,
   dm->tiled = tiled;
   {
     std::string base = objPath.substr(objPath.find_last_of('/') + 1);
-    dm->name = base + (tiled ? "/tiled" : "/solo");
+    dm->name = base + (tiled ? "/tiled" : "/solo") + (cellSize > 0 ? "/cs" + std::to_string(cellSize).substr(0, 4) : "");
   }
   std::memcpy(dm->bmin, tm.bmin, sizeof(dm->bmin));
   std::memcpy(dm->bmax, tm.bmax, sizeof(dm->bmax));

@@ -34,7 +34,9 @@ struct DualMesh {
 /// Bakes (once per process; cached) obj solo or tiled (tile size 48) and loads both meshes.
 /// randomize: random areas 0..4 / flags and 24 random off-mesh connections (seeded by name).
 /// Returns null and sets *why if the file is missing or the bake fails.
-const DualMesh* loadDual(const std::string& objPath, bool tiled, bool randomize, std::string* why);
+/// cellSize > 0 replaces RecastDemo's 0.3 (smaller cells: more, smaller polygons).
+const DualMesh* loadDual(const std::string& objPath, bool tiled, bool randomize, std::string* why,
+                         float cellSize = 0.0f);
 
 /// Deterministic random numbers (xorshift), one global stream for the frand() callbacks.
 void seedRandom(uint64_t seed);

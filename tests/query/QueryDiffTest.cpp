@@ -27,6 +27,7 @@ constexpr int MAX_POLYS = 2048;
 struct LevelParam {
   const char* file; // shared level name or "default"
   bool tiled;
+  float cellSize;   // 0 = RecastDemo's 0.3
 };
 
 std::string levelPath(const LevelParam& p) {
@@ -65,7 +66,7 @@ protected:
     if (path.empty())
       GTEST_SKIP() << "shared levels not found at " << NAVBENCH_SHARED_DIR << "/levels (level " << GetParam().file << ")";
     std::string why;
-    mesh = loadDual(path, GetParam().tiled, true, &why);
+    mesh = loadDual(path, GetParam().tiled, true, &why, GetParam().cellSize);
     ASSERT_NE(mesh, nullptr) << path << ": " << why;
     dq = dtAllocNavMeshQuery();
     ASSERT_TRUE(dtStatusSucceed(dq->init(mesh->dt, 2048)));
@@ -507,7 +508,7 @@ TEST_P(QueryDiff, SmoothPathMatchesRecastDemoFollowLoop) {
     int k = pf.stepPointCount();
     while (pf.step()) {
       for (int s = 0; s < pf.stepPointCount(); ++s, ++k) EXPECT_V3_NEAR(&nsm[k * 3], &pf.stepPoints()[s * 3], 0.0f);
-      EXPECT_GT(pf.corridorSize(), 0);
+      EXPECT_LE(pf.corridorSize(), nav::PathFollower::MAX_CORRIDOR); // 0 is possible: RecastDemo drops the corridor at an off-mesh link it cannot find
     }
     EXPECT_EQ(k, nn);
     ++compared;
@@ -593,14 +594,17 @@ TEST_P(QueryDiff, DistanceToWallWithoutWallIsDefined) {
 }
 
 std::vector<LevelParam> allLevels() {
-  return {{"nav_test.obj", false}, {"nav_test.obj", true},   {"dungeon.obj", false}, {"dungeon.obj", true},
-          {"undulating.obj", false}, {"undulating.obj", true}, {"default", false},   {"default", true}};
+  // The fine bakes (cell size 0.1) give ~10x the polygons: long searches, big open lists.
+  return {{"nav_test.obj", false, 0}, {"nav_test.obj", true, 0},     {"dungeon.obj", false, 0},
+          {"dungeon.obj", true, 0},   {"undulating.obj", false, 0}, {"undulating.obj", true, 0},
+          {"default", false, 0},      {"default", true, 0},         {"default", true, 0.1f},
+          {"nav_test.obj", true, 0.1f}};
 }
 
 std::string levelName(const ::testing::TestParamInfo<LevelParam>& info) {
   std::string n = info.param.file;
   n = n.substr(0, n.find('.'));
-  return n + (info.param.tiled ? "_tiled" : "_solo");
+  return n + (info.param.tiled ? "_tiled" : "_solo") + (info.param.cellSize > 0 ? "_fine" : "");
 }
 
 INSTANTIATE_TEST_SUITE_P(Levels, QueryDiff, ::testing::ValuesIn(allLevels()), levelName);
