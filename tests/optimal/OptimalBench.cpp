@@ -4,7 +4,8 @@
 //     p95, p99, max, share over 5% and over 10%), printed before the timings;
 //   * Google Benchmark timings per query: Detour (findPath + findStraightPath), ours (NavMeshQuery
 //     findPath + findStraightPath) and the exact search.
-// Levels: the project's default level (solo and tiled) and the shared levels when present.
+// Levels: the project's default level (solo and tiled), the shared levels when present, and a
+// generated 200 m x 200 m field of 400 random walls and boxes (tiled).
 // Usage: optimal_bench [--pairs=N] [--seed=S] [benchmark flags...]
 #include "nav/NavMeshQuery.h"
 #include "nav/QueryFilter.h"
@@ -143,7 +144,8 @@ void BM_Exact(benchmark::State& state, Level* lv) {
 bool exists(const std::string& p) { return std::ifstream(p).good(); }
 
 void addLevel(const std::string& name, const std::string& obj, bool tiled, int pairs, uint32_t seed) {
-  if (!exists(obj)) {
+  const bool generated = obj.rfind("generated:", 0) == 0;
+  if (!generated && !exists(obj)) {
     std::printf("skipping %s: %s not found\n", name.c_str(), obj.c_str());
     return;
   }
@@ -151,7 +153,16 @@ void addLevel(const std::string& name, const std::string& obj, bool tiled, int p
   lv->name = name;
   lv->world = std::make_unique<World>();
   std::string why;
-  if (!buildLevel(obj, tiled, *lv->world, &why)) {
+  bool built = false;
+  if (generated) {
+    std::vector<float> verts;
+    std::vector<int> tris;
+    generateObstacleField(200.0f, 400, 12345, verts, tris);
+    built = buildLevelFromTriangles(verts, tris, tiled, *lv->world, &why);
+  } else {
+    built = buildLevel(obj, tiled, *lv->world, &why);
+  }
+  if (!built) {
     std::printf("skipping %s: %s\n", name.c_str(), why.c_str());
     return;
   }
@@ -191,6 +202,8 @@ int main(int argc, char** argv) {
     addLevel(l, shared + "/levels/" + l + ".obj", false, pairs, seed);
     addLevel(std::string(l) + "/tiled", shared + "/levels/" + l + ".obj", true, pairs, seed);
   }
+
+  addLevel("generated200/tiled", "generated:", true, pairs, seed);
 
   std::printf("\nQuality: Detour's straight path length / exact shortest length, %d random connected pairs per level\n",
               pairs);

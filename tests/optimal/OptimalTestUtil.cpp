@@ -207,9 +207,69 @@ bool buildHandMesh(const HandMesh& hm, World& w, std::string* why) {
   return initQuery(w, why);
 }
 
+namespace {
+bool bakeInto(const navtest::TriMesh& tm, bool tiled, World& w, std::string* why);
+}
+
 bool buildLevel(const std::string& objPath, bool tiled, World& w, std::string* why) {
   navtest::TriMesh tm;
   if (!navtest::loadObj(objPath, tm, why)) return false;
+  return bakeInto(tm, tiled, w, why);
+}
+
+bool buildLevelFromTriangles(const std::vector<float>& verts, const std::vector<int>& tris, bool tiled, World& w,
+                             std::string* why) {
+  navtest::TriMesh tm;
+  tm.verts = verts;
+  tm.tris = tris;
+  tm.calcBounds();
+  return bakeInto(tm, tiled, w, why);
+}
+
+void generateObstacleField(float size, int obstacles, uint32_t seed, std::vector<float>& verts,
+                           std::vector<int>& tris) {
+  verts.clear();
+  tris.clear();
+  uint32_t st = seed ? seed : 1;
+  auto rnd = [&st]() {
+    st = st * 1664525u + 1013904223u;
+    return float(st >> 8) / float(1u << 24);
+  };
+  // An upward-facing quad (x0, z0) - (x1, z1) at height y: (v1 - v0) x (v2 - v0) points up.
+  auto quadUp = [&](float x0, float z0, float x1, float z1, float y) {
+    const int b = int(verts.size() / 3);
+    verts.insert(verts.end(), {x0, y, z0, x0, y, z1, x1, y, z1, x1, y, z0});
+    tris.insert(tris.end(), {b, b + 1, b + 2, b, b + 2, b + 3});
+  };
+  auto wall = [&](float ax, float az, float bx, float bz, float h) {
+    const int b = int(verts.size() / 3);
+    verts.insert(verts.end(), {ax, 0.0f, az, bx, 0.0f, bz, bx, h, bz, ax, h, az});
+    tris.insert(tris.end(), {b, b + 1, b + 2, b, b + 2, b + 3});
+  };
+  quadUp(0.0f, 0.0f, size, size, 0.0f);
+  const float h = 2.5f;
+  for (int i = 0; i < obstacles; ++i) {
+    float w = 0.5f + rnd() * 4.0f, d = 0.5f + rnd() * 4.0f;
+    if (rnd() < 0.4f) { // a long thin wall
+      if (rnd() < 0.5f) {
+        w = 6.0f + rnd() * 18.0f;
+        d = 0.5f;
+      } else {
+        w = 0.5f;
+        d = 6.0f + rnd() * 18.0f;
+      }
+    }
+    const float x = rnd() * (size - w), z = rnd() * (size - d);
+    quadUp(x, z, x + w, z + d, h);
+    wall(x, z, x + w, z, h);
+    wall(x + w, z, x + w, z + d, h);
+    wall(x + w, z + d, x, z + d, h);
+    wall(x, z + d, x, z, h);
+  }
+}
+
+namespace {
+bool bakeInto(const navtest::TriMesh& tm, bool tiled, World& w, std::string* why) {
   navtest::BakedLevel lv;
   navtest::BakeSettings s;
   if (!(tiled ? navtest::bakeTiled(tm, s, lv, why) : navtest::bakeSolo(tm, s, lv, why))) return false;
@@ -253,6 +313,7 @@ bool buildLevel(const std::string& objPath, bool tiled, World& w, std::string* w
   }
   return initQuery(w, why);
 }
+} // namespace
 
 nav::PolyRef findPoly(World& w, const float* pos, float* nearest) {
   const float ext[3] = {0.1f, 0.5f, 0.1f};

@@ -65,6 +65,15 @@ bool buildHandMesh(const HandMesh& hm, World& out, std::string* why);
 /// Bakes an OBJ level (Recast, RecastDemo's defaults; tiled when `tiled`) into both meshes.
 bool buildLevel(const std::string& objPath, bool tiled, World& out, std::string* why);
 
+/// Bakes a triangle soup given as arrays (see navtest::TriMesh) into both meshes.
+bool buildLevelFromTriangles(const std::vector<float>& verts, const std::vector<int>& tris, bool tiled, World& out,
+                             std::string* why);
+
+/// A larger generated level for benchmarks: a size x size floor with `obstacles` random walls and
+/// boxes (2.5 m high, seeded), as triangles [(x, y, z) * n], [(a, b, c) * m].
+void generateObstacleField(float size, int obstacles, uint32_t seed, std::vector<float>& verts,
+                           std::vector<int>& tris);
+
 /// The polygon containing (x, z) near height y (Detour's findNearestPoly with small extents).
 nav::PolyRef findPoly(World& w, const float* pos, float* nearest = nullptr);
 
