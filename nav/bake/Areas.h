@@ -36,6 +36,12 @@ constexpr int FLAG_NAMED_COUNT = 5;
 /// ground 1, water 10, road 1, door 1, grass 2, jump 1.5.
 constexpr float DEFAULT_AREA_COST[AREA_NAMED_COUNT] = {1.0f, 10.0f, 1.0f, 1.0f, 2.0f, 1.5f};
 
+/// Sets DEFAULT_AREA_COST on a query filter (nav::QueryFilter, or anything with setAreaCost(int, float)).
+template <class Filter>
+void applyDefaultAreaCosts(Filter& filter) {
+  for (int i = 0; i < AREA_NAMED_COUNT; ++i) filter.setAreaCost(i, DEFAULT_AREA_COST[i]);
+}
+
 /// Poly flags that a baked poly of `area` gets: ground, grass, road -> WALK; water -> SWIM;
 /// door -> WALK | DOOR; jump -> JUMP; other areas -> 0 (as RecastDemo, which leaves them unset).
 constexpr uint16_t flagsForArea(uint8_t area) {

@@ -99,7 +99,7 @@ TEST_P(DefaultLevelAreas, ExcludingSwimAvoidsThePool) {
 
   // The default area costs (water 10) make the walk around cheaper too.
   nav::QueryFilter costs;
-  for (int i = 0; i < AREA_NAMED_COUNT; ++i) costs.setAreaCost(i, DEFAULT_AREA_COST[i]);
+  applyDefaultAreaCosts(costs);
   const PathResult costed = path(a, b, costs);
   ASSERT_TRUE(costed.reached);
   EXPECT_EQ(countArea(costed, AREA_WATER), 0);
