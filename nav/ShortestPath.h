@@ -82,8 +82,10 @@ public:
   ShortestPath& operator=(const ShortestPath&) = delete;
 
   /// Sizes the pools: maxNodes search nodes per query [Limit: 16..2^24]; the open list, the root
-  /// records and the hash of visited roots / mesh corners are sized from it (about 130 bytes per
-  /// node in all). The mesh must outlive this object; tiles may change between queries.
+  /// records and the hash of visited roots / mesh corners are sized from it (about 270 bytes per
+  /// node in all: 2.2 MB for the default 8192). Typical queries take tens to hundreds of nodes
+  /// (game-sized levels), a few thousand on a 200 m field of 400 obstacles; OUT_OF_NODES says when
+  /// the pool was too small. The mesh must outlive this object; tiles may change between queries.
   Status init(const NavMesh* mesh, int maxNodes = 8192);
 
   /// Finds the shortest path from startPos (inside startRef) to endPos (inside endRef).
@@ -189,8 +191,10 @@ private:
 /// The second cost model for findPath's A* ("closest point"): instead of the portal's midpoint, a
 /// neighbour node is placed at the point of the portal [left, right] closest (in xz) to the parent
 /// node's position `from`; y is interpolated along the portal. The step cost is then
-/// |from - out| (times the area cost), which never exceeds the midpoint cost and follows the
-/// corridor's real shape much more closely. [(x, y, z)] for every argument.
+/// |from - out| (times the area cost), which never exceeds the midpoint cost. Measured with
+/// `navbench quality` on the default level it does NOT pick better corridors than the midpoints
+/// (mean length / shortest 1.016 against 1.008): cheap steps along zig-zags mislead the A*.
+/// [(x, y, z)] for every argument.
 void closestPointOnPortal(const float* from, const float* left, const float* right, float* out);
 
 /// A goal-directed variant of the same model: the point of the portal that minimises
