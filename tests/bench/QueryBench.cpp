@@ -4,7 +4,7 @@
 // end a table gives Detour time / nav time per operation (> 1 = nav faster), each the best of the
 // repetitions (default 5).
 //
-//   query_bench [--level PATH.obj] [--solo] [--smoke] [google benchmark flags]
+//   query_bench [--level PATH.obj] [--solo] [--cs CELL] [--smoke] [google benchmark flags]
 // Default level: ../shared/levels/nav_test.obj (tiled, tile size 48) if present, else the
 // project's assets/levels/default.obj.
 #include "DualMesh.h"
@@ -15,6 +15,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <string>
@@ -52,9 +53,9 @@ struct Ctx {
   ~Ctx() { dtFreeNavMeshQuery(dq); }
 };
 
-bool buildSet(const std::string& obj, bool tiled) {
+bool buildSet(const std::string& obj, bool tiled, float cellSize) {
   std::string why;
-  g_set.mesh = loadDual(obj, tiled, false, &why);
+  g_set.mesh = loadDual(obj, tiled, false, &why, cellSize);
   if (!g_set.mesh) {
     std::fprintf(stderr, "query_bench: %s: %s\n", obj.c_str(), why.c_str());
     return false;
@@ -251,10 +252,12 @@ int main(int argc, char** argv) {
   std::string level = sharedLevel("nav_test.obj");
   if (level.empty()) level = defaultLevel();
   bool tiled = true, smoke = false;
+  float cellSize = 0.0f;
   std::vector<char*> args{argv[0]};
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--level") && i + 1 < argc) level = argv[++i];
     else if (!std::strcmp(argv[i], "--solo")) tiled = false;
+    else if (!std::strcmp(argv[i], "--cs") && i + 1 < argc) cellSize = std::strtof(argv[++i], nullptr);
     else if (!std::strcmp(argv[i], "--smoke")) smoke = true;
     else args.push_back(argv[i]);
   }
@@ -268,9 +271,14 @@ int main(int argc, char** argv) {
     args.insert(args.begin() + 1, reps);
     args.insert(args.begin() + 1, interleave);
   }
-  if (!buildSet(level, tiled)) return 1;
-  std::printf("level %s (%s), %d queries per iteration (smooth path: %d)\n", level.c_str(), tiled ? "tiled 48" : "solo",
-              N, N / 4);
+  if (!buildSet(level, tiled, cellSize)) return 1;
+  int polys = 0;
+  for (int i = 0; i < g_set.mesh->dt->getMaxTiles(); ++i) {
+    const dtMeshTile* t = static_cast<const dtNavMesh*>(g_set.mesh->dt)->getTile(i);
+    if (t && t->header) polys += t->header->polyCount;
+  }
+  std::printf("level %s (%s, cell size %.2f, %d polys), %d queries per iteration (smooth path: %d)\n", level.c_str(),
+              tiled ? "tiled 48" : "solo", double(cellSize > 0 ? cellSize : 0.3f), polys, N, N / 4);
 
   benchmark::RegisterBenchmark("Nav_findNearestPoly", Nav_findNearestPoly);
   benchmark::RegisterBenchmark("Dt_findNearestPoly", Dt_findNearestPoly);
