@@ -169,7 +169,7 @@ void addLevel(const std::string& name, const std::string& obj, bool tiled, int p
   lv->dtq = dtAllocNavMeshQuery();
   lv->dtq->init(lv->world->dt, 2048);
   lv->ours.init(&lv->world->mesh, 2048);
-  lv->exact.init(&lv->world->mesh, 8192);
+  lv->exact.init(&lv->world->mesh, 65536); // the generated field needs > 8192 on a few pairs
   dtQueryFilter df;
   seedRandom(seed);
   for (int i = 0, tries = 0; i < pairs && tries < pairs * 4; ++tries) {
