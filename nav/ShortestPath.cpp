@@ -86,6 +86,7 @@ struct ShortestPath::Root {
   float g;
   int parent;
   PolyRef poly; ///< Polygon the next segment starts in (the connection poly at an off-mesh start).
+  uint64_t key; ///< Turn key of the mesh point it sits on (0: start, end, off-mesh, projected point).
   uint8_t flags;
 };
 
@@ -182,6 +183,7 @@ int ShortestPath::newRoot(const float* pos, float g, int parent, PolyRef poly, u
   r.g = g;
   r.parent = parent;
   r.poly = poly;
+  r.key = 0;
   r.flags = flags;
   return m_rootCount++;
 }
@@ -533,7 +535,14 @@ void ShortestPath::pushGoal(int parent, int root, const float* via, float cost) 
 // A root that sees the whole polygon: the start, an off-mesh landing point, or a root lying on the
 // line of the interval it enters through (entryL/entryR: then that edge is not expanded back).
 void ShortestPath::expandPoint(int parent, int root, PolyRef polyRef, const float* entryL, const float* entryR) {
-  Slot* done = slot(SLOT_EXPANDED | (uint64_t(polyRef) << 28) | uint64_t(root), true);
+  // Done before with this root, or with another root on the same mesh point (roots there all have
+  // the best g, within pruning's tolerance, so they expand alike)?
+  uint64_t doneKey = (uint64_t(polyRef) << 28) | uint64_t(root);
+  if (const uint64_t rk = m_roots[root].key) {
+    doneKey = (rk ^ (uint64_t(polyRef) * 0x9E3779B97F4A7C15ull)) & ((1ull << 61) - 1);
+    doneKey |= 1ull << 61; // apart from the (poly, root index) keys
+  }
+  Slot* done = slot(SLOT_EXPANDED | doneKey, true);
   if (!done || done->state == 1) return;
   done->state = 1;
 
@@ -806,6 +815,7 @@ int ShortestPath::turnRootAt(uint64_t key, const float* p, float g, int parentRo
     if (sl->root >= 0 && g >= sl->g - eps && m_roots[sl->root].poly == polyRef) return sl->root;
   }
   const int id = newRoot(p, g, parentRoot, polyRef, ROOT_TURN);
+  if (id >= 0) m_roots[id].key = key;
   if (sl && id >= 0 && (sl->root < 0 || g < sl->g - eps)) {
     sl->root = id;
   }
