@@ -592,7 +592,7 @@ void ShortestPath::expandPoint(int parent, int root, PolyRef polyRef, const floa
 }
 
 int ShortestPath::expandNode(int n) {
-  const Node nd = m_nodes[n]; // copy: the pool does not move, but keep the code obviously safe
+  const Node& nd = m_nodes[n]; // the pool never moves; successors go to other slots
   const float* R = m_roots[nd.root].pos;
   const float rootG = nd.g;
   const PolyRef polyRef = nd.poly;
