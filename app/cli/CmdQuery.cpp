@@ -1,4 +1,4 @@
-// CmdQuery.cpp: `navbench query MESH.bin CASES.txt [--json OUT.jsonl] [--repeat R]`
+// CmdQuery.cpp: `navbench query MESH.bin CASES.txt [--json OUT.jsonl] [--repeat R] [--optimal]`
 //
 // Runs a RecastDemo test-case file (RecastDemo/Bin/TestCases format: `pf sx sy sz ex ey ez inc
 // exc` and `rc ...` lines; `s`/`f` lines name the sample and level and are ignored here, the mesh
@@ -6,11 +6,14 @@
 // findStraightPath / raycast, nearest-poly half extents (2, 4, 2), 2048 nodes, corridors and
 // straight paths up to 2048. Prints a per-operation timing table (min over the repeats) and
 // optionally writes one JSON object per case (coordinates with 4 decimals, statuses as hex).
+// --optimal also runs the exact shortest-path search (nav/ShortestPath.h) per pf case and adds
+// `optLen` and `optPath` to its record (null when no exact path was found).
 #include "app/cli/Cli.h"
 
 #include "nav/NavMath.h"
 #include "nav/NavMeshQuery.h"
 #include "nav/PathFollow.h"
+#include "nav/ShortestPath.h"
 #include "nav/TileSetFile.h"
 
 #include <cfloat>
@@ -47,6 +50,9 @@ struct Result {
   std::vector<nav::PolyRef> straightRefs;
   std::vector<float> smooth;
   float t = 0, normal[3] = {0, 0, 0}, hitPos[3] = {0, 0, 0};
+  bool hasOpt = false; ///< --optimal found an exact path
+  float optLen = 0;
+  std::vector<float> optPath;
 };
 
 bool parseHex(const std::string& tok, uint16_t* out) {
@@ -113,12 +119,13 @@ double usSince(Clock::time_point t0) {
   return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
 }
 
-enum Op { OP_NEAREST, OP_PATH, OP_STRAIGHT, OP_SMOOTH, OP_RAYCAST, OP_COUNT };
-const char* const OP_NAMES[OP_COUNT] = {"findNearestPoly", "findPath", "findStraightPath", "smoothPath", "raycast"};
+enum Op { OP_NEAREST, OP_PATH, OP_STRAIGHT, OP_SMOOTH, OP_RAYCAST, OP_OPTIMAL, OP_COUNT };
+const char* const OP_NAMES[OP_COUNT] = {"findNearestPoly", "findPath", "findStraightPath", "smoothPath", "raycast",
+                                        "shortestPath"};
 
 // Runs all cases once; adds each op's time to times[op] and counts to counts[op].
-void runCases(nav::NavMeshQuery& q, const std::vector<Case>& cases, std::vector<Result>& results, double* times,
-              int* counts) {
+void runCases(nav::NavMeshQuery& q, nav::ShortestPath* opt, const std::vector<Case>& cases,
+              std::vector<Result>& results, double* times, int* counts) {
   static const float ext[3] = {2, 4, 2};
   static std::vector<nav::PolyRef> polys(MAX_POLYS), srefs(MAX_POLYS);
   static std::vector<float> straight(MAX_POLYS * 3), smooth(MAX_SMOOTH * 3);
@@ -162,6 +169,18 @@ void runCases(nav::NavMeshQuery& q, const std::vector<Case>& cases, std::vector<
       times[OP_SMOOTH] += usSince(t0);
       counts[OP_SMOOTH]++;
       r.smooth.assign(smooth.begin(), smooth.begin() + nsm * 3);
+      if (opt) {
+        int nopt = 0;
+        float len = 0;
+        t0 = Clock::now();
+        const nav::Status st = opt->findPath(r.startRef, r.endRef, c.s, c.e, &filter, straight.data(), sflags.data(),
+                                             srefs.data(), &nopt, MAX_POLYS, nullptr, nullptr, 0, &len);
+        times[OP_OPTIMAL] += usSince(t0);
+        counts[OP_OPTIMAL]++;
+        r.hasOpt = nav::statusSucceeded(st) && !(st & nav::PARTIAL_RESULT) && nopt > 0;
+        r.optLen = len;
+        r.optPath.assign(straight.begin(), straight.begin() + nopt * 3);
+      }
     } else {
       int npath = 0;
       t0 = Clock::now();
@@ -212,7 +231,7 @@ std::string num(double v) {
   return b;
 }
 
-std::string caseJson(size_t i, const Case& c, const Result& r) {
+std::string caseJson(size_t i, const Case& c, const Result& r, bool withOpt) {
   std::string o = "{\"i\":" + std::to_string(i) + ",\"op\":\"" + (c.raycast ? "rc" : "pf") + "\",\"s\":";
   appendVec(o, c.s);
   o += ",\"e\":";
@@ -242,6 +261,11 @@ std::string caseJson(size_t i, const Case& c, const Result& r) {
     o += ",\"smoothLen\":" + num(double(polylineLength(r.smooth))) + ",\"smoothLast\":";
     if (r.smooth.size() >= 3) appendVec(o, &r.smooth[r.smooth.size() - 3]);
     else o += "null";
+    if (withOpt) {
+      o += ",\"optLen\":" + (r.hasOpt ? num(double(r.optLen)) : std::string("null")) + ",\"optPath\":";
+      if (r.hasOpt) appendPts(o, r.optPath);
+      else o += "null";
+    }
   } else {
     o += ",\"rayStatus\":" + hex(r.rayStatus);
     char b[48];
@@ -261,18 +285,21 @@ std::string caseJson(size_t i, const Case& c, const Result& r) {
 
 int usage(const char* msg) {
   if (msg) std::fprintf(stderr, "navbench query: %s\n", msg);
-  std::fprintf(stderr, "usage: navbench query MESH.bin CASES.txt [--json OUT.jsonl] [--repeat R]\n");
+  std::fprintf(stderr, "usage: navbench query MESH.bin CASES.txt [--json OUT.jsonl] [--repeat R] [--optimal]\n");
   return 2;
 }
 
 int runQuery(int argc, char** argv) {
   std::string meshPath, casesPath, jsonPath;
   int repeat = 1;
+  bool optimal = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--json") {
       if (++i >= argc) return usage("--json needs a file name");
       jsonPath = argv[i];
+    } else if (a == "--optimal") {
+      optimal = true;
     } else if (a == "--repeat") {
       if (++i >= argc) return usage("--repeat needs a number");
       char* end = nullptr;
@@ -311,6 +338,12 @@ int runQuery(int argc, char** argv) {
     return 1;
   }
 
+  nav::ShortestPath shortest;
+  if (optimal && nav::statusFailed(shortest.init(&mesh))) {
+    std::fprintf(stderr, "navbench query: cannot initialise the exact shortest-path search\n");
+    return 1;
+  }
+
   std::vector<Result> results(cases.size());
   double best[OP_COUNT];
   int counts[OP_COUNT] = {};
@@ -319,7 +352,7 @@ int runQuery(int argc, char** argv) {
     double times[OP_COUNT] = {};
     int cnt[OP_COUNT] = {};
     for (Result& res : results) res = Result();
-    runCases(q, cases, results, times, cnt);
+    runCases(q, optimal ? &shortest : nullptr, cases, results, times, cnt);
     for (int op = 0; op < OP_COUNT; ++op) {
       if (times[op] < best[op]) best[op] = times[op];
       counts[op] = cnt[op];
@@ -346,7 +379,7 @@ int runQuery(int argc, char** argv) {
 
   if (!jsonPath.empty()) {
     std::string out;
-    for (size_t i = 0; i < cases.size(); ++i) out += caseJson(i, cases[i], results[i]);
+    for (size_t i = 0; i < cases.size(); ++i) out += caseJson(i, cases[i], results[i], optimal);
     const std::string tmp = jsonPath + ".tmp";
     FILE* f = std::fopen(tmp.c_str(), "wb");
     if (!f) {

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cfloat>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -232,6 +233,62 @@ TEST(CliQuery, BadInputIsReportedWithFileAndLine) {
   EXPECT_NE(out.find("/nonexistent.bin"), std::string::npos) << out;
   std::remove(bin.c_str());
   std::remove(cases.c_str());
+}
+
+// --optimal adds the exact shortest path to every pf record: it starts at the start point, ends at
+// the end point, is never longer than the straight path (optLen is the xz metric, <= 3D length),
+// and plain runs (no --optimal) keep the record format without the fields.
+TEST(CliQuery, OptimalAddsExactPathsNoLongerThanStraight) {
+  if (!EXE) GTEST_SKIP() << "navbench (the app) is not built in this configuration";
+  std::string why;
+  const DualMesh* m = loadDual(defaultLevel(), true, false, &why);
+  ASSERT_NE(m, nullptr) << why;
+  const std::string bin = tempPath("opt.bin");
+  writeMset(m->dt, bin);
+  const std::string cases = tempPath("opt.txt");
+  {
+    std::ofstream o(cases);
+    // Ramp foot -> top of the stairs, hall A -> room D (through the doorway), and a ray.
+    o << "pf 4 0 24 30 3 36 0xffff 0x0\npf 2 0 2 55 0 45 0xffff 0x0\nrc 4 0 24 30 0 10 0xffff 0x0\n";
+  }
+  const std::string json = tempPath("opt.jsonl");
+  std::string out;
+  ASSERT_EQ(run(std::string(EXE) + " query " + bin + " " + cases + " --optimal --json " + json, &out), 0) << out;
+  EXPECT_NE(out.find("shortestPath"), std::string::npos) << out;
+  std::ifstream in(json);
+  std::string line;
+  int pf = 0;
+  while (std::getline(in, line)) {
+    const nlohmann::json r = nlohmann::json::parse(line);
+    if (r["op"] == "rc") {
+      EXPECT_FALSE(r.contains("optLen"));
+      continue;
+    }
+    ++pf;
+    ASSERT_TRUE(r["found"].get<bool>()) << line;
+    ASSERT_TRUE(r["optLen"].is_number()) << line;
+    const double optLen = r["optLen"].get<double>(), straightLen = r["straightLen"].get<double>();
+    EXPECT_GT(optLen, 1.0);
+    EXPECT_LE(optLen, straightLen + 1e-3) << line;
+    const auto& p = r["optPath"];
+    ASSERT_GE(p.size(), 2u);
+    for (int k = 0; k < 3; k += 2) { // x and z: the ends are the case's points
+      EXPECT_NEAR(p.front()[k].get<double>(), r["s"][k].get<double>(), 1e-3) << line;
+      EXPECT_NEAR(p.back()[k].get<double>(), r["e"][k].get<double>(), 1e-3) << line;
+    }
+    double xz = 0; // optLen is the xz length of the corner path (uniform costs)
+    for (size_t k = 1; k < p.size(); ++k)
+      xz += std::hypot(p[k][0].get<double>() - p[k - 1][0].get<double>(), p[k][2].get<double>() - p[k - 1][2].get<double>());
+    EXPECT_NEAR(xz, optLen, 1e-2) << line;
+  }
+  EXPECT_EQ(pf, 2);
+  ASSERT_EQ(run(std::string(EXE) + " query " + bin + " " + cases + " --json " + json, &out), 0) << out;
+  std::ifstream in2(json);
+  ASSERT_TRUE(std::getline(in2, line));
+  EXPECT_FALSE(nlohmann::json::parse(line).contains("optLen"));
+  std::remove(bin.c_str());
+  std::remove(cases.c_str());
+  std::remove(json.c_str());
 }
 
 } // namespace
