@@ -1,6 +1,7 @@
 #include "app/App.h"
 
 #include "app/tools/Tools.h"
+#include "nav/bake/LevelFile.h"
 #include "render/Gl.h" // before any SDL GL header
 #include "render/Screenshot.h"
 
@@ -14,6 +15,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
 
 namespace navbench {
 
@@ -73,6 +77,25 @@ int App::run(const AppOptions& options) {
     shutdown();
     return 1;
   }
+  if (!m_opt.navPath.empty() && !openNav(m_opt.navPath) && m_headless) {
+    shutdown();
+    return 1;
+  }
+  if (!m_opt.toolName.empty()) {
+    bool found = false;
+    for (size_t i = 0; i < m_tools.size(); ++i)
+      if (m_opt.toolName == m_tools[i]->name()) {
+        m_activeTool = int(i);
+        found = true;
+      }
+    if (!found) {
+      std::string names;
+      for (auto& t : m_tools) names += std::string(names.empty() ? "" : ", ") + t->name();
+      std::fprintf(stderr, "navbench: --tool: unknown tool '%s' (tools: %s)\n", m_opt.toolName.c_str(), names.c_str());
+      shutdown();
+      return 2;
+    }
+  }
 
   int frame = 0;
   double last = nowMs();
@@ -87,6 +110,7 @@ int App::run(const AppOptions& options) {
     SDL_Event e;
     while (SDL_PollEvent(&e)) processEvent(e);
     updateCamera(dt);
+    updateHover();
     if (m_activeTool >= 0 && m_activeTool < int(m_tools.size())) m_tools[size_t(m_activeTool)]->update(dt);
 
     ImGui_ImplOpenGL3_NewFrame();
@@ -122,6 +146,13 @@ int App::run(const AppOptions& options) {
       if (SDL_GetWindowFlags(m_window) & SDL_WINDOW_MINIMIZED) SDL_WaitEventTimeout(nullptr, 100);
       const double spent = nowMs() - start;
       if (spent < 6.9) SDL_Delay(Uint32(6.9 - spent));
+    }
+  }
+  if (!m_opt.dumpStatePath.empty()) {
+    std::string err;
+    if (!writeState(m_opt.dumpStatePath, err)) {
+      std::fprintf(stderr, "navbench: --dump-state: %s\n", err.c_str());
+      exitCode = 1;
     }
   }
   if (!m_headless) {
@@ -207,6 +238,7 @@ bool App::init(std::string& error) {
 
   m_toolCtx.level = &m_level;
   m_toolCtx.log = &m_log;
+  m_toolCtx.nav = &m_nav;
   m_tools = createTools();
   for (auto& t : m_tools) t->init(m_toolCtx);
   return true;
@@ -235,9 +267,22 @@ void App::shutdown() {
 }
 
 bool App::openLevel(const std::string& path) {
+  std::string ext = fs::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  if (ext == ".bin") return openNav(path);
+  std::string objPath = path;
+  if (ext == ".json") { // a level file: its OBJ, then the .bin next to the level file
+    nav::bake::Level lf;
+    std::string why;
+    if (!nav::bake::loadLevelFile(path, &lf, &why)) {
+      m_log.error(why + (m_level.empty() ? std::string() : " (keeping " + m_level.path() + ")"));
+      return false;
+    }
+    objPath = nav::bake::resolveObjPath(path, lf);
+  }
   std::string error;
   const double t0 = nowMs();
-  if (!m_level.load(path, error)) {
+  if (!m_level.load(objPath, error)) {
     m_log.error(error + (m_level.empty() ? std::string() : " (keeping " + m_level.path() + ")"));
     return false;
   }
@@ -246,6 +291,7 @@ bool App::openLevel(const std::string& path) {
   std::snprintf(buf, sizeof buf, "opened %s: %d vertices, %d triangles (%d faces), %.1f ms", path.c_str(), m.vertCount(),
                 m.triCount(), m.polygonCount, nowMs() - t0);
   m_log.info(buf);
+  m_levelFromNav = false;
   uploadLevel();
   // Look from the low-x, low-z corner, about 40 degrees down.
   m_camera.yaw = 3.14159265f + 0.6f;
@@ -256,7 +302,111 @@ bool App::openLevel(const std::string& path) {
     m_settings.addRecent(path);
     saveSettings();
   }
-  SDL_SetWindowTitle(m_window, ("NavBench - " + fs::path(path).filename().string()).c_str());
+  // The navmesh of the previous level does not belong to this one: open this level's own, if any.
+  m_nav.clear();
+  m_hovered = 0;
+  std::string bin = siblingBin(path);
+  if (bin.empty() && ext == ".json") bin = siblingBin(objPath);
+  if (!bin.empty()) {
+    m_log.info("found " + bin + " next to " + fs::path(path).filename().string() + ": opening it");
+    openNav(bin);
+  } else {
+    m_log.info("no baked tile set (" + fs::path(path).stem().string() + ".bin) next to " + path + ": no navmesh (bake one with 'navbench bake')");
+  }
+  updateTitle();
+  return true;
+}
+
+bool App::openNav(const std::string& path) {
+  std::string error;
+  const double t0 = nowMs();
+  if (!m_nav.loadBin(path, error)) {
+    m_log.error(error + (m_nav.loaded() ? " (keeping " + m_nav.path() + ")" : std::string()));
+    return false;
+  }
+  char buf[320];
+  std::snprintf(buf, sizeof buf, "opened navmesh %s: %d tiles, %d polys, %.1f ms", path.c_str(), m_nav.tileCount(),
+                m_nav.polyCount(), nowMs() - t0);
+  m_log.info(buf);
+  m_hovered = 0;
+  if (m_level.empty() || m_levelFromNav) {
+    // No OBJ: clicks and the view use the navmesh's own detail triangles.
+    m_level.set(m_nav.detailMesh(), path);
+    m_levelFromNav = true;
+    uploadLevel();
+    m_camera.yaw = 3.14159265f + 0.6f;
+    m_camera.pitch = 0.72f;
+    frameLevel();
+    m_log.info("no OBJ open: clicks hit the navmesh's detail triangles");
+  }
+  for (auto& t : m_tools) t->onLevelChanged();
+  if (!m_headless) {
+    m_settings.addRecent(path);
+    saveSettings();
+  }
+  updateTitle();
+  return true;
+}
+
+void App::updateTitle() {
+  std::string title = "NavBench";
+  if (!m_level.empty() && !m_levelFromNav) title += " - " + fs::path(m_level.path()).filename().string();
+  if (m_nav.loaded()) title += (m_levelFromNav ? " - " : " + ") + fs::path(m_nav.path()).filename().string();
+  if (m_window) SDL_SetWindowTitle(m_window, title.c_str());
+}
+
+void App::updateHover() {
+  m_hoverHit = false;
+  m_hovered = 0;
+  if (m_level.empty() || ImGui::GetCurrentContext() == nullptr || ImGui::GetIO().WantCaptureMouse) return;
+  int mx = 0, my = 0, w = 0, h = 0;
+  SDL_GetMouseState(&mx, &my);
+  SDL_GetWindowSize(m_window, &w, &h);
+  if (m_scriptMouse) {
+    mx = int(m_scriptMouseX);
+    my = int(m_scriptMouseY);
+  }
+  render::Ray ray = m_camera.screenRay(float(mx) + 0.5f, float(my) + 0.5f, float(w), float(h));
+  RayHit hit;
+  if (!m_level.raycast(ray.origin, ray.dir, m_camera.farPlane(), hit)) return;
+  m_hoverHit = true;
+  m_hoverPos = hit.pos;
+  if (m_nav.loaded()) m_hovered = m_nav.nearestPoly(hit.pos);
+}
+
+bool App::writeState(const std::string& path, std::string& error) const {
+  nlohmann::json j;
+  j["level"] = m_level.path();
+  j["levelFromNav"] = m_levelFromNav;
+  j["nav"] = m_nav.loaded() ? m_nav.path() : std::string();
+  j["navPolys"] = m_nav.loaded() ? m_nav.polyCount() : 0;
+  j["activeTool"] = m_activeTool >= 0 && m_activeTool < int(m_tools.size()) ? m_tools[size_t(m_activeTool)]->name() : "";
+  nlohmann::json tool = nlohmann::json::object();
+  if (m_activeTool >= 0 && m_activeTool < int(m_tools.size())) m_tools[size_t(m_activeTool)]->dumpState(tool);
+  j["toolState"] = tool;
+  int errors = 0;
+  for (const auto& e : m_log.entries())
+    if (e.level == LogLevel::Error) ++errors;
+  j["logErrors"] = errors;
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) {
+      error = tmp + ": cannot write";
+      return false;
+    }
+    f << j.dump(1) << "\n";
+    if (!f.good()) {
+      error = tmp + ": write failed";
+      return false;
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    error = path + ": " + ec.message();
+    return false;
+  }
   return true;
 }
 
@@ -374,6 +524,9 @@ void App::processEvent(const SDL_Event& e) {
       m_pressY = e.button.y;
     } else if (e.button.button == SDL_BUTTON_RIGHT || e.button.button == SDL_BUTTON_MIDDLE) {
       m_rightDown = true;
+      m_rightDragged = false;
+      m_pressX = e.button.x;
+      m_pressY = e.button.y;
     }
     break;
   case SDL_MOUSEBUTTONUP:
@@ -382,6 +535,9 @@ void App::processEvent(const SDL_Event& e) {
         pick(float(e.button.x), float(e.button.y), (SDL_GetModState() & KMOD_SHIFT) != 0 || m_scriptShift);
       m_leftDown = false;
     } else if (e.button.button == SDL_BUTTON_RIGHT || e.button.button == SDL_BUTTON_MIDDLE) {
+      // A right click without dragging sets the tester's start (RecastDemo's input).
+      if (m_rightDown && !m_rightDragged && e.button.button == SDL_BUTTON_RIGHT && !io.WantCaptureMouse)
+        pick(float(e.button.x), float(e.button.y), true);
       m_rightDown = false;
     }
     break;
@@ -391,6 +547,7 @@ void App::processEvent(const SDL_Event& e) {
       if (m_dragged) m_camera.rotate(float(e.motion.xrel), float(e.motion.yrel));
     }
     if (m_rightDown) {
+      if (std::abs(e.motion.x - m_pressX) + std::abs(e.motion.y - m_pressY) > 3) m_rightDragged = true;
       int w = 0, h = 0;
       SDL_GetWindowSize(m_window, &w, &h);
       m_camera.pan(float(e.motion.xrel), float(e.motion.yrel), float(h));
@@ -412,7 +569,13 @@ void App::processEvent(const SDL_Event& e) {
   }
   case SDL_KEYDOWN:
     if (io.WantCaptureKeyboard) break;
-    if (e.key.keysym.sym == SDLK_f) frameLevel();
+    if (e.key.keysym.sym == SDLK_f && !(e.key.keysym.mod & KMOD_CTRL)) frameLevel();
+    if (e.key.keysym.sym == SDLK_F1) m_showHelp = !m_showHelp;
+    if ((e.key.keysym.mod & KMOD_CTRL) && activeTool()) {
+      if (e.key.keysym.sym == SDLK_z && (e.key.keysym.mod & KMOD_SHIFT)) activeTool()->redo();
+      else if (e.key.keysym.sym == SDLK_z) activeTool()->undo();
+      else if (e.key.keysym.sym == SDLK_y) activeTool()->redo();
+    }
     if (e.key.keysym.sym == SDLK_SPACE && m_activeTool >= 0 && m_activeTool < int(m_tools.size()))
       m_tools[size_t(m_activeTool)]->step();
     if (e.key.keysym.sym == SDLK_o && (e.key.keysym.mod & KMOD_CTRL)) {
@@ -444,7 +607,7 @@ void App::drawUi() {
   std::string toOpen;
   if (ImGui::BeginMainMenuBar()) {
     if (ImGui::BeginMenu("File")) {
-      if (ImGui::MenuItem("Open OBJ...", "Ctrl+O")) {
+      if (ImGui::MenuItem("Open...", "Ctrl+O")) {
         std::string dir = m_level.empty() ? std::string() : fs::path(absolutePath(m_level.path())).parent_path().string();
         m_openDialog.open(dir);
       }
@@ -466,6 +629,7 @@ void App::drawUi() {
     if (ImGui::BeginMenu("View")) {
       ImGui::MenuItem("Tools panel", nullptr, &m_showTools);
       ImGui::MenuItem("View panel", nullptr, &m_showView);
+      ImGui::MenuItem("Navmesh panel", nullptr, &m_showNav);
       ImGui::MenuItem("Log", nullptr, &m_showLog);
       ImGui::MenuItem("Stats overlay", nullptr, &m_view.showStats);
       ImGui::MenuItem("Wireframe", nullptr, &m_view.wireframe);
@@ -474,9 +638,14 @@ void App::drawUi() {
       ImGui::MenuItem("ImGui demo", nullptr, &m_showDemo);
       ImGui::EndMenu();
     }
+    if (ImGui::BeginMenu("Help")) {
+      ImGui::MenuItem("Shortcuts", "F1", &m_showHelp);
+      ImGui::EndMenu();
+    }
     if (!m_level.empty()) {
       ImGui::SameLine(0, 30);
-      ImGui::TextDisabled("%s", m_level.path().c_str());
+      ImGui::TextDisabled("%s%s%s", m_levelFromNav ? "" : m_level.path().c_str(),
+                          m_nav.loaded() && !m_levelFromNav ? "  +  " : "", m_nav.loaded() ? m_nav.path().c_str() : "");
     }
     m_menuBarHeight = ImGui::GetWindowSize().y;
     ImGui::EndMainMenuBar();
@@ -491,6 +660,12 @@ void App::drawUi() {
   }
   if (m_showView && drawViewPanel(m_view, m_camera, m_level, &m_showView)) frameLevel();
   if (m_showLog) drawLogPanel(m_log, &m_showLog);
+  if (m_showNav) {
+    const float hp[3] = {m_hoverPos.x, m_hoverPos.y, m_hoverPos.z};
+    if (drawNavPanel(m_nav, m_navDraw, m_hovered, m_hoverHit, hp, &m_showNav))
+      for (auto& t : m_tools) t->onFilterChanged();
+  }
+  if (m_showHelp) drawHelpWindow(&m_showHelp);
   if (m_view.showStats) drawStatsOverlay(m_stats, m_menuBarHeight);
   if (m_level.empty()) {
     // Empty scene: say how to get a level in.
@@ -554,6 +729,7 @@ void App::drawScene(int w, int h) {
   m_debugDraw.line(glm::vec3(0), glm::vec3(1, 0, 0), render::rgba(230, 60, 60), 2.0f);
   m_debugDraw.line(glm::vec3(0), glm::vec3(0, 1, 0), render::rgba(60, 200, 60), 2.0f);
   m_debugDraw.line(glm::vec3(0), glm::vec3(0, 0, 1), render::rgba(70, 110, 240), 2.0f);
+  if (m_nav.loaded()) drawNavMesh(m_debugDraw, m_nav.mesh(), m_navDraw, m_hovered);
   if (m_activeTool >= 0 && m_activeTool < int(m_tools.size())) m_tools[size_t(m_activeTool)]->draw(m_debugDraw);
   m_stats.debugVertices = m_debugDraw.queuedVertices();
   m_debugDraw.flush(vp, glm::vec2(float(w), float(h)));

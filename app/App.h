@@ -9,6 +9,8 @@
 
 #include "app/Level.h"
 #include "app/Log.h"
+#include "app/NavDraw.h"
+#include "app/NavState.h"
 #include "app/Settings.h"
 #include "app/ViewSettings.h"
 #include "app/panels/Panels.h"
@@ -27,7 +29,10 @@
 namespace navbench {
 
 struct AppOptions {
-  std::string levelPath;      ///< Opened at start ("" = empty scene).
+  std::string levelPath;      ///< Opened at start ("" = empty scene): .obj, level .json or .bin.
+  std::string navPath;        ///< A tile set (.bin) opened after levelPath ("" = the .bin next to the level, if any).
+  std::string toolName;       ///< Tool activated at start (its name, e.g. "Pathfind Follow"; "" = the first).
+  std::string dumpStatePath;  ///< Headless: write the app + active tool state as JSON here at exit.
   std::string screenshotPath; ///< Non-empty: headless screenshot mode.
   int width = 1280, height = 720;
   bool sizeGiven = false;     ///< --size was passed (otherwise the saved window size is used).
@@ -62,6 +67,11 @@ private:
   void drawUi();
   void drawScene(int w, int h);
   bool openLevel(const std::string& path);
+  bool openNav(const std::string& path);
+  void updateTitle();
+  void updateHover();
+  bool writeState(const std::string& path, std::string& error) const;
+  Tool* activeTool() { return m_activeTool >= 0 && m_activeTool < int(m_tools.size()) ? m_tools[size_t(m_activeTool)].get() : nullptr; }
   void uploadLevel();
   void frameLevel();
   void pick(float mx, float my, bool shift);
@@ -85,6 +95,14 @@ private:
   render::MeshBuffer m_levelMesh;
   render::DebugDraw m_debugDraw;
   Level m_level;
+  bool m_levelFromNav = false; ///< The level shown is the navmesh's own detail mesh (no OBJ open).
+  NavState m_nav;
+  NavDrawOptions m_navDraw;
+  nav::PolyRef m_hovered = 0;
+  bool m_hoverHit = false;
+  glm::vec3 m_hoverPos{0.0f};
+  bool m_showNav = true, m_showHelp = false;
+  bool m_rightDragged = false;
 
   ToolContext m_toolCtx;
   std::vector<std::unique_ptr<Tool>> m_tools;

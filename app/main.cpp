@@ -15,11 +15,17 @@ namespace {
 
 void printHelp(FILE* out) {
   std::fprintf(out,
-               "usage: navbench [level.obj] [--screenshot out.png] [--size WxH] [--frames N]\n"
+               "usage: navbench [level.obj|level.json|mesh.bin] [mesh.bin] [--tool NAME] [--screenshot out.png] [--size WxH] [--frames N]\n"
                "       navbench <subcommand> [args...]\n"
                "\n"
                "Viewer options:\n"
-               "  level.obj            open this OBJ level (also File > Open, or drop a file on the window)\n"
+               "  level.obj            open this OBJ level (also File > Open, or drop a file on the window);\n"
+               "                       a level .json opens its OBJ; the .bin with the same stem next to it\n"
+               "                       is opened as the navmesh; a .bin alone is drawn and clicked on directly\n"
+               "  mesh.bin             open this baked tile set as the navmesh (after the level)\n"
+               "  --tool NAME          activate a tool at start (\"Pathfind Follow\", \"Raycast\", ...)\n"
+               "  --dump-state FILE    at exit, write the open files and the active tool's inputs and results\n"
+               "                       as JSON (for scripted tests)\n"
                "  --screenshot FILE    render without user input, write the frame (UI included) as PNG, exit;\n"
                "                       with no display use SDL_VIDEODRIVER=offscreen\n"
                "  --size WxH           window / screenshot size in pixels (default 1280x720)\n"
@@ -92,6 +98,10 @@ int main(int argc, char** argv) {
       }
       c.shift = n == 3;
       opt.clicks.push_back(c);
+    } else if (a == "--tool") {
+      opt.toolName = value("a tool name");
+    } else if (a == "--dump-state") {
+      opt.dumpStatePath = value("an output file name");
     } else if (a == "--drop") {
       opt.drops.push_back(value("a file"));
     } else if (!a.empty() && a[0] == '-') {
@@ -99,6 +109,8 @@ int main(int argc, char** argv) {
       return 2;
     } else if (opt.levelPath.empty()) {
       opt.levelPath = a;
+    } else if (opt.navPath.empty()) {
+      opt.navPath = a;
     } else {
       std::fprintf(stderr, "navbench: unexpected argument '%s': neither a subcommand nor the single level file "
                    "(see navbench --help)\n", a.c_str());

@@ -33,6 +33,16 @@ void drawLogPanel(Log& log, bool* open);
 void drawStatsOverlay(const FrameStats& stats, float menuBarHeight);
 
 class Level;
+class NavState;
+struct NavDrawOptions;
+
+/// Navmesh facts, drawing toggles, the hovered poly and the query filter (flags, area costs,
+/// heuristic scale, node budget). Returns true when the filter or node budget changed.
+bool drawNavPanel(NavState& nav, NavDrawOptions& draw, unsigned hoveredRef, bool hoverHit, const float* hoverPos,
+                  bool* open);
+
+/// The keyboard and mouse shortcuts (F1).
+void drawHelpWindow(bool* open);
 
 /// View settings, camera controls and level facts. Returns true when "Frame level" was pressed.
 bool drawViewPanel(ViewSettings& view, render::Camera& camera, const Level& level, bool* open);

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <glm/glm.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 namespace render {
 class DebugDraw;
@@ -21,12 +22,14 @@ namespace navbench {
 
 class Level;
 class Log;
+class NavState;
 
 /// What a tool may use from the app. Pointers stay valid from init() until the tool is destroyed;
 /// the objects they point to may change contents (e.g. a new level is opened: onLevelChanged()).
 struct ToolContext {
   const Level* level = nullptr;
   Log* log = nullptr;
+  NavState* nav = nullptr; ///< The open navmesh (nav->loaded() false when none).
 };
 
 class Tool {
@@ -52,6 +55,13 @@ public:
   virtual void draw(render::DebugDraw& /*dd*/) {}
   /// The level (or later the nav mesh) was replaced; drop what refers to the old one.
   virtual void onLevelChanged() { reset(); }
+  /// The query filter or node budget changed: recompute results with it.
+  virtual void onFilterChanged() {}
+  /// Undo / redo the last input change (Ctrl+Z / Ctrl+Y); default: nothing.
+  virtual void undo() {}
+  virtual void redo() {}
+  /// The tool's inputs and results as JSON (for --dump-state and tests).
+  virtual void dumpState(nlohmann::json& /*out*/) const {}
 
 protected:
   ToolContext* m_ctx = nullptr;

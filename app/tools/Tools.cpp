@@ -1,5 +1,6 @@
 #include "app/tools/Tools.h"
 
+#include "app/tools/TesterModes.h"
 #include "app/tools/ToolPick.h"
 
 namespace navbench {
@@ -7,6 +8,11 @@ namespace navbench {
 std::vector<std::unique_ptr<Tool>> createTools() {
   std::vector<std::unique_ptr<Tool>> tools;
   tools.push_back(std::make_unique<ToolPick>());
+  tools.push_back(std::make_unique<ToolFollow>());
+  tools.push_back(std::make_unique<ToolStraight>());
+  tools.push_back(std::make_unique<ToolRaycast>());
+  tools.push_back(std::make_unique<ToolWallDistance>());
+  tools.push_back(std::make_unique<ToolPolysCircle>());
   return tools;
 }
 

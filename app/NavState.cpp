@@ -1,0 +1,107 @@
+#include "app/NavState.h"
+
+#include "nav/TileSetFile.h"
+#include "nav/bake/Areas.h"
+
+#include <cfloat>
+#include <filesystem>
+
+namespace navbench {
+
+namespace fs = std::filesystem;
+
+NavState::NavState() {
+  nav::bake::applyDefaultAreaCosts(m_filter);
+  m_filter.setIncludeFlags(nav::bake::FLAG_ALL ^ nav::bake::FLAG_DISABLED);
+  m_filter.setExcludeFlags(0);
+}
+
+bool NavState::loadBin(const std::string& path, std::string& error) {
+  std::string why;
+  if (!fs::is_regular_file(path)) {
+    error = path + ": no such file";
+    return false;
+  }
+  const nav::Status s = nav::loadTileSetFile(path, m_mesh, &why);
+  if (nav::statusFailed(s)) {
+    char buf[128];
+    error = why.empty() ? path + ": cannot load tile set (" + nav::statusToString(s, buf, sizeof buf) + ")" : why;
+    return false;
+  }
+  m_path = path;
+  m_loaded = true;
+  m_query.init(&m_mesh, m_maxNodes);
+  return true;
+}
+
+void NavState::clear() {
+  nav::NavMesh empty;
+  m_mesh.swap(empty);
+  m_loaded = false;
+  m_path.clear();
+}
+
+void NavState::setMaxNodes(int n) {
+  if (n == m_maxNodes) return;
+  m_maxNodes = n;
+  if (m_loaded) m_query.init(&m_mesh, m_maxNodes);
+}
+
+int NavState::polyCount() const {
+  int n = 0;
+  for (int i = 0; i < m_mesh.getMaxTiles(); ++i) {
+    const nav::MeshTile* t = m_mesh.getTile(i);
+    if (t && t->header) n += t->header->polyCount;
+  }
+  return n;
+}
+
+nav::PolyRef NavState::nearestPoly(const glm::vec3& p, glm::vec3* snapped) {
+  if (!m_loaded) return 0;
+  nav::PolyRef ref = 0;
+  float pt[3] = {p.x, p.y, p.z};
+  float out[3] = {p.x, p.y, p.z};
+  m_query.findNearestPoly(pt, extents, &m_filter, &ref, out);
+  if (snapped) *snapped = ref ? glm::vec3(out[0], out[1], out[2]) : p;
+  return ref;
+}
+
+TriMesh NavState::detailMesh() const {
+  TriMesh m;
+  glm::vec3 mn(FLT_MAX), mx(-FLT_MAX);
+  for (int ti = 0; ti < m_mesh.getMaxTiles(); ++ti) {
+    const nav::MeshTile* tile = m_mesh.getTile(ti);
+    if (!tile || !tile->header) continue;
+    for (int pi = 0; pi < tile->header->polyCount; ++pi) {
+      const nav::Poly& poly = tile->polys[pi];
+      if (poly.getType() != nav::POLYTYPE_GROUND) continue;
+      const nav::PolyDetail& pd = tile->detailMeshes[pi];
+      for (int j = 0; j < pd.triCount; ++j) {
+        const uint8_t* t = &tile->detailTris[(pd.triBase + uint32_t(j)) * 4];
+        for (int k = 0; k < 3; ++k) {
+          const float* v = t[k] < poly.vertCount ? &tile->verts[poly.verts[t[k]] * 3]
+                                                 : &tile->detailVerts[(pd.vertBase + t[k] - poly.vertCount) * 3];
+          m.tris.push_back(m.vertCount());
+          m.verts.insert(m.verts.end(), v, v + 3);
+          mn = glm::min(mn, glm::vec3(v[0], v[1], v[2]));
+          mx = glm::max(mx, glm::vec3(v[0], v[1], v[2]));
+        }
+      }
+    }
+  }
+  m.polygonCount = m.triCount();
+  if (!m.tris.empty()) {
+    m.boundsMin = mn;
+    m.boundsMax = mx;
+  }
+  return m;
+}
+
+std::string siblingBin(const std::string& levelPath) {
+  fs::path p(levelPath);
+  p.replace_extension(".bin");
+  std::error_code ec;
+  return fs::is_regular_file(p, ec) ? p.string() : std::string();
+}
+
+} // namespace navbench

@@ -1,0 +1,66 @@
+// Tester.h: the common part of the NavMeshTesterTool modes: a start and an end point on the
+// navmesh, set like RecastDemo (Shift+left click or right click = start, left click = end) or
+// typed as coordinates, undo/redo of those changes, the markers with the agent cylinder, the query
+// timing and status readouts. Each mode (one file each, declared in TesterModes.h) overrides
+// recompute(), drawResult(), resultUi() and dumpResult().
+#pragma once
+
+#include "app/tools/Tool.h"
+#include "nav/NavTypes.h"
+
+#include <string>
+#include <vector>
+
+namespace navbench {
+
+class Tester : public Tool {
+public:
+  void reset() override;
+  void onClick(const glm::vec3& rayStart, const glm::vec3& hitPos, bool shift) override;
+  void drawUi() override;
+  void draw(render::DebugDraw& dd) override;
+  void onLevelChanged() override;
+  void onFilterChanged() override { recomputeAll(); }
+  void undo() override;
+  void redo() override;
+  void dumpState(nlohmann::json& out) const override;
+
+  /// Sets the start / end directly (as a click or typed coordinates would).
+  void setStart(const glm::vec3& p);
+  void setEnd(const glm::vec3& p);
+
+  static constexpr float kAgentRadius = 0.6f, kAgentHeight = 2.0f;
+  static constexpr int kMaxPolys = 2048;
+
+protected:
+  /// Snaps start/end to the mesh and calls recompute() (timed).
+  void recomputeAll();
+  virtual void recompute() = 0;
+  virtual void drawResult(render::DebugDraw& /*dd*/) {}
+  virtual void resultUi() {}
+  virtual void dumpResult(nlohmann::json& /*out*/) const {}
+  /// Does the mode need an end point?
+  virtual bool needsEnd() const { return true; }
+
+  /// Helpers for modes.
+  void drawCorridor(render::DebugDraw& dd, const nav::PolyRef* polys, int n) const;
+  void drawStraight(render::DebugDraw& dd, const float* pts, const uint8_t* flags, int n) const;
+  static float polylineLength(const float* pts, int n);
+
+  bool m_hasStart = false, m_hasEnd = false;
+  glm::vec3 m_start{0.0f}, m_end{0.0f};
+  nav::PolyRef m_startRef = 0, m_endRef = 0;
+  nav::Status m_status = 0;
+  double m_queryUs = 0;
+  int m_nodesUsed = 0;
+
+private:
+  struct Input {
+    bool hasStart, hasEnd;
+    glm::vec3 start, end;
+  };
+  void pushUndo();
+  std::vector<Input> m_undo, m_redo;
+};
+
+} // namespace navbench

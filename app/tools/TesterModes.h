@@ -1,0 +1,113 @@
+// TesterModes.h: the NavMeshTesterTool modes (one .cpp each): Pathfind Follow, Pathfind Straight,
+// Raycast, Distance to Wall, Find Polys in Circle. Common input and readouts: Tester.h.
+#pragma once
+
+#include "app/tools/Tester.h"
+#include "nav/PathFollow.h"
+
+#include <memory>
+#include <vector>
+
+namespace navbench {
+
+/// findPath + the whole smooth path (nav::findSmoothPath), and stepping (Space / Play).
+class ToolFollow : public Tester {
+public:
+  const char* name() const override { return "Pathfind Follow"; }
+  void step() override;
+  void update(float dt) override;
+
+protected:
+  void recompute() override;
+  void drawResult(render::DebugDraw& dd) override;
+  void resultUi() override;
+  void dumpResult(nlohmann::json& out) const override;
+
+private:
+  std::vector<nav::PolyRef> m_path = std::vector<nav::PolyRef>(kMaxPolys);
+  int m_npath = 0;
+  std::vector<float> m_smooth = std::vector<float>(2048 * 3);
+  int m_nsmooth = 0;
+  std::unique_ptr<nav::PathFollower> m_follower = std::make_unique<nav::PathFollower>();
+  std::vector<float> m_stepped; ///< Points emitted by stepping so far.
+  glm::vec3 m_prevPos{0.0f};
+  bool m_stepping = false, m_play = false;
+  float m_playAccum = 0;
+};
+
+/// findPath + findStraightPath with the crossing option (None / Area / All).
+class ToolStraight : public Tester {
+public:
+  const char* name() const override { return "Pathfind Straight"; }
+
+protected:
+  void recompute() override;
+  void drawResult(render::DebugDraw& dd) override;
+  void resultUi() override;
+  void dumpResult(nlohmann::json& out) const override;
+
+private:
+  std::vector<nav::PolyRef> m_path = std::vector<nav::PolyRef>(kMaxPolys);
+  int m_npath = 0;
+  std::vector<float> m_straight = std::vector<float>(kMaxPolys * 3);
+  std::vector<uint8_t> m_flags = std::vector<uint8_t>(kMaxPolys);
+  std::vector<nav::PolyRef> m_refs = std::vector<nav::PolyRef>(kMaxPolys);
+  int m_nstraight = 0;
+  int m_crossing = 0; ///< 0 none, 1 area, 2 all.
+};
+
+/// raycast from start toward end: hit point, wall normal, visited polys.
+class ToolRaycast : public Tester {
+public:
+  const char* name() const override { return "Raycast"; }
+
+protected:
+  void recompute() override;
+  void drawResult(render::DebugDraw& dd) override;
+  void resultUi() override;
+  void dumpResult(nlohmann::json& out) const override;
+
+private:
+  std::vector<nav::PolyRef> m_path = std::vector<nav::PolyRef>(kMaxPolys);
+  int m_npath = 0;
+  float m_t = 0;
+  float m_normal[3] = {0, 0, 0};
+  glm::vec3 m_hitPos{0.0f};
+};
+
+/// findDistanceToWall around the start.
+class ToolWallDistance : public Tester {
+public:
+  const char* name() const override { return "Distance to Wall"; }
+
+protected:
+  bool needsEnd() const override { return false; }
+  void recompute() override;
+  void drawResult(render::DebugDraw& dd) override;
+  void resultUi() override;
+  void dumpResult(nlohmann::json& out) const override;
+
+private:
+  float m_radius = 100.0f;
+  float m_dist = 0;
+  float m_hitPos[3] = {0, 0, 0}, m_hitNormal[3] = {0, 0, 0};
+};
+
+/// findPolysAroundCircle: centre = start, radius = |end - start|.
+class ToolPolysCircle : public Tester {
+public:
+  const char* name() const override { return "Find Polys in Circle"; }
+
+protected:
+  void recompute() override;
+  void drawResult(render::DebugDraw& dd) override;
+  void resultUi() override;
+  void dumpResult(nlohmann::json& out) const override;
+
+private:
+  static constexpr int kMax = 256;
+  nav::PolyRef m_refs[kMax] = {}, m_parents[kMax] = {};
+  int m_count = 0;
+};
+
+} // namespace navbench
