@@ -109,8 +109,8 @@ int main(int argc, char** argv) {
       return 2;
     } else if (opt.levelPath.empty()) {
       opt.levelPath = a;
-    } else if (opt.navPath.empty()) {
-      opt.navPath = a;
+    } else if (opt.navPath.empty() && a.size() > 4 && a.compare(a.size() - 4, 4, ".bin") == 0) {
+      opt.navPath = a; // a second positional argument is only ever the navmesh
     } else {
       std::fprintf(stderr, "navbench: unexpected argument '%s': neither a subcommand nor the single level file "
                    "(see navbench --help)\n", a.c_str());

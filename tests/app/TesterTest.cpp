@@ -1,0 +1,250 @@
+// The tester modes of the real navbench binary, driven headless (SDL_VIDEODRIVER=offscreen)
+// through its CLI: the default level opens with its default.bin, two clicks at known window
+// positions set start (Shift) and end, and --dump-state writes the active tool's inputs and
+// results. Each mode's results must equal what nav computes directly on the same points.
+// Plus unit tests of NavState (the app's non-GL navmesh holder).
+#include "app/NavState.h"
+#include "nav/NavMeshQuery.h"
+#include "nav/PathFollow.h"
+#include "nav/TileSetFile.h"
+#include "nav/bake/Areas.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct AppRun {
+  int exitCode = -1;
+  std::string output;
+  json state;
+};
+
+std::string tmpDir() {
+  fs::create_directories(NAVBENCH_TEST_TMP);
+  return NAVBENCH_TEST_TMP;
+}
+
+AppRun runApp(const std::string& args, const std::string& tag) {
+  AppRun r;
+  const std::string dump = tmpDir() + "/" + tag + ".json";
+  fs::remove(dump);
+  const std::string cmd = "SDL_VIDEODRIVER=offscreen XDG_CONFIG_HOME='" + tmpDir() + "/config' ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" '" +
+                          std::string(NAVBENCH_EXE) + "' " + args + " --size 1280x720 --screenshot '" + tmpDir() + "/" +
+                          tag + ".png' --dump-state '" + dump + "' 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+  const int status = ::pclose(p);
+  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream f(dump);
+  if (f) r.state = json::parse(f, nullptr, false);
+  return r;
+}
+
+// Start on the floor near the front wall, end on the far floor (window 1280x720, default camera).
+const std::string kClicks = "--click 700,470,shift --click 870,190";
+
+std::string levelArg() { return std::string("'") + NAVBENCH_DEFAULT_LEVEL + "'"; }
+std::string defaultBin() { return (fs::path(NAVBENCH_DEFAULT_LEVEL).parent_path() / "default.bin").string(); }
+
+/// nav computed directly (not through the app's tool code).
+struct Direct {
+  nav::NavMesh mesh;
+  nav::NavMeshQuery query;
+  nav::QueryFilter filter;
+  Direct() {
+    std::string why;
+    EXPECT_TRUE(nav::statusSucceeded(nav::loadTileSetFile(defaultBin(), mesh, &why))) << why;
+    query.init(&mesh, 4096);
+    nav::bake::applyDefaultAreaCosts(filter);
+    filter.setIncludeFlags(nav::bake::FLAG_ALL ^ nav::bake::FLAG_DISABLED);
+  }
+  nav::PolyRef nearest(const float* p, float* snapped = nullptr) {
+    const float ext[3] = {2, 4, 2};
+    nav::PolyRef ref = 0;
+    float tmp[3];
+    query.findNearestPoly(p, ext, &filter, &ref, snapped ? snapped : tmp);
+    return ref;
+  }
+};
+
+void vec3(const json& j, float* out) {
+  for (int i = 0; i < 3; ++i) out[i] = j.at(size_t(i)).get<float>();
+}
+
+AppRun runMode(const char* tool, const char* tag) {
+  AppRun r = runApp(levelArg() + " --tool '" + tool + "' " + kClicks, tag);
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(r.state.is_object()) << r.output;
+  if (r.state.is_object()) {
+    EXPECT_EQ(r.state["activeTool"], tool);
+    EXPECT_EQ(r.state["nav"], fs::path(defaultBin()).string()) << "default.bin next to default.obj must auto-open";
+  }
+  return r;
+}
+
+bool hasStartEnd(const json& s) { return s.contains("start") && s.contains("end"); }
+
+} // namespace
+
+TEST(NavState, LoadsDefaultBinAndKeepsItOnBadInput) {
+  navbench::NavState ns;
+  std::string err;
+  ASSERT_TRUE(ns.loadBin(defaultBin(), err)) << err;
+  const int polys = ns.polyCount();
+  EXPECT_GT(polys, 10);
+  EXPECT_GT(ns.tileCount(), 1);
+  const std::string bad = tmpDir() + "/garbage.bin";
+  std::ofstream(bad, std::ios::binary) << "this is not a tile set";
+  EXPECT_FALSE(ns.loadBin(bad, err));
+  EXPECT_NE(err.find("garbage.bin"), std::string::npos) << err;
+  EXPECT_FALSE(ns.loadBin(tmpDir() + "/missing.bin", err));
+  EXPECT_NE(err.find("missing.bin"), std::string::npos) << err;
+  EXPECT_TRUE(ns.loaded());
+  EXPECT_EQ(ns.path(), defaultBin());
+  EXPECT_EQ(ns.polyCount(), polys);
+  // The detail mesh covers the navmesh: every ground poly's centre is under/over one of its tris.
+  navbench::TriMesh m = ns.detailMesh();
+  EXPECT_GT(m.triCount(), polys / 2);
+  EXPECT_LT(m.boundsMin.x, m.boundsMax.x);
+  EXPECT_EQ(navbench::siblingBin(NAVBENCH_DEFAULT_LEVEL), defaultBin());
+  EXPECT_EQ(navbench::siblingBin(tmpDir() + "/nothing.obj"), "");
+}
+
+TEST(TesterGui, PathfindFollowMatchesNav) {
+  AppRun r = runMode("Pathfind Follow", "follow");
+  const json& s = r.state["toolState"];
+  ASSERT_TRUE(hasStartEnd(s)) << s.dump();
+  Direct d;
+  float a[3], b[3];
+  vec3(s["start"], a);
+  vec3(s["end"], b);
+  const nav::PolyRef sr = d.nearest(a), er = d.nearest(b);
+  ASSERT_NE(sr, 0u);
+  ASSERT_NE(er, 0u);
+  EXPECT_EQ(s["startRef"].get<nav::PolyRef>(), sr);
+  EXPECT_EQ(s["endRef"].get<nav::PolyRef>(), er);
+  std::vector<nav::PolyRef> path(2048);
+  int n = 0;
+  ASSERT_TRUE(nav::statusSucceeded(d.query.findPath(sr, er, a, b, &d.filter, path.data(), &n, 2048)));
+  path.resize(size_t(n));
+  EXPECT_GT(n, 3) << "the clicks should be far apart";
+  EXPECT_EQ(s["corridor"].get<std::vector<nav::PolyRef>>(), path);
+  std::vector<float> smooth(2048 * 3);
+  int ns = 0;
+  nav::findSmoothPath(&d.query, &d.filter, sr, a, b, path.data(), n, smooth.data(), &ns, 2048);
+  ASSERT_GT(ns, 2);
+  EXPECT_EQ(s["smoothCount"].get<int>(), ns);
+  const std::vector<float> got = s["smooth"].get<std::vector<float>>();
+  ASSERT_EQ(got.size(), size_t(ns) * 3);
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], smooth[i], 1e-4f) << i;
+}
+
+TEST(TesterGui, PathfindStraightMatchesNav) {
+  AppRun r = runMode("Pathfind Straight", "straight");
+  const json& s = r.state["toolState"];
+  ASSERT_TRUE(hasStartEnd(s)) << s.dump();
+  Direct d;
+  float a[3], b[3];
+  vec3(s["start"], a);
+  vec3(s["end"], b);
+  const nav::PolyRef sr = d.nearest(a), er = d.nearest(b);
+  std::vector<nav::PolyRef> path(2048);
+  int n = 0;
+  d.query.findPath(sr, er, a, b, &d.filter, path.data(), &n, 2048);
+  path.resize(size_t(n));
+  EXPECT_EQ(s["corridor"].get<std::vector<nav::PolyRef>>(), path);
+  std::vector<float> pts(2048 * 3);
+  std::vector<uint8_t> flags(2048);
+  int nc = 0;
+  ASSERT_TRUE(nav::statusSucceeded(
+      d.query.findStraightPath(a, b, path.data(), n, pts.data(), flags.data(), nullptr, &nc, 2048, 0)));
+  ASSERT_GE(nc, 2);
+  const std::vector<float> got = s["straight"].get<std::vector<float>>();
+  ASSERT_EQ(got.size(), size_t(nc) * 3);
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], pts[i], 1e-4f) << i;
+  const std::vector<int> gotFlags = s["straightFlags"].get<std::vector<int>>();
+  EXPECT_EQ(gotFlags.front() & nav::STRAIGHTPATH_START, nav::STRAIGHTPATH_START);
+  EXPECT_EQ(gotFlags.back() & nav::STRAIGHTPATH_END, nav::STRAIGHTPATH_END);
+}
+
+TEST(TesterGui, RaycastMatchesNav) {
+  AppRun r = runMode("Raycast", "raycast");
+  const json& s = r.state["toolState"];
+  ASSERT_TRUE(hasStartEnd(s)) << s.dump();
+  Direct d;
+  float a[3], b[3];
+  vec3(s["start"], a);
+  vec3(s["end"], b);
+  float t = 0, normal[3];
+  nav::PolyRef visited[2048];
+  int nv = 0;
+  d.query.raycast(d.nearest(a), a, b, &d.filter, &t, normal, visited, &nv, 2048);
+  EXPECT_NEAR(s["t"].get<float>(), t > 1.0f ? -1.0f : t, 1e-5f);
+  EXPECT_EQ(s["visited"].get<std::vector<nav::PolyRef>>(), std::vector<nav::PolyRef>(visited, visited + nv));
+  EXPECT_GE(nv, 1);
+}
+
+TEST(TesterGui, DistanceToWallMatchesNav) {
+  AppRun r = runMode("Distance to Wall", "wall");
+  const json& s = r.state["toolState"];
+  ASSERT_TRUE(s.contains("start")) << s.dump();
+  Direct d;
+  float a[3];
+  vec3(s["start"], a);
+  float dist = 0, pos[3], n[3];
+  d.query.findDistanceToWall(d.nearest(a), a, 100.0f, &d.filter, &dist, pos, n);
+  EXPECT_GT(dist, 0.0f);
+  EXPECT_NEAR(s["distance"].get<float>(), dist, 1e-5f);
+}
+
+TEST(TesterGui, PolysInCircleMatchesNav) {
+  AppRun r = runMode("Find Polys in Circle", "circle");
+  const json& s = r.state["toolState"];
+  ASSERT_TRUE(hasStartEnd(s)) << s.dump();
+  Direct d;
+  float a[3], b[3];
+  vec3(s["start"], a);
+  vec3(s["end"], b);
+  const float rad = std::sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) + (b[2] - a[2]) * (b[2] - a[2]));
+  nav::PolyRef refs[256], parents[256];
+  int n = 0;
+  d.query.findPolysAroundCircle(d.nearest(a), a, rad, &d.filter, refs, parents, nullptr, &n, 256);
+  EXPECT_GT(n, 3);
+  EXPECT_EQ(s["found"].get<std::vector<nav::PolyRef>>(), std::vector<nav::PolyRef>(refs, refs + n));
+  EXPECT_EQ(s["parents"].get<std::vector<nav::PolyRef>>(), std::vector<nav::PolyRef>(parents, parents + n));
+}
+
+TEST(TesterGui, BinAloneIsClickedDirectly) {
+  // No OBJ: the navmesh's own detail triangles are the level; clicks still set start and end.
+  AppRun r = runApp("'" + defaultBin() + "' --tool 'Pathfind Straight' --click 700,470,shift --click 800,250", "binonly");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(r.state["levelFromNav"].get<bool>());
+  EXPECT_EQ(r.state["nav"], defaultBin());
+  const json& s = r.state["toolState"];
+  EXPECT_TRUE(hasStartEnd(s)) << s.dump();
+  EXPECT_NE(s["startRef"].get<nav::PolyRef>(), 0u);
+  EXPECT_NE(s["endRef"].get<nav::PolyRef>(), 0u);
+  EXPECT_FALSE(s["corridor"].empty());
+}
+
+TEST(TesterGui, BadBinIsReportedWithFileName) {
+  const std::string bad = tmpDir() + "/broken.bin";
+  std::ofstream(bad, std::ios::binary) << "MSET but not really";
+  AppRun r = runApp(levelArg() + " '" + bad + "'", "badbin");
+  EXPECT_NE(r.exitCode, 0);
+  EXPECT_NE(r.output.find("broken.bin"), std::string::npos) << r.output;
+}
