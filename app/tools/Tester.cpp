@@ -72,7 +72,7 @@ void Tester::setEnd(const glm::vec3& p) {
 }
 
 void Tester::onClick(const glm::vec3& /*rayStart*/, const glm::vec3& hitPos, bool shift) {
-  if (shift) setStart(hitPos);
+  if (shift || !needsEnd()) setStart(hitPos);
   else setEnd(hitPos);
 }
 

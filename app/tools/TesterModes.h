@@ -1,5 +1,6 @@
 // TesterModes.h: the NavMeshTesterTool modes (one .cpp each): Pathfind Follow, Pathfind Straight,
-// Raycast, Distance to Wall, Find Polys in Circle. Common input and readouts: Tester.h.
+// Pathfind Sliced, Raycast, Distance to Wall, Find Polys in Circle, Find Polys in Shape, Find Local
+// Neighbourhood, Random Points. Common input and readouts: Tester.h.
 #pragma once
 
 #include "app/tools/Tester.h"
@@ -108,6 +109,88 @@ private:
   static constexpr int kMax = 256;
   nav::PolyRef m_refs[kMax] = {}, m_parents[kMax] = {};
   int m_count = 0;
+};
+
+/// The sliced A*: a few iterations per frame, the search (open/closed nodes) drawn as it grows.
+class ToolSliced : public Tester {
+public:
+  const char* name() const override { return "Pathfind Sliced"; }
+  void update(float dt) override;
+  void step() override;
+
+protected:
+  void recompute() override;
+  void drawResult(render::DebugDraw& dd) override;
+  void resultUi() override;
+  void dumpResult(nlohmann::json& out) const override;
+
+private:
+  void advance(int iters);
+  bool m_running = false, m_paused = false;
+  int m_itersPerFrame = 2;
+  int m_totalIters = 0;
+  std::vector<nav::PolyRef> m_path = std::vector<nav::PolyRef>(kMaxPolys);
+  int m_npath = 0;
+  std::vector<float> m_straight = std::vector<float>(kMaxPolys * 3);
+  std::vector<uint8_t> m_flags = std::vector<uint8_t>(kMaxPolys);
+  int m_nstraight = 0;
+};
+
+/// findPolysAroundShape: a quad along start -> end, as RecastDemo's.
+class ToolPolysShape : public Tester {
+public:
+  const char* name() const override { return "Find Polys in Shape"; }
+
+protected:
+  void recompute() override;
+  void drawResult(render::DebugDraw& dd) override;
+  void resultUi() override;
+  void dumpResult(nlohmann::json& out) const override;
+
+private:
+  static constexpr int kMax = 256;
+  float m_shape[12] = {};
+  nav::PolyRef m_refs[kMax] = {}, m_parents[kMax] = {};
+  int m_count = 0;
+};
+
+/// findLocalNeighbourhood around the start, with the found polys' walls and portals.
+class ToolLocalNeighbourhood : public Tester {
+public:
+  const char* name() const override { return "Find Local Neighbourhood"; }
+
+protected:
+  bool needsEnd() const override { return false; }
+  void recompute() override;
+  void drawResult(render::DebugDraw& dd) override;
+  void resultUi() override;
+  void dumpResult(nlohmann::json& out) const override;
+
+private:
+  static constexpr int kMax = 64;
+  float m_radius = kAgentRadius * 20.0f;
+  nav::PolyRef m_refs[kMax] = {}, m_parents[kMax] = {};
+  int m_count = 0;
+};
+
+/// Random points anywhere on the mesh, or around the start within |end - start|.
+class ToolRandomPoints : public Tester {
+public:
+  const char* name() const override { return "Random Points"; }
+
+protected:
+  bool needsEnd() const override { return false; }
+  void recompute() override;
+  void drawResult(render::DebugDraw& dd) override;
+  void resultUi() override;
+  void dumpResult(nlohmann::json& out) const override;
+
+private:
+  void generate(bool inCircle);
+  int m_count = 200;
+  float m_radius = 5.0f;
+  bool m_inCircle = true; ///< A click generates points around it; "Anywhere" switches off.
+  std::vector<float> m_points;
 };
 
 } // namespace navbench

@@ -10,9 +10,13 @@ std::vector<std::unique_ptr<Tool>> createTools() {
   tools.push_back(std::make_unique<ToolPick>());
   tools.push_back(std::make_unique<ToolFollow>());
   tools.push_back(std::make_unique<ToolStraight>());
+  tools.push_back(std::make_unique<ToolSliced>());
   tools.push_back(std::make_unique<ToolRaycast>());
   tools.push_back(std::make_unique<ToolWallDistance>());
   tools.push_back(std::make_unique<ToolPolysCircle>());
+  tools.push_back(std::make_unique<ToolPolysShape>());
+  tools.push_back(std::make_unique<ToolLocalNeighbourhood>());
+  tools.push_back(std::make_unique<ToolRandomPoints>());
   return tools;
 }
 

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -247,4 +248,82 @@ TEST(TesterGui, BadBinIsReportedWithFileName) {
   AppRun r = runApp(levelArg() + " '" + bad + "'", "badbin");
   EXPECT_NE(r.exitCode, 0);
   EXPECT_NE(r.output.find("broken.bin"), std::string::npos) << r.output;
+}
+
+TEST(TesterGui, PathfindSlicedFinishesOverFramesAndMatchesNav) {
+  AppRun r = runApp(levelArg() + " --tool 'Pathfind Sliced' --frames 80 " + kClicks, "sliced");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  const json& s = r.state["toolState"];
+  ASSERT_TRUE(hasStartEnd(s)) << s.dump();
+  EXPECT_FALSE(s["running"].get<bool>()) << "the search should finish within the frames";
+  EXPECT_GT(s["iterations"].get<int>(), 2) << "a few iterations per frame, not all at once";
+  Direct d;
+  float a[3], b[3];
+  vec3(s["start"], a);
+  vec3(s["end"], b);
+  ASSERT_TRUE(nav::statusInProgress(d.query.initSlicedFindPath(d.nearest(a), d.nearest(b), a, b, &d.filter)));
+  int iters = 0;
+  nav::Status st;
+  do {
+    int done = 0;
+    st = d.query.updateSlicedFindPath(1, &done);
+    iters += done;
+  } while (nav::statusInProgress(st));
+  nav::PolyRef path[2048];
+  int n = 0;
+  d.query.finalizeSlicedFindPath(path, &n, 2048);
+  EXPECT_EQ(s["iterations"].get<int>(), iters);
+  EXPECT_EQ(s["corridor"].get<std::vector<nav::PolyRef>>(), std::vector<nav::PolyRef>(path, path + n));
+}
+
+TEST(TesterGui, PolysInShapeMatchesNav) {
+  AppRun r = runMode("Find Polys in Shape", "shape");
+  const json& s = r.state["toolState"];
+  ASSERT_TRUE(hasStartEnd(s)) << s.dump();
+  Direct d;
+  float a[3];
+  vec3(s["start"], a);
+  const std::vector<float> shape = s["shape"].get<std::vector<float>>();
+  ASSERT_EQ(shape.size(), 12u);
+  nav::PolyRef refs[256], parents[256];
+  int n = 0;
+  d.query.findPolysAroundShape(d.nearest(a), shape.data(), 4, &d.filter, refs, parents, nullptr, &n, 256);
+  EXPECT_GT(n, 3);
+  EXPECT_EQ(s["found"].get<std::vector<nav::PolyRef>>(), std::vector<nav::PolyRef>(refs, refs + n));
+}
+
+TEST(TesterGui, LocalNeighbourhoodMatchesNav) {
+  AppRun r = runMode("Find Local Neighbourhood", "neigh");
+  const json& s = r.state["toolState"];
+  ASSERT_TRUE(s.contains("start")) << s.dump();
+  Direct d;
+  float a[3];
+  vec3(s["start"], a);
+  nav::PolyRef refs[64], parents[64];
+  int n = 0;
+  d.query.findLocalNeighbourhood(d.nearest(a), a, s["radius"].get<float>(), &d.filter, refs, parents, &n, 64);
+  EXPECT_GT(n, 1);
+  EXPECT_EQ(s["found"].get<std::vector<nav::PolyRef>>(), std::vector<nav::PolyRef>(refs, refs + n));
+}
+
+TEST(TesterGui, RandomPointsAroundTheStartLieOnTheMesh) {
+  AppRun r = runMode("Random Points", "random");
+  const json& s = r.state["toolState"];
+  ASSERT_TRUE(s.contains("start")) << s.dump();
+  const std::vector<float> pts = s["points"].get<std::vector<float>>();
+  ASSERT_GE(pts.size(), 3u * 50);
+  Direct d;
+  float a[3];
+  vec3(s["start"], a);
+  const float rad = s["radius"].get<float>();
+  for (size_t i = 0; i < pts.size(); i += 3) {
+    const float ext[3] = {0.05f, 0.5f, 0.05f};
+    nav::PolyRef ref = 0;
+    float q[3];
+    d.query.findNearestPoly(&pts[i], ext, &d.filter, &ref, q);
+    EXPECT_NE(ref, 0u) << "point " << i / 3 << " is not on the navmesh";
+    // Points come from polys touching the circle; they are within the circle plus one poly.
+    const float dx = pts[i] - a[0], dz = pts[i + 2] - a[2];
+    EXPECT_LT(std::sqrt(dx * dx + dz * dz), rad + 15.0f);
+  }
 }

@@ -1,0 +1,89 @@
+#include "app/NavState.h"
+#include "app/tools/TesterModes.h"
+#include "nav/NodePool.h"
+#include "render/DebugDraw.h"
+
+#include <imgui.h>
+#include <nlohmann/json.hpp>
+
+namespace navbench {
+
+void ToolSliced::recompute() {
+  m_npath = m_nstraight = 0;
+  m_totalIters = 0;
+  m_running = false;
+  NavState* nav = m_ctx ? m_ctx->nav : nullptr;
+  if (!nav || !m_startRef || !m_endRef) return;
+  m_status = nav->query().initSlicedFindPath(m_startRef, m_endRef, &m_start.x, &m_end.x, &nav->filter());
+  m_running = nav::statusInProgress(m_status);
+  m_nodesUsed = nav->query().searchView().nodeCount;
+}
+
+void ToolSliced::advance(int iters) {
+  NavState* nav = m_ctx ? m_ctx->nav : nullptr;
+  if (!m_running || !nav) return;
+  int done = 0;
+  m_status = nav->query().updateSlicedFindPath(iters, &done);
+  m_totalIters += done;
+  m_nodesUsed = nav->query().searchView().nodeCount;
+  if (nav::statusInProgress(m_status)) return;
+  m_running = false;
+  const nav::Status fs = nav->query().finalizeSlicedFindPath(m_path.data(), &m_npath, kMaxPolys);
+  m_status = fs | (m_status & nav::STATUS_DETAIL_MASK);
+  if (m_npath == 0) return;
+  float endPos[3] = {m_end.x, m_end.y, m_end.z};
+  if (m_path[size_t(m_npath - 1)] != m_endRef)
+    nav->query().closestPointOnPoly(m_path[size_t(m_npath - 1)], &m_end.x, endPos, nullptr);
+  nav->query().findStraightPath(&m_start.x, endPos, m_path.data(), m_npath, m_straight.data(), m_flags.data(), nullptr,
+                                &m_nstraight, kMaxPolys);
+}
+
+void ToolSliced::update(float /*dt*/) {
+  if (!m_paused) advance(m_itersPerFrame);
+}
+
+void ToolSliced::step() { advance(1); }
+
+void ToolSliced::drawResult(render::DebugDraw& dd) {
+  NavState* nav = m_ctx ? m_ctx->nav : nullptr;
+  if (!nav || !nav->loaded()) return;
+  if (m_running) { // the search so far: closed nodes with their parents, open nodes
+    const nav::SearchView v = nav->query().searchView();
+    const glm::vec3 up(0, 0.25f, 0);
+    for (int i = 0; i < v.nodeCount; ++i) {
+      const nav::Node& n = v.pool->nodeAt(i);
+      const glm::vec3 p(n.pos[0], n.pos[1], n.pos[2]);
+      const bool closed = (n.flags & nav::NODE_CLOSED) != 0;
+      dd.point(p + up, closed ? render::rgba(255, 196, 0) : render::rgba(0, 160, 255), closed ? 6.0f : 8.0f);
+      if (const nav::Node* par = v.parentOf(n))
+        dd.line(glm::vec3(par->pos[0], par->pos[1], par->pos[2]) + up, p + up, render::rgba(255, 196, 0, 160), 1.5f);
+    }
+    if (v.lastExpanded)
+      dd.point(glm::vec3(v.lastExpanded->pos[0], v.lastExpanded->pos[1], v.lastExpanded->pos[2]) + up,
+               render::rgba(255, 40, 40), 11.0f);
+    return;
+  }
+  drawCorridor(dd, m_path.data(), m_npath);
+  drawStraight(dd, m_straight.data(), m_flags.data(), m_nstraight);
+}
+
+void ToolSliced::resultUi() {
+  ImGui::SliderInt("Iterations / frame", &m_itersPerFrame, 1, 64);
+  ImGui::Checkbox("Pause", &m_paused);
+  ImGui::SameLine();
+  if (ImGui::Button("Step (Space)")) step();
+  ImGui::SameLine();
+  if (ImGui::Button("Restart")) recomputeAll();
+  ImGui::Text("%s after %d iterations", m_running ? "Searching" : "Done", m_totalIters);
+  ImGui::Text("Corridor %d polys, straight path %d corners, %.2f m", m_npath, m_nstraight,
+              double(polylineLength(m_straight.data(), m_nstraight)));
+}
+
+void ToolSliced::dumpResult(nlohmann::json& out) const {
+  out["running"] = m_running;
+  out["iterations"] = m_totalIters;
+  out["corridor"] = std::vector<nav::PolyRef>(m_path.begin(), m_path.begin() + m_npath);
+  out["straight"] = std::vector<float>(m_straight.begin(), m_straight.begin() + m_nstraight * 3);
+}
+
+} // namespace navbench
