@@ -55,8 +55,8 @@ AppRun runApp(const std::string& args, const std::string& tag) {
   return r;
 }
 
-// Start on the floor near the front wall, end on the far floor (window 1280x720, default camera).
-const std::string kClicks = "--click 700,470,shift --click 870,190";
+// Start on the floor in front of the central block, end on the far floor (window 1280x720, default camera).
+const std::string kClicks = "--click 680,420,shift --click 870,190";
 
 std::string levelArg() { return std::string("'") + NAVBENCH_DEFAULT_LEVEL + "'"; }
 std::string defaultBin() { return (fs::path(NAVBENCH_DEFAULT_LEVEL).parent_path() / "default.bin").string(); }
