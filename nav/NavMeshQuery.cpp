@@ -4,9 +4,11 @@
 
 #include "nav/NavMath.h"
 
+#include <algorithm>
 #include <cfloat>
 #include <climits>
 #include <cstring>
+#include <vector>
 
 namespace nav {
 
@@ -98,15 +100,48 @@ struct NearestPoly {
 NavMeshQuery::NavMeshQuery() = default;
 NavMeshQuery::~NavMeshQuery() = default;
 
+Status NavMeshQuery::initUnlimited(const NavMesh* mesh) {
+  if (!mesh || mesh->getMaxTiles() < 1) return FAILURE | INVALID_PARAM;
+  const int tileCount = mesh->getMaxTiles();
+  std::vector<uint32_t> base(size_t(tileCount), 0), polys(size_t(tileCount), 0);
+  uint64_t total = 0, links = 0;
+  for (int i = 0; i < tileCount; ++i) {
+    const MeshTile* t = mesh->getTile(i);
+    base[size_t(i)] = uint32_t(total);
+    if (!t->header) continue;
+    polys[size_t(i)] = uint32_t(t->header->polyCount);
+    total += uint64_t(t->header->polyCount);
+    links += uint64_t(t->header->maxLinkCount);
+  }
+  if (total == 0) return FAILURE | INVALID_PARAM;
+  // A node is a distinct (poly, state): state 0 once per poly, other states only entered over a
+  // tile-border link, so polys + links bounds them (and 4 per poly always does).
+  uint64_t maxNodes = total + links + 1;
+  if (maxNodes > total * MAX_STATES_PER_NODE) maxNodes = total * MAX_STATES_PER_NODE;
+  if (total * MAX_STATES_PER_NODE >= UINT32_MAX || maxNodes > uint64_t(INT32_MAX))
+    return FAILURE | OUT_OF_MEMORY;
+  int tileBits = 0;
+  for (uint32_t m = mesh->decodePolyIdTile(~PolyRef(0)); m; m >>= 1) tileBits += int(m & 1u);
+  if (!m_nodePool.initDirect(base.data(), polys.data(), tileCount, int(mesh->polyBits()), tileBits,
+                             int(maxNodes)))
+    return FAILURE | OUT_OF_MEMORY;
+  if (!m_openList.init(int(maxNodes), m_nodePool.nodes())) return FAILURE | OUT_OF_MEMORY;
+  return finishInit(mesh);
+}
+
 Status NavMeshQuery::init(const NavMesh* mesh, int maxNodes) {
   if (!mesh || maxNodes < 1 || maxNodes > 65535) return FAILURE | INVALID_PARAM;
-  m_nav = mesh;
-  if (m_nodePool.getMaxNodes() != maxNodes) {
+  if (m_nodePool.isDirect() || m_nodePool.getMaxNodes() != maxNodes) {
     if (!m_nodePool.init(maxNodes)) return FAILURE | OUT_OF_MEMORY;
     if (!m_openList.init(maxNodes, m_nodePool.nodes())) return FAILURE | OUT_OF_MEMORY;
   } else {
     m_nodePool.clear();
   }
+  return finishInit(mesh);
+}
+
+Status NavMeshQuery::finishInit(const NavMesh* mesh) {
+  m_nav = mesh;
   if (m_tinyNodePool.getMaxNodes() != TINY_NODE_POOL && !m_tinyNodePool.init(TINY_NODE_POOL))
     return FAILURE | OUT_OF_MEMORY;
   m_tinyNodePool.clear();

@@ -71,6 +71,13 @@ public:
 
   /// Binds the query to a mesh and sizes its node pool [Limit: 1..65535 nodes, default 2048].
   Status init(const NavMesh* mesh, int maxNodes = 2048);
+  /// Binds the query with a node pool that scales with the mesh instead of Detour's fixed pool: a
+  /// slot per (polygon, crossing state) indexed directly by the ref, with a generation stamp so
+  /// nothing is cleared per query, and room for every node a search can create, so graph searches
+  /// never run OUT_OF_NODES. Sized (allocated once, here) for the tiles present now: call it again
+  /// after adding or removing tiles (polygons of tiles added later get no node). Memory is about
+  /// 32 bytes per polygon for the slots plus sizeof(Node) and 12 bytes per possible node.
+  Status initUnlimited(const NavMesh* mesh);
   const NavMesh* getAttachedNavMesh() const { return m_nav; }
 
   // ---- Points and polygons ------------------------------------------------------------------
@@ -209,6 +216,7 @@ private:
                        int maxStraightPath, int options) const;
 
   const NavMesh* m_nav = nullptr;
+  Status finishInit(const NavMesh* mesh);
   NodePool m_nodePool;
   mutable NodePool m_tinyNodePool;
   OpenList m_openList;

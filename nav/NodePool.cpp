@@ -4,15 +4,67 @@
 
 namespace nav {
 
-NodePool::~NodePool() {
+NodePool::~NodePool() { release(); }
+
+void NodePool::release() {
   delete[] m_nodes;
   delete[] m_table;
+  delete[] m_stamp;
+  delete[] m_tileBase;
+  delete[] m_tilePolys;
+  m_nodes = nullptr;
+  m_table = nullptr;
+  m_stamp = nullptr;
+  m_tileBase = nullptr;
+  m_tilePolys = nullptr;
+  m_direct = false;
+  m_maxNodes = 0;
+  m_count = 0;
+  m_mask = 0;
+  m_slotCount = 0;
+  m_tileCount = 0;
+}
+
+bool NodePool::initDirect(const uint32_t* tileBase, const uint32_t* tilePolys, int tileCount, int polyBits,
+                          int tileBits, int maxNodes) {
+  if (!tileBase || !tilePolys || tileCount < 1 || maxNodes < 1 || polyBits < 1 || tileBits < 0 ||
+      polyBits + tileBits > 31)
+    return false;
+  uint64_t slots = 0;
+  for (int i = 0; i < tileCount; ++i) {
+    const uint64_t end = (uint64_t(tileBase[i]) + tilePolys[i]) * MAX_STATES_PER_NODE;
+    if (end > slots) slots = end;
+  }
+  if (slots >= UINT32_MAX || uint64_t(maxNodes) > slots + 1) return false;
+  release();
+  m_slotCount = size_t(slots ? slots : 1);
+  m_nodes = new (std::nothrow) Node[size_t(maxNodes)];
+  m_table = new (std::nothrow) uint32_t[m_slotCount];
+  m_stamp = new (std::nothrow) uint32_t[m_slotCount]();
+  m_tileBase = new (std::nothrow) uint32_t[size_t(tileCount)];
+  m_tilePolys = new (std::nothrow) uint32_t[size_t(tileCount)];
+  if (!m_nodes || !m_table || !m_stamp || !m_tileBase || !m_tilePolys) {
+    release();
+    return false;
+  }
+  for (int i = 0; i < tileCount; ++i) {
+    m_tileBase[i] = tileBase[i];
+    m_tilePolys[i] = tilePolys[i];
+  }
+  m_tileCount = uint32_t(tileCount);
+  m_polyBits = uint32_t(polyBits);
+  m_polyMask = (1u << polyBits) - 1;
+  m_tileMask = tileBits ? (1u << tileBits) - 1 : 0;
+  m_generation = 1;
+  m_maxNodes = maxNodes;
+  m_count = 0;
+  m_direct = true;
+  return true;
 }
 
 bool NodePool::init(int maxNodes) {
   if (maxNodes < 1 || maxNodes > 65535) return false;
-  delete[] m_nodes;
-  delete[] m_table;
+  release();
   m_nodes = new (std::nothrow) Node[size_t(maxNodes)];
   uint32_t tableSize = 1;
   uint32_t bits = 0;
@@ -41,12 +93,24 @@ bool NodePool::init(int maxNodes) {
 }
 
 void NodePool::clear() {
+  if (m_direct) {
+    m_count = 0;
+    if (++m_generation == 0) { // wrapped: old stamps could alias, so reset them once
+      for (size_t i = 0; i < m_slotCount; ++i) m_stamp[i] = 0;
+      m_generation = 1;
+    }
+    return;
+  }
   for (int i = 0; i < m_count; ++i) m_table[m_nodes[i].hashSlot] = 0;
   m_count = 0;
 }
 
 Node* NodePool::findNode(PolyRef id, uint8_t state) const {
   if (!m_table) return nullptr;
+  if (m_direct) {
+    const uint32_t slot = directSlot(id, state);
+    return slot != UINT32_MAX && m_stamp[slot] == m_generation ? &m_nodes[m_table[slot]] : nullptr;
+  }
   uint32_t h = hash(id, state);
   for (;;) {
     const uint32_t s = m_table[h];
@@ -74,7 +138,11 @@ int NodePool::findNodes(PolyRef id, Node** nodes, int maxNodes) const {
   return out;
 }
 
-size_t NodePool::memoryBytes() const { return sizeof(Node) * size_t(m_maxNodes) + sizeof(uint32_t) * (m_mask + 1); }
+size_t NodePool::memoryBytes() const {
+  if (m_direct)
+    return sizeof(Node) * size_t(m_maxNodes) + 2 * sizeof(uint32_t) * m_slotCount + 2 * sizeof(uint32_t) * m_tileCount;
+  return m_table ? sizeof(Node) * size_t(m_maxNodes) + sizeof(uint32_t) * (m_mask + 1) : 0;
+}
 
 OpenList::~OpenList() {
   delete[] m_heap;

@@ -11,6 +11,9 @@
 
 #include "nav/NavTypes.h"
 
+#include <cstddef>
+#include <cstdint>
+
 namespace nav {
 
 /// Node::flags bits.
@@ -44,13 +47,24 @@ public:
   NodePool(const NodePool&) = delete;
   NodePool& operator=(const NodePool&) = delete;
 
-  /// Allocates room for maxNodes nodes [Limit: 1..65535]. False on bad size.
+  /// Allocates room for maxNodes nodes [Limit: 1..65535]. False on bad size. Hash mode (Detour's).
   bool init(int maxNodes);
-  /// Forgets all nodes (O(nodes used)).
+  /// Direct mode ("scale with the mesh"): a slot per (polygon, state) indexed straight from the
+  /// ref, slot = (tileBase[tile] + poly) * MAX_STATES_PER_NODE + state, each slot stamped with a
+  /// generation so clear() is O(1) (nothing is cleared per query). tileBase/tilePolys: per tile
+  /// index [Size: tileCount], the first poly slot and the poly count of that tile when the pool
+  /// was sized; a ref outside them gets no node (null, like a full pool). maxNodes = room for
+  /// distinct (poly, state) nodes [Limit: >= 1]. polyBits/tileBits: the mesh's ref layout.
+  bool initDirect(const uint32_t* tileBase, const uint32_t* tilePolys, int tileCount, int polyBits,
+                  int tileBits, int maxNodes);
+  /// True in direct mode.
+  bool isDirect() const { return m_direct; }
+  /// Forgets all nodes (hash mode: O(nodes used); direct mode: O(1)).
   void clear();
 
   /// The node of (id, state), created (zeroed, id/state set) if new; null when the pool is full.
   Node* getNode(PolyRef id, uint8_t state = 0) {
+    if (m_direct) return getNodeDirect(id, state);
     uint32_t h = hash(id, state);
     for (;;) {
       const uint32_t s = m_table[h];
@@ -95,12 +109,50 @@ private:
   uint32_t hash(PolyRef id, uint8_t state) const {
     return ((id ^ (uint32_t(state) << 29)) * 0x9E3779B1u) >> m_shift;
   }
+  /// Direct-mode slot of (id, state), or UINT32_MAX when the ref is outside the sized tiles.
+  uint32_t directSlot(PolyRef id, uint8_t state) const {
+    const uint32_t it = (id >> m_polyBits) & m_tileMask;
+    const uint32_t ip = id & m_polyMask;
+    if (it >= m_tileCount || ip >= m_tilePolys[it] || state >= MAX_STATES_PER_NODE) return UINT32_MAX;
+    return (m_tileBase[it] + ip) * MAX_STATES_PER_NODE + state;
+  }
+  Node* getNodeDirect(PolyRef id, uint8_t state) {
+    const uint32_t slot = directSlot(id, state);
+    if (slot == UINT32_MAX) return nullptr;
+    if (m_stamp[slot] == m_generation) return &m_nodes[m_table[slot]];
+    if (m_count >= m_maxNodes) return nullptr;
+    Node* n = &m_nodes[m_count];
+    m_table[slot] = uint32_t(m_count++);
+    m_stamp[slot] = m_generation;
+    n->pos[0] = n->pos[1] = n->pos[2] = 0.0f;
+    n->cost = 0.0f;
+    n->total = 0.0f;
+    n->heuristic = 0.0f;
+    n->parent = 0;
+    n->id = id;
+    n->state = state;
+    n->flags = 0;
+    n->reserved = 0;
+    n->hashSlot = slot;
+    return n;
+  }
+  void release();
+
   Node* m_nodes = nullptr;
   uint32_t* m_table = nullptr; // node index + 1, 0 = empty
   uint32_t m_mask = 0;
   uint32_t m_shift = 32;
   int m_maxNodes = 0;
   int m_count = 0;
+  // Direct mode.
+  bool m_direct = false;
+  uint32_t* m_stamp = nullptr;    // per slot: generation when m_table[slot] was set
+  uint32_t* m_tileBase = nullptr; // per tile index
+  uint32_t* m_tilePolys = nullptr;
+  uint32_t m_tileCount = 0;
+  uint32_t m_polyBits = 0, m_polyMask = 0, m_tileMask = 0;
+  uint32_t m_generation = 1;
+  size_t m_slotCount = 0;
 };
 
 /// Binary min-heap of a pool's nodes on Node::total with decrease-key. Entries hold the total

@@ -1,0 +1,112 @@
+// navbench worldgen --size METRES --seed S -o OUT.obj [--level OUT.json] [--terrain-cell M]
+//
+// Writes a generated big world (app/cli/WorldGen.h) as an OBJ, and optionally a level file next
+// to it with tiled bake settings sized for big worlds (0.3 m cells, 64-cell tiles = 19.2 m).
+#include "app/cli/Cli.h"
+#include "app/cli/WorldGen.h"
+#include "nav/bake/LevelFile.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace {
+
+void usage(FILE* f) {
+  std::fprintf(f,
+               "usage: navbench worldgen --size METRES --seed S -o OUT.obj [--level OUT.json] [--terrain-cell M]\n"
+               "  --size METRES     edge of the square world (32..8192; 2000 = 2 km x 2 km, ~2.3 M triangles)\n"
+               "  --seed S          generator seed (same size + seed -> same bytes)\n"
+               "  -o OUT.obj        OBJ to write (atomically)\n"
+               "  --level OUT.json  also write a level file (tiled bake settings) pointing at OUT.obj\n"
+               "  --terrain-cell M  terrain grid step in metres (default 2)\n");
+}
+
+std::string relativeTo(const std::string& levelPath, const std::string& objPath) {
+  // Same folder: just the name; otherwise the path as given (resolved by the caller's cwd).
+  const auto ls = levelPath.find_last_of('/'), os = objPath.find_last_of('/');
+  const std::string ld = ls == std::string::npos ? "" : levelPath.substr(0, ls);
+  const std::string od = os == std::string::npos ? "" : objPath.substr(0, os);
+  if (ld == od) return os == std::string::npos ? objPath : objPath.substr(os + 1);
+  return objPath;
+}
+
+int runWorldGen(int argc, char** argv) {
+  navbench::worldgen::WorldParams p;
+  std::string out, level;
+  bool haveSize = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const char* v = i + 1 < argc ? argv[i + 1] : nullptr;
+    char* end = nullptr;
+    if (a == "-h" || a == "--help") {
+      usage(stdout);
+      return 0;
+    }
+    if (!v) {
+      std::fprintf(stderr, "navbench worldgen: %s needs a value (or is unknown)\n", a.c_str());
+      return 2;
+    }
+    ++i;
+    if (a == "--size") {
+      p.size = std::strtof(v, &end);
+      haveSize = true;
+    } else if (a == "--seed") {
+      p.seed = std::strtoull(v, &end, 10);
+    } else if (a == "--terrain-cell") {
+      p.terrainCell = std::strtof(v, &end);
+    } else if (a == "-o" || a == "--out") {
+      out = v;
+      continue;
+    } else if (a == "--level") {
+      level = v;
+      continue;
+    } else {
+      std::fprintf(stderr, "navbench worldgen: unknown option %s\n", a.c_str());
+      usage(stderr);
+      return 2;
+    }
+    if (!end || *end || end == v) {
+      std::fprintf(stderr, "navbench worldgen: %s: not a number: %s\n", a.c_str(), v);
+      return 2;
+    }
+  }
+  if (out.empty() || !haveSize) {
+    usage(stderr);
+    return 2;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  navbench::worldgen::WorldStats st;
+  std::string why;
+  if (!navbench::worldgen::writeWorldObj(p, out, &st, &why)) {
+    std::fprintf(stderr, "navbench worldgen: %s\n", why.c_str());
+    return 1;
+  }
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("%s: %.0f m x %.0f m, seed %llu: %llu vertices, %llu triangles, %d city districts, %d buildings, "
+              "%d bridges (%.2f s)\n",
+              out.c_str(), double(p.size), double(p.size), (unsigned long long)p.seed,
+              (unsigned long long)st.vertices, (unsigned long long)st.triangles, st.districts, st.buildings,
+              st.bridges, secs);
+  if (!level.empty()) {
+    nav::bake::Level lv;
+    lv.objPath = relativeTo(level, out);
+    lv.settings.cellSize = 0.3f;
+    lv.settings.cellHeight = 0.2f;
+    lv.settings.tiled = true;
+    lv.settings.tileSize = 64;
+    if (!nav::bake::saveLevelFile(level, lv, &why)) {
+      std::fprintf(stderr, "navbench worldgen: %s\n", why.c_str());
+      return 1;
+    }
+    std::printf("%s: level file (tiled, cell %.2f m, tile %d cells)\n", level.c_str(),
+                double(lv.settings.cellSize), lv.settings.tileSize);
+  }
+  return 0;
+}
+
+} // namespace
+
+NAVBENCH_SUBCOMMAND(worldgen, "worldgen", "write a generated big world (terrain, city, bridges, floors) as OBJ + level",
+                    runWorldGen);
