@@ -106,11 +106,12 @@ int App::run(const AppOptions& options) {
     m_stats.frameMs = float(start - last);
     last = start;
 
-    runScript(m_frameIndex++);
+    if (!(m_headless && m_bake.running())) runScript(m_frameIndex++); // scripted clicks wait for a load-time bake
     SDL_Event e;
     while (SDL_PollEvent(&e)) processEvent(e);
     updateCamera(dt);
     updateHover();
+    if (m_bake.poll(m_nav, m_log)) navReplaced();
     if (m_activeTool >= 0 && m_activeTool < int(m_tools.size())) m_tools[size_t(m_activeTool)]->update(dt);
 
     ImGui_ImplOpenGL3_NewFrame();
@@ -130,7 +131,9 @@ int App::run(const AppOptions& options) {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     m_stats.cpuMs = float(nowMs() - start);
 
-    if (m_headless && ++frame >= std::max(m_opt.screenshotFrames, 3 + 3 * int(m_opt.clicks.size()))) {
+    // Headless: a bake started at load (level file without its .bin) finishes before the screenshot.
+    if (m_headless && m_bake.running() && frame < 100000) SDL_Delay(5);
+    else if (m_headless && ++frame >= std::max(m_opt.screenshotFrames, 3 + 3 * int(m_opt.clicks.size()))) {
       render::Image img;
       if (!render::readFramebuffer(w, h, img, error) || !render::writePng(m_opt.screenshotPath, img, error)) {
         std::fprintf(stderr, "navbench: screenshot: %s\n", error.c_str());
@@ -305,13 +308,20 @@ bool App::openLevel(const std::string& path) {
   // The navmesh of the previous level does not belong to this one: open this level's own, if any.
   m_nav.clear();
   m_hovered = 0;
+  // The Bake panel bakes this level (a level file brings its settings, volumes and links).
+  if (!m_bake.setSource(path, m_log)) m_bake.clearSource();
   std::string bin = siblingBin(path);
   if (bin.empty() && ext == ".json") bin = siblingBin(objPath);
   if (!bin.empty()) {
     m_log.info("found " + bin + " next to " + fs::path(path).filename().string() + ": opening it");
     openNav(bin);
+  } else if (ext == ".json" && m_bake.hasSource()) {
+    m_log.info("no baked tile set next to " + path + ": baking it with the level's settings");
+    m_bake.build(m_log);
+    m_showBake = !m_headless; // (headless: scripted clicks aim at the 3D view)
   } else {
-    m_log.info("no baked tile set (" + fs::path(path).stem().string() + ".bin) next to " + path + ": no navmesh (bake one with 'navbench bake')");
+    m_log.info("no baked tile set (" + fs::path(path).stem().string() + ".bin) next to " + path +
+               ": no navmesh (Bake panel, or 'navbench bake')");
   }
   updateTitle();
   return true;
@@ -346,6 +356,12 @@ bool App::openNav(const std::string& path) {
   }
   updateTitle();
   return true;
+}
+
+void App::navReplaced() {
+  m_hovered = 0;
+  for (auto& t : m_tools) t->onLevelChanged();
+  updateTitle();
 }
 
 void App::updateTitle() {
@@ -630,6 +646,7 @@ void App::drawUi() {
       ImGui::MenuItem("Tools panel", nullptr, &m_showTools);
       ImGui::MenuItem("View panel", nullptr, &m_showView);
       ImGui::MenuItem("Navmesh panel", nullptr, &m_showNav);
+      ImGui::MenuItem("Bake panel", nullptr, &m_showBake);
       ImGui::MenuItem("Log", nullptr, &m_showLog);
       ImGui::MenuItem("Stats overlay", nullptr, &m_view.showStats);
       ImGui::MenuItem("Wireframe", nullptr, &m_view.wireframe);
@@ -666,6 +683,7 @@ void App::drawUi() {
       for (auto& t : m_tools) t->onFilterChanged();
   }
   if (m_showHelp) drawHelpWindow(&m_showHelp);
+  if (m_showBake) m_bake.draw(m_nav, m_log, &m_showBake);
   if (m_view.showStats) drawStatsOverlay(m_stats, m_menuBarHeight);
   if (m_level.empty()) {
     // Empty scene: say how to get a level in.

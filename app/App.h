@@ -13,6 +13,7 @@
 #include "app/NavState.h"
 #include "app/Settings.h"
 #include "app/ViewSettings.h"
+#include "app/panels/BakePanel.h"
 #include "app/panels/Panels.h"
 #include "app/tools/Tool.h"
 #include "render/Camera.h"
@@ -69,6 +70,7 @@ private:
   bool openLevel(const std::string& path);
   bool openNav(const std::string& path);
   void updateTitle();
+  void navReplaced();
   void updateHover();
   bool writeState(const std::string& path, std::string& error) const;
   Tool* activeTool() { return m_activeTool >= 0 && m_activeTool < int(m_tools.size()) ? m_tools[size_t(m_activeTool)].get() : nullptr; }
@@ -101,7 +103,8 @@ private:
   nav::PolyRef m_hovered = 0;
   bool m_hoverHit = false;
   glm::vec3 m_hoverPos{0.0f};
-  bool m_showNav = true, m_showHelp = false;
+  bool m_showNav = true, m_showHelp = false, m_showBake = false;
+  BakePanel m_bake;
   bool m_rightDragged = false;
 
   ToolContext m_toolCtx;

@@ -34,6 +34,13 @@ bool NavState::loadBin(const std::string& path, std::string& error) {
   return true;
 }
 
+void NavState::adopt(nav::NavMesh&& mesh, const std::string& name) {
+  m_mesh.swap(mesh);
+  m_path = name;
+  m_loaded = true;
+  m_query.init(&m_mesh, m_maxNodes);
+}
+
 void NavState::clear() {
   nav::NavMesh empty;
   m_mesh.swap(empty);

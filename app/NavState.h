@@ -20,6 +20,8 @@ public:
   /// Loads a MSET tile set (.bin). On failure returns false, sets `error`, keeps the old mesh.
   bool loadBin(const std::string& path, std::string& error);
   void clear();
+  /// Takes a freshly baked mesh (swapped in); `name` is shown as its path.
+  void adopt(nav::NavMesh&& mesh, const std::string& name);
 
   bool loaded() const { return m_loaded; }
   const std::string& path() const { return m_path; }

@@ -327,3 +327,23 @@ TEST(TesterGui, RandomPointsAroundTheStartLieOnTheMesh) {
     EXPECT_LT(std::sqrt(dx * dx + dz * dz), rad + 15.0f);
   }
 }
+
+TEST(TesterGui, LevelFileWithoutBinIsBakedInTheBackground) {
+  // default.json next to its OBJ but without default.bin: the app bakes it (BakeJob) at load and
+  // the headless run waits for the bake; the result equals the committed default.bin in size.
+  const fs::path dir = fs::path(tmpDir()) / "bake_level";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path src = fs::path(NAVBENCH_DEFAULT_LEVEL).parent_path();
+  for (const char* f : {"default.obj", "default.json", "default.mtl"}) fs::copy_file(src / f, dir / f);
+  AppRun r = runApp("'" + (dir / "default.json").string() + "' --tool 'Pathfind Straight' " + kClicks, "bakejson");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("bake done"), std::string::npos) << r.output;
+  EXPECT_NE(r.state["nav"].get<std::string>().find("(baked)"), std::string::npos) << r.state.dump();
+  navbench::NavState ref;
+  std::string err;
+  ASSERT_TRUE(ref.loadBin(defaultBin(), err)) << err;
+  EXPECT_EQ(r.state["navPolys"].get<int>(), ref.polyCount());
+  EXPECT_FALSE(r.state["toolState"]["corridor"].empty());
+  EXPECT_EQ(r.state["logErrors"].get<int>(), 0);
+}

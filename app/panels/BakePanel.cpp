@@ -1,0 +1,161 @@
+#include "app/panels/BakePanel.h"
+
+#include "nav/TileSetFile.h"
+#include "nav/bake/LevelFile.h"
+
+#include <imgui.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+namespace navbench {
+
+namespace fs = std::filesystem;
+
+bool BakePanel::setSource(const std::string& levelPath, Log& log) {
+  nav::bake::BakeInput in;
+  nav::bake::BakeSettings s = settings;
+  std::string why;
+  if (!nav::bake::loadBakeInput(levelPath, &in, &s, &why)) {
+    log.error("bake input: " + why);
+    return false;
+  }
+  m_input = std::move(in);
+  settings = s;
+  m_source = levelPath;
+  fs::path bin(levelPath);
+  bin.replace_extension(".bin");
+  std::snprintf(m_savePath, sizeof m_savePath, "%s", bin.string().c_str());
+  return true;
+}
+
+void BakePanel::clearSource() {
+  m_source.clear();
+  m_input = nav::bake::BakeInput{};
+}
+
+bool BakePanel::build(Log& log) {
+  if (m_source.empty()) {
+    log.error("bake: no level open (open an OBJ or a level file first)");
+    return false;
+  }
+  std::string why;
+  if (!m_job.start(m_input, settings, m_threads, &why)) {
+    log.error("bake: " + why);
+    return false;
+  }
+  log.info("bake started: " + m_source);
+  m_report.clear();
+  return true;
+}
+
+bool BakePanel::poll(NavState& nav, Log& log) {
+  if (!m_job.finished()) return false;
+  std::unique_ptr<nav::NavMesh> mesh;
+  nav::bake::BakeReport rep;
+  m_job.takeResult(&mesh, &rep);
+  m_report = rep.log;
+  char buf[256];
+  for (int i = 0; i < nav::bake::BAKE_STAGE_COUNT; ++i) {
+    if (rep.stageMs[i] <= 0) continue;
+    std::snprintf(buf, sizeof buf, "%-20s %9.2f ms", nav::bake::bakeStageName(nav::bake::BakeStage(i)), rep.stageMs[i]);
+    m_report.push_back(buf);
+  }
+  std::snprintf(buf, sizeof buf, "total %.1f ms wall, %d threads, %d tiles (%dx%d grid), %d polys", rep.totalMs, rep.threads,
+                rep.tileCount, rep.tilesX, rep.tilesY, rep.polyCount);
+  m_report.push_back(buf);
+  if (!mesh) {
+    log.error(rep.cancelled ? "bake cancelled" : "bake failed: " + rep.error);
+    return false;
+  }
+  nav.adopt(std::move(*mesh), m_source + " (baked)");
+  log.info(std::string("bake done: ") + buf);
+  return true;
+}
+
+bool BakePanel::draw(NavState& nav, Log& log, bool* open) {
+  const bool adopted = false; // poll() runs in the frame loop, panel shown or not
+  ImGui::SetNextWindowPos(ImVec2(ImGui::GetMainViewport()->Size.x - 720, 30), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(400, 540), ImGuiCond_FirstUseEver);
+  if (!ImGui::Begin("Bake", open)) {
+    ImGui::End();
+    return adopted;
+  }
+  ImGui::TextWrapped("%s", m_source.empty() ? "No level open." : m_source.c_str());
+  const bool busy = m_job.running();
+  ImGui::BeginDisabled(busy);
+  int n = 0;
+  const nav::bake::SettingRange* ranges = nav::bake::settingRanges(&n);
+  nav::bake::BakeSettings& s = settings;
+  struct Field {
+    const char* name;
+    float* f;
+    int* i;
+  };
+  const Field fields[] = {{"cellSize", &s.cellSize, nullptr},
+                          {"cellHeight", &s.cellHeight, nullptr},
+                          {"agentHeight", &s.agentHeight, nullptr},
+                          {"agentRadius", &s.agentRadius, nullptr},
+                          {"agentMaxClimb", &s.agentMaxClimb, nullptr},
+                          {"agentMaxSlope", &s.agentMaxSlope, nullptr},
+                          {"regionMinSize", nullptr, &s.regionMinSize},
+                          {"regionMergeSize", nullptr, &s.regionMergeSize},
+                          {"edgeMaxLen", &s.edgeMaxLen, nullptr},
+                          {"edgeMaxError", &s.edgeMaxError, nullptr},
+                          {"vertsPerPoly", nullptr, &s.vertsPerPoly},
+                          {"detailSampleDist", &s.detailSampleDist, nullptr},
+                          {"detailSampleMaxError", &s.detailSampleMaxError, nullptr},
+                          {"tileSize", nullptr, &s.tileSize}};
+  for (int r = 0; r < n; ++r) {
+    for (const Field& f : fields) {
+      if (std::strcmp(f.name, ranges[r].name) != 0) continue;
+      char label[96];
+      std::snprintf(label, sizeof label, "%s%s%s%s", ranges[r].name, ranges[r].unit[0] ? " (" : "", ranges[r].unit,
+                    ranges[r].unit[0] ? ")" : "");
+      if (f.f) ImGui::SliderFloat(label, f.f, ranges[r].min, ranges[r].max, "%.2f");
+      else ImGui::SliderInt(label, f.i, int(ranges[r].min), int(ranges[r].max));
+    }
+  }
+  int part = int(s.partition);
+  const char* parts[] = {"watershed", "monotone", "layers"};
+  if (ImGui::Combo("partition", &part, parts, 3)) s.partition = nav::bake::Partition(part);
+  ImGui::Checkbox("tiled", &s.tiled);
+  ImGui::Checkbox("filter low hanging obstacles", &s.filterLowHangingObstacles);
+  ImGui::Checkbox("filter ledge spans", &s.filterLedgeSpans);
+  ImGui::Checkbox("filter low height spans", &s.filterWalkableLowHeightSpans);
+  ImGui::SliderInt("threads (0 = all)", &m_threads, 0, 16);
+  if (ImGui::Button("Defaults")) s = nav::bake::BakeSettings{};
+  ImGui::SameLine();
+  if (ImGui::Button("Build")) build(log);
+  ImGui::EndDisabled();
+  if (busy) {
+    const nav::bake::BakeProgress p = m_job.progress();
+    const float frac = p.tilesTotal > 0 ? float(p.tilesDone) / float(p.tilesTotal) : 0.0f;
+    char over[96];
+    std::snprintf(over, sizeof over, "%s %d/%d", nav::bake::bakeStageName(p.stage), p.tilesDone, p.tilesTotal);
+    ImGui::ProgressBar(frac, ImVec2(-1, 0), over);
+    if (ImGui::Button("Cancel")) m_job.cancel();
+  }
+  ImGui::Separator();
+  ImGui::InputText("##save", m_savePath, sizeof m_savePath);
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!nav.loaded() || busy);
+  if (ImGui::Button("Save .bin")) {
+    std::string why;
+    if (nav::statusFailed(nav::saveTileSetFile(nav.mesh(), m_savePath, &why)))
+      log.error(std::string(m_savePath) + ": cannot save: " + why);
+    else
+      log.info(std::string("saved ") + m_savePath);
+  }
+  ImGui::EndDisabled();
+  if (!m_report.empty() && ImGui::CollapsingHeader("Build log", ImGuiTreeNodeFlags_DefaultOpen)) {
+    ImGui::BeginChild("bakelog", ImVec2(0, 160), true, ImGuiWindowFlags_HorizontalScrollbar);
+    for (const std::string& l : m_report) ImGui::TextUnformatted(l.c_str());
+    ImGui::EndChild();
+  }
+  ImGui::End();
+  return adopted;
+}
+
+} // namespace navbench
