@@ -6,6 +6,7 @@
 // query with the nodes each search touched and its partial results.
 //
 //   big_bench [--sizes 256,1000,2000] [--pairs N] [--threads N] [google benchmark flags]
+//   big_bench --load FILE.bin   (only: load time of an existing tile set, nav and Detour, best of 5)
 // Worlds are written to the current directory (world_SIZE.obj/.json/.bin) and reused if present.
 #include "app/cli/WorldGen.h"
 #include "nav/NavMesh.h"
@@ -25,6 +26,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -231,6 +233,33 @@ int main(int argc, char** argv) {
         sizes.push_back(int(std::strtol(s, &s, 10)));
         if (*s == ',') ++s;
       }
+    } else if (!std::strcmp(argv[i], "--load") && i + 1 < argc) {
+      const std::string path = argv[++i];
+      std::string why;
+      double best = 1e30, bestDt = 1e30;
+      int polys = 0, tiles = 0;
+      for (int rep = 0; rep < 5; ++rep) {
+        nav::NavMesh mesh;
+        Clock::time_point t0 = Clock::now();
+        if (nav::statusFailed(nav::loadTileSetFile(path, mesh, &why))) {
+          std::fprintf(stderr, "big_bench: %s\n", why.c_str());
+          return 1;
+        }
+        best = std::min(best, msSince(t0));
+        polys = tiles = 0;
+        for (int t = 0; t < mesh.getMaxTiles(); ++t)
+          if (const nav::MeshTile* mt = mesh.getTile(t); mt->header) {
+            ++tiles;
+            polys += mt->header->polyCount;
+          }
+        t0 = Clock::now();
+        dtNavMesh* dm = loadDetour(path, &why);
+        bestDt = std::min(bestDt, msSince(t0));
+        if (dm) dtFreeNavMesh(dm);
+      }
+      std::printf("%s: %d tiles, %d polys: nav::loadTileSetFile %.1f ms, Detour (read + addTile) %.1f ms (best of 5)\n",
+                  path.c_str(), tiles, polys, best, bestDt);
+      return 0;
     } else if (!std::strcmp(argv[i], "--pairs") && i + 1 < argc) {
       pairs = std::atoi(argv[++i]);
     } else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) {
