@@ -6,6 +6,7 @@
 #include <DetourNavMeshQuery.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <vector>
@@ -127,4 +128,60 @@ TEST(BigWorld, UnlimitedPoolFindsEveryReachablePairAnd2048MatchesDetour) {
   EXPECT_GT(partial2048, 0) << "no query exhausted 2048 nodes: the comparison shows nothing";
   dtFreeNavMeshQuery(dBig);
   dtFreeNavMeshQuery(d2048);
+}
+
+// The floors are walkable and joined: polygons on the 2nd and 3rd floor slabs (y = 4.15, 8.15)
+// exist and are reached from the street over the door and the ramps; the bridge decks too.
+TEST(BigWorld, UpperFloorsAreReachedFromTheStreet) {
+  std::string why;
+  const std::string obj = bigtest::worldObj(512, 1, &why);
+  ASSERT_FALSE(obj.empty()) << why;
+  const DualMesh* m = loadDual(obj, true, false, &why, 0.2f);
+  ASSERT_NE(m, nullptr) << why;
+  nav::NavMeshQuery q;
+  ASSERT_TRUE(nav::statusSucceeded(q.initUnlimited(&m->nav)));
+  // A street polygon: the nearest polygon to the middle of the first street of the central district.
+  const nav::QueryFilter f;
+  std::vector<std::pair<nav::PolyRef, float>> floor1, floor2; // (ref, y)
+  for (int i = 0; i < m->nav.getMaxTiles(); ++i) {
+    const nav::MeshTile* t = m->nav.getTile(i);
+    if (!t->header) continue;
+    for (int k = 0; k < t->header->polyCount; ++k) {
+      const nav::Poly& p = t->polys[k];
+      float lo = 1e9f, hi = -1e9f;
+      for (int v = 0; v < p.vertCount; ++v) {
+        lo = std::min(lo, t->verts[3 * p.verts[v] + 1]);
+        hi = std::max(hi, t->verts[3 * p.verts[v] + 1]);
+      }
+      const nav::PolyRef ref = m->nav.getPolyRefBase(t) | nav::PolyRef(k);
+      if (lo > 3.9f && hi < 4.6f) floor1.emplace_back(ref, lo);
+      if (lo > 7.9f && hi < 8.6f) floor2.emplace_back(ref, lo);
+    }
+  }
+  ASSERT_GT(floor1.size(), 10u);
+  ASSERT_GT(floor2.size(), 5u);
+  const float street[3] = {256.0f + 30.0f - 6.0f, 0.0f, 256.0f + 55.0f}; // x: the street west of block 0
+  const float ext[3] = {3, 4, 3};
+  nav::PolyRef sref = 0;
+  float sp[3];
+  ASSERT_TRUE(nav::statusSucceeded(q.findNearestPoly(street, ext, &f, &sref, sp)));
+  ASSERT_NE(sref, 0u);
+  std::vector<nav::PolyRef> path(65536);
+  int reached1 = 0, reached2 = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    const auto& list = pass ? floor2 : floor1;
+    for (size_t i = 0; i < list.size(); i += std::max<size_t>(1, list.size() / 20)) {
+      float ep[3];
+      bool over = false;
+      q.closestPointOnPoly(list[i].first, sp, ep, &over);
+      int n = 0;
+      const nav::Status st = q.findPath(sref, list[i].first, sp, ep, &f, path.data(), &n, 65536);
+      if (nav::statusSucceeded(st) && !(st & nav::PARTIAL_RESULT) && n > 0 && path[size_t(n - 1)] == list[i].first)
+        ++(pass ? reached2 : reached1);
+    }
+  }
+  std::printf("floor-1 polys %zu (reached %d of the sampled), floor-2 polys %zu (reached %d)\n", floor1.size(), reached1,
+              floor2.size(), reached2);
+  EXPECT_GT(reached1, 0);
+  EXPECT_GT(reached2, 0);
 }
