@@ -173,6 +173,13 @@ void Tester::drawStraight(render::DebugDraw& dd, const float* pts, const uint8_t
   }
 }
 
+void Tester::drawPartialMarker(render::DebugDraw& dd, const float* p) const {
+  if (!p || !(nav::statusDetail(m_status, nav::PARTIAL_RESULT) || nav::statusDetail(m_status, nav::OUT_OF_NODES))) return;
+  const glm::vec3 q(p[0], p[1] + 0.5f, p[2]);
+  dd.cross(q, 0.6f, render::rgba(255, 30, 30), 3.0f, false);
+  dd.circle(q, 0.8f, render::rgba(255, 30, 30), 2.0f, false);
+}
+
 void Tester::dumpState(nlohmann::json& out) const {
   out["tool"] = name();
   if (m_hasStart) out["start"] = {m_start.x, m_start.y, m_start.z};

@@ -46,6 +46,8 @@ protected:
   void drawCorridor(render::DebugDraw& dd, const nav::PolyRef* polys, int n) const;
   void drawStraight(render::DebugDraw& dd, const float* pts, const uint8_t* flags, int n) const;
   static float polylineLength(const float* pts, int n);
+  /// A partial / out-of-nodes result: a red marker where the path stopped (pts = its last point).
+  void drawPartialMarker(render::DebugDraw& dd, const float* lastPoint) const;
 
   bool m_hasStart = false, m_hasEnd = false;
   glm::vec3 m_start{0.0f}, m_end{0.0f};

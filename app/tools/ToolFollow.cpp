@@ -74,6 +74,7 @@ void ToolFollow::drawResult(render::DebugDraw& dd) {
     dd.vertex(glm::vec3(m_smooth[size_t(i) * 3], m_smooth[size_t(i) * 3 + 1], m_smooth[size_t(i) * 3 + 2]) + up,
               render::rgba(0, 0, 0, 255));
   dd.end();
+  if (m_nsmooth > 0) drawPartialMarker(dd, &m_smooth[size_t(m_nsmooth - 1) * 3]);
   if (m_stepping && m_ctx && m_ctx->nav) {
     const nav::PathFollower& f = *m_follower;
     if (f.corridorSize() > 0) drawPolyFill(dd, m_ctx->nav->mesh(), f.corridor()[0], render::rgba(255, 220, 0, 120), 0.09f);

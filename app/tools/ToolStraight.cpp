@@ -26,6 +26,7 @@ void ToolStraight::recompute() {
 void ToolStraight::drawResult(render::DebugDraw& dd) {
   drawCorridor(dd, m_path.data(), m_npath);
   drawStraight(dd, m_straight.data(), m_flags.data(), m_nstraight);
+  if (m_nstraight > 0) drawPartialMarker(dd, &m_straight[size_t(m_nstraight - 1) * 3]);
 }
 
 void ToolStraight::resultUi() {

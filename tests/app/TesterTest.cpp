@@ -347,3 +347,22 @@ TEST(TesterGui, LevelFileWithoutBinIsBakedInTheBackground) {
   EXPECT_FALSE(r.state["toolState"]["corridor"].empty());
   EXPECT_EQ(r.state["logErrors"].get<int>(), 0);
 }
+
+TEST(TesterGui, UnreachableEndIsReportedPartial) {
+  // The end on top of the walled-in block (not connected to the floor): the path is partial.
+  AppRun r = runApp(levelArg() + " --tool 'Pathfind Straight' --click 680,420,shift --click 620,300", "partial");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  const json& s = r.state["toolState"];
+  ASSERT_TRUE(hasStartEnd(s)) << s.dump();
+  Direct d;
+  float a[3], b[3];
+  vec3(s["start"], a);
+  vec3(s["end"], b);
+  nav::PolyRef path[2048];
+  int n = 0;
+  const nav::Status st = d.query.findPath(d.nearest(a), d.nearest(b), a, b, &d.filter, path, &n, 2048);
+  ASSERT_TRUE(nav::statusDetail(st, nav::PARTIAL_RESULT)) << "test setup: the end should be unreachable";
+  EXPECT_EQ(s["status"].get<nav::Status>(), st);
+  EXPECT_NE(s["statusText"].get<std::string>().find("partial"), std::string::npos);
+  EXPECT_EQ(s["corridor"].get<std::vector<nav::PolyRef>>(), std::vector<nav::PolyRef>(path, path + n));
+}
