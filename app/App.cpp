@@ -81,6 +81,7 @@ int App::run(const AppOptions& options) {
     shutdown();
     return 1;
   }
+  if (m_opt.allOverlays) m_navDraw.detailMesh = m_navDraw.bvTree = true;
   if (!m_opt.toolName.empty()) {
     bool found = false;
     for (size_t i = 0; i < m_tools.size(); ++i)
@@ -404,6 +405,9 @@ bool App::writeState(const std::string& path, std::string& error) const {
   for (const auto& e : m_log.entries())
     if (e.level == LogLevel::Error) ++errors;
   j["logErrors"] = errors;
+  // The last frame's cost (headless frames have no vsync): for frame-time measurements.
+  j["frame"] = {{"cpuMs", m_stats.cpuMs}, {"debugDrawCalls", m_stats.debugDrawCalls},
+                {"debugVertices", m_stats.debugVertices}, {"levelTris", m_stats.levelTris}};
   const std::string tmp = path + ".tmp";
   {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);

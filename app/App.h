@@ -34,6 +34,7 @@ struct AppOptions {
   std::string navPath;        ///< A tile set (.bin) opened after levelPath ("" = the .bin next to the level, if any).
   std::string toolName;       ///< Tool activated at start (its name, e.g. "Pathfind Follow"; "" = the first).
   std::string dumpStatePath;  ///< Headless: write the app + active tool state as JSON here at exit.
+  bool allOverlays = false;   ///< Every navmesh drawing toggle on (detail mesh, BV tree...), for measurements.
   std::string screenshotPath; ///< Non-empty: headless screenshot mode.
   int width = 1280, height = 720;
   bool sizeGiven = false;     ///< --size was passed (otherwise the saved window size is used).

@@ -24,6 +24,7 @@ void printHelp(FILE* out) {
                "                       is opened as the navmesh; a .bin alone is drawn and clicked on directly\n"
                "  mesh.bin             open this baked tile set as the navmesh (after the level)\n"
                "  --tool NAME          activate a tool at start (\"Pathfind Follow\", \"Raycast\", ...)\n"
+               "  --all-overlays       turn every navmesh drawing toggle on (detail mesh, BV tree too)\n"
                "  --dump-state FILE    at exit, write the open files and the active tool's inputs and results\n"
                "                       as JSON (for scripted tests)\n"
                "  --screenshot FILE    render without user input, write the frame (UI included) as PNG, exit;\n"
@@ -100,6 +101,8 @@ int main(int argc, char** argv) {
       opt.clicks.push_back(c);
     } else if (a == "--tool") {
       opt.toolName = value("a tool name");
+    } else if (a == "--all-overlays") {
+      opt.allOverlays = true;
     } else if (a == "--dump-state") {
       opt.dumpStatePath = value("an output file name");
     } else if (a == "--drop") {
