@@ -6,6 +6,8 @@
 // query with the nodes each search touched and its partial results.
 //
 //   big_bench [--sizes 256,1000,2000] [--pairs N] [--threads N] [google benchmark flags]
+//   --whole-world N: also N random pairs per world, checked by a BFS for reachability; every
+//   reachable one must be found without a partial result by the unlimited pool.
 //   big_bench --load FILE.bin   (only: load time of an existing tile set, nav and Detour, best of 5)
 // Worlds are written to the current directory (world_SIZE.obj/.json/.bin) and reused if present.
 #include "app/cli/WorldGen.h"
@@ -166,6 +168,75 @@ bool prepare(World& w, int pairs, int threads) {
 
 constexpr int MAXP = 65536;
 
+// Whole-world check: `pairs` random pairs; a pair counts as reachable when a BFS over the
+// polygon links from the start reaches the end. Every reachable pair must be found by the
+// unlimited mode without a partial result; Detour with its largest pool (65535) for comparison.
+void wholeWorldPairs(World& w, int pairs) {
+  const int maxTiles = w.nav.getMaxTiles();
+  std::vector<uint32_t> base(size_t(maxTiles) + 1, 0);
+  for (int i = 0; i < maxTiles; ++i) {
+    const nav::MeshTile* t = w.nav.getTile(i);
+    base[size_t(i) + 1] = base[size_t(i)] + uint32_t(t->header ? t->header->polyCount : 0);
+  }
+  const uint32_t polyBits = w.nav.polyBits();
+  auto dense = [&](nav::PolyRef r) { return base[w.nav.decodePolyIdTile(r)] + (r & ((1u << polyBits) - 1)); };
+  std::vector<uint32_t> stamp(base.back(), 0), queue;
+  queue.reserve(base.back());
+  nav::NavMeshQuery q;
+  q.initUnlimited(&w.nav);
+  dtNavMeshQuery* dq = dtAllocNavMeshQuery();
+  if (w.dt) dq->init(w.dt, 65535);
+  nav::QueryFilter f;
+  dtQueryFilter df;
+  std::vector<nav::PolyRef> path(static_cast<size_t>(MAXP));
+  g_rng = 0xC0FFEEull ^ uint64_t(w.size);
+  int reachable = 0, complete = 0, failed = 0, dtIncomplete = 0, longest = 0;
+  double nodesMax = 0;
+  for (int k = 0; k < pairs; ++k) {
+    nav::PolyRef s, e;
+    float sp[3], ep[3];
+    if (nav::statusFailed(q.findRandomPoint(&f, frand, &s, sp)) || nav::statusFailed(q.findRandomPoint(&f, frand, &e, ep)))
+      continue;
+    const uint32_t gen = uint32_t(k) + 1;
+    queue.clear();
+    queue.push_back(s);
+    stamp[dense(s)] = gen;
+    bool found = s == e;
+    for (size_t qi = 0; qi < queue.size() && !found; ++qi) {
+      const nav::MeshTile* t;
+      const nav::Poly* p;
+      w.nav.getTileAndPolyByRefUnsafe(queue[qi], &t, &p);
+      for (uint32_t l = p->firstLink; l != nav::NULL_LINK; l = t->links[l].next) {
+        const nav::PolyRef n = t->links[l].ref;
+        if (!n || stamp[dense(n)] == gen) continue;
+        stamp[dense(n)] = gen;
+        if (n == e) found = true;
+        queue.push_back(n);
+      }
+    }
+    if (!found) continue;
+    ++reachable;
+    int n = 0;
+    const nav::Status st = q.findPath(s, e, sp, ep, &f, path.data(), &n, MAXP);
+    if (nav::statusSucceeded(st) && !(st & (nav::PARTIAL_RESULT | nav::OUT_OF_NODES)) && n > 0 && path[size_t(n - 1)] == e)
+      ++complete;
+    else
+      ++failed;
+    longest = std::max(longest, n);
+    nodesMax = std::max(nodesMax, double(q.nodePool().getNodeCount()));
+    if (w.dt) {
+      int dn = 0;
+      const dtStatus ds = dq->findPath(s, e, sp, ep, &df, path.data(), &dn, MAXP);
+      if (dtStatusFailed(ds) || (ds & (DT_PARTIAL_RESULT | DT_OUT_OF_NODES))) ++dtIncomplete;
+    }
+  }
+  dtFreeNavMeshQuery(dq);
+  std::printf("whole world %d m: %d pairs, %d reachable (BFS over links): unlimited pool %d complete, %d failed "
+              "(longest corridor %d polys, most nodes %.0f); Detour 65535 nodes: %d partial or out of nodes\n",
+              w.size, pairs, reachable, complete, failed, longest, nodesMax, dtIncomplete);
+  std::fflush(stdout);
+}
+
 // mode: 0 nav 2048, 1 nav unlimited, 2 Detour 2048, 3 Detour 65535; straight: also findStraightPath.
 void benchFindPath(benchmark::State& state, World* w, int mode, bool straight) {
   nav::NavMeshQuery nq;
@@ -224,7 +295,7 @@ void benchFindPath(benchmark::State& state, World* w, int mode, bool straight) {
 
 int main(int argc, char** argv) {
   std::vector<int> sizes = {256, 1000, 2000};
-  int pairs = 500, threads = 0;
+  int pairs = 500, threads = 0, wholePairs = 0;
   std::vector<char*> rest = {argv[0]};
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc) {
@@ -262,6 +333,8 @@ int main(int argc, char** argv) {
       return 0;
     } else if (!std::strcmp(argv[i], "--pairs") && i + 1 < argc) {
       pairs = std::atoi(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--whole-world") && i + 1 < argc) {
+      wholePairs = std::atoi(argv[++i]);
     } else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) {
       threads = std::atoi(argv[++i]);
     } else {
@@ -278,6 +351,7 @@ int main(int argc, char** argv) {
                 (unsigned long long)w->tris, w->genMs / 1000, w->bakeMs / 1000, w->threads, w->tiles, w->polys,
                 double(w->fileBytes) / 1e6, w->navLoadMs, w->dtLoadMs, double(w->poolBytes) / 1e6, w->rssAfterBakeMb);
     std::fflush(stdout);
+    if (wholePairs > 0) wholeWorldPairs(*w, wholePairs);
     World* wp = w.get();
     const std::string tag = std::to_string(size) + "m";
     const char* modes[] = {"nav2048", "navUnlimited", "detour2048", "detour65535"};
