@@ -166,6 +166,11 @@ int App::run(const AppOptions& options) {
       m_settings.windowWidth = ww;
       m_settings.windowHeight = wh;
     }
+    if (!m_level.empty()) { // the camera, for the next time this level is opened
+      m_settings.cameraLevel = absolutePath(m_level.path());
+      const float c[6] = {m_camera.target.x, m_camera.target.y, m_camera.target.z, m_camera.yaw, m_camera.pitch, m_camera.distance};
+      std::copy(c, c + 6, m_settings.camera);
+    }
     saveSettings();
   }
   shutdown();
@@ -301,6 +306,13 @@ bool App::openLevel(const std::string& path) {
   m_camera.yaw = 3.14159265f + 0.6f;
   m_camera.pitch = 0.72f;
   frameLevel();
+  if (!m_headless && !m_settings.cameraLevel.empty() && m_settings.cameraLevel == absolutePath(m_level.path())) {
+    m_camera.target = glm::vec3(m_settings.camera[0], m_settings.camera[1], m_settings.camera[2]);
+    m_camera.yaw = m_settings.camera[3];
+    m_camera.pitch = m_settings.camera[4];
+    m_camera.distance = m_settings.camera[5];
+    m_log.info("camera restored from the last session");
+  }
   for (auto& t : m_tools) t->onLevelChanged();
   if (!m_headless) {
     m_settings.addRecent(path);

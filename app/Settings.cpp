@@ -1,6 +1,8 @@
 #include "app/Settings.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cmath>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -52,6 +54,15 @@ bool Settings::load(const std::string& path, std::string& error) {
     std::string key = line.substr(0, eq), value = line.substr(eq + 1);
     if (key == "recent" && !value.empty() && s.recentFiles.size() < kMaxRecent) {
       s.recentFiles.push_back(value);
+    } else if (key == "camera_level") {
+      s.cameraLevel = value;
+    } else if (key == "camera") {
+      float c[6];
+      if (std::sscanf(value.c_str(), "%f %f %f %f %f %f", &c[0], &c[1], &c[2], &c[3], &c[4], &c[5]) == 6 &&
+          std::isfinite(c[0] + c[1] + c[2] + c[3] + c[4] + c[5]) && c[5] > 0)
+        std::copy(c, c + 6, s.camera);
+      else
+        s.cameraLevel.clear();
     } else if (key == "window_width" || key == "window_height") {
       int v = std::atoi(value.c_str());
       if (v >= 200 && v <= 16384) (key == "window_width" ? s.windowWidth : s.windowHeight) = v;
@@ -83,6 +94,12 @@ bool Settings::save(const std::string& path, std::string& error) const {
     out << "# NavBench viewer settings (written by navbench)\n";
     out << "window_width=" << windowWidth << "\nwindow_height=" << windowHeight << "\n";
     for (const std::string& r : recentFiles) out << "recent=" << r << "\n";
+    if (!cameraLevel.empty()) {
+      char buf[256];
+      std::snprintf(buf, sizeof buf, "%.9g %.9g %.9g %.9g %.9g %.9g", double(camera[0]), double(camera[1]),
+                    double(camera[2]), double(camera[3]), double(camera[4]), double(camera[5]));
+      out << "camera_level=" << cameraLevel << "\ncamera=" << buf << "\n";
+    }
     out.flush();
     if (!out) {
       error = tmp + ": write failed";

@@ -13,6 +13,10 @@ struct Settings {
 
   std::vector<std::string> recentFiles; ///< Most recent first, absolute paths.
   int windowWidth = 1280, windowHeight = 720;
+  /// The camera when the viewer last closed, and the level it looked at (absolute path; "" = none).
+  /// Restored when that level is opened again.
+  std::string cameraLevel;
+  float camera[6] = {0, 0, 0, 0, 0, 0}; ///< target x, y, z [wu], yaw, pitch [rad], distance [wu]
 
   /// Moves `path` to the front of the recent files (made absolute; duplicates removed).
   void addRecent(const std::string& path);

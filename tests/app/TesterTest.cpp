@@ -4,6 +4,7 @@
 // results. Each mode's results must equal what nav computes directly on the same points.
 // Plus unit tests of NavState (the app's non-GL navmesh holder).
 #include "app/NavState.h"
+#include "app/Settings.h"
 #include "nav/NavMeshQuery.h"
 #include "nav/PathFollow.h"
 #include "nav/TileSetFile.h"
@@ -365,4 +366,21 @@ TEST(TesterGui, UnreachableEndIsReportedPartial) {
   EXPECT_EQ(s["status"].get<nav::Status>(), st);
   EXPECT_NE(s["statusText"].get<std::string>().find("partial"), std::string::npos);
   EXPECT_EQ(s["corridor"].get<std::vector<nav::PolyRef>>(), std::vector<nav::PolyRef>(path, path + n));
+}
+
+TEST(SettingsCamera, RoundTripsAndRejectsGarbage) {
+  const std::string path = tmpDir() + "/cam_settings.ini";
+  navbench::Settings s;
+  s.cameraLevel = "/levels/a.obj";
+  const float c[6] = {1.5f, -2.25f, 3.0f, 0.7f, 0.9f, 42.0f};
+  std::copy(c, c + 6, s.camera);
+  std::string err;
+  ASSERT_TRUE(s.save(path, err)) << err;
+  navbench::Settings t;
+  ASSERT_TRUE(t.load(path, err)) << err;
+  EXPECT_EQ(t.cameraLevel, s.cameraLevel);
+  for (int i = 0; i < 6; ++i) EXPECT_FLOAT_EQ(t.camera[i], c[i]);
+  std::ofstream(path) << "camera_level=/x.obj\ncamera=1 2 nan 4 5 6\n";
+  ASSERT_TRUE(t.load(path, err)) << err;
+  EXPECT_EQ(t.cameraLevel, "") << "a bad camera line is dropped, not restored";
 }
