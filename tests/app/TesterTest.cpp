@@ -5,6 +5,7 @@
 // Plus unit tests of NavState (the app's non-GL navmesh holder).
 #include "app/NavState.h"
 #include "app/Settings.h"
+#include "render/Screenshot.h"
 #include "nav/NavMeshQuery.h"
 #include "nav/PathFollow.h"
 #include "nav/TileSetFile.h"
@@ -13,7 +14,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -383,4 +386,31 @@ TEST(SettingsCamera, RoundTripsAndRejectsGarbage) {
   std::ofstream(path) << "camera_level=/x.obj\ncamera=1 2 nan 4 5 6\n";
   ASSERT_TRUE(t.load(path, err)) << err;
   EXPECT_EQ(t.cameraLevel, "") << "a bad camera line is dropped, not restored";
+}
+
+namespace {
+/// Pixels of the 3D view (right of the tool panel, above the log) close to the straight path's
+/// line colour rgba(64, 16, 0) (blended a little by anti-aliasing).
+int pathColouredPixels(const std::string& png) {
+  render::Image img;
+  std::string err;
+  EXPECT_TRUE(render::readPng(png, img, err)) << err;
+  int n = 0;
+  for (int y = 30; y < std::min(img.height, 590); ++y)
+    for (int x = 310; x < std::min(img.width, 980); ++x) {
+      const uint8_t* p = &img.rgba[(size_t(y) * size_t(img.width) + size_t(x)) * 4];
+      if (std::abs(p[0] - 64) < 24 && std::abs(p[1] - 16) < 16 && p[2] < 20) ++n;
+    }
+  return n;
+}
+} // namespace
+
+TEST(TesterGui, StraightPathIsVisibleInTheRenderedImage) {
+  AppRun with = runApp(levelArg() + " --tool 'Pathfind Straight' " + kClicks, "img_path");
+  AppRun without = runApp(levelArg() + " --tool 'Pathfind Straight'", "img_nopath");
+  ASSERT_EQ(with.exitCode, 0) << with.output;
+  ASSERT_EQ(without.exitCode, 0) << without.output;
+  const int a = pathColouredPixels(tmpDir() + "/img_path.png"), b = pathColouredPixels(tmpDir() + "/img_nopath.png");
+  EXPECT_GT(a, 40) << "the drawn straight path should show; without it: " << b;
+  EXPECT_LT(b * 4, a) << "without clicks (almost) nothing is drawn in the path colour; with: " << a;
 }
