@@ -81,7 +81,7 @@ int App::run(const AppOptions& options) {
     shutdown();
     return 1;
   }
-  if (m_opt.allOverlays) m_navDraw.detailMesh = m_navDraw.bvTree = true;
+  if (m_opt.allOverlays) m_navDraw.detailMesh = m_navDraw.bvTree = m_navDraw.tileLabels = true;
   if (!m_opt.toolName.empty()) {
     bool found = false;
     for (size_t i = 0; i < m_tools.size(); ++i)
@@ -699,6 +699,19 @@ void App::drawUi() {
       for (auto& t : m_tools) t->onFilterChanged();
   }
   if (m_showHelp) drawHelpWindow(&m_showHelp);
+  if (m_nav.loaded() && m_navDraw.tileLabels) { // tile coordinates, projected onto the 3D view
+    std::vector<NavLabel> labels;
+    tileLabels(m_nav.mesh(), labels);
+    int w = 0, h = 0;
+    SDL_GetWindowSize(m_window, &w, &h);
+    ImDrawList* dl = ImGui::GetBackgroundDrawList();
+    for (const NavLabel& l : labels) {
+      glm::vec3 px;
+      if (!m_camera.project(l.pos, float(w), float(h), px)) continue;
+      const ImVec2 size = ImGui::CalcTextSize(l.text);
+      dl->AddText(ImVec2(px.x - size.x * 0.5f, px.y - size.y * 0.5f), IM_COL32(255, 220, 255, 230), l.text);
+    }
+  }
   if (m_showBake) m_bake.draw(m_nav, m_log, &m_showBake);
   if (m_view.showStats) drawStatsOverlay(m_stats, m_menuBarHeight);
   if (m_level.empty()) {

@@ -4,6 +4,7 @@
 #include "render/DebugDraw.h"
 
 #include <cmath>
+#include <cstdio>
 
 namespace navbench {
 
@@ -112,6 +113,24 @@ void drawAgent(render::DebugDraw& dd, const glm::vec3& p, float r, float h, uint
     dd.vertex(p + o + glm::vec3(0, h, 0), color);
   }
   dd.end();
+}
+
+void tileLabels(const nav::NavMesh& mesh, std::vector<NavLabel>& out) {
+  out.clear();
+  for (int ti = 0; ti < mesh.getMaxTiles(); ++ti) {
+    const nav::MeshTile* tile = mesh.getTile(ti);
+    if (!tile || !tile->header) continue;
+    const nav::MeshHeader& h = *tile->header;
+    NavLabel l;
+    // The middle of the tile's vertices (its bounds include the border outside the level).
+    if (h.vertCount <= 0) continue;
+    glm::vec3 c(0.0f);
+    for (int v = 0; v < h.vertCount; ++v) c += V(&tile->verts[v * 3]);
+    l.pos = c / float(h.vertCount) + glm::vec3(0, 0.5f, 0);
+    if (h.layer) std::snprintf(l.text, sizeof l.text, "%d,%d:%d", h.x, h.y, h.layer);
+    else std::snprintf(l.text, sizeof l.text, "%d,%d", h.x, h.y);
+    out.push_back(l);
+  }
 }
 
 void drawNavMesh(render::DebugDraw& dd, const nav::NavMesh& mesh, const NavDrawOptions& opt, nav::PolyRef hovered) {

@@ -8,6 +8,7 @@
 #include <glm/glm.hpp>
 
 #include <cstdint>
+#include <vector>
 
 namespace render {
 class DebugDraw;
@@ -23,6 +24,7 @@ struct NavDrawOptions {
   bool offMeshLinks = true; ///< Off-mesh connections as arcs with their direction.
   bool detailMesh = false;  ///< Detail triangle edges.
   bool bvTree = false;      ///< BV tree leaf boxes.
+  bool tileLabels = false;  ///< Tile coordinates "(x,y)" at each tile's centre (drawn by the app as text).
   float lift = 0.04f;       ///< Drawn this high above the mesh, so the level does not hide it [Unit: wu].
 };
 
@@ -37,6 +39,14 @@ void drawPolyFill(render::DebugDraw& dd, const nav::NavMesh& mesh, nav::PolyRef 
 
 /// The centre of a polygon (mean of its vertices) [Unit: wu]; (0,0,0) for an invalid ref.
 glm::vec3 polyCenter(const nav::NavMesh& mesh, nav::PolyRef ref);
+
+/// A text label in the 3D view (the app projects and draws it).
+struct NavLabel {
+  glm::vec3 pos;
+  char text[32];
+};
+/// Tile coordinate labels "x,y[:layer]" at the centre of each tile's bounds (top).
+void tileLabels(const nav::NavMesh& mesh, std::vector<NavLabel>& out);
 
 /// An arc from a to b rising `height`, with an arrow head at b (and at a when `bidir`).
 void drawArc(render::DebugDraw& dd, const glm::vec3& a, const glm::vec3& b, float height, uint32_t color,

@@ -27,6 +27,8 @@ bool drawNavPanel(NavState& nav, NavDrawOptions& draw, unsigned hoveredRef, bool
     ImGui::Checkbox("Polys (area colour)", &draw.polys);
     ImGui::Checkbox("Poly edges", &draw.polyEdges);
     ImGui::Checkbox("Tile borders", &draw.tileBorders);
+    ImGui::SameLine();
+    ImGui::Checkbox("Tile coords", &draw.tileLabels);
     ImGui::Checkbox("Off-mesh links", &draw.offMeshLinks);
     ImGui::Checkbox("Detail mesh", &draw.detailMesh);
     ImGui::Checkbox("BV tree", &draw.bvTree);
