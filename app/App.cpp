@@ -1,5 +1,6 @@
 #include "app/App.h"
 
+#include "app/tools/Tester.h"
 #include "app/tools/Tools.h"
 #include "nav/bake/LevelFile.h"
 #include "render/Gl.h" // before any SDL GL header
@@ -54,7 +55,8 @@ std::vector<std::string> App::shaderSearchDirs() {
 
 int App::run(const AppOptions& options) {
   m_opt = options;
-  m_headless = !m_opt.screenshotPath.empty();
+  m_headless = !m_opt.screenshotPath.empty() || m_opt.benchFrames > 0;
+  if (m_opt.benchFrames > 0) m_opt.allOverlays = true;
   m_log.setEcho(true);
   if (!m_headless) {
     m_settingsPath = Settings::defaultPath();
@@ -100,6 +102,8 @@ int App::run(const AppOptions& options) {
 
   int frame = 0;
   double last = nowMs();
+  std::vector<float> benchMs; // --bench-frames: CPU ms of each measured frame
+  long long benchCalls = 0, benchVerts = 0;
   int exitCode = 0;
   while (m_running) {
     const double start = nowMs();
@@ -134,7 +138,26 @@ int App::run(const AppOptions& options) {
 
     // Headless: a bake started at load (level file without its .bin) finishes before the screenshot.
     if (m_headless && m_bake.running() && frame < 100000) SDL_Delay(5);
-    else if (m_headless && ++frame >= std::max(m_opt.screenshotFrames, 3 + 3 * int(m_opt.clicks.size()))) {
+    else if (m_opt.benchFrames > 0) {
+      if (frame == 0) setBenchPath(); // the path is drawn from the next frame on
+      if (++frame > 3) {              // 3 warm-up frames (ImGui layout, buffer growth)
+        benchMs.push_back(m_stats.cpuMs);
+        benchCalls += m_stats.debugDrawCalls;
+        benchVerts += m_stats.debugVertices;
+      }
+      if (int(benchMs.size()) >= m_opt.benchFrames) {
+        double sum = 0;
+        for (float v : benchMs) sum += double(v);
+        const int n = int(benchMs.size());
+        std::printf("bench: frames=%d cpu_ms_mean=%.4f cpu_ms_min=%.4f cpu_ms_max=%.4f draw_calls=%.1f "
+                    "debug_vertices=%.0f level_tris=%d polys=%d tiles=%d size=%dx%d\n",
+                    n, sum / n, double(*std::min_element(benchMs.begin(), benchMs.end())),
+                    double(*std::max_element(benchMs.begin(), benchMs.end())), double(benchCalls) / n,
+                    double(benchVerts) / n, m_stats.levelTris, m_nav.polyCount(), m_nav.tileCount(), w, h);
+        std::fflush(stdout);
+        m_running = false;
+      }
+    } else if (m_headless && ++frame >= std::max(m_opt.screenshotFrames, 3 + 3 * int(m_opt.clicks.size()))) {
       render::Image img;
       if (!render::readFramebuffer(w, h, img, error) || !render::writePng(m_opt.screenshotPath, img, error)) {
         std::fprintf(stderr, "navbench: screenshot: %s\n", error.c_str());
@@ -495,6 +518,28 @@ void App::pick(float mx, float my, bool shift) {
   RayHit hit;
   if (m_level.raycast(ray.origin, ray.dir, m_camera.farPlane(), hit))
     m_tools[size_t(m_activeTool)]->onClick(ray.origin, hit.pos, shift);
+}
+
+void App::setBenchPath() {
+  auto* tester = dynamic_cast<Tester*>(activeTool());
+  if (!tester || !m_nav.loaded()) return;
+  const nav::NavMesh& mesh = m_nav.mesh();
+  float lo = 1e30f, hi = -1e30f;
+  glm::vec3 a(0.0f), b(0.0f);
+  for (int i = 0; i < mesh.getMaxTiles(); ++i) {
+    const nav::MeshTile* tile = mesh.getTile(i);
+    if (!tile->header) continue;
+    const nav::PolyRef base = mesh.getPolyRefBase(tile);
+    for (int p = 0; p < tile->header->polyCount; ++p) {
+      if (tile->polys[p].getType() != nav::POLYTYPE_GROUND) continue;
+      const glm::vec3 c = polyCenter(mesh, base | nav::PolyRef(p));
+      if (c.x + c.z < lo) lo = c.x + c.z, a = c;
+      if (c.x + c.z > hi) hi = c.x + c.z, b = c;
+    }
+  }
+  if (lo > hi) return;
+  tester->setStart(a);
+  tester->setEnd(b);
 }
 
 void App::runScript(int frame) {

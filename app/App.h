@@ -35,6 +35,11 @@ struct AppOptions {
   std::string toolName;       ///< Tool activated at start (its name, e.g. "Pathfind Follow"; "" = the first).
   std::string dumpStatePath;  ///< Headless: write the app + active tool state as JSON here at exit.
   bool allOverlays = false;   ///< Every navmesh drawing toggle on (detail mesh, BV tree...), for measurements.
+  /// Headless frame benchmark: after loading (and any load-time bake), turn every overlay on, set
+  /// a path on the active tester tool (the two ground polys furthest apart along x+z), render 3
+  /// warm-up frames then this many, print one "bench: ..." line with CPU ms per frame
+  /// (mean/min/max) and debug draw calls / vertices, and exit. 0 = off.
+  int benchFrames = 0;
   std::string screenshotPath; ///< Non-empty: headless screenshot mode.
   int width = 1280, height = 720;
   bool sizeGiven = false;     ///< --size was passed (otherwise the saved window size is used).
@@ -80,6 +85,7 @@ private:
   void pick(float mx, float my, bool shift);
   void saveSettings();
   void runScript(int frame);
+  void setBenchPath();
 
   AppOptions m_opt;
   bool m_headless = false;

@@ -25,6 +25,9 @@ void printHelp(FILE* out) {
                "  mesh.bin             open this baked tile set as the navmesh (after the level)\n"
                "  --tool NAME          activate a tool at start (\"Pathfind Follow\", \"Raycast\", ...)\n"
                "  --all-overlays       turn every navmesh drawing toggle on (detail mesh, BV tree too)\n"
+               "  --bench-frames N     headless frame benchmark: every overlay on, a path set on the active\n"
+               "                       tester tool, N frames rendered, then one line \"bench: cpu_ms_mean=...\n"
+               "                       draw_calls=...\" on stdout (SDL_VIDEODRIVER=offscreen without display)\n"
                "  --dump-state FILE    at exit, write the open files and the active tool's inputs and results\n"
                "                       as JSON (for scripted tests)\n"
                "  --screenshot FILE    render without user input, write the frame (UI included) as PNG, exit;\n"
@@ -103,6 +106,13 @@ int main(int argc, char** argv) {
       opt.toolName = value("a tool name");
     } else if (a == "--all-overlays") {
       opt.allOverlays = true;
+    } else if (a == "--bench-frames") {
+      const char* v = value("a count");
+      opt.benchFrames = std::atoi(v);
+      if (opt.benchFrames < 1 || opt.benchFrames > 100000) {
+        std::fprintf(stderr, "navbench: --bench-frames: expected 1..100000, got '%s'\n", v);
+        return 2;
+      }
     } else if (a == "--dump-state") {
       opt.dumpStatePath = value("an output file name");
     } else if (a == "--drop") {
