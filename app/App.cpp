@@ -83,7 +83,7 @@ int App::run(const AppOptions& options) {
     shutdown();
     return 1;
   }
-  if (m_opt.allOverlays) m_navDraw.detailMesh = m_navDraw.bvTree = m_navDraw.tileLabels = true;
+  if (m_opt.allOverlays) m_navDraw.detailMesh = m_navDraw.bvTree = m_navDraw.tileLabels = m_navDraw.portals = true;
   if (!m_opt.toolName.empty()) {
     bool found = false;
     for (size_t i = 0; i < m_tools.size(); ++i)

@@ -172,6 +172,25 @@ void drawNavMesh(render::DebugDraw& dd, const nav::NavMesh& mesh, const NavDrawO
         dd.end();
       }
     }
+    if (opt.portals) {
+      const uint32_t portalColor = render::rgba(255, 210, 40, 230);
+      dd.begin(render::Prim::Lines, 2.0f);
+      for (int pi = 0; pi < h.polyCount; ++pi) {
+        const nav::Poly& p = tile->polys[pi];
+        if (p.getType() != nav::POLYTYPE_GROUND) continue;
+        for (uint32_t li = p.firstLink; li != nav::NULL_LINK; li = tile->links[li].next) {
+          const nav::Link& l = tile->links[li];
+          if (l.side != 0xff || l.edge >= p.vertCount) continue; // tile-border portal or off-mesh link
+          const nav::MeshTile* nt = nullptr;
+          const nav::Poly* np = nullptr;
+          mesh.getTileAndPolyByRefUnsafe(l.ref, &nt, &np);
+          if (nt != tile || np->getType() != nav::POLYTYPE_GROUND || int(np - tile->polys) < pi) continue; // once
+          dd.vertex(V(&tile->verts[p.verts[l.edge] * 3]) + up * 1.1f, portalColor);
+          dd.vertex(V(&tile->verts[p.verts[(l.edge + 1) % p.vertCount] * 3]) + up * 1.1f, portalColor);
+        }
+      }
+      dd.end();
+    }
     if (opt.detailMesh) {
       dd.begin(render::Prim::Lines, 1.0f);
       for (int pi = 0; pi < h.polyCount; ++pi) {

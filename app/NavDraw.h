@@ -21,6 +21,10 @@ struct NavDrawOptions {
   bool polys = true;        ///< Polygons filled by area colour (disabled ones greyed).
   bool polyEdges = true;    ///< Inner poly boundaries (thin) and walls (thick).
   bool tileBorders = true;  ///< Tile-border portal edges.
+  /// Internal portals: the edges a poly shares with another poly of its own tile, drawn from the
+  /// runtime links (Link::side == 0xff), each once, thicker and in their own colour (not walls, not
+  /// tile borders).
+  bool portals = false;
   bool offMeshLinks = true; ///< Off-mesh connections as arcs with their direction.
   bool detailMesh = false;  ///< Detail triangle edges.
   bool bvTree = false;      ///< BV tree leaf boxes.

@@ -26,6 +26,9 @@ bool drawNavPanel(NavState& nav, NavDrawOptions& draw, unsigned hoveredRef, bool
   if (ImGui::CollapsingHeader("Draw", ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::Checkbox("Polys (area colour)", &draw.polys);
     ImGui::Checkbox("Poly edges", &draw.polyEdges);
+    ImGui::Checkbox("Portals", &draw.portals);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Edges linking two polys of the same tile (internal portals)");
+    ImGui::SameLine();
     ImGui::Checkbox("Tile borders", &draw.tileBorders);
     ImGui::SameLine();
     ImGui::Checkbox("Tile coords", &draw.tileLabels);

@@ -3,8 +3,10 @@
 // positions set start (Shift) and end, and --dump-state writes the active tool's inputs and
 // results. Each mode's results must equal what nav computes directly on the same points.
 // Plus unit tests of NavState (the app's non-GL navmesh holder).
+#include "app/NavDraw.h"
 #include "app/NavState.h"
 #include "app/Settings.h"
+#include "render/DebugDraw.h"
 #include "render/Screenshot.h"
 #include "nav/NavMeshQuery.h"
 #include "nav/PathFollow.h"
@@ -413,4 +415,43 @@ TEST(TesterGui, StraightPathIsVisibleInTheRenderedImage) {
   const int a = pathColouredPixels(tmpDir() + "/img_path.png"), b = pathColouredPixels(tmpDir() + "/img_nopath.png");
   EXPECT_GT(a, 40) << "the drawn straight path should show; without it: " << b;
   EXPECT_LT(b * 4, a) << "without clicks (almost) nothing is drawn in the path colour; with: " << a;
+}
+
+// The Portals toggle draws exactly the edges shared by two ground polys of the same tile (counted
+// here from the baked neighbour codes; the drawing walks the runtime links), each once.
+TEST(NavDraw, PortalsAreTheInternalEdgesEachOnce) {
+  navbench::NavState ns;
+  std::string err;
+  ASSERT_TRUE(ns.loadBin(defaultBin(), err)) << err;
+  const nav::NavMesh& mesh = ns.mesh();
+  int internal = 0, walls = 0;
+  for (int ti = 0; ti < mesh.getMaxTiles(); ++ti) {
+    const nav::MeshTile* tile = mesh.getTile(ti);
+    if (!tile->header) continue;
+    for (int pi = 0; pi < tile->header->polyCount; ++pi) {
+      const nav::Poly& p = tile->polys[pi];
+      if (p.getType() != nav::POLYTYPE_GROUND) continue;
+      for (int e = 0; e < p.vertCount; ++e) {
+        const uint16_t nei = p.neis[e];
+        if (nei == 0) ++walls;
+        else if (!(nei & nav::EXT_LINK) && nei - 1 > pi &&
+                 tile->polys[nei - 1].getType() == nav::POLYTYPE_GROUND) ++internal;
+      }
+    }
+  }
+  ASSERT_GT(internal, 10);
+  navbench::NavDrawOptions opt;
+  opt.polys = opt.polyEdges = opt.tileBorders = opt.offMeshLinks = opt.detailMesh = opt.bvTree = false;
+  render::DebugDraw dd;
+  navbench::drawNavMesh(dd, mesh, opt);
+  EXPECT_EQ(dd.queuedVertices(), 0);
+  opt.portals = true;
+  navbench::drawNavMesh(dd, mesh, opt);
+  EXPECT_EQ(dd.queuedVertices(), 2 * internal);
+  dd.clear();
+  // Walls are not portals: the poly edges (walls + inner edges) are a different, larger set.
+  opt.portals = false;
+  opt.polyEdges = true;
+  navbench::drawNavMesh(dd, mesh, opt);
+  EXPECT_EQ(dd.queuedVertices(), 2 * (internal + walls));
 }
