@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <sys/wait.h>
 
@@ -210,4 +211,34 @@ TEST(Cli, ScriptedClickOnTheUiIsNotAPick) {
       changed += (std::abs(int(a.rgba[i]) - int(b.rgba[i])) + std::abs(int(a.rgba[i + 1]) - int(b.rgba[i + 1])) > 30) ? 1 : 0;
     }
   EXPECT_GT(changed, 2000) << "the wireframe overlay did not appear";
+}
+
+// Panel layout is remembered between runs: ImGui reads and writes $XDG_CONFIG_HOME/navbench/imgui.ini
+// in an interactive run (ended by SIGTERM, which SDL turns into a normal quit); headless runs
+// neither read nor write it.
+TEST(Cli, PanelLayoutIsKeptInTheConfigDir) {
+  namespace fs = std::filesystem;
+  const std::string cfg = tmpDir() + "/layout_cfg";
+  fs::remove_all(cfg);
+  fs::create_directories(cfg + "/navbench");
+  const std::string ini = cfg + "/navbench/imgui.ini";
+  std::ofstream(ini) << "[Window][Tools]\nPos=333,222\nSize=250,300\nCollapsed=0\n\n";
+  // Headless: the ini is left alone.
+  Result shot = run("'" + std::string(NAVBENCH_DEFAULT_LEVEL) + "' --screenshot '" + tmpDir() +
+                        "/layout.png' --size 640x400", "XDG_CONFIG_HOME='" + cfg + "' ");
+  ASSERT_EQ(shot.exitCode, 0) << shot.output;
+  auto slurp = [&] {
+    std::ifstream in(ini);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  EXPECT_EQ(slurp().find("[Window][View]"), std::string::npos) << slurp();
+  // Interactive (offscreen window), quit after 2 s: ImGui kept the Tools window where the ini put
+  // it and saved every other panel too.
+  run("'" + std::string(NAVBENCH_DEFAULT_LEVEL) + "' --size 640x400", "XDG_CONFIG_HOME='" + cfg + "' timeout -s TERM 2 ");
+  const std::string after = slurp();
+  const size_t tools = after.find("[Window][Tools]");
+  ASSERT_NE(tools, std::string::npos) << after;
+  EXPECT_EQ(after.find("Pos=333,222", tools), after.find("Pos=", tools)) << after;
+  EXPECT_NE(after.find("[Window][View]"), std::string::npos) << after;
+  EXPECT_TRUE(fs::exists(cfg + "/navbench/settings.ini"));
 }
