@@ -11,6 +11,7 @@
 #include <backends/imgui_impl_sdl.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -56,6 +57,14 @@ std::vector<std::string> App::shaderSearchDirs() {
 int App::run(const AppOptions& options) {
   m_opt = options;
   m_headless = !m_opt.screenshotPath.empty() || m_opt.benchFrames > 0;
+  for (const std::string& k : m_opt.keys) {
+    SDL_Keycode sym;
+    Uint16 mod;
+    if (!parseKey(k, sym, mod)) {
+      std::fprintf(stderr, "navbench: --key: unknown key '%s' (an SDL key name, optionally after ctrl+, shift+, alt+)\n", k.c_str());
+      return 2;
+    }
+  }
   if (m_opt.benchFrames > 0) m_opt.allOverlays = true;
   m_log.setEcho(true);
   if (!m_headless) {
@@ -157,7 +166,7 @@ int App::run(const AppOptions& options) {
         std::fflush(stdout);
         m_running = false;
       }
-    } else if (m_headless && ++frame >= std::max(m_opt.screenshotFrames, 3 + 3 * int(m_opt.clicks.size()))) {
+    } else if (m_headless && ++frame >= std::max(m_opt.screenshotFrames, 3 + 3 * int(m_opt.clicks.size()) + 2 * int(m_opt.keys.size()))) {
       render::Image img;
       if (!render::readFramebuffer(w, h, img, error) || !render::writePng(m_opt.screenshotPath, img, error)) {
         std::fprintf(stderr, "navbench: screenshot: %s\n", error.c_str());
@@ -520,6 +529,24 @@ void App::pick(float mx, float my, bool shift) {
     m_tools[size_t(m_activeTool)]->onClick(ray.origin, hit.pos, shift);
 }
 
+bool App::parseKey(const std::string& name, SDL_Keycode& sym, Uint16& mod) {
+  std::string rest = name;
+  mod = KMOD_NONE;
+  for (;;) {
+    const size_t plus = rest.find('+');
+    if (plus == std::string::npos || plus + 1 == rest.size()) break;
+    std::string m = rest.substr(0, plus);
+    std::transform(m.begin(), m.end(), m.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    if (m == "ctrl") mod = Uint16(mod | KMOD_LCTRL);
+    else if (m == "shift") mod = Uint16(mod | KMOD_LSHIFT);
+    else if (m == "alt") mod = Uint16(mod | KMOD_LALT);
+    else return false;
+    rest = rest.substr(plus + 1);
+  }
+  sym = SDL_GetKeyFromName(rest.c_str());
+  return sym != SDLK_UNKNOWN;
+}
+
 void App::setBenchPath() {
   auto* tester = dynamic_cast<Tester*>(activeTool());
   if (!tester || !m_nav.loaded()) return;
@@ -558,6 +585,21 @@ void App::runScript(int frame) {
   // (the pre-1.87 input API) while the button events go through SDL's queue as usual.
   const int step = frame - 1;
   m_scriptMouse = false;
+  const int keyStep = step - 3 * int(m_opt.clicks.size());
+  if (keyStep >= 0 && keyStep / 2 < int(m_opt.keys.size())) {
+    SDL_Keycode sym = SDLK_UNKNOWN;
+    Uint16 mod = KMOD_NONE;
+    parseKey(m_opt.keys[size_t(keyStep / 2)], sym, mod);
+    SDL_Event ev{};
+    ev.type = keyStep % 2 == 0 ? SDL_KEYDOWN : SDL_KEYUP;
+    ev.key.windowID = SDL_GetWindowID(m_window);
+    ev.key.state = keyStep % 2 == 0 ? SDL_PRESSED : SDL_RELEASED;
+    ev.key.keysym.sym = sym;
+    ev.key.keysym.scancode = SDL_GetScancodeFromKey(sym);
+    ev.key.keysym.mod = mod;
+    SDL_PushEvent(&ev);
+    return;
+  }
   if (step < 0 || step / 3 >= int(m_opt.clicks.size())) return;
   const AppOptions::Click& c = m_opt.clicks[size_t(step / 3)];
   const int x = int(std::lround(c.x)), y = int(std::lround(c.y));

@@ -52,6 +52,10 @@ struct AppOptions {
     bool shift;
   };
   std::vector<Click> clicks;
+  /// Keys pressed after the clicks, one every two frames (down, then up), as real SDL key events:
+  /// an SDL key name with optional "ctrl+", "shift+", "alt+" prefixes ("ctrl+z", "ctrl+shift+z",
+  /// "space"). For headless tests of keyboard shortcuts (undo/redo...).
+  std::vector<std::string> keys;
   /// Files "dropped" on the window after the first frame (real SDL_DROPFILE events).
   std::vector<std::string> drops;
 };
@@ -86,6 +90,8 @@ private:
   void saveSettings();
   void runScript(int frame);
   void setBenchPath();
+  /// "ctrl+shift+z" -> SDLK_z + KMOD_LCTRL | KMOD_LSHIFT; false for an unknown key or modifier.
+  static bool parseKey(const std::string& name, SDL_Keycode& sym, Uint16& mod);
 
   AppOptions m_opt;
   bool m_headless = false;

@@ -36,6 +36,8 @@ void printHelp(FILE* out) {
                "  --frames N           frames rendered before the screenshot (default 4)\n"
                "  --click X,Y[,shift]  click window pixel (X, Y) as the mouse would (UI widgets, or picking +\n"
                "                       the active tool); repeatable, one click per three frames\n"
+               "  --key NAME           after the clicks, press key NAME (SDL name, optional ctrl+ shift+ alt+,\n"
+               "                       e.g. ctrl+z); repeatable, one key per two frames\n"
                "  --drop FILE          after the first frame, drop FILE on the window (as a file manager would)\n"
                "  --help               this text\n"
                "\n"
@@ -115,6 +117,8 @@ int main(int argc, char** argv) {
       }
     } else if (a == "--dump-state") {
       opt.dumpStatePath = value("an output file name");
+    } else if (a == "--key") {
+      opt.keys.push_back(value("a key name (e.g. ctrl+z)"));
     } else if (a == "--drop") {
       opt.drops.push_back(value("a file"));
     } else if (!a.empty() && a[0] == '-') {

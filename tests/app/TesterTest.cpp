@@ -455,3 +455,40 @@ TEST(NavDraw, PortalsAreTheInternalEdgesEachOnce) {
   navbench::drawNavMesh(dd, mesh, opt);
   EXPECT_EQ(dd.queuedVertices(), 2 * (internal + walls));
 }
+
+// Undo/redo through the keyboard (--key replays real SDL key events after the clicks):
+// Ctrl+Z takes the end point back, Ctrl+Y / Ctrl+Shift+Z put it back with the same path, two
+// undos leave nothing; an unknown key name is refused (exit 2, named).
+TEST(TesterGui, UndoRedoKeys) {
+  const std::string base = levelArg() + " --tool 'Pathfind Follow' " + kClicks;
+  AppRun full = runApp(base, "undo_full");
+  ASSERT_EQ(full.exitCode, 0) << full.output;
+  const json& f = full.state["toolState"];
+  ASSERT_TRUE(f.contains("start") && f.contains("end")) << f.dump();
+  ASSERT_GT(f["corridor"].size(), 1u);
+
+  AppRun undo = runApp(base + " --key ctrl+z", "undo_one");
+  ASSERT_EQ(undo.exitCode, 0) << undo.output;
+  const json& u = undo.state["toolState"];
+  EXPECT_EQ(u["start"], f["start"]);
+  EXPECT_FALSE(u.contains("end")) << u.dump();
+  EXPECT_EQ(u["endRef"], 0);
+
+  for (const char* redoKey : {"ctrl+y", "ctrl+shift+z"}) {
+    AppRun redo = runApp(base + " --key ctrl+z --key " + redoKey, std::string("undo_redo_") + redoKey[5]);
+    ASSERT_EQ(redo.exitCode, 0) << redo.output;
+    const json& r = redo.state["toolState"];
+    EXPECT_EQ(r["start"], f["start"]) << redoKey;
+    EXPECT_EQ(r["end"], f["end"]) << redoKey;
+    EXPECT_EQ(r["corridor"], f["corridor"]) << redoKey;
+  }
+
+  AppRun both = runApp(base + " --key ctrl+z --key ctrl+z", "undo_two");
+  ASSERT_EQ(both.exitCode, 0) << both.output;
+  EXPECT_FALSE(both.state["toolState"].contains("start"));
+  EXPECT_FALSE(both.state["toolState"].contains("end"));
+
+  AppRun bad = runApp(levelArg() + " --key ctrl+nosuchkey", "undo_bad");
+  EXPECT_EQ(bad.exitCode, 2);
+  EXPECT_NE(bad.output.find("nosuchkey"), std::string::npos) << bad.output;
+}
