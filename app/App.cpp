@@ -93,6 +93,8 @@ int App::run(const AppOptions& options) {
     return 1;
   }
   if (m_opt.allOverlays) m_navDraw.detailMesh = m_navDraw.bvTree = m_navDraw.tileLabels = m_navDraw.portals = true;
+  if (m_opt.shortest)
+    for (auto& t : m_tools) t->setShowShortest(true);
   if (!m_opt.toolName.empty()) {
     bool found = false;
     for (size_t i = 0; i < m_tools.size(); ++i)

@@ -34,6 +34,7 @@ struct AppOptions {
   std::string navPath;        ///< A tile set (.bin) opened after levelPath ("" = the .bin next to the level, if any).
   std::string toolName;       ///< Tool activated at start (its name, e.g. "Pathfind Follow"; "" = the first).
   std::string dumpStatePath;  ///< Headless: write the app + active tool state as JSON here at exit.
+  bool shortest = false;      ///< Tester modes with a path show the exact shortest path too (--shortest).
   bool allOverlays = false;   ///< Every navmesh drawing toggle on (detail mesh, BV tree...), for measurements.
   /// Headless frame benchmark: after loading (and any load-time bake), turn every overlay on, set
   /// a path on the active tester tool (the two ground polys furthest apart along x+z), render 3

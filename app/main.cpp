@@ -24,6 +24,8 @@ void printHelp(FILE* out) {
                "                       is opened as the navmesh; a .bin alone is drawn and clicked on directly\n"
                "  mesh.bin             open this baked tile set as the navmesh (after the level)\n"
                "  --tool NAME          activate a tool at start (\"Pathfind Follow\", \"Raycast\", ...)\n"
+               "  --shortest           Pathfind Straight / Follow: turn the \"Shortest path\" option on (the exact\n"
+               "                       shortest path drawn and compared with the mode's path)\n"
                "  --all-overlays       turn every navmesh drawing toggle on (detail mesh, BV tree too)\n"
                "  --bench-frames N     headless frame benchmark: every overlay on, a path set on the active\n"
                "                       tester tool, N frames rendered, then one line \"bench: cpu_ms_mean=...\n"
@@ -106,6 +108,8 @@ int main(int argc, char** argv) {
       opt.clicks.push_back(c);
     } else if (a == "--tool") {
       opt.toolName = value("a tool name");
+    } else if (a == "--shortest") {
+      opt.shortest = true;
     } else if (a == "--all-overlays") {
       opt.allOverlays = true;
     } else if (a == "--bench-frames") {

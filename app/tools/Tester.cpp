@@ -2,15 +2,104 @@
 
 #include "app/NavDraw.h"
 #include "app/NavState.h"
+#include "nav/ShortestPath.h"
 #include "render/DebugDraw.h"
 
 #include <imgui.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
 namespace navbench {
+
+Tester::Tester() = default;
+Tester::~Tester() = default;
+
+void Tester::setShowShortest(bool on) {
+  m_showShortest = on;
+  recomputeAll();
+}
+
+void Tester::computeShortest(const nav::PolyRef* corridor, int ncorridor) {
+  m_spPts.clear();
+  m_spPolys.clear();
+  m_spOutside.clear();
+  m_spStatus = 0;
+  m_spLen = 0;
+  m_spUs = 0;
+  NavState* nav = m_ctx ? m_ctx->nav : nullptr;
+  if (!m_showShortest || !nav || !nav->loaded() || !m_startRef || !m_endRef) return;
+  if (!m_sp || m_spMesh != &nav->mesh()) {
+    m_sp = std::make_unique<nav::ShortestPath>();
+    if (nav::statusFailed(m_sp->init(&nav->mesh(), 8192))) {
+      m_sp.reset();
+      return;
+    }
+    m_spMesh = &nav->mesh();
+  }
+  std::vector<float> pts(size_t(kMaxPolys) * 3);
+  std::vector<nav::PolyRef> polys(size_t(kMaxPolys) * 4);
+  int n = 0, np = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  m_spStatus = m_sp->findPath(m_startRef, m_endRef, &m_start.x, &m_end.x, &nav->filter(), pts.data(), nullptr, nullptr,
+                              &n, kMaxPolys, polys.data(), &np, int(polys.size()), &m_spLen);
+  m_spUs = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+  if (nav::statusFailed(m_spStatus)) return;
+  m_spPts.assign(pts.begin(), pts.begin() + n * 3);
+  m_spPolys.assign(polys.begin(), polys.begin() + np);
+  std::vector<nav::PolyRef> in(corridor, corridor + ncorridor);
+  std::sort(in.begin(), in.end());
+  for (nav::PolyRef r : m_spPolys)
+    if (!std::binary_search(in.begin(), in.end(), r) && std::find(m_spOutside.begin(), m_spOutside.end(), r) == m_spOutside.end())
+      m_spOutside.push_back(r);
+}
+
+void Tester::drawShortest(render::DebugDraw& dd) const {
+  if (!m_showShortest || m_spPts.empty() || !m_ctx || !m_ctx->nav) return;
+  for (nav::PolyRef r : m_spOutside) drawPolyFill(dd, m_ctx->nav->mesh(), r, render::rgba(255, 0, 200, 90), 0.08f);
+  const uint32_t col = render::rgba(255, 140, 0, 245);
+  const glm::vec3 up(0, 0.55f, 0);
+  const int n = int(m_spPts.size() / 3);
+  for (int i = 1; i < n; ++i)
+    dd.line(glm::vec3(m_spPts[size_t(i) * 3 - 3], m_spPts[size_t(i) * 3 - 2], m_spPts[size_t(i) * 3 - 1]) + up,
+            glm::vec3(m_spPts[size_t(i) * 3], m_spPts[size_t(i) * 3 + 1], m_spPts[size_t(i) * 3 + 2]) + up, col, 3.0f);
+  for (int i = 0; i < n; ++i) {
+    const glm::vec3 p(m_spPts[size_t(i) * 3], m_spPts[size_t(i) * 3 + 1], m_spPts[size_t(i) * 3 + 2]);
+    dd.point(p + up, col, 8.0f);
+    dd.line(p, p + up, col, 1.0f);
+  }
+}
+
+void Tester::shortestUi(const char* otherName, float otherLen) {
+  if (ImGui::Checkbox("Shortest path", &m_showShortest)) recomputeAll();
+  if (!m_showShortest) return;
+  if (m_spStatus && nav::statusFailed(m_spStatus)) {
+    char buf[160];
+    ImGui::TextColored(ImVec4(1, 0.5f, 0.3f, 1), "Shortest path failed: %s", nav::statusToString(m_spStatus, buf, sizeof buf));
+    return;
+  }
+  if (m_spPts.empty()) return;
+  ImGui::TextColored(ImVec4(1, 0.55f, 0, 1), "Shortest %d corners, %.2f m (%.1f us)", int(m_spPts.size() / 3),
+                     double(m_spLen), m_spUs);
+  ImGui::Text("%s %.2f m, ratio %s / shortest %.4f", otherName, double(otherLen), otherName,
+              m_spLen > 0 ? double(otherLen / m_spLen) : 1.0);
+  ImGui::TextColored(ImVec4(1, 0, 0.8f, 1), "Polys outside the corridor: %d", int(m_spOutside.size()));
+  if (nav::statusDetail(m_spStatus, nav::PARTIAL_RESULT) || nav::statusDetail(m_spStatus, nav::OUT_OF_NODES)) {
+    char buf[160];
+    ImGui::TextWrapped("Shortest status: %s", nav::statusToString(m_spStatus, buf, sizeof buf));
+  }
+}
+
+void Tester::dumpShortest(nlohmann::json& out) const {
+  if (!m_showShortest) return;
+  out["shortestStatus"] = m_spStatus;
+  out["shortestLen"] = m_spLen;
+  out["shortestPath"] = m_spPts;
+  out["shortestPolys"] = m_spPolys;
+  out["shortestPolysOutsideCorridor"] = m_spOutside;
+}
 
 void Tester::reset() {
   m_hasStart = m_hasEnd = false;
@@ -19,6 +108,7 @@ void Tester::reset() {
   m_queryUs = 0;
   m_nodesUsed = 0;
   recompute();
+  computeShortest(nullptr, 0); // clears (no start / end)
 }
 
 void Tester::onLevelChanged() {
@@ -88,6 +178,9 @@ void Tester::recomputeAll() {
   const auto t0 = std::chrono::steady_clock::now();
   recompute();
   m_queryUs = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+  const nav::PolyRef* corridor = nullptr;
+  const int ncorridor = corridorForShortest(&corridor);
+  if (ncorridor >= 0) computeShortest(corridor, ncorridor);
 }
 
 float Tester::polylineLength(const float* pts, int n) {

@@ -8,8 +8,13 @@
 #include "app/tools/Tool.h"
 #include "nav/NavTypes.h"
 
+#include <memory>
 #include <string>
 #include <vector>
+
+namespace nav {
+class ShortestPath;
+}
 
 namespace navbench {
 
@@ -24,6 +29,9 @@ public:
   void undo() override;
   void redo() override;
   void dumpState(nlohmann::json& out) const override;
+  void setShowShortest(bool on) override;
+  Tester();
+  ~Tester() override;
 
   /// Sets the start / end directly (as a click or typed coordinates would).
   void setStart(const glm::vec3& p);
@@ -49,6 +57,17 @@ protected:
   /// A partial / out-of-nodes result: a red marker where the path stopped (pts = its last point).
   void drawPartialMarker(render::DebugDraw& dd, const float* lastPoint) const;
 
+  /// The "Shortest path" option (modes with a path call these): runs nav::ShortestPath for the
+  /// current start/end/filter when on, and compares it with the mode's path (pts, n points) and
+  /// corridor (the polys the exact path passes outside it are highlighted).
+  /// Modes with a path return their corridor here (count >= 0); -1 = no shortest-path option.
+  virtual int corridorForShortest(const nav::PolyRef** /*polys*/) const { return -1; }
+  void computeShortest(const nav::PolyRef* corridor, int ncorridor);
+  void drawShortest(render::DebugDraw& dd) const;
+  void shortestUi(const char* otherName, float otherLen);
+  void dumpShortest(nlohmann::json& out) const;
+  bool m_showShortest = false;
+
   bool m_hasStart = false, m_hasEnd = false;
   glm::vec3 m_start{0.0f}, m_end{0.0f};
   nav::PolyRef m_startRef = 0, m_endRef = 0;
@@ -63,6 +82,13 @@ private:
   };
   void pushUndo();
   std::vector<Input> m_undo, m_redo;
+  std::unique_ptr<nav::ShortestPath> m_sp;
+  const void* m_spMesh = nullptr; ///< Mesh m_sp was initialised with.
+  std::vector<float> m_spPts;
+  std::vector<nav::PolyRef> m_spPolys, m_spOutside;
+  nav::Status m_spStatus = 0;
+  float m_spLen = 0;
+  double m_spUs = 0;
 };
 
 } // namespace navbench

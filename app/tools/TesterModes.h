@@ -23,6 +23,10 @@ protected:
   void drawResult(render::DebugDraw& dd) override;
   void resultUi() override;
   void dumpResult(nlohmann::json& out) const override;
+  int corridorForShortest(const nav::PolyRef** polys) const override {
+    *polys = m_path.data();
+    return m_npath;
+  }
 
 private:
   std::vector<nav::PolyRef> m_path = std::vector<nav::PolyRef>(kMaxPolys);
@@ -46,6 +50,10 @@ protected:
   void drawResult(render::DebugDraw& dd) override;
   void resultUi() override;
   void dumpResult(nlohmann::json& out) const override;
+  int corridorForShortest(const nav::PolyRef** polys) const override {
+    *polys = m_path.data();
+    return m_npath;
+  }
 
 private:
   std::vector<nav::PolyRef> m_path = std::vector<nav::PolyRef>(kMaxPolys);

@@ -62,6 +62,9 @@ public:
   virtual void redo() {}
   /// The tool's inputs and results as JSON (for --dump-state and tests).
   virtual void dumpState(nlohmann::json& /*out*/) const {}
+  /// Show the exact shortest path (nav::ShortestPath) next to the mode's own path, for the modes
+  /// that have one (Pathfind Straight / Follow; --shortest); default: nothing.
+  virtual void setShowShortest(bool /*on*/) {}
 
 protected:
   ToolContext* m_ctx = nullptr;

@@ -59,6 +59,7 @@ void ToolFollow::update(float dt) {
 }
 
 void ToolFollow::drawResult(render::DebugDraw& dd) {
+  drawShortest(dd);
   drawCorridor(dd, m_path.data(), m_npath);
   const glm::vec3 up(0, 0.1f, 0);
   dd.begin(render::Prim::Lines, 2.0f);
@@ -100,12 +101,14 @@ void ToolFollow::resultUi() {
   ImGui::SameLine();
   if (ImGui::Button("Restart")) m_stepping = false;
   if (m_stepping) ImGui::Text("Stepped %d points%s", int(m_stepped.size() / 3), m_follower->done() ? " (done)" : "");
+  shortestUi("Smooth", polylineLength(m_smooth.data(), m_nsmooth));
 }
 
 void ToolFollow::dumpResult(nlohmann::json& out) const {
   out["corridor"] = std::vector<nav::PolyRef>(m_path.begin(), m_path.begin() + m_npath);
   out["smooth"] = std::vector<float>(m_smooth.begin(), m_smooth.begin() + m_nsmooth * 3);
   out["smoothCount"] = m_nsmooth;
+  dumpShortest(out);
 }
 
 } // namespace navbench

@@ -24,6 +24,7 @@ void ToolStraight::recompute() {
 }
 
 void ToolStraight::drawResult(render::DebugDraw& dd) {
+  drawShortest(dd);
   drawCorridor(dd, m_path.data(), m_npath);
   drawStraight(dd, m_straight.data(), m_flags.data(), m_nstraight);
   if (m_nstraight > 0) drawPartialMarker(dd, &m_straight[size_t(m_nstraight - 1) * 3]);
@@ -37,6 +38,7 @@ void ToolStraight::resultUi() {
   int off = 0;
   for (int i = 0; i < m_nstraight; ++i) off += (m_flags[size_t(i)] & nav::STRAIGHTPATH_OFFMESH_CONNECTION) ? 1 : 0;
   if (off) ImGui::Text("Off-mesh connections: %d", off);
+  shortestUi("Straight", polylineLength(m_straight.data(), m_nstraight));
 }
 
 void ToolStraight::dumpResult(nlohmann::json& out) const {
@@ -44,6 +46,7 @@ void ToolStraight::dumpResult(nlohmann::json& out) const {
   out["straight"] = std::vector<float>(m_straight.begin(), m_straight.begin() + m_nstraight * 3);
   out["straightFlags"] = std::vector<int>(m_flags.begin(), m_flags.begin() + m_nstraight);
   out["crossing"] = m_crossing;
+  dumpShortest(out);
 }
 
 } // namespace navbench

@@ -10,6 +10,7 @@
 #include "render/Screenshot.h"
 #include "nav/NavMeshQuery.h"
 #include "nav/PathFollow.h"
+#include "nav/ShortestPath.h"
 #include "nav/TileSetFile.h"
 #include "nav/bake/Areas.h"
 
@@ -186,6 +187,62 @@ TEST(TesterGui, PathfindStraightMatchesNav) {
   const std::vector<int> gotFlags = s["straightFlags"].get<std::vector<int>>();
   EXPECT_EQ(gotFlags.front() & nav::STRAIGHTPATH_START, nav::STRAIGHTPATH_START);
   EXPECT_EQ(gotFlags.back() & nav::STRAIGHTPATH_END, nav::STRAIGHTPATH_END);
+}
+
+// --shortest: the exact shortest path (nav::ShortestPath) shown next to Detour's in both path
+// modes; the dump must equal ShortestPath run directly on the same points, be no longer than the
+// mode's own path, run from start to end, and list the polys it passes outside the corridor.
+TEST(TesterGui, ShortestPathOptionMatchesNav) {
+  for (const char* tool : {"Pathfind Straight", "Pathfind Follow"}) {
+    SCOPED_TRACE(tool);
+    AppRun r = runApp(levelArg() + " --tool '" + tool + "' --shortest " + kClicks, std::string("shortest_") + tool[9]);
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    const json& s = r.state["toolState"];
+    ASSERT_TRUE(hasStartEnd(s)) << s.dump();
+    ASSERT_TRUE(s.contains("shortestLen") && s.contains("shortestPath") && s.contains("shortestPolysOutsideCorridor"))
+        << s.dump();
+    Direct d;
+    float a[3], b[3];
+    vec3(s["start"], a);
+    vec3(s["end"], b);
+    const nav::PolyRef sr = d.nearest(a), er = d.nearest(b);
+    nav::ShortestPath sp;
+    ASSERT_TRUE(nav::statusSucceeded(sp.init(&d.mesh, 8192)));
+    std::vector<float> pts(2048 * 3);
+    std::vector<nav::PolyRef> polys(8192);
+    int n = 0, np = 0;
+    float len = 0;
+    ASSERT_TRUE(nav::statusSucceeded(sp.findPath(sr, er, a, b, &d.filter, pts.data(), nullptr, nullptr, &n, 2048,
+                                                 polys.data(), &np, 8192, &len)));
+    ASSERT_GE(n, 2);
+    EXPECT_NEAR(s["shortestLen"].get<float>(), len, 1e-4f);
+    const std::vector<float> got = s["shortestPath"].get<std::vector<float>>();
+    ASSERT_EQ(got.size(), size_t(n) * 3);
+    for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], pts[i], 1e-4f) << i;
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_NEAR(got[size_t(k)], a[k], 1e-4f) << "the shortest path starts at the start";
+      EXPECT_NEAR(got[got.size() - 3 + size_t(k)], b[k], 1e-4f) << "the shortest path ends at the end";
+    }
+    // The mode's own path (straight corners, or the smooth path's points) is never shorter.
+    const std::vector<float> own = s[s.contains("straight") ? "straight" : "smooth"].get<std::vector<float>>();
+    ASSERT_GE(own.size(), 6u);
+    float ownLen = 0;
+    for (size_t i = 3; i < own.size(); i += 3)
+      ownLen += std::sqrt((own[i] - own[i - 3]) * (own[i] - own[i - 3]) + (own[i + 1] - own[i - 2]) * (own[i + 1] - own[i - 2]) +
+                          (own[i + 2] - own[i - 1]) * (own[i + 2] - own[i - 1]));
+    EXPECT_LE(s["shortestLen"].get<float>(), ownLen + 1e-4f);
+    // Outside polys: exactly the path's polys not in the corridor.
+    const std::vector<nav::PolyRef> corridor = s["corridor"].get<std::vector<nav::PolyRef>>();
+    std::vector<nav::PolyRef> outside;
+    for (int i = 0; i < np; ++i)
+      if (std::find(corridor.begin(), corridor.end(), polys[size_t(i)]) == corridor.end() &&
+          std::find(outside.begin(), outside.end(), polys[size_t(i)]) == outside.end())
+        outside.push_back(polys[size_t(i)]);
+    EXPECT_EQ(s["shortestPolysOutsideCorridor"].get<std::vector<nav::PolyRef>>(), outside);
+  }
+  // Without --shortest nothing of it is dumped.
+  AppRun off = runMode("Pathfind Straight", "shortest_off");
+  EXPECT_FALSE(off.state["toolState"].contains("shortestLen"));
 }
 
 TEST(TesterGui, RaycastMatchesNav) {
