@@ -125,6 +125,8 @@ public:
   const char* name() const override { return "Pathfind Sliced"; }
   void update(float dt) override;
   void step() override;
+  /// --shortest: step the exact search (nav::ShortestPath) instead of findPath's A*.
+  void setShowShortest(bool on) override;
 
 protected:
   void recompute() override;
@@ -141,6 +143,10 @@ private:
   int m_npath = 0;
   std::vector<float> m_straight = std::vector<float>(kMaxPolys * 3);
   std::vector<uint8_t> m_flags = std::vector<uint8_t>(kMaxPolys);
+  bool m_exact = false; ///< Step nav::ShortestPath's search (intervals and roots drawn) instead of A*.
+  std::shared_ptr<nav::ShortestPath> m_exactSearch;
+  const void* m_exactMesh = nullptr;
+  float m_exactLen = 0;
   int m_nstraight = 0;
 };
 

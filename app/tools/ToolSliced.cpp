@@ -1,6 +1,7 @@
 #include "app/NavState.h"
 #include "app/tools/TesterModes.h"
 #include "nav/NodePool.h"
+#include "nav/ShortestPath.h"
 #include "render/DebugDraw.h"
 
 #include <imgui.h>
@@ -8,12 +9,30 @@
 
 namespace navbench {
 
+void ToolSliced::setShowShortest(bool on) {
+  m_exact = on;
+  recomputeAll();
+}
+
 void ToolSliced::recompute() {
   m_npath = m_nstraight = 0;
   m_totalIters = 0;
   m_running = false;
+  m_exactLen = 0;
   NavState* nav = m_ctx ? m_ctx->nav : nullptr;
   if (!nav || !m_startRef || !m_endRef) return;
+  if (m_exact) {
+    if (!m_exactSearch || m_exactMesh != &nav->mesh()) {
+      m_exactSearch = std::make_shared<nav::ShortestPath>();
+      m_exactMesh = nullptr;
+      if (nav::statusFailed(m_status = m_exactSearch->init(&nav->mesh(), 8192))) return;
+      m_exactMesh = &nav->mesh();
+    }
+    m_status = m_exactSearch->initSlicedFindPath(m_startRef, m_endRef, &m_start.x, &m_end.x, &nav->filter());
+    m_running = nav::statusInProgress(m_status);
+    m_nodesUsed = m_exactSearch->nodeCount();
+    return;
+  }
   m_status = nav->query().initSlicedFindPath(m_startRef, m_endRef, &m_start.x, &m_end.x, &nav->filter());
   m_running = nav::statusInProgress(m_status);
   m_nodesUsed = nav->query().searchView().nodeCount;
@@ -23,6 +42,18 @@ void ToolSliced::advance(int iters) {
   NavState* nav = m_ctx ? m_ctx->nav : nullptr;
   if (!m_running || !nav) return;
   int done = 0;
+  if (m_exact) {
+    if (!m_exactSearch) return;
+    m_status = m_exactSearch->updateSlicedFindPath(iters, &done);
+    m_totalIters += done;
+    m_nodesUsed = m_exactSearch->nodeCount();
+    if (nav::statusInProgress(m_status)) return;
+    m_running = false;
+    const nav::Status fs = m_exactSearch->finalizeSlicedFindPath(m_straight.data(), m_flags.data(), nullptr, &m_nstraight,
+                                                                 kMaxPolys, m_path.data(), &m_npath, kMaxPolys, &m_exactLen);
+    m_status = fs | (m_status & nav::STATUS_DETAIL_MASK);
+    return;
+  }
   m_status = nav->query().updateSlicedFindPath(iters, &done);
   m_totalIters += done;
   m_nodesUsed = nav->query().searchView().nodeCount;
@@ -47,6 +78,23 @@ void ToolSliced::step() { advance(1); }
 void ToolSliced::drawResult(render::DebugDraw& dd) {
   NavState* nav = m_ctx ? m_ctx->nav : nullptr;
   if (!nav || !nav->loaded()) return;
+  if (m_running && m_exact && m_exactSearch) { // exact search: intervals, roots, parent links
+    const glm::vec3 up(0, 0.25f, 0);
+    nav::ShortestPathNodeView v, pv;
+    for (int i = 0; i < m_exactSearch->nodeCount(); ++i) {
+      if (!m_exactSearch->getNode(i, &v)) continue;
+      const glm::vec3 l(v.left[0], v.left[1], v.left[2]), r(v.right[0], v.right[1], v.right[2]);
+      const glm::vec3 root(v.root[0], v.root[1], v.root[2]);
+      dd.line(l + up, r + up, render::rgba(0, 200, 255), 3.0f);
+      dd.line(root + up, (l + r) * 0.5f + up, render::rgba(255, 255, 255, 60), 1.0f);
+      dd.point(root + up, render::rgba(255, 140, 0), 8.0f);
+      if (v.parent >= 0 && m_exactSearch->getNode(v.parent, &pv)) {
+        const glm::vec3 pm((pv.left[0] + pv.right[0]) * 0.5f, (pv.left[1] + pv.right[1]) * 0.5f, (pv.left[2] + pv.right[2]) * 0.5f);
+        dd.line(pm + up, (l + r) * 0.5f + up, render::rgba(255, 196, 0, 160), 1.5f);
+      }
+    }
+    return;
+  }
   if (m_running) { // the search so far: closed nodes with their parents, open nodes
     const nav::SearchView v = nav->query().searchView();
     const glm::vec3 up(0, 0.25f, 0);
@@ -75,13 +123,17 @@ void ToolSliced::resultUi() {
   if (ImGui::Button("Step (Space)")) step();
   ImGui::SameLine();
   if (ImGui::Button("Restart")) recomputeAll();
+  if (ImGui::Checkbox("Exact search (shortest path)", &m_exact)) recomputeAll();
+  if (m_exact) ImGui::TextWrapped("Intervals (cyan), their roots (orange), parent links (yellow)");
   ImGui::Text("%s after %d iterations", m_running ? "Searching" : "Done", m_totalIters);
-  ImGui::Text("Corridor %d polys, straight path %d corners, %.2f m", m_npath, m_nstraight,
-              double(polylineLength(m_straight.data(), m_nstraight)));
+  ImGui::Text("Corridor %d polys, %s path %d corners, %.2f m", m_npath, m_exact ? "shortest" : "straight", m_nstraight,
+              double(m_exact ? m_exactLen : polylineLength(m_straight.data(), m_nstraight)));
 }
 
 void ToolSliced::dumpResult(nlohmann::json& out) const {
   out["running"] = m_running;
+  out["exact"] = m_exact;
+  if (m_exact) out["exactLen"] = m_exactLen;
   out["iterations"] = m_totalIters;
   out["corridor"] = std::vector<nav::PolyRef>(m_path.begin(), m_path.begin() + m_npath);
   out["straight"] = std::vector<float>(m_straight.begin(), m_straight.begin() + m_nstraight * 3);

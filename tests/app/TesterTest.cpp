@@ -245,6 +245,33 @@ TEST(TesterGui, ShortestPathOptionMatchesNav) {
   EXPECT_FALSE(off.state["toolState"].contains("shortestLen"));
 }
 
+// Pathfind Sliced with --shortest steps the exact search over frames; its final path is
+// ShortestPath's own.
+TEST(TesterGui, SlicedExactSearchFinishesAndMatchesNav) {
+  AppRun r = runApp(levelArg() + " --tool 'Pathfind Sliced' --shortest --frames 80 " + kClicks, "sliced_exact");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  const json& s = r.state["toolState"];
+  ASSERT_TRUE(hasStartEnd(s)) << s.dump();
+  EXPECT_EQ(s["exact"], true);
+  EXPECT_EQ(s["running"], false) << "80 frames are enough for the exact search on the default level";
+  EXPECT_GT(s["iterations"].get<int>(), 1) << "the search is stepped, not run in one go";
+  Direct d;
+  float a[3], b[3];
+  vec3(s["start"], a);
+  vec3(s["end"], b);
+  nav::ShortestPath sp;
+  ASSERT_TRUE(nav::statusSucceeded(sp.init(&d.mesh, 8192)));
+  std::vector<float> pts(2048 * 3);
+  int n = 0;
+  float len = 0;
+  ASSERT_TRUE(nav::statusSucceeded(
+      sp.findPath(d.nearest(a), d.nearest(b), a, b, &d.filter, pts.data(), nullptr, nullptr, &n, 2048, nullptr, nullptr, 0, &len)));
+  EXPECT_NEAR(s["exactLen"].get<float>(), len, 1e-4f);
+  const std::vector<float> got = s["straight"].get<std::vector<float>>();
+  ASSERT_EQ(got.size(), size_t(n) * 3);
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], pts[i], 1e-4f) << i;
+}
+
 TEST(TesterGui, RaycastMatchesNav) {
   AppRun r = runMode("Raycast", "raycast");
   const json& s = r.state["toolState"];
