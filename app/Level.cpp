@@ -129,6 +129,15 @@ bool prescan(const std::string& path, const std::string& text, int& vertCount, i
 
 bool loadObj(const std::string& path, TriMesh& out, std::string& error) {
   std::string text;
+  {
+    std::ifstream probe(path, std::ios::binary | std::ios::ate);
+    const long long bytes = probe ? static_cast<long long>(probe.tellg()) : 0;
+    if (bytes > MAX_OBJ_BYTES) {
+      error = path + ": file is " + std::to_string(bytes >> 20) + " MiB, over the " +
+              std::to_string(MAX_OBJ_BYTES >> 20) + " MiB OBJ size limit";
+      return false;
+    }
+  }
   if (!readFile(path, text, error)) return false;
   if (text.empty()) {
     error = path + ": file is empty";

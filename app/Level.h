@@ -30,13 +30,17 @@ struct TriMesh {
   glm::vec3 vert(int i) const { return {verts[size_t(i) * 3], verts[size_t(i) * 3 + 1], verts[size_t(i) * 3 + 2]}; }
 };
 
+/// Largest OBJ file loadObj reads: 512 MiB (the whole text is held in memory, then parsed by
+/// tinyobjloader: several times that in peak memory). Bigger files are refused with a message.
+constexpr long long MAX_OBJ_BYTES = 512ll << 20;
+
 /// Reads an OBJ file with tinyobjloader: positions and faces (polygons are fan-triangulated:
 /// (v0, v1, v2), (v0, v2, v3), ...; negative indices count back from the last vertex read).
 /// Material diffuse colours (usemtl + mtllib next to the file) are kept for display; a missing
 /// .mtl file is not an error. Normals, texture coordinates, lines and points are ignored.
 /// Fails with "<path>: <problem>" for: a missing/unreadable file, an empty or binary file, a text
 /// file with no OBJ records, a malformed or non-finite vertex, a face with fewer than 3 vertices,
-/// a face index of 0 or out of range, and an OBJ without faces.
+/// a face index of 0 or out of range, an OBJ without faces, and a file over MAX_OBJ_BYTES.
 bool loadObj(const std::string& path, TriMesh& out, std::string& error);
 
 /// A loaded level: its mesh plus a BVH for picking.

@@ -242,8 +242,13 @@ Status NavMesh::init(uint8_t* data, int dataSize, int flags, std::string* why) {
 // =============================================================================================
 
 void NavMesh::calcTileLoc(const float* pos, int* tx, int* ty) const {
-  *tx = int(std::floor((pos[0] - m_orig[0]) / m_tileWidth));
-  *ty = int(std::floor((pos[2] - m_orig[2]) / m_tileHeight));
+  // Clamped before the int conversion: a far (finite) position would overflow int (UB).
+  const auto toInt = [](float v) {
+    constexpr float LIMIT = 1 << 30;
+    return v >= LIMIT ? (1 << 30) : v <= -LIMIT ? -(1 << 30) : v == v ? int(v) : 0;
+  };
+  *tx = toInt(std::floor((pos[0] - m_orig[0]) / m_tileWidth));
+  *ty = toInt(std::floor((pos[2] - m_orig[2]) / m_tileHeight));
 }
 
 const MeshTile* NavMesh::getTileAt(int x, int y, int layer) const {

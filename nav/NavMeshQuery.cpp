@@ -5,6 +5,7 @@
 #include "nav/NavMath.h"
 
 #include <algorithm>
+#include <algorithm>
 #include <cfloat>
 #include <climits>
 #include <cstring>
@@ -289,6 +290,19 @@ Status NavMeshQuery::queryPolygons(const float* center, const float* halfExtents
   int minx, miny, maxx, maxy;
   m_nav->calcTileLoc(bmin, &minx, &miny);
   m_nav->calcTileLoc(bmax, &maxx, &maxy);
+  if (int64_t(maxx) - minx + 1 > m_nav->getMaxTiles() || int64_t(maxy) - miny + 1 > m_nav->getMaxTiles()) {
+    // A huge box: clip the cell range to the cells that hold tiles (same visiting order and
+    // result; without it a far-reaching box would loop over up to 2^60 empty cells).
+    int tminx = INT32_MAX, tminy = INT32_MAX, tmaxx = INT32_MIN, tmaxy = INT32_MIN;
+    for (int i = 0; i < m_nav->getMaxTiles(); ++i) {
+      const MeshHeader* h = m_nav->getTile(i)->header;
+      if (!h) continue;
+      tminx = std::min(tminx, h->x), tmaxx = std::max(tmaxx, h->x);
+      tminy = std::min(tminy, h->y), tmaxy = std::max(tmaxy, h->y);
+    }
+    minx = std::max(minx, tminx), maxx = std::min(maxx, tmaxx);
+    miny = std::max(miny, tminy), maxy = std::min(maxy, tmaxy);
+  }
   constexpr int MAX_NEIS = 32;
   const MeshTile* neis[MAX_NEIS];
   for (int y = miny; y <= maxy; ++y)
@@ -597,7 +611,9 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
       }
       const float total = cost + heuristic;
 
-      if ((neighbourNode->flags & (NODE_OPEN | NODE_CLOSED)) && total >= neighbourNode->total) continue;
+      // Written as !(<) so a NaN total (e.g. 0 area cost * an infinite distance from a far-off start
+      // position) never reopens a node: with >= such nodes were reopened forever (fuzz_query hang).
+      if ((neighbourNode->flags & (NODE_OPEN | NODE_CLOSED)) && !(total < neighbourNode->total)) continue;
 
       neighbourNode->parent = bestIdx;
       neighbourNode->flags = uint8_t(neighbourNode->flags & ~NODE_CLOSED);
@@ -789,7 +805,9 @@ Status NavMeshQuery::updateSlicedFindPath(int maxIter, int* doneIters) {
         heuristic = vdist(neighbourNode->pos, m_query.endPos) * hscale;
       }
       const float total = cost + heuristic;
-      if ((neighbourNode->flags & (NODE_OPEN | NODE_CLOSED)) && total >= neighbourNode->total) continue;
+      // Written as !(<) so a NaN total (e.g. 0 area cost * an infinite distance from a far-off start
+      // position) never reopens a node: with >= such nodes were reopened forever (fuzz_query hang).
+      if ((neighbourNode->flags & (NODE_OPEN | NODE_CLOSED)) && !(total < neighbourNode->total)) continue;
 
       neighbourNode->parent = foundShortCut ? bestNode->parent : bestIdx;
       neighbourNode->flags = uint8_t(neighbourNode->flags & ~(NODE_CLOSED | NODE_PARENT_DETACHED));
@@ -834,6 +852,12 @@ Status NavMeshQuery::finalizeFromNode(Node* node, PolyRef* path, int* pathCount,
   do {
     Node* next = m_nodePool.getNodeAtIdx(node->parent);
     Status status = 0;
+    if (n >= maxPath) {
+      // A raycast shortcut filled the buffer exactly (its own overflow check did not fire):
+      // no room for this node (fuzz_query regression finalizeFromNode_overflow).
+      m_query.status |= BUFFER_TOO_SMALL;
+      break;
+    }
     if (node->flags & NODE_PARENT_DETACHED) {
       // A raycast shortcut: fill in the polygons along the ray.
       float t, normal[3];

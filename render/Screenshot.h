@@ -23,6 +23,11 @@ bool readFramebuffer(int w, int h, Image& out, std::string& error);
 /// Writes `img` as an RGBA PNG. The keywords of text chunks must be 1-79 Latin-1 characters.
 bool writePng(const std::string& path, const Image& img, std::string& error);
 
+/// Limits of readPng: images up to PNG_MAX_SIDE pixels a side, chunks (text included, after
+/// decompression) up to PNG_MAX_CHUNK_BYTES; bigger ones are refused with libpng's message.
+constexpr unsigned PNG_MAX_SIDE = 16384;
+constexpr unsigned PNG_MAX_CHUNK_BYTES = 16u << 20;
+
 /// Reads any PNG (converted to 8-bit RGBA) with its text chunks.
 bool readPng(const std::string& path, Image& out, std::string& error);
 

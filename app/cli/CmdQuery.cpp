@@ -9,6 +9,7 @@
 // --optimal also runs the exact shortest-path search (nav/ShortestPath.h) per pf case and adds
 // `optLen` and `optPath` to its record (null when no exact path was found).
 #include "app/cli/Cli.h"
+#include "app/cli/TestCaseFile.h"
 
 #include "nav/NavMath.h"
 #include "nav/NavMeshQuery.h"
@@ -33,13 +34,6 @@ namespace {
 constexpr int MAX_POLYS = 2048;
 constexpr int MAX_SMOOTH = 2048;
 
-struct Case {
-  int line = 0;
-  bool raycast = false;
-  float s[3] = {0, 0, 0}, e[3] = {0, 0, 0};
-  uint16_t inc = 0xffff, exc = 0;
-};
-
 struct Result {
   nav::PolyRef startRef = 0, endRef = 0;
   float ns[3] = {0, 0, 0}, ne[3] = {0, 0, 0};
@@ -55,63 +49,10 @@ struct Result {
   std::vector<float> optPath;
 };
 
-bool parseHex(const std::string& tok, uint16_t* out) {
-  char* end = nullptr;
-  const unsigned long v = std::strtoul(tok.c_str(), &end, 0);
-  if (!end || *end || v > 0xffff) return false;
-  *out = uint16_t(v);
-  return true;
-}
-
-bool parseFloat(const std::string& tok, float* out) {
-  char* end = nullptr;
-  *out = std::strtof(tok.c_str(), &end);
-  return end && !*end && std::isfinite(*out);
-}
+using Case = navbench::TestCase;
 
 bool readCases(const std::string& path, std::vector<Case>& cases, std::string* why) {
-  std::ifstream in(path);
-  if (!in) {
-    *why = path + ": cannot open test-case file";
-    return false;
-  }
-  std::string lineText;
-  int lineNo = 0;
-  while (std::getline(in, lineText)) {
-    ++lineNo;
-    if (!lineText.empty() && lineText.back() == '\r') lineText.pop_back();
-    std::istringstream ls(lineText);
-    std::string kind;
-    if (!(ls >> kind) || kind[0] == '#') continue;
-    if (kind == "s" || kind == "f") continue;
-    if (kind != "pf" && kind != "rc") {
-      *why = path + ":" + std::to_string(lineNo) + ": unknown line kind '" + kind + "' (expected s, f, pf or rc)";
-      return false;
-    }
-    std::vector<std::string> tok;
-    std::string t;
-    while (ls >> t) tok.push_back(t);
-    if (tok.size() != 8) {
-      *why = path + ":" + std::to_string(lineNo) + ": '" + kind + "' needs 8 values (sx sy sz ex ey ez inc exc), got " +
-             std::to_string(tok.size());
-      return false;
-    }
-    Case c;
-    c.line = lineNo;
-    c.raycast = kind == "rc";
-    for (int i = 0; i < 3; ++i)
-      if (!parseFloat(tok[size_t(i)], &c.s[i]) || !parseFloat(tok[size_t(i + 3)], &c.e[i])) {
-        *why = path + ":" + std::to_string(lineNo) + ": bad coordinate in '" + lineText + "'";
-        return false;
-      }
-    if (!parseHex(tok[6], &c.inc) || !parseHex(tok[7], &c.exc)) {
-      *why = path + ":" + std::to_string(lineNo) + ": bad flags '" + tok[6] + " " + tok[7] +
-             "' (expected 16-bit numbers like 0x3)";
-      return false;
-    }
-    cases.push_back(c);
-  }
-  return true;
+  return navbench::readTestCaseFile(path, cases, why);
 }
 
 using Clock = std::chrono::steady_clock;

@@ -14,6 +14,11 @@ bool loadObj(const std::string& path, ObjMesh* out, std::string* why) {
   {
     std::ifstream probe(path, std::ios::binary);
     if (!probe) return fail("cannot open the file (missing or unreadable)");
+    probe.seekg(0, std::ios::end);
+    const long long bytes = static_cast<long long>(probe.tellg());
+    if (bytes > MAX_OBJ_BYTES)
+      return fail("file is " + std::to_string(bytes >> 20) + " MiB, over the " + std::to_string(MAX_OBJ_BYTES >> 20) +
+                  " MiB OBJ size limit");
   }
   tinyobj::ObjReaderConfig config;
   config.triangulate = false; // fan ourselves, in RecastDemo's order

@@ -14,8 +14,12 @@ struct ObjMesh {
   std::vector<int> tris;    ///< [(a, b, c) * triCount]
 };
 
+/// Largest OBJ file loadObj reads: 512 MiB (a few million triangles more than any level we bake;
+/// above it tinyobjloader's parse would need several GiB). Bigger files are refused with a message.
+constexpr long long MAX_OBJ_BYTES = 512ll << 20;
+
 /// Loads `path`. False with a message naming the file and the problem (missing, unreadable,
-/// no triangles, face index out of range).
+/// larger than MAX_OBJ_BYTES, no triangles, face index out of range).
 bool loadObj(const std::string& path, ObjMesh* out, std::string* why);
 
 } // namespace nav::bake

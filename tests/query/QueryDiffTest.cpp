@@ -257,6 +257,9 @@ TEST_P(QueryDiff, FindPathStraightPathAndSliced) {
       nst = nq.finalizeSlicedFindPathPartial(existing.data(), int(existing.size()), npath.data(), &nn, maxPath);
     }
     ASSERT_EQ(dst, nst) << "sliced finalize";
+    // Detour 1.5.1 writes one ref past maxPath when an any-angle raycast shortcut fills the
+    // corridor exactly; ours stops at maxPath (fuzz_query regression finalizeFromNode_overflow).
+    if (dn > maxPath && nn == maxPath) dn = maxPath;
     ASSERT_EQ(dn, nn);
     for (int i = 0; i < dn; ++i) ASSERT_EQ(dpath[i], npath[i]) << "sliced corridor differs at " << i;
 
@@ -267,6 +270,9 @@ TEST_P(QueryDiff, FindPathStraightPathAndSliced) {
       dst = dq->finalizeSlicedFindPath(dpath.data(), &dn, maxPath);
       nst = nq.findPath(sref, eref, sp, ep, &f.nav, npath.data(), &nn, maxPath, nav::FINDPATH_ANY_ANGLE);
       ASSERT_EQ(dst, nst) << "any-angle findPath";
+      // Detour 1.5.1 writes one ref past maxPath when an any-angle raycast shortcut fills the
+      // corridor exactly; ours stops at maxPath (fuzz_query regression finalizeFromNode_overflow).
+      if (dn > maxPath && nn == maxPath) dn = maxPath;
       ASSERT_EQ(dn, nn);
       for (int i = 0; i < dn; ++i) ASSERT_EQ(dpath[i], npath[i]) << "any-angle corridor differs at " << i;
     }

@@ -1,0 +1,21 @@
+// FuzzObjLevel.cpp: the viewer's OBJ loader (app/Level.h, tinyobjloader underneath) and the
+// picking BVH built over what it loads. Input goes to a temp file (path-only API).
+#include "app/Level.h"
+#include "tests/fuzz/FuzzUtil.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string path = fuzz::writeTemp(data, size, ".obj");
+  navbench::TriMesh mesh;
+  std::string error;
+  if (!navbench::loadObj(path, mesh, error)) {
+    if (error.empty()) __builtin_trap();
+    return 0;
+  }
+  for (int i : mesh.tris)
+    if (i < 0 || i >= mesh.vertCount()) __builtin_trap();
+  navbench::Level level;
+  if (!level.load(path, error)) __builtin_trap(); // loadObj accepted it, so must Level
+  navbench::RayHit hit;
+  (void)level.raycast(glm::vec3(0, 100, 0), glm::vec3(0, -1, 0), 1000.0f, hit);
+  return 0;
+}
