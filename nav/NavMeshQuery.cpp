@@ -5,7 +5,6 @@
 #include "nav/NavMath.h"
 
 #include <algorithm>
-#include <algorithm>
 #include <cfloat>
 #include <climits>
 #include <cstring>
