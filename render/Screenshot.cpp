@@ -181,6 +181,26 @@ bool readPng(const std::string& path, Image& out, std::string& error) {
     error = "cannot read " + path + ": not a PNG file";
     return false;
   }
+  // Every chunk must fit in the file: libpng would otherwise allocate what a corrupt length says
+  // (fuzz_png: a 74-byte file with a 2 GB tEXt length took 2.3 GB before failing).
+  if (std::fseek(f.get(), 0, SEEK_END) != 0) {
+    error = "cannot read " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  const long fileSize = std::ftell(f.get());
+  for (long pos = 8; pos + 8 <= fileSize;) {
+    unsigned char hdr[8];
+    if (std::fseek(f.get(), pos, SEEK_SET) != 0 || std::fread(hdr, 1, 8, f.get()) != 8) break;
+    const unsigned long len = (unsigned long)hdr[0] << 24 | (unsigned long)hdr[1] << 16 | (unsigned long)hdr[2] << 8 | hdr[3];
+    if (len > (unsigned long)(fileSize - pos - 8) || len > PNG_MAX_CHUNK_BYTES) {
+      error = "cannot read " + path + ": chunk at byte " + std::to_string(pos) + " claims " + std::to_string(len) +
+              " bytes, past the end of the file or over the limit";
+      return false;
+    }
+    if (std::memcmp(hdr + 4, "IEND", 4) == 0) break;
+    pos += 12 + long(len);
+  }
+  std::fseek(f.get(), 8, SEEK_SET);
   PngErr perr;
   std::vector<png_bytep> rows;
   if (!readCore(f.get(), &out, &rows, &perr)) {
