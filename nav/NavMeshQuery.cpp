@@ -1,6 +1,7 @@
 // NavMeshQuery.cpp: the queries. Written from the algorithms in seeds 000-003; each function
 // notes the Detour behaviour it reproduces where that behaviour is surprising.
 #include "nav/NavMeshQuery.h"
+#include "nav/ShortestPath.h"
 
 #include "nav/NavMath.h"
 
@@ -496,13 +497,18 @@ Status NavMeshQuery::findPath(PolyRef startRef, PolyRef endRef, const float* sta
     return SUCCESS;
   }
 
-  return filter->isPlain() ? findPathImpl<true>(startRef, endRef, startPos, endPos, filter, path, pathCount, maxPath)
-                           : findPathImpl<false>(startRef, endRef, startPos, endPos, filter, path, pathCount, maxPath);
+  if (options & FINDPATH_CLOSEST_POINT)
+    return findPathImpl<false, true>(startRef, endRef, startPos, endPos, filter, path, pathCount, maxPath);
+  return filter->isPlain()
+             ? findPathImpl<true, false>(startRef, endRef, startPos, endPos, filter, path, pathCount, maxPath)
+             : findPathImpl<false, false>(startRef, endRef, startPos, endPos, filter, path, pathCount, maxPath);
 }
 
 // The A* loop. PLAIN: the filter is the flag test and distance * area cost (inlined here, with the
 // mesh's ref decoding hoisted out of the loop); otherwise every test goes through the filter.
-template <bool PLAIN>
+// CLOSEST: the closest-point cost model (FINDPATH_CLOSEST_POINT): a node's position is the point
+// of its portal nearest its current parent's position, so it moves with the parent.
+template <bool PLAIN, bool CLOSEST>
 Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float* startPos, const float* endPos,
                                   const QueryFilter* filter, PolyRef* path, int* pathCount, int maxPath) {
   const float hscale = filter->getHeuristicScale();
@@ -585,28 +591,39 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
 
       // First visit: the node sits at the midpoint of the portal it was reached through, so its
       // heuristic is fixed too.
-      if (neighbourNode->flags == 0) {
+      // CLOSEST: the candidate position through this parent; kept only if the path is cheaper.
+      float candPos[3];
+      float candHeuristic = 0;
+      if (CLOSEST) {
+        float left[3], right[3];
+        if (statusFailed(portalPoints(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile, left,
+                                      right)))
+          continue;
+        closestPointOnPortal(bestNode->pos, left, right, candPos);
+        candHeuristic = vdist(candPos, endPos) * hscale;
+      } else if (neighbourNode->flags == 0) {
         if (!wholeEdgeMidPoint(link, bestTile, bestPoly, neighbourPoly, neighbourNode->pos))
           edgeMidPoint(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile, neighbourNode->pos);
         neighbourNode->heuristic = vdist(neighbourNode->pos, endPos) * hscale;
       }
+      const float* const npos = CLOSEST ? candPos : neighbourNode->pos;
 
       float cost, heuristic;
       const float curCost =
-          PLAIN ? vdist(bestNode->pos, neighbourNode->pos) * bestAreaCost
-                : filter->getCost(bestNode->pos, neighbourNode->pos, parentRef, parentTile, parentPoly, bestRef, bestTile,
-                                  bestPoly, neighbourRef, neighbourTile, neighbourPoly);
+          PLAIN ? vdist(bestNode->pos, npos) * bestAreaCost
+                : filter->getCost(bestNode->pos, npos, parentRef, parentTile, parentPoly, bestRef, bestTile, bestPoly,
+                                  neighbourRef, neighbourTile, neighbourPoly);
       if (neighbourRef == endRef) {
         // The last polygon's cost runs to the end position itself.
         const float endCost =
-            PLAIN ? vdist(neighbourNode->pos, endPos) * areaCost[neighbourPoly->getArea()]
-                  : filter->getCost(neighbourNode->pos, endPos, bestRef, bestTile, bestPoly, neighbourRef, neighbourTile,
-                                    neighbourPoly, 0, nullptr, nullptr);
+            PLAIN ? vdist(npos, endPos) * areaCost[neighbourPoly->getArea()]
+                  : filter->getCost(npos, endPos, bestRef, bestTile, bestPoly, neighbourRef, neighbourTile, neighbourPoly,
+                                    0, nullptr, nullptr);
         cost = bestNode->cost + curCost + endCost;
         heuristic = 0;
       } else {
         cost = bestNode->cost + curCost;
-        heuristic = neighbourNode->heuristic;
+        heuristic = CLOSEST ? candHeuristic : neighbourNode->heuristic;
       }
       const float total = cost + heuristic;
 
@@ -614,6 +631,10 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
       // position) never reopens a node: with >= such nodes were reopened forever (fuzz_query hang).
       if ((neighbourNode->flags & (NODE_OPEN | NODE_CLOSED)) && !(total < neighbourNode->total)) continue;
 
+      if (CLOSEST) {
+        vcopy(neighbourNode->pos, candPos);
+        neighbourNode->heuristic = candHeuristic;
+      }
       neighbourNode->parent = bestIdx;
       neighbourNode->flags = uint8_t(neighbourNode->flags & ~NODE_CLOSED);
       neighbourNode->cost = cost;

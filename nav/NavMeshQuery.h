@@ -107,7 +107,9 @@ public:
   /// scale, the end polygon's cost measured to endPos). The corridor starts at startRef; if endRef
   /// is unreachable it ends at the node nearest the goal (PARTIAL_RESULT). OUT_OF_NODES when the
   /// pool ran out, BUFFER_TOO_SMALL when the corridor was cut to maxPath (keeping its start).
-  /// options: FINDPATH_ANY_ANGLE runs the search as the sliced any-angle search.
+  /// options: FINDPATH_ANY_ANGLE runs the search as the sliced any-angle search;
+  /// FINDPATH_CLOSEST_POINT uses the closest-point cost model (see NavTypes.h; ignored with
+  /// FINDPATH_ANY_ANGLE).
   Status findPath(PolyRef startRef, PolyRef endRef, const float* startPos, const float* endPos,
                   const QueryFilter* filter, PolyRef* path, int* pathCount, int maxPath, int options = 0);
 
@@ -204,7 +206,7 @@ private:
                       const MeshTile* toTile, float* mid) const;
   void queryPolygonsInTile(const MeshTile* tile, const float* qmin, const float* qmax, const QueryFilter* filter,
                            const PolyQuery& query) const;
-  template <bool PLAIN>
+  template <bool PLAIN, bool CLOSEST>
   Status findPathImpl(PolyRef startRef, PolyRef endRef, const float* startPos, const float* endPos,
                       const QueryFilter* filter, PolyRef* path, int* pathCount, int maxPath);
   Status getPathToNode(Node* endNode, PolyRef* path, int* pathCount, int maxPath) const;

@@ -88,6 +88,10 @@ enum StraightPathOptions : int {
 /// findPath / initSlicedFindPath options.
 enum FindPathOptions : int {
   FINDPATH_ANY_ANGLE = 0x02, ///< Use raycasts during the search to shortcut (cost changes).
+  /// Second cost model (findPath only): a node sits at the point of its portal closest to its
+  /// parent's position instead of the portal's midpoint, and moves when a cheaper parent is found.
+  /// Not Detour's model: corridors differ from Detour's when this is set.
+  FINDPATH_CLOSEST_POINT = 0x04,
 };
 
 /// raycast options.

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <string>
@@ -285,6 +286,43 @@ TEST_F(QueryExt, BadInputIsRefusedNotCrashed) {
   char buf[128];
   const std::string s = nav::statusToString(nav::SUCCESS | nav::PARTIAL_RESULT, buf, sizeof(buf));
   EXPECT_NE(s.find("partial"), std::string::npos) << s;
+}
+
+// FINDPATH_CLOSEST_POINT (issue 9's second cost model): corridors stay valid (start to end, each
+// poly linked to the next), reach the end whenever the midpoint model does, and the option really
+// changes the search (some corridors differ); the default stays Detour's (QueryDiffTest).
+bool linked(const nav::NavMesh& nav, nav::PolyRef a, nav::PolyRef b) {
+  const nav::MeshTile* t = nullptr;
+  const nav::Poly* p = nullptr;
+  if (nav::statusFailed(nav.getTileAndPolyByRef(a, &t, &p))) return false;
+  for (uint32_t i = p->firstLink; i != nav::NULL_LINK; i = t->links[i].next)
+    if (t->links[i].ref == b) return true;
+  return false;
+}
+
+TEST_F(QueryExt, ClosestPointCostModelGivesValidCorridors) {
+  nav::QueryFilter f;
+  std::vector<nav::PolyRef> mid(2048), cp(2048);
+  int differ = 0, complete = 0;
+  for (int i = 0; i < 300; ++i) {
+    nav::PolyRef a, b;
+    float pa[3], pb[3];
+    ASSERT_TRUE(randomPoint(&a, pa) && randomPoint(&b, pb));
+    int nm = 0, nc = 0;
+    const nav::Status sm = q.findPath(a, b, pa, pb, &f, mid.data(), &nm, 2048);
+    const nav::Status sc = q.findPath(a, b, pa, pb, &f, cp.data(), &nc, 2048, nav::FINDPATH_CLOSEST_POINT);
+    ASSERT_TRUE(nav::statusSucceeded(sc)) << i;
+    ASSERT_GT(nc, 0);
+    EXPECT_EQ(cp[0], a);
+    for (int k = 1; k < nc; ++k) ASSERT_TRUE(linked(mesh->nav, cp[size_t(k) - 1], cp[size_t(k)])) << i << " " << k;
+    const bool midComplete = !(sm & nav::PARTIAL_RESULT) && mid[size_t(nm) - 1] == b;
+    const bool cpComplete = !(sc & nav::PARTIAL_RESULT) && cp[size_t(nc) - 1] == b;
+    EXPECT_EQ(midComplete, cpComplete) << i;
+    complete += cpComplete;
+    if (nm != nc || !std::equal(mid.begin(), mid.begin() + nm, cp.begin())) ++differ;
+  }
+  EXPECT_GT(complete, 100);
+  EXPECT_GT(differ, 0) << "the closest-point model never changed a corridor";
 }
 
 } // namespace
