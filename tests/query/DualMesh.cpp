@@ -75,7 +75,8 @@ const DualMesh* loadDual(const std::string& objPath, bool tiled, bool randomize,
   std::memcpy(dm->bmin, tm.bmin, sizeof(dm->bmin));
   std::memcpy(dm->bmax, tm.bmax, sizeof(dm->bmax));
 
-  seedRandom(std::hash<std::string>()(key));
+  // Seeded by the level's name, not its path, so every clone tests the same random data.
+  seedRandom(std::hash<std::string>()(dm->name + (randomize ? "#rnd" : "")));
   // Random off-mesh connections between polygon centres 2..12 wu apart.
   OffMesh om;
   if (randomize) {
