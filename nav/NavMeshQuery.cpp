@@ -1573,15 +1573,13 @@ Status NavMeshQuery::findDistanceToWall(PolyRef startRef, const float* centerPos
   return status;
 }
 
-Status NavMeshQuery::findPolysAroundCircle(PolyRef startRef, const float* centerPos, float radius,
-                                           const QueryFilter* filter, PolyRef* resultRef, PolyRef* resultParent,
-                                           float* resultCost, int* resultCount, int maxResult) {
-  if (!resultCount) return FAILURE | INVALID_PARAM;
-  *resultCount = 0;
-  if (!m_nav || !m_nav->isValidPolyRef(startRef) || !centerPos || !visfinite(centerPos) || radius < 0 ||
-      !std::isfinite(radius) || !filter || maxResult < 0)
-    return FAILURE | INVALID_PARAM;
-
+// The Dijkstra shared by findPolysAroundCircle and findPolysAroundShape: expands from startRef
+// (its node at centerPos) through every portal that touchesPortal(va, vb) accepts, nodes at
+// portal midpoints, costs from the filter. Inputs were checked by the caller.
+template <class PortalTest>
+Status NavMeshQuery::searchPolysAround(PolyRef startRef, const float* centerPos, const QueryFilter* filter,
+                                       PortalTest touchesPortal, PolyRef* resultRef, PolyRef* resultParent,
+                                       float* resultCost, int* resultCount, int maxResult) {
   m_nodePool.clear();
   m_openList.clear();
   m_lastExpanded = nullptr;
@@ -1596,7 +1594,6 @@ Status NavMeshQuery::findPolysAroundCircle(PolyRef startRef, const float* center
 
   Status status = SUCCESS;
   int n = 0;
-  const float radiusSqr = sqr(radius);
   while (!m_openList.empty()) {
     Node* bestNode = m_openList.pop();
     bestNode->flags = uint8_t((bestNode->flags & ~NODE_OPEN) | NODE_CLOSED);
@@ -1630,8 +1627,7 @@ Status NavMeshQuery::findPolysAroundCircle(PolyRef startRef, const float* center
       float va[3], vb[3];
       if (statusFailed(portalPoints(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile, va, vb)))
         continue;
-      float tseg;
-      if (distancePtSegSqr2D(centerPos, va, vb, tseg) > radiusSqr) continue;
+      if (!touchesPortal(va, vb)) continue;
       Node* neighbourNode = m_nodePool.getNode(neighbourRef);
       if (!neighbourNode) {
         status |= OUT_OF_NODES;
@@ -1657,6 +1653,26 @@ Status NavMeshQuery::findPolysAroundCircle(PolyRef startRef, const float* center
   return status;
 }
 
+
+Status NavMeshQuery::findPolysAroundCircle(PolyRef startRef, const float* centerPos, float radius,
+                                           const QueryFilter* filter, PolyRef* resultRef, PolyRef* resultParent,
+                                           float* resultCost, int* resultCount, int maxResult) {
+  if (!resultCount) return FAILURE | INVALID_PARAM;
+  *resultCount = 0;
+  if (!m_nav || !m_nav->isValidPolyRef(startRef) || !centerPos || !visfinite(centerPos) || radius < 0 ||
+      !std::isfinite(radius) || !filter || maxResult < 0)
+    return FAILURE | INVALID_PARAM;
+
+  const float radiusSqr = sqr(radius);
+  return searchPolysAround(
+      startRef, centerPos, filter,
+      [&](const float* va, const float* vb) {
+        float tseg;
+        return !(distancePtSegSqr2D(centerPos, va, vb, tseg) > radiusSqr);
+      },
+      resultRef, resultParent, resultCost, resultCount, maxResult);
+}
+
 Status NavMeshQuery::findPolysAroundShape(PolyRef startRef, const float* verts, int nverts, const QueryFilter* filter,
                                           PolyRef* resultRef, PolyRef* resultParent, float* resultCost,
                                           int* resultCount, int maxResult) {
@@ -1667,86 +1683,18 @@ Status NavMeshQuery::findPolysAroundShape(PolyRef startRef, const float* verts, 
   for (int i = 0; i < nverts; ++i)
     if (!visfinite(&verts[i * 3])) return FAILURE | INVALID_PARAM;
 
-  m_nodePool.clear();
-  m_openList.clear();
-  m_lastExpanded = nullptr;
-  m_bestNode = nullptr;
-
   float centerPos[3] = {0, 0, 0};
   for (int i = 0; i < nverts; ++i) vadd(centerPos, centerPos, &verts[i * 3]);
   vscale(centerPos, centerPos, 1.0f / float(nverts));
 
-  Node* startNode = m_nodePool.getNode(startRef);
-  vcopy(startNode->pos, centerPos);
-  startNode->parent = 0;
-  startNode->cost = 0;
-  startNode->total = 0;
-  startNode->flags = NODE_OPEN;
-  m_openList.push(startNode);
-
-  Status status = SUCCESS;
-  int n = 0;
-  while (!m_openList.empty()) {
-    Node* bestNode = m_openList.pop();
-    bestNode->flags = uint8_t((bestNode->flags & ~NODE_OPEN) | NODE_CLOSED);
-    m_lastExpanded = bestNode;
-    const PolyRef bestRef = bestNode->id;
-    const MeshTile* bestTile = nullptr;
-    const Poly* bestPoly = nullptr;
-    m_nav->getTileAndPolyByRefUnsafe(bestRef, &bestTile, &bestPoly);
-    PolyRef parentRef = 0;
-    const MeshTile* parentTile = nullptr;
-    const Poly* parentPoly = nullptr;
-    if (bestNode->parent) parentRef = m_nodePool.getNodeAtIdx(bestNode->parent)->id;
-    if (parentRef) m_nav->getTileAndPolyByRefUnsafe(parentRef, &parentTile, &parentPoly);
-
-    if (n < maxResult) {
-      if (resultRef) resultRef[n] = bestRef;
-      if (resultParent) resultParent[n] = parentRef;
-      if (resultCost) resultCost[n] = bestNode->total;
-      ++n;
-    } else {
-      status |= BUFFER_TOO_SMALL;
-    }
-
-    for (uint32_t i = bestPoly->firstLink; i != NULL_LINK; i = bestTile->links[i].next) {
-      const PolyRef neighbourRef = bestTile->links[i].ref;
-      if (!neighbourRef || neighbourRef == parentRef) continue;
-      const MeshTile* neighbourTile = nullptr;
-      const Poly* neighbourPoly = nullptr;
-      m_nav->getTileAndPolyByRefUnsafe(neighbourRef, &neighbourTile, &neighbourPoly);
-      if (!filter->passFilter(neighbourRef, neighbourTile, neighbourPoly)) continue;
-      float va[3], vb[3];
-      if (statusFailed(portalPoints(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile, va, vb)))
-        continue;
-      // The shape must touch the portal.
-      float tmin, tmax;
-      int segMin, segMax;
-      if (!intersectSegmentPoly2D(va, vb, verts, nverts, tmin, tmax, segMin, segMax)) continue;
-      if (tmin > 1.0f || tmax < 0.0f) continue;
-      Node* neighbourNode = m_nodePool.getNode(neighbourRef);
-      if (!neighbourNode) {
-        status |= OUT_OF_NODES;
-        continue;
-      }
-      if (neighbourNode->flags & NODE_CLOSED) continue;
-      if (neighbourNode->flags == 0) vlerp(neighbourNode->pos, va, vb, 0.5f);
-      const float cost = filter->getCost(bestNode->pos, neighbourNode->pos, parentRef, parentTile, parentPoly, bestRef,
-                                         bestTile, bestPoly, neighbourRef, neighbourTile, neighbourPoly);
-      const float total = bestNode->total + cost;
-      if ((neighbourNode->flags & NODE_OPEN) && total >= neighbourNode->total) continue;
-      neighbourNode->parent = m_nodePool.getNodeIdx(bestNode);
-      neighbourNode->total = total;
-      if (neighbourNode->flags & NODE_OPEN) {
-        m_openList.modify(neighbourNode);
-      } else {
-        neighbourNode->flags = NODE_OPEN;
-        m_openList.push(neighbourNode);
-      }
-    }
-  }
-  *resultCount = n;
-  return status;
+  return searchPolysAround( // the shape must touch the portal
+      startRef, centerPos, filter,
+      [&](const float* va, const float* vb) {
+        float tmin, tmax;
+        int segMin, segMax;
+        return intersectSegmentPoly2D(va, vb, verts, nverts, tmin, tmax, segMin, segMax) && !(tmin > 1.0f || tmax < 0.0f);
+      },
+      resultRef, resultParent, resultCost, resultCount, maxResult);
 }
 
 Status NavMeshQuery::findLocalNeighbourhood(PolyRef startRef, const float* centerPos, float radius,

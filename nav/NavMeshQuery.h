@@ -206,6 +206,10 @@ private:
                       const MeshTile* toTile, float* mid) const;
   void queryPolygonsInTile(const MeshTile* tile, const float* qmin, const float* qmax, const QueryFilter* filter,
                            const PolyQuery& query) const;
+  template <class PortalTest>
+  Status searchPolysAround(PolyRef startRef, const float* centerPos, const QueryFilter* filter, PortalTest touchesPortal,
+                           PolyRef* resultRef, PolyRef* resultParent, float* resultCost, int* resultCount,
+                           int maxResult);
   template <bool PLAIN, bool CLOSEST>
   Status findPathImpl(PolyRef startRef, PolyRef endRef, const float* startPos, const float* endPos,
                       const QueryFilter* filter, PolyRef* path, int* pathCount, int maxPath);
