@@ -14,6 +14,8 @@
 #include <glm/glm.hpp>
 #include <nlohmann/json_fwd.hpp>
 
+#include <string>
+
 namespace render {
 class DebugDraw;
 }
@@ -65,6 +67,13 @@ public:
   /// Show the exact shortest path (nav::ShortestPath) next to the mode's own path, for the modes
   /// that have one (Pathfind Straight / Follow; --shortest); default: nothing.
   virtual void setShowShortest(bool /*on*/) {}
+  /// Scenario files (app/Scenario.h): the tool's inputs and options (start/end as exact floats,
+  /// mode options, stepper index...) as JSON. Keys are stable: a scenario saved, opened and saved
+  /// again must be byte-identical. Default: nothing to save.
+  virtual void saveScenario(nlohmann::json& /*out*/) const {}
+  /// Restores what saveScenario() wrote and recomputes the results. On a bad value returns false
+  /// with a message naming the key and the problem, and leaves the tool unchanged.
+  virtual bool loadScenario(const nlohmann::json& /*in*/, std::string& /*error*/) { return true; }
 
 protected:
   ToolContext* m_ctx = nullptr;
