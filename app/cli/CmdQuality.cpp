@@ -2,11 +2,12 @@
 //
 // How much longer than the shortest are Detour-style paths on this mesh? Picks N random start/end
 // pairs (findRandomPoint with a seeded generator, so runs repeat), keeps the connected ones, and for
-// each runs findPath + findStraightPath (Detour's edge-midpoint A* and funnel, our NavMeshQuery)
-// and the exact shortest path (nav::ShortestPath). Prints the distribution of
-// straight-path length / shortest length (mean, median, p95, p99, max, share over 5% and over 10%)
-// and the mean time per query of each. Lengths use nav::straightPathLength (xz on the mesh, 3D
-// across off-mesh connections) for both, so they compare like for like.
+// each runs findPath + findStraightPath (Detour's edge-midpoint A* and funnel, our NavMeshQuery),
+// the same with the second cost model (findPath option FINDPATH_CLOSEST_POINT) and the exact
+// shortest path (nav::ShortestPath). Prints the distribution of straight-path length / shortest
+// length (mean, median, p95, p99, max, share over 5% and over 10%) for both cost models and the
+// mean time per query of each. Lengths use nav::straightPathLength (xz on the mesh, 3D across
+// off-mesh connections) for all, so they compare like for like.
 #include "app/cli/Cli.h"
 
 #include "nav/NavMeshQuery.h"
@@ -17,8 +18,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <queue>
-#include <unordered_map>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -38,92 +37,6 @@ double percentile(const std::vector<double>& sorted, double p) {
   const size_t i = size_t(idx);
   const double f = idx - double(i);
   return i + 1 < sorted.size() ? sorted[i] * (1.0 - f) + sorted[i + 1] * f : sorted[i];
-}
-
-// The second A* cost model, "closest point", as a reference for the report until findPath has it
-// as an option: Detour's A* over polygons, except that a node sits at the point of the portal
-// closest to its parent's position (nav::closestPointOnPortal) instead of the portal's midpoint,
-// and is moved when a cheaper parent is found. Plain containers: a measuring tool, not the runtime.
-nav::Status closestPointFindPath(const nav::NavMeshQuery& q, const nav::QueryFilter& filter, nav::PolyRef startRef,
-                                 nav::PolyRef endRef, const float* startPos, const float* endPos,
-                                 std::vector<nav::PolyRef>& path, bool toward) {
-  struct Node {
-    nav::PolyRef ref;
-    float pos[3];
-    float g;
-    int parent;
-    bool closed;
-  };
-  const nav::NavMesh& mesh = *q.getAttachedNavMesh();
-  std::vector<Node> nodes;
-  std::unordered_map<nav::PolyRef, int> index;
-  using Item = std::pair<float, int>;
-  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
-  const float hScale = filter.getHeuristicScale();
-  nodes.push_back({startRef, {startPos[0], startPos[1], startPos[2]}, 0.0f, -1, false});
-  index[startRef] = 0;
-  open.push({nav::vdist(startPos, endPos) * hScale, 0});
-  int best = 0;
-  float bestH = nav::vdist(startPos, endPos);
-  int goal = -1;
-  while (!open.empty()) {
-    const int cur = open.top().second;
-    open.pop();
-    if (nodes[size_t(cur)].closed) continue;
-    nodes[size_t(cur)].closed = true;
-    if (nodes[size_t(cur)].ref == endRef) {
-      goal = cur;
-      break;
-    }
-    const nav::PolyRef curRef = nodes[size_t(cur)].ref;
-    const nav::PolyRef parentRef = nodes[size_t(cur)].parent >= 0 ? nodes[size_t(nodes[size_t(cur)].parent)].ref : 0;
-    const nav::MeshTile *tile = nullptr, *ptile = nullptr;
-    const nav::Poly *poly = nullptr, *ppoly = nullptr;
-    mesh.getTileAndPolyByRefUnsafe(curRef, &tile, &poly);
-    if (parentRef) mesh.getTileAndPolyByRefUnsafe(parentRef, &ptile, &ppoly);
-    for (uint32_t i = poly->firstLink; i != nav::NULL_LINK; i = tile->links[i].next) {
-      const nav::PolyRef nref = tile->links[i].ref;
-      if (!nref || nref == parentRef) continue;
-      const nav::MeshTile* ntile = nullptr;
-      const nav::Poly* npoly = nullptr;
-      mesh.getTileAndPolyByRefUnsafe(nref, &ntile, &npoly);
-      if (!filter.passFilter(nref, ntile, npoly)) continue;
-      float left[3], right[3], pos[3];
-      uint8_t ft = 0, tt = 0;
-      if (nav::statusFailed(q.getPortalPoints(curRef, nref, left, right, &ft, &tt))) continue;
-      if (toward) nav::portalPointToward(nodes[size_t(cur)].pos, endPos, left, right, pos);
-      else nav::closestPointOnPortal(nodes[size_t(cur)].pos, left, right, pos);
-      float g = nodes[size_t(cur)].g + filter.getCost(nodes[size_t(cur)].pos, pos, parentRef, ptile, ppoly, curRef,
-                                                        tile, poly, nref, ntile, npoly);
-      if (nref == endRef)
-        g += filter.getCost(pos, endPos, curRef, tile, poly, nref, ntile, npoly, 0, nullptr, nullptr);
-      auto it = index.find(nref);
-      int ni;
-      if (it == index.end()) {
-        ni = int(nodes.size());
-        nodes.push_back({nref, {pos[0], pos[1], pos[2]}, g, cur, false});
-        index[nref] = ni;
-      } else {
-        ni = it->second;
-        Node& nn = nodes[size_t(ni)];
-        if (g >= nn.g) continue;
-        nn.g = g;
-        nn.parent = cur;
-        nav::vcopy(nn.pos, pos);
-        nn.closed = false;
-      }
-      const float h = nref == endRef ? 0.0f : nav::vdist(pos, endPos);
-      if (h < bestH) {
-        bestH = h;
-        best = ni;
-      }
-      open.push({g + h * hScale, ni});
-    }
-  }
-  path.clear();
-  for (int n = goal >= 0 ? goal : best; n >= 0; n = nodes[size_t(n)].parent) path.push_back(nodes[size_t(n)].ref);
-  std::reverse(path.begin(), path.end());
-  return goal >= 0 ? nav::SUCCESS : nav::SUCCESS | nav::PARTIAL_RESULT;
 }
 
 int usage(const char* msg) {
@@ -181,9 +94,8 @@ int runQuality(int argc, char** argv) {
   std::vector<nav::PolyRef> corridor(MAX_PATH);
   std::vector<float> pts(3 * MAX_STRAIGHT);
   std::vector<uint8_t> flags(MAX_STRAIGHT);
-  std::vector<double> ratio, cpRatio[2]; // [0] closest to the parent, [1] toward the end
-  std::vector<nav::PolyRef> cpPath;
-  double cpUs[2] = {0, 0};
+  std::vector<double> ratio, cpRatio;
+  double cpUs = 0;
   using Clock = std::chrono::steady_clock;
   double detourUs = 0, exactUs = 0;
   long tried = 0, unreachable = 0, exactIncomplete = 0;
@@ -225,22 +137,20 @@ int runQuality(int argc, char** argv) {
     }
     if (len <= 1e-4f) continue;
     ratio.push_back(double(detourLen) / double(len));
-    for (int model = 0; model < 2; ++model) {
-      const auto t4 = Clock::now();
-      const nav::Status cs = closestPointFindPath(q, filter, sr, er, s, e, cpPath, model == 1);
-      int nsc = 0;
-      nav::Status css = nav::FAILURE;
-      if (nav::statusSucceeded(cs) && !(cs & nav::PARTIAL_RESULT))
-        css = q.findStraightPath(s, e, cpPath.data(), int(cpPath.size()), pts.data(), flags.data(), nullptr, &nsc,
-                                 MAX_STRAIGHT);
-      cpUs[model] += std::chrono::duration<double, std::micro>(Clock::now() - t4).count();
-      if (nav::statusSucceeded(css))
-        cpRatio[model].push_back(double(nav::straightPathLength(pts.data(), flags.data(), nsc)) / len);
-    }
+    // The second cost model: the same query with FINDPATH_CLOSEST_POINT.
+    const auto t4 = Clock::now();
+    int ncc = 0, nsc = 0;
+    const nav::Status cs = q.findPath(sr, er, s, e, &filter, corridor.data(), &ncc, MAX_PATH,
+                                      nav::FINDPATH_CLOSEST_POINT);
+    nav::Status css = nav::FAILURE;
+    if (nav::statusSucceeded(cs) && !(cs & nav::PARTIAL_RESULT) && ncc > 0)
+      css = q.findStraightPath(s, e, corridor.data(), ncc, pts.data(), flags.data(), nullptr, &nsc, MAX_STRAIGHT);
+    cpUs += std::chrono::duration<double, std::micro>(Clock::now() - t4).count();
+    if (nav::statusSucceeded(css)) cpRatio.push_back(double(nav::straightPathLength(pts.data(), flags.data(), nsc)) / len);
   }
 
   std::sort(ratio.begin(), ratio.end());
-  for (auto& v : cpRatio) std::sort(v.begin(), v.end());
+  std::sort(cpRatio.begin(), cpRatio.end());
   const long connected = tried - unreachable;
   std::printf("%s: %ld random pairs (seed %ld), %ld connected, %zu compared", meshPath.c_str(), tried, seed,
               connected, ratio.size());
@@ -267,13 +177,11 @@ int runQuality(int argc, char** argv) {
                 100.0 * double(over10) / n);
   };
   row("findPath + findStraightPath", ratio);
-  row("closest-point A* + straight", cpRatio[0]);
-  row("toward-end A* + straight", cpRatio[1]);
+  row("closest-point + straight", cpRatio);
   std::printf("%-28s %10s\n", "time per query", "us");
   std::printf("%-28s %10.2f\n", "findPath + findStraightPath", detourUs / double(connected));
-  std::printf("%-28s %10.2f   (reference A* with std containers, not the pooled runtime)\n",
-              "closest-point A* + straight", cpUs[0] / double(ratio.size()));
-  std::printf("%-28s %10.2f   (same)\n", "toward-end A* + straight", cpUs[1] / double(ratio.size()));
+  std::printf("%-28s %10.2f   (findPath option FINDPATH_CLOSEST_POINT)\n", "closest-point + straight",
+              cpUs / double(ratio.size()));
   std::printf("%-28s %10.2f   (nodes per query: mean %.1f, max %d of %d)\n", "exact shortest path",
               exactUs / double(connected), double(sumNodes) / double(connected), maxNodes, exact.getMaxNodes());
   return 0;

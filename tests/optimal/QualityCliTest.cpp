@@ -1,12 +1,18 @@
 // `navbench quality` (app/cli/CmdQuality.cpp) through the subcommand registry: on a mesh where
 // Detour's path is always the shortest (an L-corridor: one corridor, one inner corner) the ratios
-// are all 1; on a ring with two routes some pairs must be longer; bad input is refused clearly.
+// are all 1; on a ring with two routes some pairs must be longer; the closest-point row is what
+// NavMeshQuery::findPath with FINDPATH_CLOSEST_POINT gives on the same pairs; bad input is refused.
 #include "app/cli/Cli.h"
+#include "nav/NavMeshQuery.h"
+#include "nav/QueryFilter.h"
+#include "nav/ShortestPath.h"
 #include "nav/TileSetFile.h"
 #include "tests/optimal/OptimalTestUtil.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -80,6 +86,89 @@ TEST(QualityCli, RingHasLongerDetourPaths) {
   EXPECT_GE(p99, p95);
   EXPECT_GE(p95, median);
   EXPECT_GT(mx, 1.01f) << "expected some pairs where the midpoint corridor is not the shortest:\n" << out;
+  std::remove(path.c_str());
+}
+
+// The numbers of one row of the report ("name  mean median p95 p99 max").
+bool readRow(const std::string& out, const std::string& name, float* v) {
+  const size_t at = out.find(name);
+  if (at == std::string::npos) return false;
+  return std::sscanf(out.c_str() + at + 28, "%f %f %f %f %f", &v[0], &v[1], &v[2], &v[3], &v[4]) == 5;
+}
+
+uint32_t g_lcg = 1;
+float lcg() { // the report's generator (CmdQuality.cpp), so the same pairs come out
+  g_lcg = g_lcg * 1664525u + 1013904223u;
+  return float(g_lcg >> 8) / float(1u << 24);
+}
+
+TEST(QualityCli, ClosestPointRowIsFindPathWithTheOption) {
+  // Ring with an uneven obstacle: corridors of the two cost models differ on some pairs.
+  HandMesh hm;
+  HandTile t;
+  t.addPoly({{0, 0}, {20, 0}, {16, 3}, {4, 3}});
+  t.addPoly({{20, 0}, {20, 10}, {16, 8}, {16, 3}});
+  t.addPoly({{20, 10}, {0, 10}, {4, 8}, {16, 8}});
+  t.addPoly({{0, 10}, {0, 0}, {4, 3}, {4, 8}});
+  hm.tiles.push_back(t);
+  World w;
+  std::string why;
+  ASSERT_TRUE(buildHandMesh(hm, w, &why)) << why;
+  const std::string path = testing::TempDir() + "optimal_ring_cp.bin";
+  ASSERT_TRUE(nav::statusSucceeded(nav::saveTileSetFile(w.mesh, path, &why))) << why;
+  std::string out, err;
+  ASSERT_EQ(run({path, "--pairs", "300", "--seed", "5"}, &out, &err), 0) << err;
+  float mid[5], cp[5];
+  ASSERT_TRUE(readRow(out, "findPath + findStraightPath ", mid)) << out;
+  ASSERT_TRUE(readRow(out, "closest-point + straight ", cp)) << out;
+
+  // The same pairs, run here: midpoint model, exact, and findPath with FINDPATH_CLOSEST_POINT.
+  nav::NavMeshQuery q;
+  nav::ShortestPath exact;
+  ASSERT_TRUE(nav::statusSucceeded(q.init(&w.mesh, 2048)));
+  ASSERT_TRUE(nav::statusSucceeded(exact.init(&w.mesh, 8192)));
+  const nav::QueryFilter filter;
+  g_lcg = 5;
+  std::vector<nav::PolyRef> corridor(256);
+  std::vector<float> pts(3 * 256);
+  std::vector<uint8_t> flags(256);
+  std::vector<double> midRatio, cpRatio;
+  int differ = 0;
+  for (int i = 0; i < 300; ++i) {
+    nav::PolyRef sr = 0, er = 0;
+    float s[3], e[3];
+    ASSERT_TRUE(nav::statusSucceeded(q.findRandomPoint(&filter, lcg, &sr, s)));
+    ASSERT_TRUE(nav::statusSucceeded(q.findRandomPoint(&filter, lcg, &er, e)));
+    int nc = 0, ns = 0;
+    ASSERT_TRUE(nav::statusSucceeded(q.findPath(sr, er, s, e, &filter, corridor.data(), &nc, 256)));
+    ASSERT_TRUE(nav::statusSucceeded(
+        q.findStraightPath(s, e, corridor.data(), nc, pts.data(), flags.data(), nullptr, &ns, 256)));
+    const float midLen = nav::straightPathLength(pts.data(), flags.data(), ns);
+    float len = 0;
+    ASSERT_TRUE(nav::statusSucceeded(exact.findPath(sr, er, s, e, &filter, pts.data(), flags.data(), nullptr, &ns,
+                                                    256, nullptr, nullptr, 0, &len)));
+    if (len <= 1e-4f) continue;
+    ASSERT_TRUE(nav::statusSucceeded(
+        q.findPath(sr, er, s, e, &filter, corridor.data(), &nc, 256, nav::FINDPATH_CLOSEST_POINT)));
+    ASSERT_TRUE(nav::statusSucceeded(
+        q.findStraightPath(s, e, corridor.data(), nc, pts.data(), flags.data(), nullptr, &ns, 256)));
+    const float cpLen = nav::straightPathLength(pts.data(), flags.data(), ns);
+    midRatio.push_back(double(midLen) / len);
+    cpRatio.push_back(double(cpLen) / len);
+    differ += std::fabs(cpLen - midLen) > 1e-3f;
+  }
+  ASSERT_FALSE(cpRatio.empty());
+  double cpMean = 0, midMean = 0;
+  for (size_t i = 0; i < cpRatio.size(); ++i) {
+    cpMean += cpRatio[i];
+    midMean += midRatio[i];
+  }
+  cpMean /= double(cpRatio.size());
+  midMean /= double(midRatio.size());
+  EXPECT_NEAR(cp[0], cpMean, 1e-4) << out;
+  EXPECT_NEAR(cp[4], *std::max_element(cpRatio.begin(), cpRatio.end()), 1e-4) << out;
+  EXPECT_NEAR(mid[0], midMean, 1e-4) << out;
+  EXPECT_GT(differ, 0) << "the two cost models never gave different paths here; the check would not tell them apart";
   std::remove(path.c_str());
 }
 
