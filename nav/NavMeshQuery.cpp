@@ -497,6 +497,10 @@ Status NavMeshQuery::findPath(PolyRef startRef, PolyRef endRef, const float* sta
     return SUCCESS;
   }
 
+  if (m_observer) // generic filter tests (same answers as the inlined ones), events on
+    return (options & FINDPATH_CLOSEST_POINT)
+               ? findPathImpl<false, true, true>(startRef, endRef, startPos, endPos, filter, path, pathCount, maxPath)
+               : findPathImpl<false, false, true>(startRef, endRef, startPos, endPos, filter, path, pathCount, maxPath);
   if (options & FINDPATH_CLOSEST_POINT)
     return findPathImpl<false, true>(startRef, endRef, startPos, endPos, filter, path, pathCount, maxPath);
   return filter->isPlain()
@@ -508,7 +512,8 @@ Status NavMeshQuery::findPath(PolyRef startRef, PolyRef endRef, const float* sta
 // mesh's ref decoding hoisted out of the loop); otherwise every test goes through the filter.
 // CLOSEST: the closest-point cost model (FINDPATH_CLOSEST_POINT): a node's position is the point
 // of its portal nearest its current parent's position, so it moves with the parent.
-template <bool PLAIN, bool CLOSEST>
+// OBSERVE: m_observer is set: it may stop the search and hears every expansion and relaxation.
+template <bool PLAIN, bool CLOSEST, bool OBSERVE>
 Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float* startPos, const float* endPos,
                                   const QueryFilter* filter, PolyRef* path, int* pathCount, int maxPath) {
   const float hscale = filter->getHeuristicScale();
@@ -528,7 +533,15 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
 
   Node* lastBestNode = startNode;
   float lastBestNodeCost = startNode->total;
+  m_bestNode = startNode; // kept current for an observer (searchView() during the search)
   bool outOfNodes = false;
+  bool stopped = false; // OBSERVE: the observer stopped the search
+  int expanded = 0;
+  RelaxEvent ev;
+  auto relax = [&](RelaxResult r) {
+    ev.result = r;
+    m_observer->onRelax(ev);
+  };
 
   // Hoisted ref decoding (the mesh cannot change during the search) and filter fields.
   const MeshTile* const tiles = m_nav->getTile(0);
@@ -545,9 +558,15 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
   };
 
   while (!m_openList.empty()) {
+    if (OBSERVE && !m_observer->beforeExpand(expanded)) {
+      stopped = true;
+      break;
+    }
+    ++expanded;
     Node* bestNode = m_openList.pop();
     bestNode->flags = uint8_t((bestNode->flags & ~NODE_OPEN) | NODE_CLOSED);
     m_lastExpanded = bestNode;
+    if (OBSERVE) m_observer->onExpand(*bestNode);
     if (bestNode->id == endRef) {
       lastBestNode = bestNode;
       break;
@@ -570,14 +589,23 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
     for (uint32_t i = bestPoly->firstLink; i != NULL_LINK; i = links[i].next) {
       const Link& link = links[i];
       const PolyRef neighbourRef = link.ref;
-      if (!neighbourRef || neighbourRef == parentRef) continue;
+      if (OBSERVE) ev = RelaxEvent{bestRef, neighbourRef};
+      if (!neighbourRef) continue;
+      if (neighbourRef == parentRef) {
+        if (OBSERVE) relax(RELAX_REJECT_PARENT);
+        continue;
+      }
 
       const MeshTile* neighbourTile = nullptr;
       const Poly* neighbourPoly = nullptr;
       decode(neighbourRef, &neighbourTile, &neighbourPoly);
       if (PLAIN) {
-        if (!(neighbourPoly->flags & includeFlags) || (neighbourPoly->flags & excludeFlags)) continue;
+        if (!(neighbourPoly->flags & includeFlags) || (neighbourPoly->flags & excludeFlags)) {
+          if (OBSERVE) relax(RELAX_REJECT_FILTERED);
+          continue;
+        }
       } else if (!filter->passFilter(neighbourRef, neighbourTile, neighbourPoly)) {
+        if (OBSERVE) relax(RELAX_REJECT_FILTERED);
         continue;
       }
 
@@ -586,7 +614,13 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
       Node* neighbourNode = m_nodePool.getNode(neighbourRef, crossSide);
       if (!neighbourNode) {
         outOfNodes = true;
+        if (OBSERVE) relax(RELAX_REJECT_OUT_OF_NODES);
         continue;
+      }
+      if (OBSERVE) {
+        ev.node = neighbourNode;
+        ev.previousFlags = neighbourNode->flags;
+        ev.previousTotal = neighbourNode->total;
       }
 
       // First visit: the node sits at the midpoint of the portal it was reached through, so its
@@ -597,8 +631,10 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
       if (CLOSEST) {
         float left[3], right[3];
         if (statusFailed(portalPoints(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile, left,
-                                      right)))
+                                      right))) {
+          if (OBSERVE) relax(RELAX_REJECT_NO_PORTAL);
           continue;
+        }
         closestPointOnPortal(bestNode->pos, left, right, candPos);
         candHeuristic = vdist(candPos, endPos) * hscale;
       } else if (neighbourNode->flags == 0) {
@@ -626,10 +662,18 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
         heuristic = CLOSEST ? candHeuristic : neighbourNode->heuristic;
       }
       const float total = cost + heuristic;
+      if (OBSERVE) {
+        ev.cost = cost;
+        ev.heuristic = heuristic;
+        ev.total = total;
+      }
 
       // Written as !(<) so a NaN total (e.g. 0 area cost * an infinite distance from a far-off start
       // position) never reopens a node: with >= such nodes were reopened forever (fuzz_query hang).
-      if ((neighbourNode->flags & (NODE_OPEN | NODE_CLOSED)) && !(total < neighbourNode->total)) continue;
+      if ((neighbourNode->flags & (NODE_OPEN | NODE_CLOSED)) && !(total < neighbourNode->total)) {
+        if (OBSERVE) relax(RELAX_REJECT_WORSE);
+        continue;
+      }
 
       if (CLOSEST) {
         vcopy(neighbourNode->pos, candPos);
@@ -648,12 +692,20 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
       if (heuristic < lastBestNodeCost) {
         lastBestNodeCost = heuristic;
         lastBestNode = neighbourNode;
+        if (OBSERVE) m_bestNode = neighbourNode;
+      }
+      if (OBSERVE) {
+        relax((ev.previousFlags & (NODE_OPEN | NODE_CLOSED)) ? RELAX_ACCEPT_BETTER : RELAX_ACCEPT_NEW);
       }
     }
   }
   m_bestNode = lastBestNode;
 
   Status status = getPathToNode(lastBestNode, path, pathCount, maxPath);
+  if (OBSERVE && stopped) {
+    status = statusFailed(status) ? status : (IN_PROGRESS | (status & STATUS_DETAIL_MASK));
+    return outOfNodes ? (status | OUT_OF_NODES) : status;
+  }
   if (lastBestNode->id != endRef) status |= PARTIAL_RESULT;
   if (outOfNodes) status |= OUT_OF_NODES;
   return status;
@@ -725,6 +777,13 @@ Status NavMeshQuery::updateSlicedFindPath(int maxIter, int* doneIters) {
   const uint16_t includeFlags = filter->getIncludeFlags();
   const uint16_t excludeFlags = filter->getExcludeFlags();
   const float* const areaCost = filter->areaCosts();
+  // Optional observer: one predictable branch per neighbour when off.
+  SearchObserver* const observer = m_observer;
+  RelaxEvent ev;
+  auto relax = [&](RelaxResult r) {
+    ev.result = r;
+    observer->onRelax(ev);
+  };
 
   int iter = 0;
   while (iter < maxIter && !m_openList.empty()) {
@@ -732,6 +791,7 @@ Status NavMeshQuery::updateSlicedFindPath(int maxIter, int* doneIters) {
     Node* bestNode = m_openList.pop();
     bestNode->flags = uint8_t((bestNode->flags & ~NODE_OPEN) | NODE_CLOSED);
     m_lastExpanded = bestNode;
+    if (observer) observer->onExpand(*bestNode);
 
     if (bestNode->id == m_query.endRef) {
       m_query.lastBestNode = bestNode;
@@ -777,22 +837,38 @@ Status NavMeshQuery::updateSlicedFindPath(int maxIter, int* doneIters) {
     const uint32_t bestIdx = m_nodePool.getNodeIdx(bestNode);
     for (uint32_t i = bestPoly->firstLink; i != NULL_LINK; i = bestTile->links[i].next) {
       const PolyRef neighbourRef = bestTile->links[i].ref;
-      if (!neighbourRef || neighbourRef == parentRef) continue;
+      if (observer) ev = RelaxEvent{bestRef, neighbourRef};
+      if (!neighbourRef) continue;
+      if (neighbourRef == parentRef) {
+        if (observer) relax(RELAX_REJECT_PARENT);
+        continue;
+      }
       const MeshTile* neighbourTile = nullptr;
       const Poly* neighbourPoly = nullptr;
       m_nav->getTileAndPolyByRefUnsafe(neighbourRef, &neighbourTile, &neighbourPoly);
       if (plain ? (!(neighbourPoly->flags & includeFlags) || (neighbourPoly->flags & excludeFlags))
-                : !filter->passFilter(neighbourRef, neighbourTile, neighbourPoly))
+                : !filter->passFilter(neighbourRef, neighbourTile, neighbourPoly)) {
+        if (observer) relax(RELAX_REJECT_FILTERED);
         continue;
+      }
 
       // The sliced search keeps one node per polygon (no crossing-side state), like Detour's.
       Node* neighbourNode = m_nodePool.getNode(neighbourRef, 0);
       if (!neighbourNode) {
         m_query.status |= OUT_OF_NODES;
+        if (observer) relax(RELAX_REJECT_OUT_OF_NODES);
         continue;
       }
+      if (observer) {
+        ev.node = neighbourNode;
+        ev.previousFlags = neighbourNode->flags;
+        ev.previousTotal = neighbourNode->total;
+      }
       // Do not expand to nodes already reached from the same parent.
-      if (neighbourNode->parent != 0 && neighbourNode->parent == bestNode->parent) continue;
+      if (neighbourNode->parent != 0 && neighbourNode->parent == bestNode->parent) {
+        if (observer) relax(RELAX_REJECT_SAME_PARENT);
+        continue;
+      }
 
       if (neighbourNode->flags == 0 &&
           !wholeEdgeMidPoint(bestTile->links[i], bestTile, bestPoly, neighbourPoly, neighbourNode->pos))
@@ -825,9 +901,18 @@ Status NavMeshQuery::updateSlicedFindPath(int maxIter, int* doneIters) {
         heuristic = vdist(neighbourNode->pos, m_query.endPos) * hscale;
       }
       const float total = cost + heuristic;
+      if (observer) {
+        ev.cost = cost;
+        ev.heuristic = heuristic;
+        ev.total = total;
+        ev.shortcut = foundShortCut;
+      }
       // Written as !(<) so a NaN total (e.g. 0 area cost * an infinite distance from a far-off start
       // position) never reopens a node: with >= such nodes were reopened forever (fuzz_query hang).
-      if ((neighbourNode->flags & (NODE_OPEN | NODE_CLOSED)) && !(total < neighbourNode->total)) continue;
+      if ((neighbourNode->flags & (NODE_OPEN | NODE_CLOSED)) && !(total < neighbourNode->total)) {
+        if (observer) relax(RELAX_REJECT_WORSE);
+        continue;
+      }
 
       neighbourNode->parent = foundShortCut ? bestNode->parent : bestIdx;
       neighbourNode->flags = uint8_t(neighbourNode->flags & ~(NODE_CLOSED | NODE_PARENT_DETACHED));
@@ -845,6 +930,7 @@ Status NavMeshQuery::updateSlicedFindPath(int maxIter, int* doneIters) {
         m_query.lastBestNode = neighbourNode;
         m_bestNode = neighbourNode;
       }
+      if (observer) relax((ev.previousFlags & (NODE_OPEN | NODE_CLOSED)) ? RELAX_ACCEPT_BETTER : RELAX_ACCEPT_NEW);
     }
   }
 

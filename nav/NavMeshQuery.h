@@ -62,6 +62,59 @@ struct SearchView {
   const Node* parentOf(const Node& n) const { return pool ? pool->getNodeAtIdx(n.parent) : nullptr; }
 };
 
+/// Why a neighbour was or was not relaxed while a node was expanded (RelaxEvent::result).
+enum RelaxResult : uint8_t {
+  RELAX_ACCEPT_NEW = 0,      ///< Reached for the first time: opened with the expanded node as parent.
+  RELAX_ACCEPT_BETTER,       ///< Reached before with a higher total: parent, g and total replaced
+                             ///< (re-opened when it was closed: see RelaxEvent::previousFlags).
+  RELAX_REJECT_WORSE,        ///< Reached before with a total <= this one (or this total is NaN).
+  RELAX_REJECT_FILTERED,     ///< The filter refuses the polygon.
+  RELAX_REJECT_OUT_OF_NODES, ///< The node pool is full: no node for the neighbour (OUT_OF_NODES).
+  RELAX_REJECT_PARENT,       ///< The link leads back to the expanded node's parent polygon.
+  RELAX_REJECT_SAME_PARENT,  ///< Sliced search: the neighbour already hangs off the expanded node's
+                             ///< parent (Detour's sliced-search rule; no cost computed).
+  RELAX_REJECT_NO_PORTAL,    ///< Closest-point model: no portal between the two polygons.
+  RELAX_RESULT_COUNT
+};
+
+/// One neighbour considered by an expansion of findPath / the sliced findPath (SearchObserver).
+/// Every link of the expanded polygon with a non-null ref gives exactly one event, in link order.
+struct RelaxEvent {
+  PolyRef parent = 0;          ///< The polygon being expanded.
+  PolyRef neighbour = 0;       ///< The polygon across the link.
+  const Node* node = nullptr;  ///< The neighbour's node after the relaxation (null: no node looked up,
+                               ///< i.e. PARENT, FILTERED, OUT_OF_NODES).
+  uint8_t result = 0;          ///< RelaxResult.
+  uint8_t previousFlags = 0;   ///< The neighbour node's NodeFlags before (0 = not reached before).
+  bool shortcut = false;       ///< Any-angle: cost taken along a raycast from the expanded node's parent,
+                               ///< which becomes the neighbour's parent when accepted.
+  float cost = 0;              ///< Candidate g (0 when not computed). [Unit: cost]
+  float heuristic = 0;         ///< Candidate h (0 at the end polygon).
+  float total = 0;             ///< Candidate f = g + h: compared with previousTotal.
+  float previousTotal = 0;     ///< The neighbour's total before (meaningful when previousFlags has OPEN/CLOSED).
+};
+
+/// Optional observer of findPath and the sliced findPath, for steppers and teaching tools
+/// (NavMeshQuery::setSearchObserver; null = off). Calls happen inside the search: read the event
+/// and searchView(), never start another query on the same NavMeshQuery from a callback.
+/// Off, the sliced search pays one predictable branch per neighbour and findPath nothing (an
+/// observed findPath runs a separate instantiation of its loop with the filter's generic tests,
+/// which give the same answers).
+class SearchObserver {
+public:
+  virtual ~SearchObserver() = default;
+  /// findPath's own A* (not FINDPATH_ANY_ANGLE, which runs the sliced search): called before each
+  /// pop with the number of nodes expanded so far. Return false to stop there: findPath then
+  /// returns IN_PROGRESS (plus OUT_OF_NODES if it happened), the corridor to the best node so far,
+  /// and leaves the search state for searchView(). The sliced search stops with maxIter instead.
+  virtual bool beforeExpand(int /*expanded*/) { return true; }
+  /// A node was popped from the open list and closed; its relaxations follow (none when it is
+  /// the end node, where the search stops).
+  virtual void onExpand(const Node& /*node*/) {}
+  /// One neighbour of the node last passed to onExpand.
+  virtual void onRelax(const RelaxEvent& /*e*/) {}
+};
+
 class NavMeshQuery {
 public:
   NavMeshQuery();
@@ -186,6 +239,9 @@ public:
 
   /// The last search's node pool and open list (read-only), for visual stepping.
   SearchView searchView() const;
+  /// Observer of findPath and the sliced findPath (see SearchObserver); null = off. Not owned.
+  void setSearchObserver(SearchObserver* observer) { m_observer = observer; }
+  SearchObserver* searchObserver() const { return m_observer; }
   const NodePool& nodePool() const { return m_nodePool; }
 
 private:
@@ -210,7 +266,7 @@ private:
   Status searchPolysAround(PolyRef startRef, const float* centerPos, const QueryFilter* filter, PortalTest touchesPortal,
                            PolyRef* resultRef, PolyRef* resultParent, float* resultCost, int* resultCount,
                            int maxResult);
-  template <bool PLAIN, bool CLOSEST>
+  template <bool PLAIN, bool CLOSEST, bool OBSERVE = false>
   Status findPathImpl(PolyRef startRef, PolyRef endRef, const float* startPos, const float* endPos,
                       const QueryFilter* filter, PolyRef* path, int* pathCount, int maxPath);
   Status getPathToNode(Node* endNode, PolyRef* path, int* pathCount, int maxPath) const;
@@ -229,6 +285,7 @@ private:
   SlicedState m_query;
   const Node* m_lastExpanded = nullptr;
   const Node* m_bestNode = nullptr;
+  SearchObserver* m_observer = nullptr;
 };
 
 } // namespace nav
