@@ -81,10 +81,14 @@ void Tester::shortestUi(const char* otherName, float otherLen) {
     return;
   }
   if (m_spPts.empty()) return;
-  ImGui::TextColored(ImVec4(1, 0.55f, 0, 1), "Shortest %d corners, %.2f m (%.1f us)", int(m_spPts.size() / 3),
-                     double(m_spLen), m_spUs);
-  ImGui::Text("%s %.2f m, ratio %s / shortest %.4f", otherName, double(otherLen), otherName,
-              m_spLen > 0 ? double(otherLen / m_spLen) : 1.0);
+  // Both lengths in 3D (otherLen is the mode's 3D polyline length); m_spLen is ShortestPath's own
+  // metric (xz on the mesh, 3D across off-mesh links, times area costs), shown apart.
+  const float spLen3 = polylineLength(m_spPts.data(), int(m_spPts.size() / 3));
+  ImGui::TextColored(ImVec4(1, 0.55f, 0, 1), "Shortest %d corners, %.2f m 3D (%.1f us)", int(m_spPts.size() / 3),
+                     double(spLen3), m_spUs);
+  ImGui::Text("%s %.2f m 3D, ratio %s / shortest (3D) %.4f", otherName, double(otherLen), otherName,
+              spLen3 > 0 ? double(otherLen / spLen3) : 1.0);
+  ImGui::TextDisabled("search metric (xz, 3D on links, x area cost): %.2f", double(m_spLen));
   ImGui::TextColored(ImVec4(1, 0, 0.8f, 1), "Polys outside the corridor: %d", int(m_spOutside.size()));
   if (nav::statusDetail(m_spStatus, nav::PARTIAL_RESULT) || nav::statusDetail(m_spStatus, nav::OUT_OF_NODES)) {
     char buf[160];
