@@ -31,6 +31,7 @@ constexpr float kMinPiece = 1e-4f;  ///< Shorter intervals are dropped (zero-mea
 /// such a point is pruned like a vertex when reached again by a longer way.
 constexpr uint64_t kPartialBit = 1ull << 61;
 
+constexpr uint32_t kFirstSlots = 1024; ///< Slots a query starts with (24 KB; doubled as needed).
 constexpr uint64_t SLOT_VERT = 1ull << 62;      ///< | vertex key: best g of the root, corner state.
 constexpr uint64_t SLOT_EXPANDED = 2ull << 62;  ///< | (poly << 28 | root): point expansion done.
 constexpr uint64_t SLOT_OFFMESH = 3ull << 62;   ///< | (con poly << 1 | start end): best g.
@@ -110,6 +111,7 @@ ShortestPath::~ShortestPath() {
   delete[] m_heap;
   delete[] m_scratch;
   delete[] m_slots;
+  delete[] m_slotMove;
 }
 
 Status ShortestPath::init(const NavMesh* mesh, int maxNodes) {
@@ -119,22 +121,25 @@ Status ShortestPath::init(const NavMesh* mesh, int maxNodes) {
   delete[] m_heap;
   delete[] m_scratch;
   delete[] m_slots;
+  delete[] m_slotMove;
   m_mesh = mesh;
   m_maxNodes = maxNodes;
   m_maxRoots = maxNodes * 2;
   const uint32_t slotCount = nextPow2(uint32_t(maxNodes) * 4);
   m_nodes = new (std::nothrow) Node[size_t(m_maxNodes)];
   m_roots = new (std::nothrow) Root[size_t(m_maxRoots)];
-  m_heap = new (std::nothrow) int[size_t(m_maxNodes)];
+  m_heap = new (std::nothrow) HeapItem[size_t(m_maxNodes)];
   m_scratch = new (std::nothrow) int[size_t(m_maxRoots)];
   m_slots = new (std::nothrow) Slot[slotCount];
-  if (!m_nodes || !m_roots || !m_heap || !m_scratch || !m_slots) {
+  m_slotMove = new (std::nothrow) Slot[slotCount / 8 * 3 + 1];
+  if (!m_nodes || !m_roots || !m_heap || !m_scratch || !m_slots || !m_slotMove) {
     m_mesh = nullptr;
     m_maxNodes = 0;
     return FAILURE | OUT_OF_MEMORY;
   }
   for (uint32_t i = 0; i < slotCount; ++i) m_slots[i].stamp = 0;
-  m_slotMask = slotCount - 1;
+  m_slotFullMask = slotCount - 1;
+  m_slotMask = navMin(slotCount, kFirstSlots) - 1;
   m_stamp = 0;
   m_nodeCount = m_rootCount = m_heapSize = 0;
   return SUCCESS;
@@ -146,9 +151,14 @@ ShortestPath::Slot* ShortestPath::slot(uint64_t key, bool create) {
   for (;;) {
     Slot& s = m_slots[i];
     if (s.stamp != m_stamp) {
-      if (!create || uint32_t(m_slotsUsed + 1) > (m_slotMask + 1) / 4 * 3) {
-        if (create) m_outOfNodes = true;
-        return nullptr;
+      if (!create) return nullptr;
+      if (uint32_t(m_slotsUsed + 1) > (m_slotMask + 1) / 4 * 3) {
+        // The used part is 3/4 full: double it (the whole table bounds the pools' worst case).
+        if (!growSlots()) {
+          m_outOfNodes = true;
+          return nullptr;
+        }
+        return slot(key, true);
       }
       ++m_slotsUsed;
       s.key = key;
@@ -161,6 +171,35 @@ ShortestPath::Slot* ShortestPath::slot(uint64_t key, bool create) {
     if (s.key == key) return &s;
     i = (i + 1) & m_slotMask;
   }
+}
+
+// A new generation of slot stamps: every slot reads as free (cleared for real once per 2^32).
+void ShortestPath::nextStamp() {
+  if (++m_stamp == 0) {
+    for (uint32_t i = 0; i <= m_slotFullMask; ++i) m_slots[i].stamp = 0;
+    m_stamp = 1;
+  }
+}
+
+// Queries start on a small, cache-resident part of the slot table; when it fills up its live
+// slots move to a part twice as large (under a new stamp, so what was left there from earlier
+// queries or parts reads as free). No slot pointer is held across a slot() call.
+bool ShortestPath::growSlots() {
+  if (m_slotMask >= m_slotFullMask) return false;
+  int live = 0;
+  for (uint32_t i = 0; i <= m_slotMask; ++i)
+    if (m_slots[i].stamp == m_stamp) m_slotMove[live++] = m_slots[i];
+  m_slotMask = m_slotMask * 2 + 1;
+  nextStamp();
+  m_slotsUsed = 0;
+  for (int k = 0; k < live; ++k) {
+    uint32_t i = uint32_t((m_slotMove[k].key * 0x9E3779B97F4A7C15ull) >> 32) & m_slotMask;
+    while (m_slots[i].stamp == m_stamp) i = (i + 1) & m_slotMask;
+    m_slots[i] = m_slotMove[k];
+    m_slots[i].stamp = m_stamp;
+    ++m_slotsUsed;
+  }
+  return true;
 }
 
 int ShortestPath::newNode() {
@@ -196,29 +235,25 @@ inline bool nodeBefore(const float fa, const float ga, const float fb, const flo
 
 void ShortestPath::heapPush(int n) {
   int i = m_heapSize++;
-  const float f = m_nodes[n].f, g = m_nodes[n].g;
+  const HeapItem item = {m_nodes[n].f, m_nodes[n].g, n};
   while (i > 0) {
     const int p = (i - 1) / 2;
-    const Node& pn = m_nodes[m_heap[p]];
-    if (!nodeBefore(f, g, pn.f, pn.g)) break;
+    if (!nodeBefore(item.f, item.g, m_heap[p].f, m_heap[p].g)) break;
     m_heap[i] = m_heap[p];
     i = p;
   }
-  m_heap[i] = n;
+  m_heap[i] = item;
 }
 
 int ShortestPath::heapPop() {
-  const int top = m_heap[0];
-  const int last = m_heap[--m_heapSize];
-  const float f = m_nodes[last].f, g = m_nodes[last].g;
+  const int top = m_heap[0].n;
+  const HeapItem last = m_heap[--m_heapSize];
   int i = 0;
   for (;;) {
     int c = 2 * i + 1;
     if (c >= m_heapSize) break;
-    if (c + 1 < m_heapSize && nodeBefore(m_nodes[m_heap[c + 1]].f, m_nodes[m_heap[c + 1]].g, m_nodes[m_heap[c]].f,
-                                         m_nodes[m_heap[c]].g))
-      ++c;
-    if (!nodeBefore(m_nodes[m_heap[c]].f, m_nodes[m_heap[c]].g, f, g)) break;
+    if (c + 1 < m_heapSize && nodeBefore(m_heap[c + 1].f, m_heap[c + 1].g, m_heap[c].f, m_heap[c].g)) ++c;
+    if (!nodeBefore(m_heap[c].f, m_heap[c].g, last.f, last.g)) break;
     m_heap[i] = m_heap[c];
     i = c;
   }
@@ -276,10 +311,8 @@ Status ShortestPath::initSlicedFindPath(PolyRef startRef, PolyRef endRef, const 
     return FAILURE | INVALID_PARAM;
 
   // Per-query state.
-  if (++m_stamp == 0) {
-    for (uint32_t i = 0; i <= m_slotMask; ++i) m_slots[i].stamp = 0;
-    m_stamp = 1;
-  }
+  nextStamp();
+  m_slotMask = navMin(m_slotFullMask + 1, kFirstSlots) - 1;
   m_slotsUsed = 0;
   m_filter = filter;
   m_endRef = endRef;
@@ -325,6 +358,7 @@ Status ShortestPath::updateSlicedFindPath(int maxIter, int* doneIters) {
       m_goal = n;
       break;
     }
+    if (staleRoot(m_nodes[n].root)) continue;
     ++m_stats.nodesExpanded;
     if (m_nodes[n].kind == KIND_OFFMESH) {
       expandPoint(n, m_nodes[n].root, m_nodes[n].poly, nullptr, nullptr);
@@ -469,11 +503,13 @@ Status ShortestPath::finalizeSlicedFindPath(float* straightPath, uint8_t* straig
 
 // A polygon whose only links lead back to `from` (and that does not hold the end) cannot be on a
 // shortest path through it: Polyanya's dead-end pruning.
-bool ShortestPath::deadEnd(PolyRef polyRef, PolyRef from) const {
+bool ShortestPath::deadEnd(PolyRef polyRef, const MeshTile* tile, const Poly* poly, PolyRef from) const {
   if (polyRef == m_endRef) return false;
-  const MeshTile* tile = nullptr;
-  const Poly* poly = nullptr;
-  m_mesh->getTileAndPolyByRefUnsafe(polyRef, &tile, &poly);
+  // Two edges with neighbours (read from the polygon itself, no link walk): not a dead end. Saying
+  // "not a dead end" is always safe; it only costs the nodes that pruning would have saved.
+  int open = 0;
+  for (int i = 0; i < poly->vertCount; ++i) open += poly->neis[i] != 0;
+  if (open >= 2) return false;
   for (uint32_t i = poly->firstLink; i != NULL_LINK; i = tile->links[i].next)
     if (tile->links[i].ref != from && tile->links[i].ref != 0) return false;
   return true;
@@ -573,7 +609,7 @@ void ShortestPath::expandPoint(int parent, int root, PolyRef polyRef, const floa
       continue;
     }
     if (link.edge >= nv) continue;
-    if (deadEnd(link.ref, polyRef)) continue;
+    if (deadEnd(link.ref, ntile, npoly, polyRef)) continue;
     const int j = link.edge;
     const float* va = &tile->verts[poly->verts[j] * 3];
     const float* vb = &tile->verts[poly->verts[(j + 1) % nv] * 3];
@@ -608,15 +644,26 @@ int ShortestPath::expandNode(int n) {
   const int nv = poly->vertCount;
 
   // Side values of the vertices against the interval's line; onLine: the vertex is on it.
+  // In the same pass, the side values against the two rays of the cone (used below when the root
+  // is behind the interval): a < 0 beyond root->l, b < 0 beyond root->r, both >= 0 inside.
+  const float s = c > 0.0f ? 1.0f : -1.0f;
+  const float lx = s * (nd.l[0] - R[0]), lz = s * (nd.l[2] - R[2]);
+  const float rx = s * (nd.r[0] - R[0]), rz = s * (nd.r[2] - R[2]);
+  const float* vp[VERTS_PER_POLYGON];
+  float av[VERTS_PER_POLYGON], bv[VERTS_PER_POLYGON];
   bool onLine[VERTS_PER_POLYGON];
   bool rootBehind = true; // the root is on the other side of the interval than the polygon
   for (int i = 0; i < nv; ++i) {
     const float* v = &tile->verts[poly->verts[i] * 3];
+    vp[i] = v;
     const float sv = cross2(nd.e0, nd.e1, v);
     onLine[i] = sv * sv <= tol2;
     // cross2(l, r, R) has the sign of c; a vertex clearly on the root's side means the root is not
     // behind the interval (a tile-border portal quantised to bytes can put it a little in front).
     if (sv * c > 0.0f && sv * sv > 100.0f * tol2) rootBehind = false;
+    const float vx = v[0] - R[0], vz = v[2] - R[2];
+    av[i] = lx * vz - lz * vx; // s * cross2(R, l, v)
+    bv[i] = vx * rz - vz * rx; // s * cross2(R, v, r)
   }
 
   // A root on the interval's line, or slightly on the polygon's side of it, is treated as on it.
@@ -636,7 +683,6 @@ int ShortestPath::expandNode(int n) {
     }
     return -1;
   }
-  const float s = c > 0.0f ? 1.0f : -1.0f;
 
   // The end inside: reached straight through the interval, or around one of its ends.
   if (polyRef == m_endRef) {
@@ -662,14 +708,6 @@ int ShortestPath::expandNode(int n) {
 
   const uint32_t tileIndex = m_mesh->decodePolyIdTile(polyRef);
 
-  // Side values of the vertices against the two rays of the cone: a < 0 beyond root->l, b < 0
-  // beyond root->r, both >= 0 inside.
-  float av[VERTS_PER_POLYGON], bv[VERTS_PER_POLYGON];
-  for (int i = 0; i < nv; ++i) {
-    const float* v = &tile->verts[poly->verts[i] * 3];
-    av[i] = s * cross2(R, nd.l, v);
-    bv[i] = s * cross2(R, v, nd.r);
-  }
 
   int lRoot = -1, rRoot = -1; // -1: not decided yet, -2: no turn there
   auto turnRoot = [&](bool left) -> int {
@@ -702,8 +740,8 @@ int ShortestPath::expandNode(int n) {
     }
     const int j = link.edge, j1 = (j + 1) % nv;
     if (onLine[j] && onLine[j1]) continue; // the entry edge
-    const float* va = &tile->verts[poly->verts[j] * 3];
-    const float* vb = &tile->verts[poly->verts[j1] * 3];
+    const float* va = vp[j];
+    const float* vb = vp[j1];
 
     // Split the edge at the two rays: [0, aHi) beyond l ... or (aLo, 1] beyond l, same for r.
     // Each "outer" range touches one end of the edge (or covers it all, or is empty).
@@ -739,7 +777,8 @@ int ShortestPath::expandNode(int n) {
     // Clip the three pieces to the link's portal; only then look at the neighbour.
     float t0, t1;
     linkRange(link, t0, t1);
-    const float edgeLen = dist2(va, vb);
+    const float edgeLen2 = sqr(vb[0] - va[0]) + sqr(vb[2] - va[2]);
+    const float snap2 = 4.0f * m_lineTol * m_lineTol;
     float piece[3][2] = {{inLo, inHi}, {aLo, aHi}, {bLo, bHi}};
     bool any = false;
     for (auto& pc : piece) {
@@ -750,11 +789,11 @@ int ShortestPath::expandNode(int n) {
         continue;
       }
       // A ray through (numerically: next to) a portal end snaps to it, so the end keeps its turn key.
-      if (std::fabs(lo - t0) * edgeLen < 2.0f * m_lineTol) lo = t0;
-      if (std::fabs(hi - t1) * edgeLen < 2.0f * m_lineTol) hi = t1;
+      if (sqr(lo - t0) * edgeLen2 < snap2) lo = t0;
+      if (sqr(hi - t1) * edgeLen2 < snap2) hi = t1;
       lo = navMax(lo, t0);
       hi = navMin(hi, t1);
-      if ((hi - lo) * edgeLen < kMinPiece) {
+      if (hi <= lo || sqr(hi - lo) * edgeLen2 < kMinPiece * kMinPiece) {
         lo = 1.0f;
         hi = 0.0f;
       } else {
@@ -768,7 +807,7 @@ int ShortestPath::expandNode(int n) {
     const Poly* npoly = nullptr;
     m_mesh->getTileAndPolyByRefUnsafe(link.ref, &ntile, &npoly);
     if (!m_filter->passFilter(link.ref, ntile, npoly)) continue;
-    if (deadEnd(link.ref, polyRef)) continue;
+    if (deadEnd(link.ref, ntile, npoly, polyRef)) continue;
 
     uint64_t k0 = vertKey(tileIndex, poly->verts[j]), k1 = vertKey(tileIndex, poly->verts[j1]);
     if (t0 != 0.0f || t1 != 1.0f) {
@@ -801,6 +840,18 @@ int ShortestPath::expandNode(int n) {
   }
   flushDeferred();
   return -1;
+}
+
+// Root-level pruning, the lazy half: a node waiting in the open list whose root sits on a mesh
+// point that has since been reached more cheaply is dropped when popped. Every point it would
+// reach is reached at least as cheaply through the better root (Polyanya's root-level pruning
+// argument), which makes its own successors.
+bool ShortestPath::staleRoot(int root) {
+  const uint64_t key = m_roots[root].key;
+  if (!key) return false;
+  const Slot* sl = slot(SLOT_VERT | key, false);
+  const float g = m_roots[root].g;
+  return sl && g > sl->g + 1e-4f + 1e-5f * g;
 }
 
 // A turn at mesh point p (turn key `key`, 0 for a point that is not a mesh point) reached with
@@ -985,7 +1036,14 @@ bool ShortestPath::isCorner(uint64_t key, PolyRef polyRef, const float* pos) {
   const MeshTile* tile = nullptr;
   const Poly* poly = nullptr;
   m_mesh->getTileAndPolyByRefUnsafe(polyRef, &tile, &poly);
+  // The key names the vertex in its tile (vertKey): there compare indices, elsewhere positions.
+  const uint32_t keyTile = uint32_t((key - 1) >> 16);
+  const uint16_t keyVert = uint16_t((key - 1) & 0xffff);
+  const MeshTile* kt = m_mesh->getTile(int(keyTile));
   auto findVert = [&](const MeshTile* t, const Poly* p) -> int {
+    if (t == kt)
+      for (int i = 0; i < p->vertCount; ++i)
+        if (p->verts[i] == keyVert) return i;
     for (int i = 0; i < p->vertCount; ++i)
       if (samePoint2D(&t->verts[p->verts[i] * 3], pos) && std::fabs(t->verts[p->verts[i] * 3 + 1] - pos[1]) < 1.0f)
         return i;

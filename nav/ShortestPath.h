@@ -53,6 +53,7 @@
 namespace nav {
 
 class NavMesh;
+struct MeshTile;
 class QueryFilter;
 
 /// Result counters of the last query (for the viewer, the CLI and benchmarks).
@@ -142,12 +143,15 @@ private:
   void handleOffMesh(int parent, int root, PolyRef fromRef, PolyRef conRef, const float* l, const float* r,
                      bool pointRoot);
   int newRoot(const float* pos, float g, int parent, PolyRef poly, uint8_t flags);
+  bool staleRoot(int root);
   int turnRootAt(uint64_t key, const float* pos, float g, int parentRoot, PolyRef poly);
   int newNode();
-  bool deadEnd(PolyRef polyRef, PolyRef from) const;
+  bool deadEnd(PolyRef polyRef, const MeshTile* tile, const Poly* poly, PolyRef from) const;
   float costTo(int n, int root, const float* p, bool pInsideNodePoly, PolyRef endNext);
   bool isCorner(uint64_t key, PolyRef polyRef, const float* pos);
   Slot* slot(uint64_t key, bool create);
+  bool growSlots();
+  void nextStamp();
   void heapPush(int n);
   int heapPop();
   float heuristic(const float* root, const float* l, const float* r, const float* e0, const float* e1) const;
@@ -159,11 +163,17 @@ private:
   int m_nodeCount = 0;
   Root* m_roots = nullptr;
   int m_rootCount = 0;
-  int* m_heap = nullptr;
+  struct HeapItem {
+    float f, g; ///< Copies of the node's f and g: the heap compares without touching the nodes.
+    int n;
+  };
+  HeapItem* m_heap = nullptr;
   int m_heapSize = 0;
   int* m_scratch = nullptr; ///< [Size: m_maxNodes] chain walks and path reconstruction.
   Slot* m_slots = nullptr;
-  uint32_t m_slotMask = 0;
+  Slot* m_slotMove = nullptr; ///< [Size: 3/8 of the table] live slots while the used part grows.
+  uint32_t m_slotFullMask = 0; ///< Whole table size - 1.
+  uint32_t m_slotMask = 0;     ///< Part of the table used by this query - 1 (starts small, doubles).
   uint32_t m_stamp = 0;
   int m_slotsUsed = 0;
 
