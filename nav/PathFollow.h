@@ -10,7 +10,10 @@
 //
 // Difference from RecastDemo, on purpose: where getPolyHeight fails (a point exactly on an edge,
 // or the jump end of an off-mesh link), RecastDemo writes y = 0 (its `float h = 0` is used even
-// when the call failed); here the moved point keeps its own height.
+// when the call failed); here the moved point keeps its own height. And at an off-mesh link
+// RecastDemo adds the link start twice when that makes the count even (so its dashed drawing hides
+// the jump) without checking for room: with an odd point cap it writes one point past it; here the
+// cap is never passed (with RecastDemo's even cap of 2048 both give the same points).
 #pragma once
 
 #include "nav/NavMeshQuery.h"

@@ -47,10 +47,12 @@ DualMesh::~DualMesh() {
   if (dt) dtFreeNavMesh(dt);
 }
 
-const DualMesh* loadDual(const std::string& objPath, bool tiled, bool randomize, std::string* why, float cellSize) {
+const DualMesh* loadDual(const std::string& objPath, bool tiled, bool randomize, std::string* why, float cellSize,
+                         const std::string& seedKey) {
   static std::map<std::string, std::unique_ptr<DualMesh>> cache;
   const std::string key = objPath + (tiled ? "#tiled" : "#solo") + (randomize ? "#rnd" : "") +
-                          (cellSize > 0 ? "#cs" + std::to_string(cellSize) : std::string());
+                          (cellSize > 0 ? "#cs" + std::to_string(cellSize) : std::string()) +
+                          (seedKey.empty() ? std::string() : "#seed=" + seedKey);
   auto it = cache.find(key);
   if (it != cache.end()) return it->second.get();
 
@@ -76,7 +78,7 @@ const DualMesh* loadDual(const std::string& objPath, bool tiled, bool randomize,
   std::memcpy(dm->bmax, tm.bmax, sizeof(dm->bmax));
 
   // Seeded by the level's name, not its path, so every clone tests the same random data.
-  seedRandom(std::hash<std::string>()(dm->name + (randomize ? "#rnd" : "")));
+  seedRandom(std::hash<std::string>()(seedKey.empty() ? dm->name + (randomize ? "#rnd" : "") : seedKey));
   // Random off-mesh connections between polygon centres 2..12 wu apart.
   OffMesh om;
   if (randomize) {

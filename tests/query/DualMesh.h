@@ -35,8 +35,10 @@ struct DualMesh {
 /// randomize: random areas 0..4 / flags and 24 random off-mesh connections (seeded by name).
 /// Returns null and sets *why if the file is missing or the bake fails.
 /// cellSize > 0 replaces RecastDemo's 0.3 (smaller cells: more, smaller polygons).
+/// seedKey: seeds the random areas/links with this string instead of the level's name (regression
+/// seeds: other random data on the same level).
 const DualMesh* loadDual(const std::string& objPath, bool tiled, bool randomize, std::string* why,
-                         float cellSize = 0.0f);
+                         float cellSize = 0.0f, const std::string& seedKey = std::string());
 
 /// Deterministic random numbers (xorshift), one global stream for the frand() callbacks.
 void seedRandom(uint64_t seed);

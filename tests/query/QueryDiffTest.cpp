@@ -11,6 +11,7 @@
 #include <DetourCommon.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
@@ -28,6 +29,7 @@ struct LevelParam {
   const char* file; // shared level name or "default"
   bool tiled;
   float cellSize;   // 0 = RecastDemo's 0.3
+  const char* seedKey = nullptr; // random areas/links seeded by this instead of the level's name
 };
 
 std::string levelPath(const LevelParam& p) {
@@ -66,7 +68,8 @@ protected:
     if (path.empty())
       GTEST_SKIP() << "shared levels not found at " << NAVBENCH_SHARED_DIR << "/levels (level " << GetParam().file << ")";
     std::string why;
-    mesh = loadDual(path, GetParam().tiled, true, &why, GetParam().cellSize);
+    mesh = loadDual(path, GetParam().tiled, true, &why, GetParam().cellSize,
+                    GetParam().seedKey ? std::string(GetParam().seedKey) : std::string());
     ASSERT_NE(mesh, nullptr) << path << ": " << why;
     dq = dtAllocNavMeshQuery();
     ASSERT_TRUE(dtStatusSucceed(dq->init(mesh->dt, 2048)));
@@ -504,6 +507,7 @@ TEST_P(QueryDiff, SmoothPathMatchesRecastDemoFollowLoop) {
     int nn = 0;
     nav::findSmoothPath(&nq, &f.nav, sref, sp, ep, path.data(), n, nsm.data(), &nn, maxSmooth);
     ASSERT_EQ(dn, nn);
+    ASSERT_LE(nn, maxSmooth);
     for (int i = 0; i < dn; ++i) {
       SCOPED_TRACE("point " + std::to_string(i));
       EXPECT_V3_NEAR(&dsm[i * 3], &nsm[i * 3], 1e-4f);
@@ -522,6 +526,57 @@ TEST_P(QueryDiff, SmoothPathMatchesRecastDemoFollowLoop) {
   }
   EXPECT_GT(compared, 10);
   RecordProperty("heightFailures", heightFailures);
+}
+
+// RecastDemo's jump "dash hack" (`if (m_nsmoothPath & 1)` add the link start again) checks only
+// that the count is odd, not that there is room: with RecastDemo's MAX_SMOOTH = 2048 (even) it
+// never overflows, but with an odd cap one step ends one point past it (cap 7 gave 8 points: the
+// "7 vs 8" mismatch on dungeon/tiled with the old path-derived seed, now an ExtraSeeds case).
+// Every cap from 1 to the whole length, on paths that take an off-mesh link: nav stops exactly at
+// the cap, never writes past the caller's buffer, and gives the capped reference's points.
+TEST_P(QueryDiff, SmoothPathStopsAtEveryCapAcrossOffMeshLinks) {
+  Filters f;
+  std::vector<dtPolyRef> path(MAX_POLYS);
+  std::vector<float> full(2048 * 3), dsm(2048 * 3), nsm(2048 * 3 + 3 * 8);
+  int withLinks = 0;
+  for (int q = 0; q < 400 && withLinks < 4; ++q) {
+    SCOPED_TRACE("query " + std::to_string(q));
+    randomFilter(f, q % 2 == 0);
+    float sp[3], ep[3];
+    dtPolyRef sref, eref;
+    if (!randomPoint(&sref, sp) || !randomPoint(&eref, ep)) continue;
+    int n = 0;
+    dq->findPath(sref, eref, sp, ep, &f.dt, path.data(), &n, MAX_POLYS);
+    bool crossesLink = false;
+    for (int i = 0; i < n; ++i) {
+      const dtMeshTile* t = nullptr;
+      const dtPoly* p = nullptr;
+      if (dtStatusSucceed(mesh->dt->getTileAndPolyByRef(path[size_t(i)], &t, &p)) &&
+          p->getType() == DT_POLYTYPE_OFFMESH_CONNECTION)
+        crossesLink = true;
+    }
+    if (!crossesLink) continue;
+    const int total = referenceSmoothPath(dq, &f.dt, sref, sp, ep, path.data(), n, full.data(), 2048, false, nullptr);
+    if (total > 300) continue; // keep the O(n^2) sweep short
+    ++withLinks;
+    for (int cap = 1; cap <= total; ++cap) {
+      SCOPED_TRACE("cap " + std::to_string(cap));
+      const int dn = referenceSmoothPath(dq, &f.dt, sref, sp, ep, path.data(), n, dsm.data(), cap, false, nullptr);
+      const float canary = 12345.0f;
+      std::fill(nsm.begin(), nsm.end(), canary);
+      int nn = -1;
+      const nav::Status st = nav::findSmoothPath(&nq, &f.nav, sref, sp, ep, path.data(), n, nsm.data(), &nn, cap);
+      ASSERT_EQ(dn, nn);
+      ASSERT_LE(nn, cap);
+      EXPECT_EQ((st & nav::BUFFER_TOO_SMALL) != 0, nn >= cap);
+      for (int i = 0; i < nn * 3; ++i) EXPECT_NEAR(nsm[size_t(i)], full[size_t(i)], 1e-4f) << "coordinate " << i;
+      for (int i = 0; i < dn * 3; ++i) EXPECT_EQ(dsm[size_t(i)], full[size_t(i)]) << "coordinate " << i;
+      for (size_t i = size_t(nn) * 3; i < nsm.size(); ++i) ASSERT_EQ(nsm[i], canary) << "wrote past the cap at " << i / 3;
+      STOP_ON_FAILURE();
+    }
+  }
+  RecordProperty("pathsWithLinks", withLinks);
+  EXPECT_GT(withLinks, 0) << "no path crossed an off-mesh link: the test did not bite";
 }
 
 // RecastDemo bug (NavMeshTesterTool::recalc, follow mode): `float h = 0; getPolyHeight(polys[0],
@@ -614,5 +669,22 @@ std::string levelName(const ::testing::TestParamInfo<LevelParam>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Levels, QueryDiff, ::testing::ValuesIn(allLevels()), levelName);
+
+// The same suite on other random areas/filters/off-mesh links. The first key is the clone path the
+// old seeding used in CI (key = OBJ path + "#tiled#rnd"), where the smooth path differed from
+// RecastDemo's loop at an odd point cap across a jump (see SmoothPathStopsAtEveryCapAcrossOffMeshLinks).
+std::vector<LevelParam> extraSeeds() {
+  return {{"dungeon.obj", true, 0, "/tmp/ci2/main/../shared/levels/dungeon.obj#tiled#rnd"},
+          {"dungeon.obj", true, 0, "regression seed 2"},
+          {"nav_test.obj", true, 0, "regression seed 3"},
+          {"undulating.obj", false, 0, "regression seed 4"},
+          {"default", true, 0, "regression seed 5"}};
+}
+
+std::string extraSeedName(const ::testing::TestParamInfo<LevelParam>& info) {
+  return levelName(info) + "_seed" + std::to_string(info.index);
+}
+
+INSTANTIATE_TEST_SUITE_P(ExtraSeeds, QueryDiff, ::testing::ValuesIn(extraSeeds()), extraSeedName);
 
 } // namespace

@@ -130,7 +130,10 @@ int referenceSmoothPath(dtNavMeshQuery* q, const dtQueryFilter* filter, dtPolyRe
       if (dtStatusSucceed(q->getAttachedNavMesh()->getOffMeshConnectionPolyEndPoints(prevRef, polyRef, sp, ep))) {
         if (n < maxSmooth) {
           dtVcopy(&out[n++ * 3], sp);
-          if (n & 1) dtVcopy(&out[n++ * 3], sp);
+          // RecastDemo checks only `m_nsmoothPath & 1` here: with its even MAX_SMOOTH (2048) this
+          // never passes the end, but with an odd cap it writes one point past the buffer (cap 7:
+          // 8 points). The cap check keeps the reference inside maxSmooth, as nav does.
+          if ((n & 1) && n < maxSmooth) dtVcopy(&out[n++ * 3], sp);
         }
         dtVcopy(iterPos, ep);
         float eh = 0.0f;
