@@ -1,4 +1,5 @@
-// CmdQuery.cpp: `navbench query MESH.bin CASES.txt [--json OUT.jsonl] [--repeat R] [--optimal]`
+// CmdQuery.cpp: `navbench query MESH.bin CASES.txt [--json OUT.jsonl] [--repeat R] [--optimal]
+//                [--check] [--write-expected OUT.txt]`
 //
 // Runs a RecastDemo test-case file (RecastDemo/Bin/TestCases format: `pf sx sy sz ex ey ez inc
 // exc` and `rc ...` lines; `s`/`f` lines name the sample and level and are ignored here, the mesh
@@ -8,9 +9,16 @@
 // optionally writes one JSON object per case (coordinates with 4 decimals, statuses as hex).
 // --optimal also runs the exact shortest-path search (nav/ShortestPath.h) per pf case and adds
 // `optLen` and `optPath` to its record (null when no exact path was found).
+// --check compares every case that has an `# expect` line (app/cli/TestCaseFile.h) with its
+// result (tolerances in app/cli/TestCaseRun.h), prints "FILE:LINE: ..." per mismatch and exits 1
+// on any; --write-expected writes the file with every case's expectation filled in (atomically;
+// OUT may be CASES.txt itself). The run-one-case code is app/cli/TestCaseRun, shared with the
+// viewer's Test cases panel.
 #include "app/cli/Cli.h"
 #include "app/cli/TestCaseFile.h"
+#include "app/cli/TestCaseRun.h"
 
+#include "nav/AtomicFile.h"
 #include "nav/NavMath.h"
 #include "nav/NavMeshQuery.h"
 #include "nav/PathFollow.h"
@@ -31,108 +39,11 @@
 
 namespace {
 
-constexpr int MAX_POLYS = 2048;
-constexpr int MAX_SMOOTH = 2048;
-
-struct Result {
-  nav::PolyRef startRef = 0, endRef = 0;
-  float ns[3] = {0, 0, 0}, ne[3] = {0, 0, 0};
-  nav::Status pathStatus = 0, straightStatus = 0, rayStatus = 0, smoothStatus = 0;
-  std::vector<nav::PolyRef> polys;
-  std::vector<float> straight;
-  std::vector<uint8_t> straightFlags;
-  std::vector<nav::PolyRef> straightRefs;
-  std::vector<float> smooth;
-  float t = 0, normal[3] = {0, 0, 0}, hitPos[3] = {0, 0, 0};
-  bool hasOpt = false; ///< --optimal found an exact path
-  float optLen = 0;
-  std::vector<float> optPath;
-};
-
 using Case = navbench::TestCase;
+using Result = navbench::TestCaseResult;
 
-bool readCases(const std::string& path, std::vector<Case>& cases, std::string* why) {
-  return navbench::readTestCaseFile(path, cases, why);
-}
-
-using Clock = std::chrono::steady_clock;
-double usSince(Clock::time_point t0) {
-  return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
-}
-
-enum Op { OP_NEAREST, OP_PATH, OP_STRAIGHT, OP_SMOOTH, OP_RAYCAST, OP_OPTIMAL, OP_COUNT };
-const char* const OP_NAMES[OP_COUNT] = {"findNearestPoly", "findPath", "findStraightPath", "smoothPath", "raycast",
-                                        "shortestPath"};
-
-// Runs all cases once; adds each op's time to times[op] and counts to counts[op].
-void runCases(nav::NavMeshQuery& q, nav::ShortestPath* opt, const std::vector<Case>& cases,
-              std::vector<Result>& results, double* times, int* counts) {
-  static const float ext[3] = {2, 4, 2};
-  static std::vector<nav::PolyRef> polys(MAX_POLYS), srefs(MAX_POLYS);
-  static std::vector<float> straight(MAX_POLYS * 3), smooth(MAX_SMOOTH * 3);
-  static std::vector<uint8_t> sflags(MAX_POLYS);
-  for (size_t i = 0; i < cases.size(); ++i) {
-    const Case& c = cases[i];
-    Result& r = results[i];
-    nav::QueryFilter filter;
-    filter.setIncludeFlags(c.inc);
-    filter.setExcludeFlags(c.exc);
-
-    auto t0 = Clock::now();
-    q.findNearestPoly(c.s, ext, &filter, &r.startRef, r.ns);
-    q.findNearestPoly(c.e, ext, &filter, &r.endRef, r.ne);
-    times[OP_NEAREST] += usSince(t0);
-    counts[OP_NEAREST] += 2;
-    if (!r.startRef) continue;
-
-    if (!c.raycast) {
-      if (!r.endRef) continue;
-      int npolys = 0;
-      t0 = Clock::now();
-      r.pathStatus = q.findPath(r.startRef, r.endRef, c.s, c.e, &filter, polys.data(), &npolys, MAX_POLYS);
-      times[OP_PATH] += usSince(t0);
-      counts[OP_PATH]++;
-      r.polys.assign(polys.begin(), polys.begin() + npolys);
-      if (!npolys) continue;
-      int ns = 0;
-      t0 = Clock::now();
-      r.straightStatus = q.findStraightPath(c.s, c.e, polys.data(), npolys, straight.data(), sflags.data(),
-                                            srefs.data(), &ns, MAX_POLYS);
-      times[OP_STRAIGHT] += usSince(t0);
-      counts[OP_STRAIGHT]++;
-      r.straight.assign(straight.begin(), straight.begin() + ns * 3);
-      r.straightFlags.assign(sflags.begin(), sflags.begin() + ns);
-      r.straightRefs.assign(srefs.begin(), srefs.begin() + ns);
-      int nsm = 0;
-      t0 = Clock::now();
-      r.smoothStatus = nav::findSmoothPath(&q, &filter, r.startRef, c.s, c.e, polys.data(), npolys, smooth.data(),
-                                           &nsm, MAX_SMOOTH);
-      times[OP_SMOOTH] += usSince(t0);
-      counts[OP_SMOOTH]++;
-      r.smooth.assign(smooth.begin(), smooth.begin() + nsm * 3);
-      if (opt) {
-        int nopt = 0;
-        float len = 0;
-        t0 = Clock::now();
-        const nav::Status st = opt->findPath(r.startRef, r.endRef, c.s, c.e, &filter, straight.data(), sflags.data(),
-                                             srefs.data(), &nopt, MAX_POLYS, nullptr, nullptr, 0, &len);
-        times[OP_OPTIMAL] += usSince(t0);
-        counts[OP_OPTIMAL]++;
-        r.hasOpt = nav::statusSucceeded(st) && !(st & nav::PARTIAL_RESULT) && nopt > 0;
-        r.optLen = len;
-        r.optPath.assign(straight.begin(), straight.begin() + nopt * 3);
-      }
-    } else {
-      int npath = 0;
-      t0 = Clock::now();
-      r.rayStatus = q.raycast(r.startRef, c.s, c.e, &filter, &r.t, r.normal, polys.data(), &npath, MAX_POLYS);
-      times[OP_RAYCAST] += usSince(t0);
-      counts[OP_RAYCAST]++;
-      r.polys.assign(polys.begin(), polys.begin() + npath);
-      if (r.t > 1) nav::vcopy(r.hitPos, c.e);
-      else nav::vlerp(r.hitPos, c.s, c.e, r.t);
-    }
-  }
+bool readCases(const std::string& path, std::vector<Case>& cases, std::string* why, navbench::TestCaseHeader* header) {
+  return navbench::readTestCaseFile(path, cases, why, header);
 }
 
 void appendVec(std::string& o, const float* v) {
@@ -226,14 +137,19 @@ std::string caseJson(size_t i, const Case& c, const Result& r, bool withOpt) {
 
 int usage(const char* msg) {
   if (msg) std::fprintf(stderr, "navbench query: %s\n", msg);
-  std::fprintf(stderr, "usage: navbench query MESH.bin CASES.txt [--json OUT.jsonl] [--repeat R] [--optimal]\n");
+  std::fprintf(stderr, "usage: navbench query MESH.bin CASES.txt [--json OUT.jsonl] [--repeat R] [--optimal]\n"
+                       "                      [--check] [--write-expected OUT.txt]\n"
+                       "  --check               compare each case with its '# expect' line (status, corridor, straight,\n"
+                       "                        len within 1e-3 wu + 1e-4 * len; rc: status, t within 1e-4, normal within\n"
+                       "                        1e-3, visited); one line per mismatch, exit 1 on any\n"
+                       "  --write-expected OUT  write CASES.txt with every case's expectation filled in (atomically)\n");
   return 2;
 }
 
 int runQuery(int argc, char** argv) {
-  std::string meshPath, casesPath, jsonPath;
+  std::string meshPath, casesPath, jsonPath, writeExpectedPath;
   int repeat = 1;
-  bool optimal = false;
+  bool optimal = false, check = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--json") {
@@ -241,6 +157,11 @@ int runQuery(int argc, char** argv) {
       jsonPath = argv[i];
     } else if (a == "--optimal") {
       optimal = true;
+    } else if (a == "--check") {
+      check = true;
+    } else if (a == "--write-expected") {
+      if (++i >= argc) return usage("--write-expected needs a file name");
+      writeExpectedPath = argv[i];
     } else if (a == "--repeat") {
       if (++i >= argc) return usage("--repeat needs a number");
       char* end = nullptr;
@@ -269,12 +190,13 @@ int runQuery(int argc, char** argv) {
     return 1;
   }
   std::vector<Case> cases;
-  if (!readCases(casesPath, cases, &why)) {
+  navbench::TestCaseHeader header;
+  if (!readCases(casesPath, cases, &why, &header)) {
     std::fprintf(stderr, "navbench query: %s\n", why.c_str());
     return 1;
   }
   nav::NavMeshQuery q;
-  if (nav::statusFailed(q.init(&mesh, 2048))) {
+  if (nav::statusFailed(q.init(&mesh, navbench::kTestCaseMaxNodes))) {
     std::fprintf(stderr, "navbench query: cannot initialise the query (2048 nodes)\n");
     return 1;
   }
@@ -286,17 +208,16 @@ int runQuery(int argc, char** argv) {
   }
 
   std::vector<Result> results(cases.size());
-  double best[OP_COUNT];
-  int counts[OP_COUNT] = {};
+  double best[navbench::TC_OP_COUNT];
+  int counts[navbench::TC_OP_COUNT] = {};
   for (double& b : best) b = 1e300;
+  navbench::TestCaseRunner runner;
   for (int r = 0; r < repeat; ++r) {
-    double times[OP_COUNT] = {};
-    int cnt[OP_COUNT] = {};
-    for (Result& res : results) res = Result();
-    runCases(q, optimal ? &shortest : nullptr, cases, results, times, cnt);
-    for (int op = 0; op < OP_COUNT; ++op) {
-      if (times[op] < best[op]) best[op] = times[op];
-      counts[op] = cnt[op];
+    navbench::TestCaseTimes times;
+    for (size_t i = 0; i < cases.size(); ++i) runner.run(q, optimal ? &shortest : nullptr, cases[i], results[i], &times);
+    for (int op = 0; op < navbench::TC_OP_COUNT; ++op) {
+      if (times.us[op] < best[op]) best[op] = times.us[op];
+      counts[op] = times.calls[op];
     }
   }
 
@@ -313,26 +234,61 @@ int runQuery(int argc, char** argv) {
   std::printf("%s: %d cases (%d pf, %d rc), %d paths reach their end, %d rays hit; %d repeat(s)\n", casesPath.c_str(),
               int(cases.size()), npf, nrc, found, hits, repeat);
   std::printf("%-18s %8s %12s %12s\n", "operation", "calls", "total ms", "avg us");
-  for (int op = 0; op < OP_COUNT; ++op) {
+  for (int op = 0; op < navbench::TC_OP_COUNT; ++op) {
     if (!counts[op]) continue;
-    std::printf("%-18s %8d %12.3f %12.3f\n", OP_NAMES[op], counts[op], best[op] / 1000.0, best[op] / counts[op]);
+    std::printf("%-18s %8d %12.3f %12.3f\n", navbench::kTestCaseOpNames[op], counts[op], best[op] / 1000.0,
+                best[op] / counts[op]);
   }
 
   if (!jsonPath.empty()) {
     std::string out;
     for (size_t i = 0; i < cases.size(); ++i) out += caseJson(i, cases[i], results[i], optimal);
-    const std::string tmp = jsonPath + ".tmp";
-    FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f) {
-      std::fprintf(stderr, "navbench query: %s: cannot write (%s)\n", tmp.c_str(), std::strerror(errno));
+    if (!nav::writeFileAtomic(jsonPath, out, why)) {
+      std::fprintf(stderr, "navbench query: %s\n", why.c_str());
       return 1;
     }
-    const bool ok = std::fwrite(out.data(), 1, out.size(), f) == out.size();
-    if (std::fclose(f) != 0 || !ok || std::rename(tmp.c_str(), jsonPath.c_str()) != 0) {
-      std::fprintf(stderr, "navbench query: %s: write failed (%s)\n", jsonPath.c_str(), std::strerror(errno));
-      std::remove(tmp.c_str());
+  }
+
+  if (!writeExpectedPath.empty()) {
+    std::string text;
+    {
+      std::ifstream in(casesPath, std::ios::binary);
+      std::ostringstream ss;
+      ss << in.rdbuf();
+      text = ss.str();
+    }
+    std::vector<std::string> lines(cases.size());
+    for (size_t i = 0; i < cases.size(); ++i)
+      lines[i] = navbench::formatExpect(cases[i].raycast, navbench::expectFromResult(cases[i], results[i]));
+    if (!nav::writeFileAtomic(writeExpectedPath, navbench::replaceExpectations(text, cases, lines), why)) {
+      std::fprintf(stderr, "navbench query: %s\n", why.c_str());
       return 1;
     }
+    std::printf("wrote %s: %d cases with expectations\n", writeExpectedPath.c_str(), int(cases.size()));
+  }
+
+  if (check) {
+    if (header.expectCount == 0) {
+      std::fprintf(stderr, "navbench query: --check: %s has no '# expect' lines (add them with --write-expected)\n",
+                   casesPath.c_str());
+      return 1;
+    }
+    int bad = 0, checked = 0;
+    for (size_t i = 0; i < cases.size(); ++i) {
+      const Case& c = cases[i];
+      if (!c.expect.present) continue;
+      ++checked;
+      std::vector<std::string> diffs;
+      if (navbench::checkExpect(c, results[i], &diffs)) continue;
+      ++bad;
+      std::string msg;
+      for (const std::string& d : diffs) msg += (msg.empty() ? "" : "; ") + d;
+      std::printf("%s:%d: %s case %d (expectation on line %d): %s\n", casesPath.c_str(), c.line,
+                  c.raycast ? "rc" : "pf", int(i), c.expect.line, msg.c_str());
+    }
+    std::printf("check: %d of %d cases checked, %d mismatch(es)%s\n", checked, int(cases.size()), bad,
+                bad ? "" : ": all as expected");
+    if (bad) return 1;
   }
   return 0;
 }

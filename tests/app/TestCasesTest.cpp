@@ -1,0 +1,262 @@
+// TestCasesTest.cpp: RecastDemo test-case files as regression tests (issue 7), through the real
+// navbench binary: `navbench query MESH CASES --check` against the '# expect' lines of
+// tests/app/data/default_cases.txt on the default level, doctored and malformed expectations,
+// --write-expected, the shared RecastDemo files (skipped when ../shared is absent), and the
+// viewer's Test cases panel driven headless (a dropped file, a click on its first row, a key).
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct CmdRun {
+  int exitCode = -1;
+  std::string output; // stdout + stderr
+};
+
+CmdRun run(const std::string& args) {
+  CmdRun r;
+  const std::string cmd = "SDL_VIDEODRIVER=offscreen XDG_CONFIG_HOME='" + std::string(NAVBENCH_TEST_TMP) +
+                          "/config' ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" '" + NAVBENCH_EXE +
+                          "' " + args + " 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+  const int st = ::pclose(p);
+  r.exitCode = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+std::string tmp(const std::string& name) {
+  fs::create_directories(NAVBENCH_TEST_TMP);
+  return std::string(NAVBENCH_TEST_TMP) + "/" + name;
+}
+std::string q(const std::string& s) { return "'" + s + "'"; }
+
+std::string readText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+std::string writeText(const std::string& name, const std::string& text) {
+  const std::string p = tmp(name);
+  std::ofstream(p, std::ios::binary) << text;
+  return p;
+}
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  std::string l;
+  while (std::getline(in, l)) out.push_back(l);
+  return out;
+}
+std::string join(const std::vector<std::string>& ls) {
+  std::string o;
+  for (const std::string& l : ls) o += l + "\n";
+  return o;
+}
+bool isExpect(const std::string& l) { return l.rfind("# expect ", 0) == 0; }
+bool isCase(const std::string& l) { return l.rfind("pf ", 0) == 0 || l.rfind("rc ", 0) == 0; }
+
+const std::string kMesh = std::string(NAVBENCH_SOURCE_DIR) + "/assets/levels/default.bin";
+const std::string kCases = std::string(NAVBENCH_SOURCE_DIR) + "/tests/app/data/default_cases.txt";
+
+CmdRun check(const std::string& cases) { return run("query " + q(kMesh) + " " + q(cases) + " --check"); }
+
+/// 1-based number of the line of the n-th (0-based) line matching `pred`.
+template <class Pred> int nthLine(const std::vector<std::string>& ls, int n, Pred pred) {
+  for (size_t i = 0; i < ls.size(); ++i)
+    if (pred(ls[i]) && n-- == 0) return int(i) + 1;
+  return -1;
+}
+
+/// `line` with key=value's value replaced by `value`.
+std::string setKey(std::string line, const std::string& key, const std::string& value) {
+  const size_t at = line.find(" " + key + "=");
+  if (at == std::string::npos) return line;
+  const size_t v = at + key.size() + 2, end = line.find(' ', v);
+  return line.substr(0, v) + value + (end == std::string::npos ? "" : line.substr(end));
+}
+std::string keyValue(const std::string& line, const std::string& key) {
+  const size_t at = line.find(" " + key + "=");
+  if (at == std::string::npos) return "";
+  const size_t v = at + key.size() + 2, end = line.find(' ', v);
+  return line.substr(v, end == std::string::npos ? std::string::npos : end - v);
+}
+
+} // namespace
+
+// The committed cases on the committed default.bin: every case has an expectation and all hold.
+TEST(TestCaseCheck, DefaultLevelCasesAsExpected) {
+  const std::vector<std::string> ls = lines(readText(kCases));
+  int ncase = 0, nexp = 0;
+  for (const std::string& l : ls) ncase += isCase(l), nexp += isExpect(l);
+  ASSERT_GT(ncase, 10);
+  EXPECT_EQ(nexp, ncase);
+  const CmdRun r = check(kCases);
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find(std::to_string(ncase) + " of " + std::to_string(ncase) + " cases checked, 0 mismatch"),
+            std::string::npos)
+      << r.output;
+}
+
+// Edited expectations fail with "FILE:LINE:" of their case and the difference; a length inside
+// the documented tolerance (1e-3 wu + 1e-4 * len) still passes.
+TEST(TestCaseCheck, DoctoredExpectationsFailWithFileAndLine) {
+  std::vector<std::string> ls = lines(readText(kCases));
+  const int corridorLine = nthLine(ls, 1, isExpect);                                          // 2nd case (pf)
+  const int rcLine = nthLine(ls, 0, [](const std::string& l) { return isExpect(l) && l.find(" t=") != std::string::npos; });
+  const int nearLenLine = nthLine(ls, 0, isExpect);                                           // 1st case (pf)
+  const int farLenLine = nthLine(ls, 3, isExpect);                                            // 4th case (pf)
+  ASSERT_GT(rcLine, 0);
+  std::string& cl = ls[size_t(corridorLine - 1)];
+  cl = setKey(cl, "corridor", std::to_string(std::stoi(keyValue(cl, "corridor")) + 1));
+  std::string& rl = ls[size_t(rcLine - 1)];
+  rl = setKey(rl, "t", std::to_string(std::stod(keyValue(rl, "t")) + 0.01));
+  char buf[64];
+  std::string& nl = ls[size_t(nearLenLine - 1)];
+  std::snprintf(buf, sizeof buf, "%.4f", std::stod(keyValue(nl, "len")) + 0.0005);
+  nl = setKey(nl, "len", buf);
+  std::string& fl = ls[size_t(farLenLine - 1)];
+  std::snprintf(buf, sizeof buf, "%.4f", std::stod(keyValue(fl, "len")) + 0.05);
+  fl = setKey(fl, "len", buf);
+  const std::string doctored = writeText("doctored.txt", join(ls));
+
+  const CmdRun r = check(doctored);
+  EXPECT_EQ(r.exitCode, 1) << r.output;
+  // Each mismatch names the case's line (the one above its expectation) and the difference.
+  EXPECT_NE(r.output.find(doctored + ":" + std::to_string(corridorLine - 1) + ":"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("expectation on line " + std::to_string(corridorLine) + "): corridor"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find(doctored + ":" + std::to_string(rcLine - 1) + ":"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("): t "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(doctored + ":" + std::to_string(farLenLine - 1) + ":"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("): len "), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find(doctored + ":" + std::to_string(nearLenLine - 1) + ":"), std::string::npos)
+      << "0.0005 wu is within the tolerance\n" << r.output;
+  EXPECT_NE(r.output.find(", 3 mismatch(es)"), std::string::npos) << r.output;
+}
+
+// Malformed expectations are parse errors naming the file, the line and the problem.
+TEST(TestCaseCheck, MalformedExpectationsAreParseErrors) {
+  struct Bad {
+    const char* text;
+    int line;
+    const char* problem;
+  };
+  const Bad bads[] = {
+      {"pf 1 0 1 5 0 5 0xffff 0x0\n# expect status=hit\n", 2, "status 'hit' is not one of complete"},
+      {"rc 1 0 1 5 0 5 0xffff 0x0\n# expect status=hit t=abc\n", 2, "t='abc'"},
+      {"pf 1 0 1 5 0 5 0xffff 0x0\n\n# expect corridor=-3\n", 3, "corridor='-3' is not a count"},
+      {"rc 1 0 1 5 0 5 0xffff 0x0\n# expect normal=0,1\n", 2, "normal='0,1' is not x,y,z"},
+      {"pf 1 0 1 5 0 5 0xffff 0x0\n# expect visited=3\n", 2, "unknown key 'visited' for a pf case"},
+      {"s Solo Mesh\n# expect status=complete\npf 1 0 1 5 0 5 0xffff 0x0\n", 2, "no pf/rc line above it"},
+      {"pf 1 0 1 5 0 5 0xffff 0x0\n# expect len=3\n# expect len=4\n", 3, "already has one (line 2)"},
+      {"pf 1 0 1 5 0 5 0xffff 0x0\n# expect\n", 2, "no key=value"},
+      {"pf 1 0 1 5 0 5 0xffff 0x0\n# expect len=1 len=2\n", 2, "given twice"},
+  };
+  int i = 0;
+  for (const Bad& b : bads) {
+    const std::string f = writeText("malformed" + std::to_string(i++) + ".txt", b.text);
+    const CmdRun r = check(f);
+    EXPECT_EQ(r.exitCode, 1) << b.text << r.output;
+    EXPECT_NE(r.output.find(f + ":" + std::to_string(b.line) + ": bad expectation: "), std::string::npos) << b.text << r.output;
+    EXPECT_NE(r.output.find(b.problem), std::string::npos) << b.text << r.output;
+    EXPECT_EQ(r.output.find("operation"), std::string::npos) << "no cases may run on a bad file\n" << r.output;
+  }
+  // Ordinary comments (even ones starting with "expected") stay comments.
+  const std::string ok = writeText("comments.txt", "# expected results below\n#\npf 1 0 1 5 0 5 0xffff 0x0\n# expect len=0\n");
+  const CmdRun r = run("query " + q(kMesh) + " " + q(ok));
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+}
+
+// --write-expected on a file without expectations gives the committed ones back, keeps every other
+// line, writes in place too, and a file RecastDemo's reader (emulated) still takes unchanged.
+TEST(TestCaseCheck, WriteExpectedFillsTheFileIn) {
+  const std::vector<std::string> committed = lines(readText(kCases));
+  std::vector<std::string> bare, expects;
+  for (const std::string& l : committed) (isExpect(l) ? expects : bare).push_back(l);
+  const std::string in = writeText("bare.txt", join(bare));
+  CmdRun r = check(in);
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.output.find("has no '# expect' lines"), std::string::npos) << r.output;
+
+  const std::string out = tmp("filled.txt");
+  fs::remove(out);
+  r = run("query " + q(kMesh) + " " + q(in) + " --write-expected " + q(out));
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  for (const auto& e : fs::directory_iterator(fs::path(out).parent_path()))
+    EXPECT_NE(e.path().filename().string().rfind("filled.txt.tmp", 0), 0u) << "temporary file left: " << e.path();
+  EXPECT_EQ(readText(out), join(committed)) << "same cases, same mesh: the committed expectations";
+  EXPECT_EQ(check(out).exitCode, 0);
+
+  // In place, over stale expectations: replaced, not duplicated.
+  std::vector<std::string> stale = committed;
+  const int first = nthLine(stale, 0, isExpect);
+  stale[size_t(first - 1)] = setKey(stale[size_t(first - 1)], "corridor", "77");
+  const std::string inplace = writeText("inplace.txt", join(stale));
+  EXPECT_EQ(check(inplace).exitCode, 1);
+  r = run("query " + q(kMesh) + " " + q(inplace) + " --write-expected " + q(inplace));
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_EQ(readText(inplace), join(committed));
+
+  // An unwritable destination: a message naming it, no file.
+  r = run("query " + q(kMesh) + " " + q(in) + " --write-expected " + q(tmp("no/such/dir/x.txt")));
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.output.find(tmp("no/such/dir/x.txt")), std::string::npos) << r.output;
+
+  // RecastDemo's TestCase::load, emulated: it looks at a row's first characters only ('s', 'f',
+  // "pf", "rc") and scans 6 floats and 2 hex numbers; every other row is skipped.
+  int recast = 0, ours = 0;
+  for (const std::string& row : lines(readText(out))) {
+    ours += isCase(row);
+    if (row.size() < 2 || row[0] == 's' || row[0] == 'f') continue;
+    if ((row[0] == 'p' && row[1] == 'f') || (row[0] == 'r' && row[1] == 'c')) {
+      float v[6];
+      unsigned short inc = 0, exc = 0;
+      ASSERT_EQ(std::sscanf(row.c_str() + 2, "%f %f %f %f %f %f %hx %hx", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &inc, &exc), 8)
+          << row;
+      ++recast;
+    }
+  }
+  EXPECT_EQ(recast, ours);
+}
+
+// RecastDemo's own files (../shared) on a nav_test.obj baked here: --write-expected then --check.
+TEST(TestCaseCheck, SharedRecastDemoCases) {
+  const fs::path shared = fs::path(NAVBENCH_SHARED_DIR) / "levels";
+  const std::vector<std::string> files = {"nav_mesh_test.txt", "raycast_test.txt"};
+  if (!fs::exists(shared / "nav_test.obj") || !fs::exists(shared / "testcases" / files[0]))
+    GTEST_SKIP() << "shared levels not found at " << shared.string();
+  const std::string bin = tmp("nav_test.bin");
+  CmdRun r = run("bake " + q((shared / "nav_test.obj").string()) + " -o " + q(bin) + " -q --threads 1");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  for (const std::string& f : files) {
+    const std::string src = (shared / "testcases" / f).string();
+    if (!fs::exists(src)) continue;
+    const std::string filled = tmp("filled_" + f);
+    r = run("query " + q(bin) + " " + q(src) + " --write-expected " + q(filled));
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    int ncase = 0, nexp = 0;
+    for (const std::string& l : lines(readText(filled))) ncase += isCase(l), nexp += isExpect(l);
+    EXPECT_GT(ncase, 0);
+    EXPECT_EQ(nexp, ncase) << f;
+    r = run("query " + q(bin) + " " + q(filled) + " --check --repeat 2");
+    EXPECT_EQ(r.exitCode, 0) << f << "\n" << r.output;
+  }
+}
