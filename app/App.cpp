@@ -447,6 +447,7 @@ bool App::writeState(const std::string& path, std::string& error) const {
   nlohmann::json tool = nlohmann::json::object();
   if (m_activeTool >= 0 && m_activeTool < int(m_tools.size())) m_tools[size_t(m_activeTool)]->dumpState(tool);
   j["toolState"] = tool;
+  m_testCases.dumpState(j["testCases"]);
   int errors = 0;
   for (const auto& e : m_log.entries())
     if (e.level == LogLevel::Error) ++errors;
@@ -632,7 +633,9 @@ void App::processEvent(const SDL_Event& e) {
     break;
   case SDL_DROPFILE:
     if (e.drop.file) {
-      openLevel(e.drop.file);
+      const std::string ext = fs::path(e.drop.file).extension().string();
+      if (ext == ".txt" || ext == ".TXT") m_testCases.open(e.drop.file, m_log); // a RecastDemo test-case file
+      else openLevel(e.drop.file);
       SDL_free(e.drop.file);
     }
     break;
@@ -743,6 +746,8 @@ void App::drawUi() {
         ImGui::EndMenu();
       }
       if (ImGui::MenuItem("Reload", nullptr, false, !m_level.empty())) toOpen = m_level.path();
+      if (ImGui::MenuItem("Open test cases..."))
+        m_testCases.openDialog(m_level.empty() ? std::string() : fs::path(absolutePath(m_level.path())).parent_path().string());
       ImGui::Separator();
       if (ImGui::MenuItem("Quit", "Alt+F4")) m_running = false;
       ImGui::EndMenu();
@@ -752,6 +757,7 @@ void App::drawUi() {
       ImGui::MenuItem("View panel", nullptr, &m_showView);
       ImGui::MenuItem("Navmesh panel", nullptr, &m_showNav);
       ImGui::MenuItem("Bake panel", nullptr, &m_showBake);
+      ImGui::MenuItem("Test cases panel", nullptr, &m_testCases.visible);
       ImGui::MenuItem("Log", nullptr, &m_showLog);
       ImGui::MenuItem("Stats overlay", nullptr, &m_view.showStats);
       ImGui::MenuItem("Wireframe", nullptr, &m_view.wireframe);
@@ -802,6 +808,8 @@ void App::drawUi() {
     }
   }
   if (m_showBake) m_bake.draw(m_nav, m_log, &m_showBake);
+  TestCasePanel::Context tcCtx{&m_nav, &m_level, &m_tools, &m_activeTool, &m_camera, &m_log};
+  m_testCases.draw(tcCtx);
   if (m_view.showStats) drawStatsOverlay(m_stats, m_menuBarHeight);
   if (m_level.empty()) {
     // Empty scene: say how to get a level in.

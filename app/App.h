@@ -15,6 +15,7 @@
 #include "app/ViewSettings.h"
 #include "app/panels/BakePanel.h"
 #include "app/panels/Panels.h"
+#include "app/panels/TestCasePanel.h"
 #include "app/tools/Tool.h"
 #include "render/Camera.h"
 #include "render/DebugDraw.h"
@@ -128,6 +129,7 @@ private:
   // Panels.
   bool m_showTools = true, m_showView = true, m_showLog = true, m_showDemo = false;
   OpenFileDialog m_openDialog;
+  TestCasePanel m_testCases; ///< RecastDemo test-case files (File > Open test cases..., or drop a .txt)
   FrameStats m_stats;
 
   // Mouse state: a left press becomes a click if released without dragging.

@@ -36,7 +36,7 @@ void OpenFileDialog::refresh() {
     bool dir = e.is_directory(ec2);
     std::string ext = e.path().extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    if (dir || ext == ".obj" || ext == ".json" || ext == ".bin") m_entries.push_back({name, dir}); // levels, level files, tile sets
+    if (dir || std::find(m_exts.begin(), m_exts.end(), ext) != m_exts.end()) m_entries.push_back({name, dir});
   }
   std::sort(m_entries.begin(), m_entries.end(), [](const Entry& a, const Entry& b) {
     if (a.isDir != b.isDir) return a.isDir;
@@ -46,12 +46,12 @@ void OpenFileDialog::refresh() {
 
 bool OpenFileDialog::draw(std::string& chosen) {
   if (m_requestOpen) {
-    ImGui::OpenPopup("Open level or navmesh");
+    ImGui::OpenPopup(m_title.c_str());
     m_requestOpen = false;
   }
   bool done = false;
   ImGui::SetNextWindowSize(ImVec2(520, 400), ImGuiCond_Appearing);
-  if (!ImGui::BeginPopupModal("Open level or navmesh", nullptr)) return false;
+  if (!ImGui::BeginPopupModal(m_title.c_str(), nullptr)) return false;
   ImGui::TextUnformatted(m_dir.c_str());
   if (ImGui::Button("Up")) {
     fs::path p(m_dir);
@@ -87,7 +87,7 @@ bool OpenFileDialog::draw(std::string& chosen) {
     refresh();
   }
   ImGui::SetNextItemWidth(-1);
-  bool enter = ImGui::InputTextWithHint("##path", "path/to/level.obj, .json or .bin", &m_pathInput, ImGuiInputTextFlags_EnterReturnsTrue);
+  bool enter = ImGui::InputTextWithHint("##path", m_hint.c_str(), &m_pathInput, ImGuiInputTextFlags_EnterReturnsTrue);
   if ((ImGui::Button("Open") || enter) && !m_pathInput.empty()) {
     std::error_code ec;
     if (fs::is_directory(m_pathInput, ec)) {

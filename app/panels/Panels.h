@@ -53,6 +53,11 @@ int drawToolsPanel(const std::vector<std::unique_ptr<Tool>>& tools, int active, 
 /// A simple OBJ file browser in a modal popup (File > Open).
 class OpenFileDialog {
 public:
+  OpenFileDialog() = default;
+  /// A dialog titled `title` that lists folders and files with one of `exts` (lower case, with
+  /// the dot); `hint` is the path field's placeholder.
+  OpenFileDialog(std::string title, std::vector<std::string> exts, std::string hint)
+      : m_title(std::move(title)), m_hint(std::move(hint)), m_exts(std::move(exts)) {}
   /// Opens the popup next frame, starting in `dir` (or the current directory when empty).
   void open(const std::string& dir);
   /// Draws it when open; returns true once with the chosen file in `chosen`.
@@ -61,6 +66,8 @@ public:
 private:
   void refresh();
   bool m_requestOpen = false;
+  std::string m_title = "Open level or navmesh", m_hint = "path/to/level.obj, .json or .bin";
+  std::vector<std::string> m_exts = {".obj", ".json", ".bin"}; // levels, level files, tile sets
   std::string m_dir, m_pathInput, m_error;
   struct Entry {
     std::string name;

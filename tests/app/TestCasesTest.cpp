@@ -260,3 +260,78 @@ TEST(TestCaseCheck, SharedRecastDemoCases) {
     EXPECT_EQ(r.exitCode, 0) << f << "\n" << r.output;
   }
 }
+
+// The viewer: a dropped test-case file is run at once with the CLI's code (every expectation
+// holds, as in `query --check`); a click on its first row shows case 0 in Pathfind Straight, and
+// Down twice moves to case 2, an rc case, shown in Raycast with the case's exact start and end.
+TEST(TestCasePanel, DropRunClickShowsTheCase) {
+  const std::string level = std::string(NAVBENCH_SOURCE_DIR) + "/assets/levels/default.obj";
+  const std::string common = q(level) + " --drop " + q(kCases) + " --size 1280x720 --screenshot " + q(tmp("panel.png"));
+  const std::string dump1 = tmp("panel1.json");
+  fs::remove(dump1);
+  CmdRun r = run(common + " --dump-state " + q(dump1));
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  json s1 = json::parse(readText(dump1), nullptr, false);
+  ASSERT_TRUE(s1.is_object()) << r.output;
+  const json& tc = s1["testCases"];
+  EXPECT_EQ(tc["path"], kCases);
+  EXPECT_EQ(tc["error"], "");
+  EXPECT_EQ(tc["geometry"], "default.obj");
+  ASSERT_TRUE(tc["ran"].get<bool>());
+  ASSERT_EQ(tc["cases"].size(), 17u);
+  for (const json& c : tc["cases"]) EXPECT_EQ(c["check"], 1) << c.dump();
+  EXPECT_EQ(tc["cases"][0]["kind"], "pf");
+  EXPECT_EQ(tc["cases"][2]["kind"], "rc");
+  const float x = tc["firstRow"][0].get<float>(), y = tc["firstRow"][1].get<float>();
+  ASSERT_GT(x, 0);
+  ASSERT_GT(y, 0);
+
+  char click[64];
+  std::snprintf(click, sizeof click, " --click %.0f,%.0f", double(x), double(y));
+  const std::string dump2 = tmp("panel2.json");
+  fs::remove(dump2);
+  r = run(common + click + " --dump-state " + q(dump2));
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  json s2 = json::parse(readText(dump2), nullptr, false);
+  ASSERT_TRUE(s2.is_object()) << r.output;
+  EXPECT_EQ(s2["testCases"]["selected"], 0);
+  EXPECT_EQ(s2["activeTool"], "Pathfind Straight");
+  const json& c0 = tc["cases"][0];
+  EXPECT_EQ(s2["toolState"]["start"], c0["s"]);
+  EXPECT_EQ(s2["toolState"]["end"], c0["e"]);
+  // The viewer's own query agrees with the table here (the ramp has the default area cost).
+  EXPECT_EQ(s2["toolState"]["corridor"].size(), c0["polys"].get<size_t>());
+  EXPECT_EQ(s2["toolState"]["straight"].size(), 3 * c0["straight"].get<size_t>());
+
+  const std::string dump3 = tmp("panel3.json");
+  fs::remove(dump3);
+  r = run(common + click + " --key down --key down --dump-state " + q(dump3));
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  json s3 = json::parse(readText(dump3), nullptr, false);
+  ASSERT_TRUE(s3.is_object()) << r.output;
+  EXPECT_EQ(s3["testCases"]["selected"], 2);
+  EXPECT_EQ(s3["activeTool"], "Raycast");
+  const json& c2 = tc["cases"][2];
+  EXPECT_EQ(s3["toolState"]["start"], c2["s"]);
+  EXPECT_EQ(s3["toolState"]["end"], c2["e"]);
+  EXPECT_NEAR(s3["toolState"]["t"].get<double>(), c2["t"].get<double>(), 1e-6);
+  // Export offers the shown case back as its own line.
+  EXPECT_EQ(s3["testCases"]["exportLine"].get<std::string>().substr(0, 2), "rc");
+}
+
+// A bad file dropped on the viewer: the panel and the log name the file and line; the app goes on.
+TEST(TestCasePanel, BadFileIsReportedNotFatal) {
+  const std::string bad = writeText("bad_drop.txt", "s Solo Mesh\npf 1 0 1 5 0 5 0xffff 0x0\n# expect status=sideways\n");
+  const std::string level = std::string(NAVBENCH_SOURCE_DIR) + "/assets/levels/default.obj";
+  const std::string dump = tmp("bad_drop.json");
+  fs::remove(dump);
+  const CmdRun r = run(q(level) + " --drop " + q(bad) + " --size 640x480 --screenshot " + q(tmp("bad_drop.png")) +
+                    " --dump-state " + q(dump));
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  json s = json::parse(readText(dump), nullptr, false);
+  ASSERT_TRUE(s.is_object()) << r.output;
+  EXPECT_NE(s["testCases"]["error"].get<std::string>().find(bad + ":3: bad expectation"), std::string::npos) << s.dump();
+  EXPECT_TRUE(s["testCases"]["cases"].empty());
+  EXPECT_GE(s["logErrors"].get<int>(), 1);
+  EXPECT_NE(r.output.find(bad + ":3"), std::string::npos) << r.output;
+}
