@@ -325,14 +325,18 @@ Status ShortestPath::initSlicedFindPath(PolyRef startRef, PolyRef endRef, const 
                            navMax(std::fabs(endPos[0]), std::fabs(endPos[2])));
   m_lineTol = navMax(kOnLineEps, 6e-7f * mag);
   m_uniform = filter->costFn() == nullptr;
-  m_unitCost = filter->getAreaCost(0);
+  if (m_uniform && !filter->isPlain()) // a pass hook, or entering costs
+    for (int a = 0; a < MAX_AREAS; ++a)
+      if (filter->getAreaEnterCost(a) != 0.0f) m_uniform = false;
+  const float* areaCost = filter->areaCosts();
+  m_unitCost = areaCost[0];
   m_minCost = m_unitCost;
-  for (int a = 0; a < MAX_AREAS; ++a) {
-    const float c = filter->getAreaCost(a);
-    if (c != m_unitCost) m_uniform = false;
-    if (filter->getAreaEnterCost(a) != 0.0f) m_uniform = false;
-    m_minCost = navMin(m_minCost, c);
+  bool sameCost = true;
+  for (int a = 0; a < MAX_AREAS; ++a) { // branch-free: runs per query
+    sameCost &= areaCost[a] == m_unitCost;
+    m_minCost = navMin(m_minCost, areaCost[a]);
   }
+  if (!sameCost) m_uniform = false;
   if (!(m_minCost > 0.0f)) m_minCost = 0.0f;
 
   m_startRef = startRef;
@@ -508,8 +512,8 @@ bool ShortestPath::deadEnd(PolyRef polyRef, const MeshTile* tile, const Poly* po
   // Two edges with neighbours (read from the polygon itself, no link walk): not a dead end. Saying
   // "not a dead end" is always safe; it only costs the nodes that pruning would have saved.
   int open = 0;
-  for (int i = 0; i < poly->vertCount; ++i) open += poly->neis[i] != 0;
-  if (open >= 2) return false;
+  for (int i = 0; i < poly->vertCount; ++i)
+    if (poly->neis[i] != 0 && ++open >= 2) return false;
   for (uint32_t i = poly->firstLink; i != NULL_LINK; i = tile->links[i].next)
     if (tile->links[i].ref != from && tile->links[i].ref != 0) return false;
   return true;
@@ -651,19 +655,22 @@ int ShortestPath::expandNode(int n) {
   const float rx = s * (nd.r[0] - R[0]), rz = s * (nd.r[2] - R[2]);
   const float* vp[VERTS_PER_POLYGON];
   float av[VERTS_PER_POLYGON], bv[VERTS_PER_POLYGON];
-  bool onLine[VERTS_PER_POLYGON];
+  // Bit masks per vertex (bit i = vertex i), so the edge tests below are branch-free bit tests.
+  uint32_t onLine = 0, aNeg = 0, bNeg = 0;
   bool rootBehind = true; // the root is on the other side of the interval than the polygon
   for (int i = 0; i < nv; ++i) {
     const float* v = &tile->verts[poly->verts[i] * 3];
     vp[i] = v;
     const float sv = cross2(nd.e0, nd.e1, v);
-    onLine[i] = sv * sv <= tol2;
+    onLine |= uint32_t(sv * sv <= tol2) << i;
     // cross2(l, r, R) has the sign of c; a vertex clearly on the root's side means the root is not
     // behind the interval (a tile-border portal quantised to bytes can put it a little in front).
-    if (sv * c > 0.0f && sv * sv > 100.0f * tol2) rootBehind = false;
+    rootBehind &= !(sv * c > 0.0f && sv * sv > 100.0f * tol2);
     const float vx = v[0] - R[0], vz = v[2] - R[2];
     av[i] = lx * vz - lz * vx; // s * cross2(R, l, v)
     bv[i] = vx * rz - vz * rx; // s * cross2(R, v, r)
+    aNeg |= uint32_t(av[i] < 0.0f) << i;
+    bNeg |= uint32_t(bv[i] < 0.0f) << i;
   }
 
   // A root on the interval's line, or slightly on the polygon's side of it, is treated as on it.
@@ -709,6 +716,12 @@ int ShortestPath::expandNode(int n) {
   const uint32_t tileIndex = m_mesh->decodePolyIdTile(polyRef);
 
 
+  int lCorner = -1, rCorner = -1; // isCorner of l / r; -1: not asked yet
+  auto corner = [&](bool left) -> bool {
+    int& cc = left ? lCorner : rCorner;
+    if (cc < 0) cc = isCorner(left ? nd.lkey : nd.rkey, polyRef, left ? nd.l : nd.r) ? 1 : 0;
+    return cc == 1;
+  };
   int lRoot = -1, rRoot = -1; // -1: not decided yet, -2: no turn there
   auto turnRoot = [&](bool left) -> int {
     int& rr = left ? lRoot : rRoot;
@@ -716,12 +729,24 @@ int ShortestPath::expandNode(int n) {
     rr = -2;
     const float* p = left ? nd.l : nd.r;
     const uint64_t key = left ? nd.lkey : nd.rkey;
-    if (!isCorner(key, polyRef, p)) return rr;
+    if (!corner(left)) return rr;
     const float g = rootG + (m_uniform ? m_unitCost * dist2(R, p) : costTo(n, nd.root, p, true, 0));
     const int id = turnRootAt(key, p, g, nd.root, polyRef);
     if (id >= 0) rr = id;
     return rr;
   };
+
+  // Per edge j (vertices j, j + 1): bit j of the masks below.
+  const uint32_t all = (1u << nv) - 1;
+  auto bothEnds = [nv](uint32_t m) { return m & ((m >> 1) | ((m & 1u) << (nv - 1))); };
+  const uint32_t aOut = bothEnds(aNeg), bOut = bothEnds(bNeg); // whole edge beyond l / r
+  const uint32_t aIn = bothEnds(~aNeg & all), bIn = bothEnds(~bNeg & all);
+  const uint32_t inView = aIn & bIn; // whole edge in view
+  // Skipped: the entry edge; an edge wholly beyond one ray and clear of the other, with no turn at
+  // that ray's end (the general split below would find the same: nothing).
+  uint32_t skip = bothEnds(onLine);
+  if ((aOut & bIn & ~skip) && !corner(true)) skip |= aOut & bIn;
+  if ((bOut & aIn & ~skip) && !corner(false)) skip |= bOut & aIn;
 
   m_deferCount = 0; // successors wait in m_deferred (see the end)
   int offMeshPushed = 0;
@@ -738,69 +763,85 @@ int ShortestPath::expandNode(int n) {
       handleOffMesh(n, nd.root, polyRef, link.ref, nd.l, nd.r, false);
       continue;
     }
-    const int j = link.edge, j1 = (j + 1) % nv;
-    if (onLine[j] && onLine[j1]) continue; // the entry edge
+    const int j = link.edge;
+    if ((skip >> j) & 1u) continue;
+    const int j1 = j + 1 < nv ? j + 1 : 0;
     const float* va = vp[j];
     const float* vb = vp[j1];
 
-    // Split the edge at the two rays: [0, aHi) beyond l ... or (aLo, 1] beyond l, same for r.
-    // Each "outer" range touches one end of the edge (or covers it all, or is empty).
-    float aLo = 1.0f, aHi = 0.0f, bLo = 1.0f, bHi = 0.0f; // empty ranges
-    auto outer = [](float p, float q, float& lo, float& hi) {
-      if (p >= 0.0f && q >= 0.0f) return;
-      if (p < 0.0f && q < 0.0f) {
-        lo = 0.0f;
-        hi = 1.0f;
-        return;
-      }
-      const float t = p / (p - q);
-      if (p < 0.0f) {
-        lo = 0.0f;
-        hi = t;
-      } else {
-        lo = t;
-        hi = 1.0f;
-      }
-    };
-    outer(av[j], av[j1], aLo, aHi);
-    outer(bv[j], bv[j1], bLo, bHi);
-    float inLo = 0.0f, inHi = 1.0f;
-    if (aLo <= aHi) {
-      if (aLo == 0.0f) inLo = navMax(inLo, aHi);
-      if (aHi == 1.0f) inHi = navMin(inHi, aLo);
-    }
-    if (bLo <= bHi) {
-      if (bLo == 0.0f) inLo = navMax(inLo, bHi);
-      if (bHi == 1.0f) inHi = navMin(inHi, bLo);
-    }
-
-    // Clip the three pieces to the link's portal; only then look at the neighbour.
     float t0, t1;
     linkRange(link, t0, t1);
     const float edgeLen2 = sqr(vb[0] - va[0]) + sqr(vb[2] - va[2]);
-    const float snap2 = 4.0f * m_lineTol * m_lineTol;
-    float piece[3][2] = {{inLo, inHi}, {aLo, aHi}, {bLo, bHi}};
+    float piece[3][2] = {{1.0f, 0.0f}, {1.0f, 0.0f}, {1.0f, 0.0f}}; // in view, beyond l, beyond r
     bool any = false;
-    for (auto& pc : piece) {
-      float lo = pc[0], hi = pc[1];
-      if (lo >= hi) {
-        pc[0] = 1.0f;
-        pc[1] = 0.0f;
-        continue;
-      }
-      // A ray through (numerically: next to) a portal end snaps to it, so the end keeps its turn key.
-      if (sqr(lo - t0) * edgeLen2 < snap2) lo = t0;
-      if (sqr(hi - t1) * edgeLen2 < snap2) hi = t1;
-      lo = navMax(lo, t0);
-      hi = navMin(hi, t1);
-      if (hi <= lo || sqr(hi - lo) * edgeLen2 < kMinPiece * kMinPiece) {
-        lo = 1.0f;
-        hi = 0.0f;
-      } else {
+    if ((inView >> j) & 1u) {
+      // The whole edge in view (the common case): the portal itself, as the split below would give.
+      if (t1 > t0 && sqr(t1 - t0) * edgeLen2 >= kMinPiece * kMinPiece) {
+        piece[0][0] = t0;
+        piece[0][1] = t1;
         any = true;
       }
-      pc[0] = lo;
-      pc[1] = hi;
+    } else {
+      // Split the edge at the two rays: [0, aHi) beyond l ... or (aLo, 1] beyond l, same for r.
+      // Each "outer" range touches one end of the edge (or covers it all, or is empty).
+      float aLo = 1.0f, aHi = 0.0f, bLo = 1.0f, bHi = 0.0f; // empty ranges
+      auto outer = [](float p, float q, float& lo, float& hi) {
+        if (p >= 0.0f && q >= 0.0f) return;
+        if (p < 0.0f && q < 0.0f) {
+          lo = 0.0f;
+          hi = 1.0f;
+          return;
+        }
+        const float t = p / (p - q);
+        if (p < 0.0f) {
+          lo = 0.0f;
+          hi = t;
+        } else {
+          lo = t;
+          hi = 1.0f;
+        }
+      };
+      outer(av[j], av[j1], aLo, aHi);
+      outer(bv[j], bv[j1], bLo, bHi);
+      float inLo = 0.0f, inHi = 1.0f;
+      if (aLo <= aHi) {
+        if (aLo == 0.0f) inLo = navMax(inLo, aHi);
+        if (aHi == 1.0f) inHi = navMin(inHi, aLo);
+      }
+      if (bLo <= bHi) {
+        if (bLo == 0.0f) inLo = navMax(inLo, bHi);
+        if (bHi == 1.0f) inHi = navMin(inHi, bLo);
+      }
+
+      // Clip the three pieces to the link's portal; only then look at the neighbour.
+      const float snap2 = 4.0f * m_lineTol * m_lineTol;
+      piece[0][0] = inLo;
+      piece[0][1] = inHi;
+      piece[1][0] = aLo;
+      piece[1][1] = aHi;
+      piece[2][0] = bLo;
+      piece[2][1] = bHi;
+      for (auto& pc : piece) {
+        float lo = pc[0], hi = pc[1];
+        if (lo >= hi) {
+          pc[0] = 1.0f;
+          pc[1] = 0.0f;
+          continue;
+        }
+        // A ray through (numerically: next to) a portal end snaps to it, so the end keeps its turn key.
+        if (sqr(lo - t0) * edgeLen2 < snap2) lo = t0;
+        if (sqr(hi - t1) * edgeLen2 < snap2) hi = t1;
+        lo = navMax(lo, t0);
+        hi = navMin(hi, t1);
+        if (hi <= lo || sqr(hi - lo) * edgeLen2 < kMinPiece * kMinPiece) {
+          lo = 1.0f;
+          hi = 0.0f;
+        } else {
+          any = true;
+        }
+        pc[0] = lo;
+        pc[1] = hi;
+      }
     }
     if (!any) continue;
     const MeshTile* ntile = nullptr;
