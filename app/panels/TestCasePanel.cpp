@@ -98,8 +98,16 @@ void TestCasePanel::runAll(NavState& nav, Log& log) {
   }
   const auto t0 = std::chrono::steady_clock::now();
   int bad = 0, checked = 0;
+  // Times are the best of a few runs (one run of a case is a few µs: a context switch would
+  // dominate it); results are the same every run.
+  const int reps = m_cases.size() <= 2000 ? 3 : 1;
   for (size_t i = 0; i < m_cases.size(); ++i) {
-    m_runner.run(*m_query, nullptr, m_cases[i], m_results[i], nullptr);
+    double best = 1e300;
+    for (int k = 0; k < reps; ++k) {
+      m_runner.run(*m_query, nullptr, m_cases[i], m_results[i], nullptr);
+      best = std::min(best, m_results[i].us);
+    }
+    m_results[i].us = best;
     if (!m_cases[i].expect.present) continue;
     ++checked;
     std::vector<std::string> diffs;
@@ -112,7 +120,7 @@ void TestCasePanel::runAll(NavState& nav, Log& log) {
   }
   m_runMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   char buf[200];
-  std::snprintf(buf, sizeof buf, "ran %d test cases in %.2f ms", int(m_cases.size()), m_runMs);
+  std::snprintf(buf, sizeof buf, "ran %d test cases (x%d) in %.2f ms", int(m_cases.size()), reps, m_runMs);
   std::string msg = buf;
   if (checked) msg += ": " + std::to_string(checked - bad) + " of " + std::to_string(checked) + " as expected";
   if (bad) log.warning("test cases: " + msg);
@@ -164,6 +172,7 @@ void TestCasePanel::draw(Context& ctx) {
   // The right column (over the View panel): clicked cases are framed in the view's left part.
   ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - 490, vp->Pos.y + 30), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(480, 420), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowBgAlpha(1.0f); // opaque: it sits over the stats overlay and the View panel
   if (!ImGui::Begin("Test cases", &visible)) {
     ImGui::End();
     return;
@@ -208,6 +217,7 @@ void TestCasePanel::draw(Context& ctx) {
     int pass = 0, fail = 0;
     for (int v : m_check) pass += v == 1, fail += v == 0;
     ImGui::Text("%d cases, %.2f ms", int(m_cases.size()), m_runMs);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every case runs 3 times (1 time in files over 2000 cases); us = the best");
     if (pass + fail) {
       ImGui::SameLine();
       ImGui::TextColored(fail ? kRed : kGreen, " expected: %d ok, %d mismatch%s", pass, fail,
@@ -233,7 +243,7 @@ void TestCasePanel::drawTable(Context& ctx) {
   ImGui::TableSetupColumn("corridor");
   ImGui::TableSetupColumn("corners");
   ImGui::TableSetupColumn("len / t");
-  ImGui::TableSetupColumn("us");
+  ImGui::TableSetupColumn("us"); // best of 3 runs of the case's queries
   ImGui::TableSetupColumn("line");
   if (hasExpect) ImGui::TableSetupColumn("expect");
   ImGui::TableHeadersRow();
