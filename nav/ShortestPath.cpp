@@ -294,7 +294,9 @@ Status ShortestPath::findPath(PolyRef startRef, PolyRef endRef, const float* sta
     return FAILURE | INVALID_PARAM;
   const Status st = initSlicedFindPath(startRef, endRef, startPos, endPos, filter);
   if (statusFailed(st)) return st;
+  m_lookahead = true;
   updateSlicedFindPath(m_maxNodes + 1, nullptr);
+  m_lookahead = false;
   return finalizeSlicedFindPath(straightPath, straightPathFlags, straightPathRefs, straightPathCount,
                                 maxStraightPath, polys, polyCount, maxPolys, length);
 }
@@ -355,9 +357,15 @@ Status ShortestPath::updateSlicedFindPath(int maxIter, int* doneIters) {
   if (doneIters) *doneIters = 0;
   if (!statusInProgress(m_sliceStatus)) return m_sliceStatus;
   int iter = 0;
-  while (m_heapSize > 0 && iter < maxIter) {
-    ++iter;
-    const int n = heapPop();
+  m_lookNext = -1;
+  while ((m_heapSize > 0 || m_lookNext >= 0) && iter < maxIter) {
+    int n = m_lookNext;
+    if (n >= 0) {
+      m_lookNext = -1; // (one-shot findPath only: not counted as an iteration)
+    } else {
+      ++iter;
+      n = heapPop();
+    }
     if (m_nodes[n].kind == KIND_GOAL) {
       m_goal = n;
       break;
@@ -371,6 +379,10 @@ Status ShortestPath::updateSlicedFindPath(int maxIter, int* doneIters) {
     // Intermediate pruning (Polyanya): a node whose only successor keeps its root is expanded at
     // once, without a trip through the open list.
     for (int next = expandNode(n); next >= 0; next = expandNode(next)) ++m_stats.nodesExpanded;
+  }
+  if (m_lookNext >= 0) { // stopped by the goal or maxIter: back to the open list
+    heapPush(m_lookNext);
+    m_lookNext = -1;
   }
   if (doneIters) *doneIters = iter;
   m_stats.nodesGenerated = m_nodeCount;
@@ -545,12 +557,32 @@ void ShortestPath::pushSuccessor(int parent, int root, PolyRef polyRef, const fl
   heapPush(n);
 }
 
+// Pushes the successors expandNode collected. With lookahead on (one-shot findPath), the best of
+// them stays out of the open list when it would be the very next pop anyway (strictly first among
+// its siblings and against the open list's top, so the order of expansion is the heap's): it is
+// left in m_lookNext for the search loop to expand at once, saving a push and a pop.
 void ShortestPath::flushDeferred() {
+  int best = -1;
+  bool unique = true;
   for (int i = 0; i < m_deferCount; ++i) {
     Node& nd = m_nodes[m_deferred[i]];
     nd.f = nd.g + m_minCost * heuristic(m_roots[nd.root].pos, nd.l, nd.r, nd.e0, nd.e1);
-    heapPush(m_deferred[i]);
+    if (!m_lookahead) continue;
+    if (best < 0 || nodeBefore(nd.f, nd.g, m_nodes[best].f, m_nodes[best].g)) {
+      best = m_deferred[i];
+      unique = true;
+    } else if (!nodeBefore(m_nodes[best].f, m_nodes[best].g, nd.f, nd.g)) {
+      unique = false; // a tie: leave the order to the heap
+    }
   }
+  if (best >= 0 && unique &&
+      (m_heapSize == 0 || nodeBefore(m_nodes[best].f, m_nodes[best].g, m_heap[0].f, m_heap[0].g))) {
+    m_lookNext = best;
+  } else {
+    best = -1;
+  }
+  for (int i = 0; i < m_deferCount; ++i)
+    if (m_deferred[i] != best) heapPush(m_deferred[i]);
   m_deferCount = -1;
 }
 

@@ -193,6 +193,8 @@ private:
   static constexpr int kMaxDeferred = 64;
   int m_deferred[kMaxDeferred];
   int m_deferCount = -1;     ///< >= 0 while expandNode collects its successors.
+  bool m_lookahead = false;  ///< flushDeferred may hand its best successor straight to the loop.
+  int m_lookNext = -1;       ///< That successor, to expand next without a trip through the heap.
   int m_bestNode = -1;       ///< Node whose interval comes closest to the end (partial results).
   float m_bestPoint[3] = {0, 0, 0};
   ShortestPathStats m_stats;
