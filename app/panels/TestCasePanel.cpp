@@ -342,7 +342,10 @@ void TestCasePanel::exportUi(Context& ctx) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Copy the current start/end as a %s line", m_exportLine.substr(0, 2).c_str());
   ImGui::SameLine();
   ImGui::BeginDisabled(m_path.empty() || !m_error.empty());
-  if (ImGui::Button("Append to file")) {
+  const bool append = ImGui::Button("Append to file");
+  m_appendPos[0] = (ImGui::GetItemRectMin().x + ImGui::GetItemRectMax().x) * 0.5f;
+  m_appendPos[1] = (ImGui::GetItemRectMin().y + ImGui::GetItemRectMax().y) * 0.5f;
+  if (append) {
     std::string text, why;
     if (!readText(m_path, text)) {
       m_exportMsg = m_path + ": cannot read";
@@ -378,6 +381,8 @@ void TestCasePanel::dumpState(nlohmann::json& out) const {
   out["ran"] = m_ran;
   out["selected"] = m_selected;
   out["firstRow"] = {m_firstRowPos[0], m_firstRowPos[1]};
+  out["appendButton"] = {m_appendPos[0], m_appendPos[1]};
+  out["exportMessage"] = m_exportMsg;
   out["exportLine"] = m_exportLine;
   nlohmann::json cases = nlohmann::json::array();
   for (size_t i = 0; i < m_cases.size(); ++i) {

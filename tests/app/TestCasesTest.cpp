@@ -335,3 +335,58 @@ TEST(TestCasePanel, BadFileIsReportedNotFatal) {
   EXPECT_GE(s["logErrors"].get<int>(), 1);
   EXPECT_NE(r.output.find(bad + ":3"), std::string::npos) << r.output;
 }
+
+// "Append to file": the case shown (row 0, clicked) comes back as a pf line at the end of the
+// file, written atomically; the panel re-reads and re-runs the file, and the CLI still checks it.
+TEST(TestCasePanel, AppendExportsTheShownCase) {
+  const std::string file = writeText("append.txt", readText(kCases));
+  const std::string level = std::string(NAVBENCH_SOURCE_DIR) + "/assets/levels/default.obj";
+  const std::string common = q(level) + " --drop " + q(file) + " --size 1280x720 --screenshot " + q(tmp("append.png"));
+  auto state = [&](const std::string& extra, const std::string& tag) {
+    const std::string dump = tmp(tag + ".json");
+    fs::remove(dump);
+    const CmdRun r = run(common + extra + " --dump-state " + q(dump));
+    EXPECT_EQ(r.exitCode, 0) << r.output;
+    return json::parse(readText(dump), nullptr, false);
+  };
+  json s = state("", "append1");
+  ASSERT_TRUE(s.is_object());
+  char click[64];
+  std::snprintf(click, sizeof click, " --click %.0f,%.0f", s["testCases"]["firstRow"][0].get<double>(),
+                s["testCases"]["firstRow"][1].get<double>());
+  s = state(click, "append2");
+  ASSERT_TRUE(s.is_object());
+  const std::string line = s["testCases"]["exportLine"];
+  EXPECT_EQ(line, "pf  4.000000 0.000000 24.000000  4.000000 3.000000 36.000000  0xffff 0x0");
+  const double bx = s["testCases"]["appendButton"][0].get<double>(), by = s["testCases"]["appendButton"][1].get<double>();
+  ASSERT_GT(bx, 0);
+  EXPECT_EQ(readText(file), readText(kCases)) << "nothing written before the button is pressed";
+
+  char click2[64];
+  std::snprintf(click2, sizeof click2, " --click %.0f,%.0f", bx, by);
+  s = state(std::string(click) + click2, "append3");
+  ASSERT_TRUE(s.is_object());
+  EXPECT_EQ(readText(file), readText(kCases) + line + "\n");
+  const json& cases = s["testCases"]["cases"];
+  ASSERT_EQ(cases.size(), 18u);
+  EXPECT_EQ(cases[17]["s"], cases[0]["s"]);
+  EXPECT_EQ(cases[17]["e"], cases[0]["e"]);
+  EXPECT_EQ(cases[17]["status"], cases[0]["status"]);
+  EXPECT_EQ(cases[17]["polys"], cases[0]["polys"]);
+  EXPECT_EQ(cases[17]["check"], -1) << "the new case has no expectation yet";
+  const CmdRun r = check(file);
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("17 of 18 cases checked, 0 mismatch"), std::string::npos) << r.output;
+}
+
+// CRLF files stay CRLF when the expectations are written.
+TEST(TestCaseCheck, WriteExpectedKeepsCrlf) {
+  const std::string in = writeText("crlf.txt", "s Tile Mesh\r\nf default.obj\r\npf 4 0 24 4 3 36 0xffff 0x0\r\n# note\r\n");
+  const std::string out = tmp("crlf_out.txt");
+  const CmdRun r = run("query " + q(kMesh) + " " + q(in) + " --write-expected " + q(out));
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  const std::string text = readText(out);
+  EXPECT_EQ(text.rfind("s Tile Mesh\r\nf default.obj\r\npf 4 0 24 4 3 36 0xffff 0x0\r\n# expect status=complete ", 0), 0u) << text;
+  EXPECT_NE(text.find(" len=12.3693\r\n# note\r\n"), std::string::npos) << text;
+  EXPECT_EQ(check(out).exitCode, 0);
+}
