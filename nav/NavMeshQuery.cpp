@@ -764,6 +764,13 @@ Status NavMeshQuery::initSlicedFindPath(PolyRef startRef, PolyRef endRef, const 
 
 Status NavMeshQuery::updateSlicedFindPath(int maxIter, int* doneIters) {
   if (!statusInProgress(m_query.status)) return m_query.status;
+  return m_observer ? updateSlicedImpl<true>(maxIter, doneIters) : updateSlicedImpl<false>(maxIter, doneIters);
+}
+
+// OBSERVE: m_observer is set and hears every expansion and relaxation (a separate instantiation,
+// so the search without an observer pays nothing for it).
+template <bool OBSERVE>
+Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
   if (!m_nav->isValidPolyRef(m_query.startRef) || !m_nav->isValidPolyRef(m_query.endRef)) {
     m_query.status = FAILURE;
     return FAILURE;
@@ -777,7 +784,6 @@ Status NavMeshQuery::updateSlicedFindPath(int maxIter, int* doneIters) {
   const uint16_t includeFlags = filter->getIncludeFlags();
   const uint16_t excludeFlags = filter->getExcludeFlags();
   const float* const areaCost = filter->areaCosts();
-  // Optional observer: one predictable branch per neighbour when off.
   SearchObserver* const observer = m_observer;
   RelaxEvent ev;
   auto relax = [&](RelaxResult r) {
@@ -791,7 +797,7 @@ Status NavMeshQuery::updateSlicedFindPath(int maxIter, int* doneIters) {
     Node* bestNode = m_openList.pop();
     bestNode->flags = uint8_t((bestNode->flags & ~NODE_OPEN) | NODE_CLOSED);
     m_lastExpanded = bestNode;
-    if (observer) observer->onExpand(*bestNode);
+    if (OBSERVE) observer->onExpand(*bestNode);
 
     if (bestNode->id == m_query.endRef) {
       m_query.lastBestNode = bestNode;
@@ -837,10 +843,10 @@ Status NavMeshQuery::updateSlicedFindPath(int maxIter, int* doneIters) {
     const uint32_t bestIdx = m_nodePool.getNodeIdx(bestNode);
     for (uint32_t i = bestPoly->firstLink; i != NULL_LINK; i = bestTile->links[i].next) {
       const PolyRef neighbourRef = bestTile->links[i].ref;
-      if (observer) ev = RelaxEvent{bestRef, neighbourRef};
+      if (OBSERVE) ev = RelaxEvent{bestRef, neighbourRef};
       if (!neighbourRef) continue;
       if (neighbourRef == parentRef) {
-        if (observer) relax(RELAX_REJECT_PARENT);
+        if (OBSERVE) relax(RELAX_REJECT_PARENT);
         continue;
       }
       const MeshTile* neighbourTile = nullptr;
@@ -848,7 +854,7 @@ Status NavMeshQuery::updateSlicedFindPath(int maxIter, int* doneIters) {
       m_nav->getTileAndPolyByRefUnsafe(neighbourRef, &neighbourTile, &neighbourPoly);
       if (plain ? (!(neighbourPoly->flags & includeFlags) || (neighbourPoly->flags & excludeFlags))
                 : !filter->passFilter(neighbourRef, neighbourTile, neighbourPoly)) {
-        if (observer) relax(RELAX_REJECT_FILTERED);
+        if (OBSERVE) relax(RELAX_REJECT_FILTERED);
         continue;
       }
 
@@ -856,17 +862,17 @@ Status NavMeshQuery::updateSlicedFindPath(int maxIter, int* doneIters) {
       Node* neighbourNode = m_nodePool.getNode(neighbourRef, 0);
       if (!neighbourNode) {
         m_query.status |= OUT_OF_NODES;
-        if (observer) relax(RELAX_REJECT_OUT_OF_NODES);
+        if (OBSERVE) relax(RELAX_REJECT_OUT_OF_NODES);
         continue;
       }
-      if (observer) {
+      if (OBSERVE) {
         ev.node = neighbourNode;
         ev.previousFlags = neighbourNode->flags;
         ev.previousTotal = neighbourNode->total;
       }
       // Do not expand to nodes already reached from the same parent.
       if (neighbourNode->parent != 0 && neighbourNode->parent == bestNode->parent) {
-        if (observer) relax(RELAX_REJECT_SAME_PARENT);
+        if (OBSERVE) relax(RELAX_REJECT_SAME_PARENT);
         continue;
       }
 
@@ -901,7 +907,7 @@ Status NavMeshQuery::updateSlicedFindPath(int maxIter, int* doneIters) {
         heuristic = vdist(neighbourNode->pos, m_query.endPos) * hscale;
       }
       const float total = cost + heuristic;
-      if (observer) {
+      if (OBSERVE) {
         ev.cost = cost;
         ev.heuristic = heuristic;
         ev.total = total;
@@ -910,7 +916,7 @@ Status NavMeshQuery::updateSlicedFindPath(int maxIter, int* doneIters) {
       // Written as !(<) so a NaN total (e.g. 0 area cost * an infinite distance from a far-off start
       // position) never reopens a node: with >= such nodes were reopened forever (fuzz_query hang).
       if ((neighbourNode->flags & (NODE_OPEN | NODE_CLOSED)) && !(total < neighbourNode->total)) {
-        if (observer) relax(RELAX_REJECT_WORSE);
+        if (OBSERVE) relax(RELAX_REJECT_WORSE);
         continue;
       }
 
@@ -930,7 +936,7 @@ Status NavMeshQuery::updateSlicedFindPath(int maxIter, int* doneIters) {
         m_query.lastBestNode = neighbourNode;
         m_bestNode = neighbourNode;
       }
-      if (observer) relax((ev.previousFlags & (NODE_OPEN | NODE_CLOSED)) ? RELAX_ACCEPT_BETTER : RELAX_ACCEPT_NEW);
+      if (OBSERVE) relax((ev.previousFlags & (NODE_OPEN | NODE_CLOSED)) ? RELAX_ACCEPT_BETTER : RELAX_ACCEPT_NEW);
     }
   }
 

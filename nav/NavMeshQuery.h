@@ -97,9 +97,8 @@ struct RelaxEvent {
 /// Optional observer of findPath and the sliced findPath, for steppers and teaching tools
 /// (NavMeshQuery::setSearchObserver; null = off). Calls happen inside the search: read the event
 /// and searchView(), never start another query on the same NavMeshQuery from a callback.
-/// Off, the sliced search pays one predictable branch per neighbour and findPath nothing (an
-/// observed findPath runs a separate instantiation of its loop with the filter's generic tests,
-/// which give the same answers).
+/// Off, the searches pay nothing: an observed search runs a separate instantiation of its loop
+/// (findPath's with the filter's generic tests, which give the same answers as the inlined ones).
 class SearchObserver {
 public:
   virtual ~SearchObserver() = default;
@@ -269,6 +268,8 @@ private:
   template <bool PLAIN, bool CLOSEST, bool OBSERVE = false>
   Status findPathImpl(PolyRef startRef, PolyRef endRef, const float* startPos, const float* endPos,
                       const QueryFilter* filter, PolyRef* path, int* pathCount, int maxPath);
+  template <bool OBSERVE>
+  Status updateSlicedImpl(int maxIter, int* doneIters);
   Status getPathToNode(Node* endNode, PolyRef* path, int* pathCount, int maxPath) const;
   Status finalizeFromNode(Node* node, PolyRef* path, int* pathCount, int maxPath);
   Status appendVertex(const float* pos, uint8_t flags, PolyRef ref, float* straightPath, uint8_t* straightPathFlags,
