@@ -421,6 +421,7 @@ bool Baker::setInput(BakeInput input, std::string* why) {
   m_input = std::move(input);
   m_impl->inputWarnings = std::move(warnings);
   calcBounds(m_input, m_impl->bmin, m_impl->bmax);
+  m_impl->grid = TriangleGrid(); // it pointed into the old input; rebuilt on the next bake
   m_impl->gridBinSize = -1;
   std::vector<ConvexVolume> v = std::move(m_input.volumes);
   std::vector<OffMeshLink> l = std::move(m_input.links);

@@ -1,57 +1,243 @@
 #include "nav/bake/ObjMesh.h"
 
-#include <tiny_obj_loader.h>
-
-#include <fstream>
+#include <charconv>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
 
 namespace nav::bake {
+
+namespace {
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
+
+/// Lines of a file read in blocks: [begin, end) without the line end (LF, CRLF or CR).
+class LineReader {
+public:
+  explicit LineReader(std::FILE* f) : m_file(f), m_buf(BLOCK) {}
+
+  /// Next line; false at the end of the file (or on a read error: see failed()).
+  bool next(const char** b, const char** e) {
+    for (;;) {
+      if (m_tooLong) return false;
+      if (m_skipLf) { // the last line ended with CR: a following LF belongs to it
+        if (m_pos == m_len && !refill()) return false;
+        if (m_buf[m_pos] == '\n') ++m_pos;
+        m_skipLf = false;
+      }
+      for (size_t i = m_pos; i < m_len; ++i) {
+        const char c = m_buf[i];
+        if (c != '\n' && c != '\r') continue;
+        *b = m_buf.data() + m_pos;
+        *e = m_buf.data() + i;
+        m_pos = i + 1;
+        m_skipLf = c == '\r';
+        ++m_line;
+        return true;
+      }
+      if (m_eof) {
+        if (m_pos == m_len) return false;
+        *b = m_buf.data() + m_pos; // last line without a line end
+        *e = m_buf.data() + m_len;
+        m_pos = m_len;
+        ++m_line;
+        return true;
+      }
+      refill();
+    }
+  }
+  long long line() const { return m_line; }
+  bool failed() const { return m_error; }
+  /// A line longer than MAX_LINE stopped the reading (line() + 1 is that line).
+  bool tooLong() const { return m_tooLong; }
+  static constexpr size_t MAX_LINE = size_t(64) << 20;
+
+private:
+  static constexpr size_t BLOCK = size_t(1) << 20;
+
+  /// Keeps the unfinished line, reads the next block after it. False when nothing more came.
+  bool refill() {
+    const size_t keep = m_len - m_pos;
+    for (size_t i = 0; i < keep; ++i) m_buf[i] = m_buf[m_pos + i];
+    m_pos = 0;
+    m_len = keep;
+    if (keep >= MAX_LINE) { // no line end in 64 MiB: not a text OBJ, and not worth the memory
+      m_tooLong = true;
+      m_eof = true;
+      return false;
+    }
+    if (m_len + BLOCK > m_buf.size()) m_buf.resize(m_len + BLOCK); // a line longer than a block
+    const size_t got = std::fread(m_buf.data() + m_len, 1, m_buf.size() - m_len, m_file);
+    m_len += got;
+    if (got == 0) {
+      m_eof = true;
+      m_error = std::ferror(m_file) != 0;
+    }
+    return got > 0;
+  }
+
+  std::FILE* m_file;
+  std::vector<char> m_buf;
+  size_t m_pos = 0, m_len = 0;
+  long long m_line = 0;
+  bool m_eof = false, m_skipLf = false, m_error = false, m_tooLong = false;
+};
+
+bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+const char* skipBlank(const char* p, const char* e) {
+  while (p < e && isBlank(*p)) ++p;
+  return p;
+}
+const char* tokenEnd(const char* p, const char* e) {
+  while (p < e && !isBlank(*p)) ++p;
+  return p;
+}
+
+/// What a line is: a vertex, a face (with the first token after the keyword), or anything else.
+enum class Record { Other, Vertex, Face };
+Record classify(const char* b, const char* e, const char** rest) {
+  b = skipBlank(b, e);
+  if (e - b < 2 || !isBlank(b[1])) return Record::Other;
+  *rest = b + 2;
+  if (b[0] == 'v') return Record::Vertex;
+  if (b[0] == 'f') return Record::Face;
+  return Record::Other;
+}
+
+/// A decimal number token -> float (as RecastDemo's atof, then to float). False if the token is
+/// not entirely a finite number.
+bool parseCoord(const char* b, const char* e, float* out) {
+  if (b < e && *b == '+') ++b;
+  double d = 0;
+  const std::from_chars_result r = std::from_chars(b, e, d, std::chars_format::general);
+  if (r.ec != std::errc() || r.ptr != e || !std::isfinite(d)) return false;
+  const float f = float(d);
+  if (!std::isfinite(f)) return false;
+  *out = f;
+  return true;
+}
+
+/// The vertex number of a face reference token ("a", "a/t", "a//n", "a/t/n"). False if it does
+/// not start with an integer followed by '/' or the token's end.
+bool parseRef(const char* b, const char* e, long long* out) {
+  if (b < e && *b == '+') ++b;
+  const std::from_chars_result r = std::from_chars(b, e, *out);
+  return r.ec == std::errc() && r.ptr != b && (r.ptr == e || *r.ptr == '/');
+}
+
+} // namespace
 
 bool loadObj(const std::string& path, ObjMesh* out, std::string* why) {
   auto fail = [&](const std::string& msg) {
     if (why) *why = path + ": " + msg;
     return false;
   };
-  {
-    std::ifstream probe(path, std::ios::binary);
-    if (!probe) return fail("cannot open the file (missing or unreadable)");
-    probe.seekg(0, std::ios::end);
-    const long long bytes = static_cast<long long>(probe.tellg());
+  File file(std::fopen(path.c_str(), "rb"));
+  if (!file) return fail("cannot open the file (missing or unreadable)");
+  if (std::fseek(file.get(), 0, SEEK_END) == 0) {
+    const long long bytes = std::ftell(file.get());
     if (bytes > MAX_OBJ_BYTES)
       return fail("file is " + std::to_string(bytes >> 20) + " MiB, over the " + std::to_string(MAX_OBJ_BYTES >> 20) +
                   " MiB OBJ size limit");
   }
-  tinyobj::ObjReaderConfig config;
-  config.triangulate = false; // fan ourselves, in RecastDemo's order
-  config.vertex_color = false;
-  tinyobj::ObjReader reader;
-  if (!reader.ParseFromFile(path, config)) {
-    std::string err = reader.Error();
-    while (!err.empty() && (err.back() == '\n' || err.back() == '\r')) err.pop_back();
-    return fail(err.empty() ? "not a readable OBJ file" : err);
-  }
-  const tinyobj::attrib_t& attrib = reader.GetAttrib();
-  ObjMesh m;
-  m.verts = attrib.vertices;
-  const int nv = int(m.verts.size() / 3);
-  for (const tinyobj::shape_t& shape : reader.GetShapes()) {
-    const tinyobj::mesh_t& mesh = shape.mesh;
-    size_t base = 0;
-    for (size_t f = 0; f < mesh.num_face_vertices.size(); ++f) {
-      const int n = mesh.num_face_vertices[f];
-      for (int k = 0; k < n; ++k) {
-        const int vi = mesh.indices[base + size_t(k)].vertex_index;
-        if (vi < 0 || vi >= nv)
-          return fail("a face of '" + shape.name + "' refers to vertex " + std::to_string(vi + 1) + ", but there are " +
-                      std::to_string(nv) + " vertices");
+
+  // Pass 1: count vertices and fan triangles, so the arrays are allocated once at their size.
+  size_t nverts = 0, ntris = 0;
+  {
+    std::rewind(file.get());
+    LineReader lines(file.get());
+    const char *b, *e, *rest;
+    while (lines.next(&b, &e)) {
+      const Record rec = classify(b, e, &rest);
+      if (rec == Record::Vertex) {
+        ++nverts;
+      } else if (rec == Record::Face) {
+        size_t refs = 0;
+        for (const char* p = skipBlank(rest, e); p < e; p = skipBlank(tokenEnd(p, e), e)) ++refs;
+        if (refs >= 3) ntris += refs - 2;
       }
-      for (int k = 2; k < n; ++k) {
-        m.tris.push_back(mesh.indices[base].vertex_index);
-        m.tris.push_back(mesh.indices[base + size_t(k) - 1].vertex_index);
-        m.tris.push_back(mesh.indices[base + size_t(k)].vertex_index);
-      }
-      base += size_t(n);
     }
+    if (lines.failed()) return fail("read error");
+    if (lines.tooLong())
+      return fail("line " + std::to_string(lines.line() + 1) + " is longer than " +
+                  std::to_string(LineReader::MAX_LINE >> 20) + " MiB (not a text OBJ file?)");
   }
+  if (nverts > size_t(INT_MAX) || ntris > size_t(INT_MAX / 3))
+    return fail(std::to_string(nverts) + " vertices and " + std::to_string(ntris) + " triangles are more than a bake takes");
+
+  // Pass 2: parse into the arrays.
+  ObjMesh m;
+  m.verts.reserve(nverts * 3);
+  m.tris.reserve(ntris * 3);
+  long long maxRef = -1, maxRefLine = 0; // a face may refer forward: checked at the end
+  {
+    std::rewind(file.get());
+    LineReader lines(file.get());
+    const char *b, *e, *rest;
+    auto lineFail = [&](const std::string& msg) { return fail("line " + std::to_string(lines.line()) + ": " + msg); };
+    while (lines.next(&b, &e)) {
+      const Record rec = classify(b, e, &rest);
+      if (rec == Record::Vertex) {
+        const char* p = rest;
+        for (int k = 0; k < 3; ++k) {
+          p = skipBlank(p, e);
+          const char* t = tokenEnd(p, e);
+          if (p == t) return lineFail("a vertex needs three numbers (v x y z)");
+          float c = 0;
+          if (!parseCoord(p, t, &c)) return lineFail("vertex coordinate '" + std::string(p, t) + "' is not a finite number");
+          m.verts.push_back(c);
+          p = t;
+        }
+        // Anything after x y z (w, or a colour) is not a position: ignored.
+      } else if (rec == Record::Face) {
+        const long long vertsSoFar = (long long)(m.verts.size() / 3);
+        int first = -1, prev = -1, count = 0;
+        for (const char* p = skipBlank(rest, e); p < e;) {
+          const char* t = tokenEnd(p, e);
+          long long ref = 0;
+          if (!parseRef(p, t, &ref))
+            return lineFail("face reference '" + std::string(p, t) + "' does not start with a vertex number");
+          long long idx = 0;
+          if (ref > 0) {
+            idx = ref - 1;
+            if (idx >= INT_MAX)
+              return lineFail("face refers to vertex " + std::to_string(ref) + ", more than a bake takes");
+            if (idx > maxRef) {
+              maxRef = idx;
+              maxRefLine = lines.line();
+            }
+          } else if (ref < 0) {
+            idx = vertsSoFar + ref;
+            if (idx < 0)
+              return lineFail("relative face reference " + std::to_string(ref) + " reaches before the first vertex (" +
+                              std::to_string(vertsSoFar) + " vertices so far)");
+          } else {
+            return lineFail("face reference 0 (OBJ vertex numbers start at 1)");
+          }
+          const int cur = int(idx);
+          if (count == 0) first = cur;
+          if (count >= 2) {
+            m.tris.push_back(first);
+            m.tris.push_back(prev);
+            m.tris.push_back(cur);
+          }
+          prev = cur;
+          ++count;
+          p = skipBlank(t, e);
+        }
+      }
+    }
+    if (lines.failed()) return fail("read error");
+  }
+  const long long nv = (long long)(m.verts.size() / 3);
+  if (maxRef >= nv)
+    return fail("line " + std::to_string(maxRefLine) + ": face refers to vertex " + std::to_string(maxRef + 1) +
+                ", but the file has " + std::to_string(nv) + " vertices");
   if (m.tris.empty()) return fail("no triangles (" + std::to_string(nv) + " vertices, no faces)");
   *out = std::move(m);
   return true;

@@ -1,7 +1,15 @@
 // ObjMesh.h: a Wavefront OBJ file -> plain triangle arrays for baking (positions only).
 //
-// Faces are fanned (v0, vi-1, vi) in file order and vertices kept in file order, as RecastDemo's
-// OBJ loader does, so a bake of the same file gives the same tiles as RecastDemo's.
+// A streaming reader: the file is read in 1 MiB blocks, `v` and `f` lines go straight into the
+// two compact arrays (12 bytes per vertex, 12 per triangle, sized exactly by a counting pass
+// first), nothing else is kept (no per-shape, per-face or per-index structures, no copy of the
+// text). Faces are fanned (v0, vi-1, vi) in file order and vertices kept in file order, as
+// RecastDemo's OBJ loader does, so a bake of the same file gives the same tiles as RecastDemo's;
+// the triangles equal tinyobjloader's (the viewer's loader) on every level (a test checks it).
+//
+// Accepted: `v x y z [w | r g b]`, `f a b c ...` with `a`, `a/t`, `a//n`, `a/t/n` references,
+// negative (relative) references, comments, any other record (vt, vn, g, o, s, usemtl, mtllib, l,
+// p) ignored, LF / CRLF / CR line ends. A face may refer to a vertex defined later in the file.
 #pragma once
 
 #include <string>
@@ -14,12 +22,13 @@ struct ObjMesh {
   std::vector<int> tris;    ///< [(a, b, c) * triCount]
 };
 
-/// Largest OBJ file loadObj reads: 512 MiB (a few million triangles more than any level we bake;
-/// above it tinyobjloader's parse would need several GiB). Bigger files are refused with a message.
+/// Largest OBJ file loadObj reads: 512 MiB (about 13 million triangles; the reader itself needs
+/// ~24 bytes per triangle, so the limit is about the bake after it). Bigger files are refused.
 constexpr long long MAX_OBJ_BYTES = 512ll << 20;
 
-/// Loads `path`. False with a message naming the file and the problem (missing, unreadable,
-/// larger than MAX_OBJ_BYTES, no triangles, face index out of range).
+/// Loads `path`. False with a message naming the file (and the line, for a bad record) and the
+/// problem: missing or unreadable, larger than MAX_OBJ_BYTES, a vertex without three numbers, a
+/// face reference that is not a number, zero, or outside the vertices, no triangles.
 bool loadObj(const std::string& path, ObjMesh* out, std::string* why);
 
 } // namespace nav::bake

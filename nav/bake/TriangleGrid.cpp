@@ -5,21 +5,30 @@
 
 namespace nav::bake {
 
+void TriangleGrid::triBounds(int t, float* b) const {
+  const int* tri = &m_tris[size_t(t) * 3];
+  const float* v0 = &m_verts[size_t(tri[0]) * 3];
+  b[0] = b[2] = v0[0];
+  b[1] = b[3] = v0[2];
+  for (int k = 1; k < 3; ++k) {
+    const float* v = &m_verts[size_t(tri[k]) * 3];
+    b[0] = std::min(b[0], v[0]);
+    b[1] = std::min(b[1], v[2]);
+    b[2] = std::max(b[2], v[0]);
+    b[3] = std::max(b[3], v[2]);
+  }
+}
+
 void TriangleGrid::build(const float* verts, const int* tris, int triCount, float binSize) {
-  m_triBounds.assign(size_t(triCount) * 4, 0.0f);
+  m_verts = verts;
+  m_tris = tris;
+  m_triCount = triCount;
+  m_binStart = std::vector<int>(); // release the old grid's memory before the new one is counted
+  m_items = std::vector<int>();
   float bmin[2] = {0, 0}, bmax[2] = {0, 0};
   for (int i = 0; i < triCount; ++i) {
-    float* b = &m_triBounds[size_t(i) * 4];
-    const float* v0 = &verts[tris[i * 3] * 3];
-    b[0] = b[2] = v0[0];
-    b[1] = b[3] = v0[2];
-    for (int k = 1; k < 3; ++k) {
-      const float* v = &verts[tris[i * 3 + k] * 3];
-      b[0] = std::min(b[0], v[0]);
-      b[1] = std::min(b[1], v[2]);
-      b[2] = std::max(b[2], v[0]);
-      b[3] = std::max(b[3], v[2]);
-    }
+    float b[4];
+    triBounds(i, b);
     if (i == 0) {
       bmin[0] = b[0]; bmin[1] = b[1]; bmax[0] = b[2]; bmax[1] = b[3];
     } else {
@@ -49,9 +58,11 @@ void TriangleGrid::build(const float* verts, const int* tris, int triCount, floa
   };
   // Two passes (count, then fill) into compressed rows; triangles go in ascending order.
   m_binStart.assign(size_t(m_w) * m_h + 1, 0);
+  float b[4];
   for (int i = 0; i < triCount; ++i) {
     int x0, z0, x1, z1;
-    binRange(&m_triBounds[size_t(i) * 4], &x0, &z0, &x1, &z1);
+    triBounds(i, b);
+    binRange(b, &x0, &z0, &x1, &z1);
     for (int z = z0; z <= z1; ++z)
       for (int x = x0; x <= x1; ++x) ++m_binStart[size_t(z) * m_w + x + 1];
   }
@@ -60,7 +71,8 @@ void TriangleGrid::build(const float* verts, const int* tris, int triCount, floa
   std::vector<int> fill(m_binStart.begin(), m_binStart.end() - 1);
   for (int i = 0; i < triCount; ++i) {
     int x0, z0, x1, z1;
-    binRange(&m_triBounds[size_t(i) * 4], &x0, &z0, &x1, &z1);
+    triBounds(i, b);
+    binRange(b, &x0, &z0, &x1, &z1);
     for (int z = z0; z <= z1; ++z)
       for (int x = x0; x <= x1; ++x) m_items[size_t(fill[size_t(z) * m_w + x]++)] = i;
   }
@@ -80,7 +92,8 @@ void TriangleGrid::query(const float qmin[2], const float qmax[2], std::vector<i
       const size_t bin = size_t(z) * m_w + x;
       for (int k = m_binStart[bin]; k < m_binStart[bin + 1]; ++k) {
         const int t = m_items[size_t(k)];
-        const float* b = &m_triBounds[size_t(t) * 4];
+        float b[4];
+        triBounds(t, b);
         if (b[0] <= qmax[0] && b[2] >= qmin[0] && b[1] <= qmax[1] && b[3] >= qmin[1]) out.push_back(t);
       }
     }
