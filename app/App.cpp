@@ -161,10 +161,13 @@ int App::run(const AppOptions& options) {
         for (float v : benchMs) sum += double(v);
         const int n = int(benchMs.size());
         std::printf("bench: frames=%d cpu_ms_mean=%.4f cpu_ms_min=%.4f cpu_ms_max=%.4f draw_calls=%.1f "
-                    "debug_vertices=%.0f level_tris=%d polys=%d tiles=%d size=%dx%d\n",
+                    "debug_vertices=%.0f level_tris=%d polys=%d tiles=%d size=%dx%d static_vertices=%lld "
+                    "static_mb=%.2f static_build_ms=%.1f visible_tiles=%d culled_tiles=%d\n",
                     n, sum / n, double(*std::min_element(benchMs.begin(), benchMs.end())),
                     double(*std::max_element(benchMs.begin(), benchMs.end())), double(benchCalls) / n,
-                    double(benchVerts) / n, m_stats.levelTris, m_nav.polyCount(), m_nav.tileCount(), w, h);
+                    double(benchVerts) / n, m_stats.levelTris, m_nav.polyCount(), m_nav.tileCount(), w, h,
+                    m_navCache.stats().vertices, double(m_navCache.stats().gpuBytes) / 1048576.0,
+                    m_navCache.stats().maxUpdateMs, m_navCache.stats().visibleTiles, m_navCache.stats().culledTiles);
         std::fflush(stdout);
         m_running = false;
       }
@@ -296,6 +299,7 @@ void App::shutdown() {
     m_imguiReady = false;
   }
   if (m_gl) {
+    m_navCache.invalidate(); // its GPU buffers, while the context exists
     m_debugDraw.shutdown();
     m_levelMesh.clear();
     m_levelShader = render::Shader();
@@ -407,6 +411,7 @@ bool App::openNav(const std::string& path) {
 
 void App::navReplaced() {
   m_hovered = 0;
+  m_navCache.invalidate(); // a different mesh: its tiles are drawn anew
   for (auto& t : m_tools) t->onLevelChanged();
   updateTitle();
 }
@@ -873,7 +878,11 @@ void App::drawScene(int w, int h) {
   m_debugDraw.line(glm::vec3(0), glm::vec3(1, 0, 0), render::rgba(230, 60, 60), 2.0f);
   m_debugDraw.line(glm::vec3(0), glm::vec3(0, 1, 0), render::rgba(60, 200, 60), 2.0f);
   m_debugDraw.line(glm::vec3(0), glm::vec3(0, 0, 1), render::rgba(70, 110, 240), 2.0f);
-  if (m_nav.loaded()) drawNavMesh(m_debugDraw, m_nav.mesh(), m_navDraw, m_hovered);
+  if (m_nav.loaded()) { // static per-tile buffers, frustum-culled; the hover highlight immediate
+    m_navCache.update(m_nav.mesh(), m_navDraw);
+    m_navCache.draw(m_debugDraw, render::Frustum(vp));
+    drawHover(m_debugDraw, m_nav.mesh(), m_navDraw, m_hovered);
+  }
   if (m_activeTool >= 0 && m_activeTool < int(m_tools.size())) m_tools[size_t(m_activeTool)]->draw(m_debugDraw);
   m_stats.debugVertices = m_debugDraw.queuedVertices();
   m_debugDraw.flush(vp, glm::vec2(float(w), float(h)));

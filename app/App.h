@@ -115,6 +115,7 @@ private:
   bool m_levelFromNav = false; ///< The level shown is the navmesh's own detail mesh (no OBJ open).
   NavState m_nav;
   NavDrawOptions m_navDraw;
+  NavDrawCache m_navCache; ///< The navmesh overlays as static GPU buffers per tile chunk.
   nav::PolyRef m_hovered = 0;
   bool m_hoverHit = false;
   glm::vec3 m_hoverPos{0.0f};

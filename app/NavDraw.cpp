@@ -3,8 +3,12 @@
 #include "nav/bake/Areas.h"
 #include "render/DebugDraw.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 namespace navbench {
 
@@ -133,81 +137,100 @@ void tileLabels(const nav::NavMesh& mesh, std::vector<NavLabel>& out) {
   }
 }
 
-void drawNavMesh(render::DebugDraw& dd, const nav::NavMesh& mesh, const NavDrawOptions& opt, nav::PolyRef hovered) {
-  const glm::vec3 up(0, opt.lift, 0);
+bool groupEnabled(const NavDrawOptions& opt, int g) {
+  switch (g) {
+  case GROUP_POLYS: return opt.polys;
+  case GROUP_EDGES: return opt.polyEdges;
+  case GROUP_BORDERS: return opt.tileBorders;
+  case GROUP_PORTALS: return opt.portals;
+  case GROUP_OFFMESH: return opt.offMeshLinks;
+  case GROUP_DETAIL: return opt.detailMesh;
+  case GROUP_BVTREE: return opt.bvTree;
+  default: return false;
+  }
+}
+
+const char* groupName(int g) {
+  static const char* names[GROUP_COUNT] = {"polys", "edges", "borders", "portals", "offmesh", "detail", "bvtree"};
+  return g >= 0 && g < GROUP_COUNT ? names[g] : "?";
+}
+
+void drawTileGroup(render::DebugDraw& dd, const nav::NavMesh& mesh, const nav::MeshTile* tile, int group, float lift) {
+  if (!tile || !tile->header) return;
+  const nav::MeshHeader& h = *tile->header;
+  const glm::vec3 up(0, lift, 0);
   const uint32_t wallColor = render::rgba(20, 40, 60, 230), innerColor = render::rgba(20, 60, 90, 90),
                  tileColor = render::rgba(230, 60, 200, 200), detailColor = render::rgba(0, 0, 0, 50),
                  disabledColor = render::rgba(110, 110, 110, 170), offColor = render::rgba(255, 120, 0, 230);
-  for (int ti = 0; ti < mesh.getMaxTiles(); ++ti) {
-    const nav::MeshTile* tile = mesh.getTile(ti);
-    if (!tile || !tile->header) continue;
-    const nav::MeshHeader& h = *tile->header;
-    if (opt.polys) {
-      dd.begin(render::Prim::Tris);
-      for (int pi = 0; pi < h.polyCount; ++pi) {
-        const nav::Poly& p = tile->polys[pi];
-        const uint32_t c = (p.flags & nav::bake::FLAG_DISABLED) ? disabledColor : areaColor(p.getArea());
-        fillPoly(dd, tile, pi, c, opt.lift);
-      }
-      dd.end();
+  switch (group) {
+  case GROUP_POLYS:
+    dd.begin(render::Prim::Tris);
+    for (int pi = 0; pi < h.polyCount; ++pi) {
+      const nav::Poly& p = tile->polys[pi];
+      const uint32_t c = (p.flags & nav::bake::FLAG_DISABLED) ? disabledColor : areaColor(p.getArea());
+      fillPoly(dd, tile, pi, c, lift);
     }
-    if (opt.polyEdges || opt.tileBorders) {
-      // Walls thick, inner edges thin, tile-border portals in their own colour.
-      for (int pass = 0; pass < 3; ++pass) {
-        if ((pass < 2 && !opt.polyEdges) || (pass == 2 && !opt.tileBorders)) continue;
-        dd.begin(render::Prim::Lines, pass == 0 ? 2.5f : pass == 1 ? 1.0f : 2.0f);
-        const uint32_t col = pass == 0 ? wallColor : pass == 1 ? innerColor : tileColor;
-        for (int pi = 0; pi < h.polyCount; ++pi) {
-          const nav::Poly& p = tile->polys[pi];
-          if (p.getType() != nav::POLYTYPE_GROUND) continue;
-          for (int e = 0; e < p.vertCount; ++e) {
-            const uint16_t nei = p.neis[e];
-            const int kind = nei == 0 ? 0 : (nei & nav::EXT_LINK) ? 2 : 1;
-            if (kind != pass) continue;
-            if (kind == 1 && (nei - 1) < pi) continue; // each inner edge once
-            dd.vertex(V(&tile->verts[p.verts[e] * 3]) + up, col);
-            dd.vertex(V(&tile->verts[p.verts[(e + 1) % p.vertCount] * 3]) + up, col);
-          }
-        }
-        dd.end();
-      }
-    }
-    if (opt.portals) {
-      const uint32_t portalColor = render::rgba(255, 210, 40, 230);
-      dd.begin(render::Prim::Lines, 2.0f);
+    dd.end();
+    break;
+  case GROUP_EDGES:
+  case GROUP_BORDERS:
+    // Walls thick, inner edges thin (edges group); tile-border portals in their own colour.
+    for (int pass = group == GROUP_EDGES ? 0 : 2; pass < (group == GROUP_EDGES ? 2 : 3); ++pass) {
+      dd.begin(render::Prim::Lines, pass == 0 ? 2.5f : pass == 1 ? 1.0f : 2.0f);
+      const uint32_t col = pass == 0 ? wallColor : pass == 1 ? innerColor : tileColor;
       for (int pi = 0; pi < h.polyCount; ++pi) {
         const nav::Poly& p = tile->polys[pi];
         if (p.getType() != nav::POLYTYPE_GROUND) continue;
-        for (uint32_t li = p.firstLink; li != nav::NULL_LINK; li = tile->links[li].next) {
-          const nav::Link& l = tile->links[li];
-          if (l.side != 0xff || l.edge >= p.vertCount) continue; // tile-border portal or off-mesh link
-          const nav::MeshTile* nt = nullptr;
-          const nav::Poly* np = nullptr;
-          mesh.getTileAndPolyByRefUnsafe(l.ref, &nt, &np);
-          if (nt != tile || np->getType() != nav::POLYTYPE_GROUND || int(np - tile->polys) < pi) continue; // once
-          dd.vertex(V(&tile->verts[p.verts[l.edge] * 3]) + up * 1.1f, portalColor);
-          dd.vertex(V(&tile->verts[p.verts[(l.edge + 1) % p.vertCount] * 3]) + up * 1.1f, portalColor);
+        for (int e = 0; e < p.vertCount; ++e) {
+          const uint16_t nei = p.neis[e];
+          const int kind = nei == 0 ? 0 : (nei & nav::EXT_LINK) ? 2 : 1;
+          if (kind != pass) continue;
+          if (kind == 1 && (nei - 1) < pi) continue; // each inner edge once
+          dd.vertex(V(&tile->verts[p.verts[e] * 3]) + up, col);
+          dd.vertex(V(&tile->verts[p.verts[(e + 1) % p.vertCount] * 3]) + up, col);
         }
       }
       dd.end();
     }
-    if (opt.detailMesh) {
-      dd.begin(render::Prim::Lines, 1.0f);
-      for (int pi = 0; pi < h.polyCount; ++pi) {
-        const nav::Poly& p = tile->polys[pi];
-        if (p.getType() != nav::POLYTYPE_GROUND) continue;
-        const nav::PolyDetail& pd = tile->detailMeshes[pi];
-        for (int j = 0; j < pd.triCount; ++j) {
-          const uint8_t* t = &tile->detailTris[(pd.triBase + uint32_t(j)) * 4];
-          for (int k = 0; k < 3; ++k) {
-            dd.vertex(V(detailVert(tile, p, pd, t[k])) + up * 1.2f, detailColor);
-            dd.vertex(V(detailVert(tile, p, pd, t[(k + 1) % 3])) + up * 1.2f, detailColor);
-          }
+    break;
+  case GROUP_PORTALS: {
+    const uint32_t portalColor = render::rgba(255, 210, 40, 230);
+    dd.begin(render::Prim::Lines, 2.0f);
+    for (int pi = 0; pi < h.polyCount; ++pi) {
+      const nav::Poly& p = tile->polys[pi];
+      if (p.getType() != nav::POLYTYPE_GROUND) continue;
+      for (uint32_t li = p.firstLink; li != nav::NULL_LINK; li = tile->links[li].next) {
+        const nav::Link& l = tile->links[li];
+        if (l.side != 0xff || l.edge >= p.vertCount) continue; // tile-border portal or off-mesh link
+        const nav::MeshTile* nt = nullptr;
+        const nav::Poly* np = nullptr;
+        mesh.getTileAndPolyByRefUnsafe(l.ref, &nt, &np);
+        if (nt != tile || np->getType() != nav::POLYTYPE_GROUND || int(np - tile->polys) < pi) continue; // once
+        dd.vertex(V(&tile->verts[p.verts[l.edge] * 3]) + up * 1.1f, portalColor);
+        dd.vertex(V(&tile->verts[p.verts[(l.edge + 1) % p.vertCount] * 3]) + up * 1.1f, portalColor);
+      }
+    }
+    dd.end();
+    break;
+  }
+  case GROUP_DETAIL:
+    dd.begin(render::Prim::Lines, 1.0f);
+    for (int pi = 0; pi < h.polyCount; ++pi) {
+      const nav::Poly& p = tile->polys[pi];
+      if (p.getType() != nav::POLYTYPE_GROUND) continue;
+      const nav::PolyDetail& pd = tile->detailMeshes[pi];
+      for (int j = 0; j < pd.triCount; ++j) {
+        const uint8_t* t = &tile->detailTris[(pd.triBase + uint32_t(j)) * 4];
+        for (int k = 0; k < 3; ++k) {
+          dd.vertex(V(detailVert(tile, p, pd, t[k])) + up * 1.2f, detailColor);
+          dd.vertex(V(detailVert(tile, p, pd, t[(k + 1) % 3])) + up * 1.2f, detailColor);
         }
       }
-      dd.end();
     }
-    if (opt.bvTree && h.bvNodeCount > 0) {
+    dd.end();
+    break;
+  case GROUP_BVTREE:
+    if (h.bvNodeCount > 0) {
       const float cs = 1.0f / h.bvQuantFactor;
       for (int i = 0; i < h.bvNodeCount; ++i) {
         const nav::BVNode& n = tile->bvTree[i];
@@ -217,17 +240,322 @@ void drawNavMesh(render::DebugDraw& dd, const nav::NavMesh& mesh, const NavDrawO
         dd.wireBox(mn, mx, render::rgba(255, 255, 255, 60));
       }
     }
-    if (opt.offMeshLinks) {
-      for (int i = 0; i < h.offMeshConCount; ++i) {
-        const nav::OffMeshConnection& c = tile->offMeshCons[i];
-        const glm::vec3 a = V(&c.pos[0]), b = V(&c.pos[3]);
-        drawArc(dd, a, b, 0.25f * glm::length(b - a) + 0.5f, offColor, (c.flags & nav::OFFMESH_CON_BIDIR) != 0);
-        dd.circle(a + up, c.rad, offColor, 1.5f);
-        dd.circle(b + up, c.rad, offColor, 1.5f);
-      }
+    break;
+  case GROUP_OFFMESH:
+    for (int i = 0; i < h.offMeshConCount; ++i) {
+      const nav::OffMeshConnection& c = tile->offMeshCons[i];
+      const glm::vec3 a = V(&c.pos[0]), b = V(&c.pos[3]);
+      drawArc(dd, a, b, 0.25f * glm::length(b - a) + 0.5f, offColor, (c.flags & nav::OFFMESH_CON_BIDIR) != 0);
+      dd.circle(a + up, c.rad, offColor, 1.5f);
+      dd.circle(b + up, c.rad, offColor, 1.5f);
+    }
+    break;
+  default: break;
+  }
+}
+
+void drawNavMesh(render::DebugDraw& dd, const nav::NavMesh& mesh, const NavDrawOptions& opt, nav::PolyRef hovered) {
+  for (int ti = 0; ti < mesh.getMaxTiles(); ++ti) {
+    const nav::MeshTile* tile = mesh.getTile(ti);
+    if (!tile || !tile->header) continue;
+    for (int g = 0; g < GROUP_COUNT; ++g)
+      if (groupEnabled(opt, g)) drawTileGroup(dd, mesh, tile, g, opt.lift);
+  }
+  drawHover(dd, mesh, opt, hovered);
+}
+
+void drawHover(render::DebugDraw& dd, const nav::NavMesh& mesh, const NavDrawOptions& opt, nav::PolyRef hovered) {
+  if (hovered && mesh.isValidPolyRef(hovered)) drawPolyFill(dd, mesh, hovered, render::rgba(255, 255, 255, 110), opt.lift * 1.5f);
+}
+
+// --- NavDrawCache ---------------------------------------------------------------------------
+
+NavDrawCache::NavDrawCache(bool gpu, int chunkTiles) : m_gpu(gpu), m_chunkTiles(chunkTiles < 1 ? 1 : chunkTiles) {
+  const char* mode = std::getenv("NAVBENCH_NAVDRAW");
+  m_immediate = mode && std::strcmp(mode, "immediate") == 0;
+}
+
+int NavDrawCache::builds(int tileIndex, int g) const {
+  if (tileIndex < 0 || tileIndex >= int(m_tiles.size()) || g < 0 || g >= GROUP_COUNT) return 0;
+  return m_tiles[size_t(tileIndex)].builds[g];
+}
+
+int NavDrawCache::packedVertices(int tileIndex) const {
+  if (tileIndex < 0 || tileIndex >= int(m_tiles.size())) return 0;
+  const Tile& t = m_tiles[size_t(tileIndex)];
+  if (!t.present || t.chunk < 0) return 0;
+  const Chunk& c = m_chunks[size_t(t.chunk)];
+  int n = 0;
+  for (size_t k = 0; k < c.tiles.size(); ++k) {
+    if (c.tiles[k] != tileIndex) continue;
+    for (const KindBuffer& kb : c.kinds)
+      if (k < kb.count.size()) n += kb.count[k];
+  }
+  return n;
+}
+
+void NavDrawCache::invalidate() {
+  m_immMesh = nullptr;
+  m_tiles.clear();
+  m_chunks.clear(); // releases the GPU buffers
+  m_chunkIndex.clear();
+  m_lift = -1.0f;
+  for (bool& e : m_enabled) e = false;
+  const Stats keep = m_stats;
+  m_stats = Stats();
+  m_stats.tileGroupBuilds = keep.tileGroupBuilds;
+  for (int g = 0; g < GROUP_COUNT; ++g) m_stats.groupBuilds[g] = keep.groupBuilds[g];
+  m_stats.chunkPacks = keep.chunkPacks;
+  m_stats.maxUpdateMs = keep.maxUpdateMs;
+}
+
+int NavDrawCache::kindFor(const render::DebugDraw::Batch& b) {
+  for (size_t k = 0; k < m_kinds.size(); ++k)
+    if (m_kinds[k].prim == b.prim && m_kinds[k].size == b.size && m_kinds[k].depthTest == b.depthTest) return int(k);
+  m_kinds.push_back({b.prim, b.size, b.depthTest});
+  for (Chunk& c : m_chunks) c.kinds.resize(m_kinds.size());
+  return int(m_kinds.size() - 1);
+}
+
+int NavDrawCache::chunkFor(int x, int y) {
+  auto floorDiv = [](int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); };
+  const int cx = floorDiv(x, m_chunkTiles), cy = floorDiv(y, m_chunkTiles);
+  const long long key = (static_cast<long long>(cx) << 32) ^ static_cast<long long>(static_cast<uint32_t>(cy));
+  auto it = m_chunkIndex.find(key);
+  if (it != m_chunkIndex.end()) return it->second;
+  Chunk c;
+  c.cx = cx;
+  c.cy = cy;
+  c.kinds.resize(m_kinds.size());
+  m_chunks.push_back(std::move(c));
+  const int idx = int(m_chunks.size() - 1);
+  m_chunkIndex.emplace(key, idx);
+  return idx;
+}
+
+void NavDrawCache::clearGroup(int i, int g) {
+  Tile& t = m_tiles[size_t(i)];
+  if (!t.built[g]) return;
+  t.built[g] = false;
+  t.layers[g].clear();
+  t.layers[g].shrink_to_fit();
+  if (t.chunk >= 0) m_chunks[size_t(t.chunk)].dirty = true;
+}
+
+void NavDrawCache::dropTile(int i) {
+  Tile& t = m_tiles[size_t(i)];
+  if (!t.present) return;
+  if (t.chunk >= 0) {
+    Chunk& c = m_chunks[size_t(t.chunk)];
+    c.tiles.erase(std::remove(c.tiles.begin(), c.tiles.end(), i), c.tiles.end());
+    c.dirty = true;
+  }
+  const Tile old = std::move(t);
+  t = Tile();
+  for (int g = 0; g < GROUP_COUNT; ++g) t.builds[g] = old.builds[g]; // the counts follow the slot
+}
+
+void NavDrawCache::buildGroup(const nav::NavMesh& mesh, int i, int g) {
+  Tile& t = m_tiles[size_t(i)];
+  m_rec.clear();
+  drawTileGroup(m_rec, mesh, mesh.getTile(i), g, m_lift);
+  t.layers[g].clear();
+  for (const render::DebugDraw::Batch& b : m_rec.batches()) {
+    if (b.verts.empty()) continue;
+    t.layers[g].push_back({kindFor(b), b.verts});
+  }
+  m_rec.clear();
+  t.built[g] = true;
+  ++t.builds[g];
+  ++m_stats.tileGroupBuilds;
+  ++m_stats.groupBuilds[g];
+  if (t.chunk >= 0) m_chunks[size_t(t.chunk)].dirty = true;
+}
+
+void NavDrawCache::pack(Chunk& c) {
+  c.dirty = false;
+  c.empty = true;
+  std::vector<render::DebugVertex> verts;
+  for (size_t k = 0; k < m_kinds.size(); ++k) {
+    KindBuffer& kb = c.kinds[k];
+    kb.first.assign(c.tiles.size(), 0);
+    kb.count.assign(c.tiles.size(), 0);
+    verts.clear();
+    for (size_t ti = 0; ti < c.tiles.size(); ++ti) {
+      const Tile& t = m_tiles[size_t(c.tiles[ti])];
+      kb.first[ti] = int(verts.size());
+      for (int g = 0; g < GROUP_COUNT; ++g)
+        for (const Layer& l : t.layers[g])
+          if (l.kind == int(k)) verts.insert(verts.end(), l.verts.begin(), l.verts.end());
+      kb.count[ti] = int(verts.size()) - kb.first[ti];
+    }
+    kb.vertices = (long long)verts.size();
+    if (m_gpu) {
+      if (verts.empty()) kb.buf.release();
+      else kb.buf.upload(m_kinds[k].prim, m_kinds[k].size, m_kinds[k].depthTest, verts.data(), verts.size());
     }
   }
-  if (hovered && mesh.isValidPolyRef(hovered)) drawPolyFill(dd, mesh, hovered, render::rgba(255, 255, 255, 110), opt.lift * 1.5f);
+  // Bounds of each tile (from its vertices) and of the chunk.
+  for (int ti : c.tiles) {
+    Tile& t = m_tiles[size_t(ti)];
+    bool any = false;
+    for (int g = 0; g < GROUP_COUNT; ++g)
+      for (const Layer& l : t.layers[g])
+        for (const render::DebugVertex& v : l.verts) {
+          if (!any) t.bmin = t.bmax = v.pos;
+          t.bmin = glm::min(t.bmin, v.pos);
+          t.bmax = glm::max(t.bmax, v.pos);
+          any = true;
+        }
+    if (!any) continue;
+    if (c.empty) {
+      c.bmin = t.bmin;
+      c.bmax = t.bmax;
+    }
+    c.bmin = glm::min(c.bmin, t.bmin);
+    c.bmax = glm::max(c.bmax, t.bmax);
+    c.empty = false;
+  }
+  ++m_stats.chunkPacks;
+}
+
+void NavDrawCache::update(const nav::NavMesh& mesh, const NavDrawOptions& opt) {
+  if (m_immediate) {
+    m_immMesh = &mesh;
+    m_immOpt = opt;
+    return;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const int maxTiles = mesh.getMaxTiles();
+  for (int i = maxTiles; i < int(m_tiles.size()); ++i) dropTile(i);
+  if (int(m_tiles.size()) != maxTiles) m_tiles.resize(size_t(maxTiles));
+
+  // A new lift moves every vertex: everything is recorded again. A toggle: only its group.
+  const bool liftChanged = opt.lift != m_lift;
+  m_lift = opt.lift;
+  for (int g = 0; g < GROUP_COUNT; ++g) {
+    const bool on = groupEnabled(opt, g);
+    if ((!on && m_enabled[g]) || liftChanged)
+      for (int i = 0; i < maxTiles; ++i) clearGroup(i, g);
+    m_enabled[g] = on;
+  }
+
+  for (int i = 0; i < maxTiles; ++i) {
+    const nav::MeshTile* mt = mesh.getTile(i);
+    Tile& t = m_tiles[size_t(i)];
+    const bool present = mt && mt->header;
+    if (t.present) {
+      const bool same = present && mt->salt == t.salt && mt->header == t.header && mt->data == t.data &&
+                        mt->dataSize == t.dataSize && mt->header->polyCount == t.polyCount &&
+                        mt->header->vertCount == t.vertCount && mt->header->x == t.x && mt->header->y == t.y &&
+                        mt->header->layer == t.layer;
+      if (same) {
+        for (int g = 0; g < GROUP_COUNT; ++g)
+          if (m_enabled[g] && !t.built[g]) buildGroup(mesh, i, g);
+        continue;
+      }
+      dropTile(i);
+    }
+    if (!present) continue;
+    t.present = true;
+    t.salt = mt->salt;
+    t.header = mt->header;
+    t.data = mt->data;
+    t.dataSize = mt->dataSize;
+    t.polyCount = mt->header->polyCount;
+    t.vertCount = mt->header->vertCount;
+    t.x = mt->header->x;
+    t.y = mt->header->y;
+    t.layer = mt->header->layer;
+    t.chunk = chunkFor(t.x, t.y);
+    m_chunks[size_t(t.chunk)].tiles.push_back(i);
+    m_chunks[size_t(t.chunk)].dirty = true;
+    for (int g = 0; g < GROUP_COUNT; ++g)
+      if (m_enabled[g]) buildGroup(mesh, i, g);
+  }
+
+  bool repacked = false;
+  for (Chunk& c : m_chunks)
+    if (c.dirty) {
+      pack(c);
+      repacked = true;
+    }
+  if (repacked) {
+    m_stats.tiles = 0;
+    m_stats.buffers = 0;
+    m_stats.vertices = 0;
+    m_stats.gpuBytes = 0;
+    m_stats.cpuBytes = 0;
+    m_stats.chunks = int(m_chunks.size());
+    for (const Tile& t : m_tiles) {
+      if (!t.present) continue;
+      ++m_stats.tiles;
+      for (int g = 0; g < GROUP_COUNT; ++g)
+        for (const Layer& l : t.layers[g]) m_stats.cpuBytes += l.verts.capacity() * sizeof(render::DebugVertex);
+    }
+    for (const Chunk& c : m_chunks)
+      for (const KindBuffer& kb : c.kinds) {
+        if (kb.vertices == 0) continue;
+        ++m_stats.buffers;
+        m_stats.vertices += kb.vertices;
+        m_stats.gpuBytes += kb.buf.bytes();
+      }
+  }
+  m_stats.lastUpdateMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  m_stats.maxUpdateMs = std::max(m_stats.maxUpdateMs, m_stats.lastUpdateMs);
+}
+
+void NavDrawCache::draw(render::DebugDraw& dd, const render::Frustum& frustum) {
+  m_stats.visibleTiles = m_stats.culledTiles = m_stats.drawnBuffers = 0;
+  if (m_immediate) {
+    if (m_immMesh) drawNavMesh(dd, *m_immMesh, m_immOpt);
+    return;
+  }
+  for (const Chunk& c : m_chunks) {
+    if (c.empty || c.tiles.empty()) continue;
+    const render::Frustum::Result r = frustum.classify(c.bmin, c.bmax);
+    if (r == render::Frustum::Outside) {
+      m_stats.culledTiles += int(c.tiles.size());
+      continue;
+    }
+    // Which tiles of a straddling chunk are visible (all of them when the chunk is inside).
+    m_first.clear();
+    std::vector<char> vis(c.tiles.size(), 1);
+    int nvis = int(c.tiles.size());
+    if (r == render::Frustum::Intersect)
+      for (size_t ti = 0; ti < c.tiles.size(); ++ti) {
+        const Tile& t = m_tiles[size_t(c.tiles[ti])];
+        if (!frustum.visible(t.bmin, t.bmax)) {
+          vis[ti] = 0;
+          --nvis;
+        }
+      }
+    m_stats.visibleTiles += nvis;
+    m_stats.culledTiles += int(c.tiles.size()) - nvis;
+    if (nvis == 0) continue;
+    for (const KindBuffer& kb : c.kinds) {
+      if (kb.vertices == 0) continue;
+      if (nvis == int(c.tiles.size())) {
+        if (m_gpu) dd.drawStatic(kb.buf);
+        ++m_stats.drawnBuffers;
+        continue;
+      }
+      // Visible tiles' vertex ranges, adjacent ones merged.
+      m_first.clear();
+      m_count.clear();
+      for (size_t ti = 0; ti < c.tiles.size(); ++ti) {
+        if (!vis[ti] || kb.count[ti] == 0) continue;
+        if (!m_first.empty() && m_first.back() + m_count.back() == kb.first[ti]) m_count.back() += kb.count[ti];
+        else {
+          m_first.push_back(kb.first[ti]);
+          m_count.push_back(kb.count[ti]);
+        }
+      }
+      if (m_first.empty()) continue;
+      if (m_gpu) dd.drawStatic(kb.buf, m_first.data(), m_count.data(), int(m_first.size()));
+      ++m_stats.drawnBuffers;
+    }
+  }
 }
 
 } // namespace navbench

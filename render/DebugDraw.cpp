@@ -11,6 +11,63 @@ uint32_t rgbaf(float r, float g, float b, float a) {
   return rgba(c(r), c(g), c(b), c(a));
 }
 
+namespace {
+
+void setVertexLayout() {
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(DebugVertex), reinterpret_cast<void*>(offsetof(DebugVertex, pos)));
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(DebugVertex), reinterpret_cast<void*>(offsetof(DebugVertex, color)));
+}
+
+} // namespace
+
+StaticBuffer& StaticBuffer::operator=(StaticBuffer&& o) noexcept {
+  if (this != &o) {
+    release();
+    m_vao = std::exchange(o.m_vao, 0u);
+    m_vbo = std::exchange(o.m_vbo, 0u);
+    m_count = std::exchange(o.m_count, 0);
+    m_capacity = std::exchange(o.m_capacity, 0);
+    m_prim = o.m_prim;
+    m_size = o.m_size;
+    m_depthTest = o.m_depthTest;
+  }
+  return *this;
+}
+
+void StaticBuffer::upload(Prim prim, float size, bool depthTest, const DebugVertex* verts, size_t n) {
+  m_prim = prim;
+  m_size = prim == Prim::Tris ? 1.0f : std::max(size, 1.0f);
+  m_depthTest = depthTest;
+  if (!m_vao) {
+    glGenVertexArrays(1, &m_vao);
+    glGenBuffers(1, &m_vbo);
+    glBindVertexArray(m_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, m_vbo);
+    setVertexLayout();
+  } else {
+    glBindVertexArray(m_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, m_vbo);
+  }
+  // Same size: overwrite in place; otherwise new storage of exactly this size (static data).
+  if (int(n) == m_capacity && n > 0) {
+    glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(n * sizeof(DebugVertex)), verts);
+  } else {
+    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(n * sizeof(DebugVertex)), n ? verts : nullptr, GL_STATIC_DRAW);
+    m_capacity = int(n);
+  }
+  m_count = int(n);
+  glBindVertexArray(0);
+}
+
+void StaticBuffer::release() {
+  if (m_vbo) glDeleteBuffers(1, &m_vbo);
+  if (m_vao) glDeleteVertexArrays(1, &m_vao);
+  m_vbo = m_vao = 0;
+  m_count = m_capacity = 0;
+}
+
 bool DebugDraw::init(const std::string& shaderDir, std::string& error) {
   if (!m_triShader.load(shaderDir, "debug", error)) return false;
   if (!m_lineShader.load(shaderDir, "debug", error, "debug_line")) return false;
@@ -20,10 +77,7 @@ bool DebugDraw::init(const std::string& shaderDir, std::string& error) {
     glGenBuffers(1, &m_vbo);
     glBindVertexArray(m_vao);
     glBindBuffer(GL_ARRAY_BUFFER, m_vbo);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(Vertex), reinterpret_cast<void*>(offsetof(Vertex, pos)));
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(Vertex), reinterpret_cast<void*>(offsetof(Vertex, color)));
+    setVertexLayout();
     glBindVertexArray(0);
   }
   return true;
@@ -35,6 +89,7 @@ void DebugDraw::shutdown() {
   m_vbo = m_vao = 0;
   m_vboCapacity = 0;
   m_batches.clear();
+  m_static.clear();
   m_cur = nullptr;
   m_triShader = Shader();
   m_lineShader = Shader();
@@ -127,8 +182,22 @@ int DebugDraw::queuedVertices() const {
   return int(n);
 }
 
+void DebugDraw::drawStatic(const StaticBuffer& buf) {
+  if (buf.vertexCount() > 0) m_static.push_back({&buf, 0, -1});
+}
+
+void DebugDraw::drawStatic(const StaticBuffer& buf, const int* first, const int* count, int n) {
+  if (buf.vertexCount() <= 0 || n <= 0) return;
+  m_static.push_back({&buf, m_staticFirst.size(), n});
+  m_staticFirst.insert(m_staticFirst.end(), first, first + n);
+  m_staticCount.insert(m_staticCount.end(), count, count + n);
+}
+
 void DebugDraw::clear() {
   for (Batch& b : m_batches) b.verts.clear();
+  m_static.clear();
+  m_staticFirst.clear();
+  m_staticCount.clear();
   m_cur = nullptr;
 }
 
@@ -137,57 +206,82 @@ void DebugDraw::flush(const glm::mat4& viewProj, const glm::vec2& viewportPx) {
   m_cur = nullptr;
   size_t total = 0;
   for (const Batch& b : m_batches) total += b.verts.size();
-  if (total == 0 || !m_vao || !m_triShader.valid()) {
+  if ((total == 0 && m_static.empty()) || !m_vao || !m_triShader.valid()) {
     clear();
     return;
   }
-  // Pack every batch into one buffer: depth-tested first, then overlays; tris, lines, points.
-  std::vector<const Batch*> order;
+  // What to draw: static buffers and batches, depth-tested first, then overlays; within each,
+  // triangles, lines, points; static buffers before the batches of the same kind.
+  struct Item {
+    Prim prim;
+    float size;
+    bool depthTest;
+    const Batch* batch;       // or
+    const StaticDraw* sdraw;
+    GLint first;              // batch: its first vertex in m_vbo
+  };
+  std::vector<Item> order;
+  order.reserve(m_static.size() + m_batches.size());
+  for (const StaticDraw& d : m_static) order.push_back({d.buf->prim(), d.buf->size(), d.buf->depthTest(), nullptr, &d, 0});
   for (const Batch& b : m_batches)
-    if (!b.verts.empty()) order.push_back(&b);
-  std::stable_sort(order.begin(), order.end(), [](const Batch* a, const Batch* b) {
-    if (a->depthTest != b->depthTest) return a->depthTest;
-    return int(a->prim) > int(b->prim);
+    if (!b.verts.empty()) order.push_back({b.prim, b.size, b.depthTest, &b, nullptr, 0});
+  std::stable_sort(order.begin(), order.end(), [](const Item& a, const Item& b) {
+    if (a.depthTest != b.depthTest) return a.depthTest;
+    return int(a.prim) > int(b.prim);
   });
-  glBindVertexArray(m_vao);
-  glBindBuffer(GL_ARRAY_BUFFER, m_vbo);
-  size_t bytes = total * sizeof(Vertex);
-  if (bytes > m_vboCapacity) {
-    m_vboCapacity = std::max(bytes, m_vboCapacity * 2);
-    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(m_vboCapacity), nullptr, GL_STREAM_DRAW);
-  }
-  std::vector<GLint> first(order.size());
-  size_t at = 0;
-  for (size_t i = 0; i < order.size(); ++i) {
-    first[i] = GLint(at);
-    glBufferSubData(GL_ARRAY_BUFFER, GLintptr(at * sizeof(Vertex)), GLsizeiptr(order[i]->verts.size() * sizeof(Vertex)),
-                    order[i]->verts.data());
-    at += order[i]->verts.size();
+  if (total > 0) { // pack every batch into the stream buffer
+    glBindBuffer(GL_ARRAY_BUFFER, m_vbo);
+    size_t bytes = total * sizeof(Vertex);
+    if (bytes > m_vboCapacity) {
+      m_vboCapacity = std::max(bytes, m_vboCapacity * 2);
+      glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(m_vboCapacity), nullptr, GL_STREAM_DRAW);
+    }
+    size_t at = 0;
+    for (Item& it : order) {
+      if (!it.batch) continue;
+      it.first = GLint(at);
+      glBufferSubData(GL_ARRAY_BUFFER, GLintptr(at * sizeof(Vertex)), GLsizeiptr(it.batch->verts.size() * sizeof(Vertex)),
+                      it.batch->verts.data());
+      at += it.batch->verts.size();
+    }
   }
 
   glEnable(GL_BLEND);
   glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
   glDisable(GL_CULL_FACE);
-  for (size_t i = 0; i < order.size(); ++i) {
-    const Batch& b = *order[i];
-    if (b.depthTest)
+  const Shader* current = nullptr;
+  for (const Item& it : order) {
+    if (it.depthTest)
       glEnable(GL_DEPTH_TEST);
     else
       glDisable(GL_DEPTH_TEST);
-    const Shader& sh = b.prim == Prim::Tris ? m_triShader : b.prim == Prim::Lines ? m_lineShader : m_pointShader;
-    sh.use();
-    sh.set("uViewProj", viewProj);
-    sh.set("uViewport", viewportPx);
-    sh.set("uSize", b.size);
-    sh.set("uDepthBias", b.prim == Prim::Tris ? 0.0f : 0.0004f);
-    if (b.prim == Prim::Tris) {
+    const Shader& sh = it.prim == Prim::Tris ? m_triShader : it.prim == Prim::Lines ? m_lineShader : m_pointShader;
+    if (current != &sh) {
+      sh.use();
+      sh.set("uViewProj", viewProj);
+      sh.set("uViewport", viewportPx);
+      sh.set("uDepthBias", it.prim == Prim::Tris ? 0.0f : 0.0004f);
+      current = &sh;
+    }
+    sh.set("uSize", it.size);
+    if (it.prim == Prim::Tris) {
       glEnable(GL_POLYGON_OFFSET_FILL);
       glPolygonOffset(-1.0f, -2.0f);
     }
-    GLenum mode = b.prim == Prim::Tris ? GL_TRIANGLES : b.prim == Prim::Lines ? GL_LINES : GL_POINTS;
-    glDrawArrays(mode, first[i], GLsizei(b.verts.size()));
+    const GLenum mode = it.prim == Prim::Tris ? GL_TRIANGLES : it.prim == Prim::Lines ? GL_LINES : GL_POINTS;
+    if (it.batch) {
+      glBindVertexArray(m_vao);
+      glDrawArrays(mode, it.first, GLsizei(it.batch->verts.size()));
+    } else {
+      glBindVertexArray(it.sdraw->buf->vao());
+      if (it.sdraw->rangeCount < 0)
+        glDrawArrays(mode, 0, GLsizei(it.sdraw->buf->vertexCount()));
+      else
+        glMultiDrawArrays(mode, &m_staticFirst[it.sdraw->rangeStart], &m_staticCount[it.sdraw->rangeStart],
+                          GLsizei(it.sdraw->rangeCount));
+    }
     ++m_lastDrawCalls;
-    if (b.prim == Prim::Tris) glDisable(GL_POLYGON_OFFSET_FILL);
+    if (it.prim == Prim::Tris) glDisable(GL_POLYGON_OFFSET_FILL);
   }
   glEnable(GL_DEPTH_TEST);
   glBindVertexArray(0);

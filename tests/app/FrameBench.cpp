@@ -5,7 +5,19 @@
 // the app's own per-frame numbers as counters:
 //   cpu_ms_mean / cpu_ms_min / cpu_ms_max  CPU time building and submitting one frame (UI + scene
 //                                          + debug draw, no swap) [Unit: ms]
-//   draw_calls, debug_vertices             debug-draw batches / vertices per frame
+//   draw_calls, debug_vertices             debug-draw draw calls (batches + static buffers) /
+//                                          vertices streamed per frame
+//   static_vertices, static_mb             navmesh overlay vertices / MiB in static GPU buffers
+//   static_build_ms                        longest NavDrawCache update (the first: building them)
+//   visible_tiles, culled_tiles            tiles drawn / frustum-culled in the last frame
+//   nav_load_ms                            the tile set's load time, from the viewer's log
+// Generated worlds (`navbench worldgen --size S --seed 1` + `navbench bake`, as big_bench makes
+// them: 0.3 m cells, 64-cell tiles; written once under the build dir and reused) are measured
+// twice: the whole world framed ("frame/world_S") and a close view of its centre through a
+// scenario file (".../part", most tiles culled). Sizes: NAVBENCH_BENCH_WORLDS (default
+// "256,1000,2000"; "" = none); frames per world run: NAVBENCH_BENCH_WORLD_FRAMES (default 20).
+// "frame_immediate/..." runs the same with NAVBENCH_NAVDRAW=immediate (the whole mesh recorded
+// into the debug-draw batches every frame, as before the static buffers) for comparison.
 // The benchmark's time column is the mean CPU ms per frame (manual time). Frames per run:
 // NAVBENCH_BENCH_FRAMES (default 120).
 #include <benchmark/benchmark.h>
@@ -13,7 +25,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 namespace fs = std::filesystem;
 
@@ -25,63 +40,64 @@ std::string quote(const std::string& s) {
   return q + "'";
 }
 
-int framesPerRun() {
-  const char* e = std::getenv("NAVBENCH_BENCH_FRAMES");
-  const int n = e ? std::atoi(e) : 120;
-  return n >= 1 ? n : 120;
+int envInt(const char* name, int def) {
+  const char* e = std::getenv(name);
+  const int n = e ? std::atoi(e) : def;
+  return n >= 1 ? n : def;
 }
 
-/// Runs `cmd`, returns the "bench: ..." line of its stdout ("" when none) and its exit status.
-std::string runForLine(const std::string& cmd, int& status) {
+/// Runs `cmd`, returns the "bench: ..." line of its output ("" when none) and its exit status;
+/// `loadMs` gets the "opened navmesh ... X ms" figure when the output has one.
+std::string runForLine(const std::string& cmd, int& status, double* loadMs = nullptr) {
   std::string line;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) {
     status = -1;
     return line;
   }
-  char buf[1024];
-  while (std::fgets(buf, sizeof buf, p))
-    if (std::string(buf).rfind("bench: ", 0) == 0) line = buf;
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, p)) {
+    const std::string l(buf);
+    if (l.rfind("bench: ", 0) == 0) line = l;
+    const size_t at = l.find("opened navmesh ");
+    if (loadMs && at != std::string::npos) {
+      const size_t ms = l.rfind(" ms");
+      const size_t comma = l.rfind(", ", ms);
+      if (ms != std::string::npos && comma != std::string::npos) *loadMs = std::atof(l.c_str() + comma + 2);
+    }
+  }
   status = pclose(p);
   return line;
 }
 
-void benchLevel(benchmark::State& state, const std::string& level, bool bake) {
-  if (!fs::exists(level)) {
-    state.SkipWithError(("level not found: " + level + " (shared levels absent?)").c_str());
-    return;
-  }
+/// The value of "key=" in a bench line (0 when absent).
+double field(const std::string& line, const std::string& key) {
+  const size_t at = line.find(" " + key + "=");
+  return at == std::string::npos ? 0.0 : std::atof(line.c_str() + at + key.size() + 2);
+}
+
+void setEnv(const fs::path& tmp) {
   setenv("SDL_VIDEODRIVER", "offscreen", 1);
-  const fs::path tmp = fs::path(NAVBENCH_BENCH_TMP);
   std::error_code ec;
   fs::create_directories(tmp / "config", ec);
   setenv("XDG_CONFIG_HOME", (tmp / "config").c_str(), 1); // never the user's settings
-  std::string bin;
-  if (bake) {
-    bin = (tmp / (fs::path(level).stem().string() + ".bin")).string();
-    int st = 0;
-    const std::string cmd = quote(NAVBENCH_EXE) + " bake " + quote(level) + " -o " + quote(bin) + " -q --threads 2 2>&1";
-    runForLine(cmd, st);
-    if (st != 0 || !fs::exists(bin)) {
-      state.SkipWithError(("bake failed: " + cmd).c_str());
-      return;
-    }
-  }
-  const int frames = framesPerRun();
-  const std::string cmd = quote(NAVBENCH_EXE) + " " + quote(level) + (bin.empty() ? "" : " " + quote(bin)) +
-                          " --tool 'Pathfind Follow' --size 1280x720 --bench-frames " + std::to_string(frames) +
-                          " 2>/dev/null";
+}
+
+/// Runs the viewer command and fills the counters; false (and a skip) when it fails.
+bool measure(benchmark::State& state, const std::string& cmd, bool immediate) {
+  const std::string full = (immediate ? "NAVBENCH_NAVDRAW=immediate " : "NAVBENCH_NAVDRAW=cache ") + cmd;
   for (auto _ : state) {
     int st = 0;
-    const std::string line = runForLine(cmd, st);
+    double loadMs = 0;
+    const std::string line = runForLine(full, st, &loadMs);
     double mean = 0, mn = 0, mx = 0, calls = 0, verts = 0;
     int n = 0, tris = 0, polys = 0, tiles = 0;
     if (st != 0 || std::sscanf(line.c_str(),
                                "bench: frames=%d cpu_ms_mean=%lf cpu_ms_min=%lf cpu_ms_max=%lf draw_calls=%lf "
                                "debug_vertices=%lf level_tris=%d polys=%d tiles=%d",
                                &n, &mean, &mn, &mx, &calls, &verts, &tris, &polys, &tiles) != 9) {
-      state.SkipWithError(("no bench line from: " + cmd).c_str());
-      return;
+      state.SkipWithError(("no bench line from: " + full).c_str());
+      return false;
     }
     state.SetIterationTime(mean / 1000.0);
     state.counters["cpu_ms_mean"] = mean;
@@ -93,23 +109,111 @@ void benchLevel(benchmark::State& state, const std::string& level, bool bake) {
     state.counters["polys"] = polys;
     state.counters["tiles"] = tiles;
     state.counters["frames"] = n;
+    for (const char* k : {"static_vertices", "static_mb", "static_build_ms", "visible_tiles", "culled_tiles"})
+      state.counters[k] = field(line, k);
+    state.counters["nav_load_ms"] = loadMs;
   }
+  return true;
+}
+
+/// world_S.obj / .json / .bin under the bench folder (generated and baked on first use); "" on failure.
+std::string worldBin(int size, std::string& why) {
+  const fs::path dir = fs::path(NAVBENCH_BENCH_TMP) / "worlds";
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  const std::string base = (dir / ("world_" + std::to_string(size))).string();
+  if (fs::exists(base + ".bin") && fs::exists(base + ".obj")) return base + ".bin";
+  int st = 0;
+  std::string cmd = quote(NAVBENCH_EXE) + " worldgen --size " + std::to_string(size) + " --seed 1 -o " +
+                    quote(base + ".obj") + " --level " + quote(base + ".json") + " 2>&1";
+  runForLine(cmd, st);
+  if (st != 0) return why = "failed: " + cmd, "";
+  cmd = quote(NAVBENCH_EXE) + " bake " + quote(base + ".json") + " -o " + quote(base + ".bin") + " -q 2>&1";
+  runForLine(cmd, st);
+  if (st != 0 || !fs::exists(base + ".bin")) return why = "failed: " + cmd, "";
+  return base + ".bin";
+}
+
+/// A scenario file looking closely at the middle of world `size` (about 60 m across in view).
+std::string partScenario(int size, const std::string& bin) {
+  const std::string obj = bin.substr(0, bin.size() - 4) + ".obj";
+  const std::string path = bin.substr(0, bin.size() - 4) + "_part.json";
+  const double c = size * 0.5;
+  std::ostringstream j;
+  j << "{\"navbenchScenario\": 1, \"level\": \"" << obj << "\", \"navmesh\": \"" << bin << "\",\n"
+    << " \"camera\": {\"target\": [" << c << ", 10, " << c << "], \"yaw\": 3.74, \"pitch\": 0.72, "
+    << "\"distance\": 60, \"fovY\": 0.785398185},\n"
+    << " \"tool\": {\"name\": \"Pathfind Follow\"},\n"
+    << " \"filter\": {\"includeFlags\": 65535, \"excludeFlags\": 0, \"heuristicScale\": 0.999, \"maxNodes\": 4096, "
+    << "\"areas\": []}}\n";
+  std::ofstream(path) << j.str();
+  return path;
+}
+
+void benchLevel(benchmark::State& state, const std::string& level, bool bake, bool immediate) {
+  if (!fs::exists(level)) {
+    state.SkipWithError(("level not found: " + level + " (shared levels absent?)").c_str());
+    return;
+  }
+  const fs::path tmp = fs::path(NAVBENCH_BENCH_TMP);
+  setEnv(tmp);
+  std::string bin;
+  if (bake) {
+    bin = (tmp / (fs::path(level).stem().string() + ".bin")).string();
+    int st = 0;
+    const std::string cmd = quote(NAVBENCH_EXE) + " bake " + quote(level) + " -o " + quote(bin) + " -q --threads 2 2>&1";
+    runForLine(cmd, st);
+    if (st != 0 || !fs::exists(bin)) {
+      state.SkipWithError(("bake failed: " + cmd).c_str());
+      return;
+    }
+  }
+  const std::string cmd = quote(NAVBENCH_EXE) + " " + quote(level) + (bin.empty() ? "" : " " + quote(bin)) +
+                          " --tool 'Pathfind Follow' --size 1280x720 --bench-frames " +
+                          std::to_string(envInt("NAVBENCH_BENCH_FRAMES", 120)) + " 2>&1";
+  measure(state, cmd, immediate);
+}
+
+void benchWorld(benchmark::State& state, int size, bool part, bool immediate) {
+  setEnv(fs::path(NAVBENCH_BENCH_TMP));
+  std::string why;
+  const std::string bin = worldBin(size, why);
+  if (bin.empty()) {
+    state.SkipWithError(why.c_str());
+    return;
+  }
+  const std::string frames = std::to_string(envInt("NAVBENCH_BENCH_WORLD_FRAMES", 20));
+  const std::string open = part ? quote(partScenario(size, bin))
+                                : quote(bin.substr(0, bin.size() - 4) + ".obj") + " " + quote(bin) + " --tool 'Pathfind Follow'";
+  measure(state, quote(NAVBENCH_EXE) + " " + open + " --size 1280x720 --bench-frames " + frames + " 2>&1", immediate);
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
-  auto reg = [](const std::string& name, const std::string& level, bool bake) {
-    benchmark::RegisterBenchmark(("frame/" + name).c_str(),
-                                 [level, bake](benchmark::State& s) { benchLevel(s, level, bake); })
-        ->Iterations(1)
-        ->UseManualTime()
-        ->Unit(benchmark::kMillisecond);
+  auto reg = [](const std::string& name, auto fn) {
+    benchmark::RegisterBenchmark(name.c_str(), fn)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
   };
-  reg("default", NAVBENCH_DEFAULT_LEVEL, false); // its committed default.bin is opened next to it
-  for (const char* l : {"undulating", "dungeon", "nav_test"})
-    reg(l, std::string(NAVBENCH_SHARED_DIR) + "/levels/" + l + ".obj", true);
+  for (bool imm : {false, true}) {
+    const std::string pre = imm ? "frame_immediate/" : "frame/";
+    // The default level: its committed default.bin is opened next to it.
+    reg(pre + "default", [imm](benchmark::State& s) { benchLevel(s, NAVBENCH_DEFAULT_LEVEL, false, imm); });
+    for (const char* l : {"undulating", "dungeon", "nav_test"}) {
+      const std::string level = std::string(NAVBENCH_SHARED_DIR) + "/levels/" + l + ".obj";
+      reg(pre + l, [level, imm](benchmark::State& s) { benchLevel(s, level, true, imm); });
+    }
+  }
+  std::vector<int> sizes;
+  const char* w = std::getenv("NAVBENCH_BENCH_WORLDS");
+  std::istringstream in(w ? w : "256,1000,2000");
+  for (std::string t; std::getline(in, t, ',');)
+    if (std::atoi(t.c_str()) > 0) sizes.push_back(std::atoi(t.c_str()));
+  for (bool imm : {false, true})
+    for (int size : sizes)
+      for (bool part : {false, true})
+        reg(std::string(imm ? "frame_immediate/" : "frame/") + "world_" + std::to_string(size) + (part ? "/part" : ""),
+            [size, part, imm](benchmark::State& s) { benchWorld(s, size, part, imm); });
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;
