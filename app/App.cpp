@@ -2,11 +2,13 @@
 
 #include "app/tools/Tester.h"
 #include "app/tools/Tools.h"
+#include "nav/TileSetFile.h"
 #include "nav/bake/LevelFile.h"
 #include "render/Gl.h" // before any SDL GL header
 #include "render/Screenshot.h"
 
 #include <imgui.h>
+#include <imgui_stdlib.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <backends/imgui_impl_sdl.h>
 
@@ -16,8 +18,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -33,6 +37,26 @@ double nowMs() {
 }
 
 glm::vec3 clearColor() { return glm::vec3(kClearColor[0], kClearColor[1], kClearColor[2]) / 255.0f; }
+
+std::string lowerExt(const std::string& path) {
+  std::string ext = fs::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return ext;
+}
+
+/// A screenshot (.png) or a .json that is a scenario rather than a level file (it has the
+/// marker key; a broken one is still routed here so its error is reported as a scenario's).
+bool isScenarioPath(const std::string& path) {
+  const std::string ext = lowerExt(path);
+  if (ext == ".png") return true;
+  if (ext != ".json") return false;
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec) || fs::file_size(path, ec) > kMaxScenarioBytes) return false;
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str().find(kScenarioMarker) != std::string::npos;
+}
 
 } // namespace
 
@@ -66,6 +90,9 @@ int App::run(const AppOptions& options) {
     }
   }
   if (m_opt.benchFrames > 0) m_opt.allOverlays = true;
+  m_shotDir = m_opt.screenshotDir;
+  m_shotCaption = m_opt.caption;
+  m_shotViewOnly = m_opt.viewOnly;
   m_log.setEcho(true);
   if (!m_headless) {
     m_settingsPath = Settings::defaultPath();
@@ -84,7 +111,7 @@ int App::run(const AppOptions& options) {
     shutdown();
     return 1;
   }
-  if (!m_opt.levelPath.empty() && !openLevel(m_opt.levelPath) && m_headless) {
+  if (!m_opt.levelPath.empty() && !openAny(m_opt.levelPath) && m_headless) {
     shutdown();
     return 1;
   }
@@ -138,6 +165,15 @@ int App::run(const AppOptions& options) {
       io.MouseDown[0] = m_scriptMouseDown;
     }
     ImGui::NewFrame();
+    // A screenshot frame (F12 the frame before, or headless --screenshot's last frame) hides the
+    // panels when view-only and draws the caption strip.
+    const int shotAfter = std::max(m_opt.screenshotFrames, 3 + 3 * int(m_opt.clicks.size()) + 2 * int(m_opt.keys.size()));
+    const bool headlessShot = m_headless && m_opt.benchFrames == 0 && !m_bake.running() && frame + 1 >= shotAfter;
+    if (m_shotRequested) {
+      m_shotRequested = false;
+      m_captureFrame = true;
+    }
+    m_uiCapture = m_captureFrame || headlessShot;
     drawUi();
     ImGui::Render();
 
@@ -146,6 +182,20 @@ int App::run(const AppOptions& options) {
     drawScene(w, h);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     m_stats.cpuMs = float(nowMs() - start);
+    if (m_captureFrame) { // F12
+      m_captureFrame = false;
+      const std::string path = nextScreenshotPath();
+      std::string err;
+      std::error_code ec;
+      fs::create_directories(fs::path(absolutePath(path)).parent_path(), ec); // the screenshot folder, on first use
+      if (writeScreenshot(path, w, h, err)) {
+        m_log.info("Saved screenshot " + path);
+        notify("Saved screenshot " + path, false);
+      } else {
+        m_log.error("screenshot: " + err);
+        notify("Screenshot failed: " + err, true);
+      }
+    }
 
     // Headless: a bake started at load (level file without its .bin) finishes before the screenshot.
     if (m_headless && m_bake.running() && frame < 100000) SDL_Delay(5);
@@ -171,9 +221,8 @@ int App::run(const AppOptions& options) {
         std::fflush(stdout);
         m_running = false;
       }
-    } else if (m_headless && ++frame >= std::max(m_opt.screenshotFrames, 3 + 3 * int(m_opt.clicks.size()) + 2 * int(m_opt.keys.size()))) {
-      render::Image img;
-      if (!render::readFramebuffer(w, h, img, error) || !render::writePng(m_opt.screenshotPath, img, error)) {
+    } else if (m_headless && ++frame >= shotAfter) {
+      if (!writeScreenshot(m_opt.screenshotPath, w, h, error)) {
         std::fprintf(stderr, "navbench: screenshot: %s\n", error.c_str());
         exitCode = 1;
       } else {
@@ -188,6 +237,9 @@ int App::run(const AppOptions& options) {
       const double spent = nowMs() - start;
       if (spent < 6.9) SDL_Delay(Uint32(6.9 - spent));
     }
+  }
+  if (!m_opt.saveScenarioPath.empty()) {
+    if (!saveScenarioAs(m_opt.saveScenarioPath)) exitCode = 1;
   }
   if (!m_opt.dumpStatePath.empty()) {
     std::string err;
@@ -313,7 +365,7 @@ void App::shutdown() {
   }
 }
 
-bool App::openLevel(const std::string& path) {
+bool App::openLevel(const std::string& path, Level* preloaded, bool siblingNav) {
   std::string ext = fs::path(path).extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
   if (ext == ".bin") return openNav(path);
@@ -329,10 +381,13 @@ bool App::openLevel(const std::string& path) {
   }
   std::string error;
   const double t0 = nowMs();
-  if (!m_level.load(objPath, error)) {
+  if (preloaded) {
+    m_level = std::move(*preloaded);
+  } else if (!m_level.load(objPath, error)) {
     m_log.error(error + (m_level.empty() ? std::string() : " (keeping " + m_level.path() + ")"));
     return false;
   }
+  m_levelArg = path;
   const TriMesh& m = m_level.mesh();
   char buf[256];
   std::snprintf(buf, sizeof buf, "opened %s: %d vertices, %d triangles (%d faces), %.1f ms", path.c_str(), m.vertCount(),
@@ -363,7 +418,9 @@ bool App::openLevel(const std::string& path) {
   if (!m_bake.setSource(path, m_log)) m_bake.clearSource();
   std::string bin = siblingBin(path);
   if (bin.empty() && ext == ".json") bin = siblingBin(objPath);
-  if (!bin.empty()) {
+  if (!siblingNav) {
+    // The caller (a scenario) opens its own tile set next.
+  } else if (!bin.empty()) {
     m_log.info("found " + bin + " next to " + fs::path(path).filename().string() + ": opening it");
     openNav(bin);
   } else if (ext == ".json" && m_bake.hasSource()) {
@@ -378,10 +435,12 @@ bool App::openLevel(const std::string& path) {
   return true;
 }
 
-bool App::openNav(const std::string& path) {
+bool App::openNav(const std::string& path, nav::NavMesh* preloaded) {
   std::string error;
   const double t0 = nowMs();
-  if (!m_nav.loadBin(path, error)) {
+  if (preloaded) {
+    m_nav.adopt(std::move(*preloaded), path);
+  } else if (!m_nav.loadBin(path, error)) {
     m_log.error(error + (m_nav.loaded() ? " (keeping " + m_nav.path() + ")" : std::string()));
     return false;
   }
@@ -413,6 +472,12 @@ void App::navReplaced() {
   m_hovered = 0;
   m_navCache.invalidate(); // a different mesh: its tiles are drawn anew
   for (auto& t : m_tools) t->onLevelChanged();
+  if (m_afterBake) { // a scenario opened on a level that had to be baked: its tool state, now
+    m_afterBake = false;
+    Tool* t = activeTool();
+    std::string why;
+    if (t && m_afterBakeTool == t->name() && !t->loadScenario(m_afterBakeState, why)) m_log.error("scenario: tool.state." + why);
+  }
   updateTitle();
 }
 
@@ -452,6 +517,9 @@ bool App::writeState(const std::string& path, std::string& error) const {
   nlohmann::json tool = nlohmann::json::object();
   if (m_activeTool >= 0 && m_activeTool < int(m_tools.size())) m_tools[size_t(m_activeTool)]->dumpState(tool);
   j["toolState"] = tool;
+  // The scenario File > Save would write now (absolute paths): tests compare it with the one opened.
+  j["scenario"] = nlohmann::json::parse(toJson(currentScenario("")));
+  j["scenarioPath"] = m_scenarioPath;
   m_testCases.dumpState(j["testCases"]);
   int errors = 0;
   for (const auto& e : m_log.entries())
@@ -640,7 +708,7 @@ void App::processEvent(const SDL_Event& e) {
     if (e.drop.file) {
       const std::string ext = fs::path(e.drop.file).extension().string();
       if (ext == ".txt" || ext == ".TXT") m_testCases.open(e.drop.file, m_log); // a RecastDemo test-case file
-      else openLevel(e.drop.file);
+      else openAny(e.drop.file); // a scenario (.json with the marker, screenshot .png) or a level
       SDL_free(e.drop.file);
     }
     break;
@@ -707,6 +775,15 @@ void App::processEvent(const SDL_Event& e) {
     }
     if (e.key.keysym.sym == SDLK_SPACE && m_activeTool >= 0 && m_activeTool < int(m_tools.size()))
       m_tools[size_t(m_activeTool)]->step();
+    if (e.key.keysym.sym == SDLK_F12) m_shotRequested = true;
+    if ((e.key.keysym.mod & KMOD_CTRL) && (e.key.keysym.mod & KMOD_SHIFT)) {
+      if (e.key.keysym.sym == SDLK_v) pasteScenario();
+      else if (e.key.keysym.sym == SDLK_c) copyScenario();
+      else if (e.key.keysym.sym == SDLK_s) m_saveAsOpen = true;
+    } else if ((e.key.keysym.mod & KMOD_CTRL) && e.key.keysym.sym == SDLK_s) {
+      if (m_scenarioPath.empty()) m_saveAsOpen = true;
+      else saveScenarioAs(m_scenarioPath);
+    }
     if (e.key.keysym.sym == SDLK_o && (e.key.keysym.mod & KMOD_CTRL)) {
       std::string dir = m_level.empty() ? std::string() : fs::path(absolutePath(m_level.path())).parent_path().string();
       m_openDialog.open(dir);
@@ -733,6 +810,10 @@ void App::updateCamera(float dt) {
 }
 
 void App::drawUi() {
+  if (m_uiCapture && m_shotViewOnly) { // a view-only screenshot: the 3D view and the caption only
+    if (m_shotCaption) drawCaption();
+    return;
+  }
   std::string toOpen;
   if (ImGui::BeginMainMenuBar()) {
     if (ImGui::BeginMenu("File")) {
@@ -750,7 +831,31 @@ void App::drawUi() {
         }
         ImGui::EndMenu();
       }
-      if (ImGui::MenuItem("Reload", nullptr, false, !m_level.empty())) toOpen = m_level.path();
+      if (ImGui::MenuItem("Reload", nullptr, false, !m_level.empty())) toOpen = m_levelArg.empty() ? m_level.path() : m_levelArg;
+      ImGui::Separator();
+      const bool haveScene = !m_level.empty() || m_nav.loaded();
+      if (ImGui::MenuItem("Open scenario...")) {
+        const std::string dir = !m_scenarioPath.empty() ? fs::path(absolutePath(m_scenarioPath)).parent_path().string()
+                                : m_level.empty() ? std::string()
+                                                  : fs::path(absolutePath(m_level.path())).parent_path().string();
+        m_scenarioDialog.open(dir);
+      }
+      if (ImGui::MenuItem("Save scenario", "Ctrl+S", false, haveScene)) {
+        if (m_scenarioPath.empty()) m_saveAsOpen = true;
+        else saveScenarioAs(m_scenarioPath);
+      }
+      if (ImGui::MenuItem("Save scenario as...", "Ctrl+Shift+S", false, haveScene)) m_saveAsOpen = true;
+      if (ImGui::MenuItem("Copy scenario", "Ctrl+Shift+C", false, haveScene)) copyScenario();
+      if (ImGui::MenuItem("Paste scenario", "Ctrl+Shift+V")) pasteScenario();
+      ImGui::Separator();
+      if (ImGui::MenuItem("Screenshot", "F12")) m_shotRequested = true;
+      if (ImGui::BeginMenu("Screenshot options")) {
+        ImGui::Checkbox("3D view only (no panels)", &m_shotViewOnly);
+        ImGui::Checkbox("Caption strip (level, start/end, status, length)", &m_shotCaption);
+        ImGui::SetNextItemWidth(320);
+        ImGui::InputTextWithHint("Folder", "screenshots (next to where navbench runs)", &m_shotDir);
+        ImGui::EndMenu();
+      }
       if (ImGui::MenuItem("Open test cases..."))
         m_testCases.openDialog(m_level.empty() ? std::string() : fs::path(absolutePath(m_level.path())).parent_path().string());
       ImGui::Separator();
@@ -828,7 +933,10 @@ void App::drawUi() {
   if (m_showDemo) ImGui::ShowDemoWindow(&m_showDemo);
   std::string chosen;
   if (m_openDialog.draw(chosen)) toOpen = chosen;
-  if (!toOpen.empty()) openLevel(toOpen);
+  if (m_scenarioDialog.draw(chosen)) toOpen = chosen;
+  drawScenarioUi();
+  if (m_uiCapture && m_shotCaption) drawCaption();
+  if (!toOpen.empty()) openAny(toOpen);
 }
 
 void App::drawScene(int w, int h) {
@@ -889,6 +997,408 @@ void App::drawScene(int w, int h) {
   m_stats.debugDrawCalls = m_debugDraw.lastDrawCalls();
   m_stats.fps = ImGui::GetIO().Framerate;
   glDisable(GL_CULL_FACE);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios and screenshots
+
+bool App::openAny(const std::string& path) {
+  if (isScenarioPath(path)) return openScenarioFile(path);
+  return openLevel(path);
+}
+
+void App::notify(const std::string& text, bool error) {
+  m_toast = text;
+  m_toastError = error;
+  m_toastUntil = nowMs() + (error ? 8000.0 : 4000.0);
+}
+
+Scenario App::currentScenario(const std::string& baseDir) const {
+  Scenario s;
+  auto rel = [&](const std::string& p) { return p.empty() ? p : baseDir.empty() ? absolutePath(p) : relativeTo(baseDir, p); };
+  if (!m_level.empty() && !m_levelFromNav) s.level = rel(m_levelArg.empty() ? m_level.path() : m_levelArg);
+  std::error_code ec;
+  if (m_nav.loaded() && fs::is_regular_file(m_nav.path(), ec)) s.navmesh = rel(m_nav.path());
+  if (!s.level.empty() && lowerExt(m_levelArg) == ".json") {
+    nav::bake::Level lf;
+    std::string why;
+    if (nav::bake::loadLevelFile(m_levelArg, &lf, &why)) s.bakeSettingsHash = bakeSettingsHash(nav::bake::settingsToJson(lf.settings));
+  }
+  s.camera.target[0] = m_camera.target.x;
+  s.camera.target[1] = m_camera.target.y;
+  s.camera.target[2] = m_camera.target.z;
+  s.camera.yaw = m_camera.yaw;
+  s.camera.pitch = m_camera.pitch;
+  s.camera.distance = m_camera.distance;
+  s.camera.fovY = m_camera.fovY;
+  if (const Tool* t = m_activeTool >= 0 && m_activeTool < int(m_tools.size()) ? m_tools[size_t(m_activeTool)].get() : nullptr) {
+    s.toolName = t->name();
+    t->saveScenario(s.toolState);
+  }
+  const nav::QueryFilter& f = m_nav.filter();
+  s.filter.includeFlags = f.getIncludeFlags();
+  s.filter.excludeFlags = f.getExcludeFlags();
+  s.filter.heuristicScale = f.getHeuristicScale();
+  s.filter.maxNodes = m_nav.maxNodes();
+  for (int a = 0; a < nav::MAX_AREAS; ++a)
+    if (f.getAreaCost(a) != 1.0f || f.getAreaEnterCost(a) != 0.0f) s.filter.areas.push_back({a, f.getAreaCost(a), f.getAreaEnterCost(a)});
+  s.navDraw.polys = m_navDraw.polys;
+  s.navDraw.polyEdges = m_navDraw.polyEdges;
+  s.navDraw.tileBorders = m_navDraw.tileBorders;
+  s.navDraw.portals = m_navDraw.portals;
+  s.navDraw.offMeshLinks = m_navDraw.offMeshLinks;
+  s.navDraw.detailMesh = m_navDraw.detailMesh;
+  s.navDraw.bvTree = m_navDraw.bvTree;
+  s.navDraw.tileLabels = m_navDraw.tileLabels;
+  s.navDraw.lift = m_navDraw.lift;
+  s.view = m_view;
+  s.note = m_scenarioNote;
+  return s;
+}
+
+bool App::openScenarioFile(const std::string& path) {
+  Scenario s;
+  std::string err;
+  bool ok;
+  if (lowerExt(path) == ".png") {
+    render::Image img;
+    ok = render::readPng(path, img, err);
+    if (ok && !scenarioFromPngText(img.text, s, err)) {
+      err = path + ": " + err;
+      ok = false;
+    }
+  } else {
+    ok = loadScenarioFile(path, s, err);
+  }
+  if (!ok) {
+    m_log.error(err + (m_level.empty() && !m_nav.loaded() ? std::string() : " (nothing changed)"));
+    notify(err, true);
+    return false;
+  }
+  return applyScenario(s, fs::path(absolutePath(path)).parent_path().string(), path);
+}
+
+bool App::applyScenario(const Scenario& s, const std::string& baseDir, const std::string& source) {
+  auto fail = [&](const std::string& what) {
+    const std::string msg = source + ": " + what;
+    m_log.error(msg + (m_level.empty() && !m_nav.loaded() ? std::string() : " (nothing changed)"));
+    notify(msg, true);
+    return false;
+  };
+  std::error_code ec;
+  auto exists = [&](const std::string& p) { return p.empty() || fs::is_regular_file(p, ec); };
+  auto resolve = [&](const std::string& p) {
+    std::string r = resolveFrom(baseDir, p);
+    if (!exists(r) && !p.empty() && fs::path(p).is_relative() && fs::is_regular_file(p, ec)) r = p; // relative to the cwd
+    return r;
+  };
+  const std::string lvl = resolve(s.level), nm = resolve(s.navmesh);
+  if (!exists(lvl) || !exists(nm)) {
+    std::string what;
+    if (!exists(lvl)) what = "level '" + s.level + "' not found (looked at " + lvl + ")";
+    if (!exists(nm)) what += std::string(what.empty() ? "" : "; ") + "tile set '" + s.navmesh + "' not found (looked at " + nm + ")";
+    if (m_headless) return fail(what);
+    m_log.warning(source + ": " + what + ": asking for the moved files");
+    m_missing = Missing();
+    m_missing.active = true;
+    m_missing.scenario = s;
+    m_missing.baseDir = baseDir;
+    m_missing.source = source;
+    m_missing.level = lvl;
+    m_missing.navmesh = nm;
+    m_missing.levelMissing = !exists(lvl);
+    m_missing.navMissing = !exists(nm);
+    m_missingOpenRequest = true; // the modal opens in the next drawUi (this may run between frames)
+    return false;
+  }
+  // The tool: known, and its state valid (checked on a fresh instance: nothing changes yet).
+  int toolIndex = -1;
+  for (size_t i = 0; i < m_tools.size(); ++i)
+    if (s.toolName == m_tools[i]->name()) toolIndex = int(i);
+  if (toolIndex < 0) {
+    std::string names;
+    for (auto& t : m_tools) names += std::string(names.empty() ? "" : ", ") + t->name();
+    return fail("tool.name: unknown tool '" + s.toolName + "' (tools: " + names + ")");
+  }
+  {
+    std::vector<std::unique_ptr<Tool>> fresh = createTools();
+    ToolContext none;
+    fresh[size_t(toolIndex)]->init(none);
+    std::string why;
+    if (!fresh[size_t(toolIndex)]->loadScenario(s.toolState, why)) return fail("tool.state." + why);
+  }
+  // Files: read everything into temporaries first; only then replace what is open.
+  const bool levelIsBin = lowerExt(lvl) == ".bin";
+  const std::string navFile = levelIsBin && nm.empty() ? lvl : nm;
+  const std::string curLevel = m_level.empty() || m_levelFromNav || m_levelArg.empty() ? std::string() : absolutePath(m_levelArg);
+  const bool needLevel = !lvl.empty() && !levelIsBin && absolutePath(lvl) != curLevel;
+  const bool dropLevel = (lvl.empty() || levelIsBin) && !m_level.empty() && !m_levelFromNav; // the navmesh alone is shown
+  bool needNav = !navFile.empty() && !(m_nav.loaded() && absolutePath(m_nav.path()) == absolutePath(navFile));
+  if ((needLevel || dropLevel) && !navFile.empty()) needNav = true; // opening a level closes the old navmesh
+  Level tmpLevel;
+  if (needLevel) {
+    std::string objPath = lvl, why;
+    if (lowerExt(lvl) == ".json") {
+      nav::bake::Level lf;
+      if (!nav::bake::loadLevelFile(lvl, &lf, &why)) return fail(why);
+      objPath = nav::bake::resolveObjPath(lvl, lf);
+    }
+    if (!tmpLevel.load(objPath, why)) return fail(why);
+  }
+  nav::NavMesh tmpMesh;
+  if (needNav) {
+    std::string why;
+    const nav::Status st = nav::loadTileSetFile(navFile, tmpMesh, &why);
+    if (nav::statusFailed(st)) return fail(why.empty() ? navFile + ": cannot load tile set" : why);
+  }
+  // Commit.
+  if (dropLevel) {
+    m_level.clear();
+    m_levelFromNav = false;
+    m_levelArg.clear();
+    m_bake.clearSource();
+  }
+  if (needLevel) openLevel(lvl, &tmpLevel, navFile.empty());
+  if (needNav) openNav(navFile, &tmpMesh);
+  if (!s.bakeSettingsHash.empty() && lowerExt(lvl) == ".json") {
+    nav::bake::Level lf;
+    std::string why;
+    if (nav::bake::loadLevelFile(lvl, &lf, &why) && bakeSettingsHash(nav::bake::settingsToJson(lf.settings)) != s.bakeSettingsHash)
+      m_log.warning(source + ": the bake settings of " + lvl +
+                    " changed since the scenario was saved: the navmesh may differ from the reporter's");
+  }
+  nav::QueryFilter f;
+  f.setIncludeFlags(uint16_t(s.filter.includeFlags));
+  f.setExcludeFlags(uint16_t(s.filter.excludeFlags));
+  f.setHeuristicScale(s.filter.heuristicScale);
+  for (const ScenarioAreaCost& a : s.filter.areas) {
+    f.setAreaCost(a.area, a.cost);
+    f.setAreaEnterCost(a.area, a.enterCost);
+  }
+  m_nav.filter() = f;
+  m_nav.setMaxNodes(s.filter.maxNodes);
+  m_navDraw.polys = s.navDraw.polys;
+  m_navDraw.polyEdges = s.navDraw.polyEdges;
+  m_navDraw.tileBorders = s.navDraw.tileBorders;
+  m_navDraw.portals = s.navDraw.portals;
+  m_navDraw.offMeshLinks = s.navDraw.offMeshLinks;
+  m_navDraw.detailMesh = s.navDraw.detailMesh;
+  m_navDraw.bvTree = s.navDraw.bvTree;
+  m_navDraw.tileLabels = s.navDraw.tileLabels;
+  m_navDraw.lift = s.navDraw.lift;
+  const bool slopeChanged = m_view.walkableSlopeDeg != s.view.walkableSlopeDeg;
+  m_view = s.view;
+  if (slopeChanged && !m_level.empty()) uploadLevel();
+  m_camera.target = glm::vec3(s.camera.target[0], s.camera.target[1], s.camera.target[2]);
+  m_camera.yaw = s.camera.yaw;
+  m_camera.pitch = s.camera.pitch;
+  m_camera.distance = s.camera.distance;
+  m_camera.fovY = s.camera.fovY;
+  if (m_activeTool != toolIndex) {
+    if (activeTool()) activeTool()->reset();
+    m_activeTool = toolIndex;
+  }
+  for (auto& t : m_tools) t->onFilterChanged();
+  std::string why;
+  if (!activeTool()->loadScenario(s.toolState, why)) m_log.error(source + ": tool.state." + why);
+  m_afterBake = m_bake.running(); // a load-time bake resets the tools when it ends: restore them then
+  if (m_afterBake) {
+    m_afterBakeTool = s.toolName;
+    m_afterBakeState = s.toolState;
+  }
+  m_scenarioNote = s.note;
+  if (lowerExt(source) == ".json") m_scenarioPath = source;
+  m_log.info("opened scenario " + source + " (" + s.toolName + ")");
+  notify("Opened scenario " + source, false);
+  return true;
+}
+
+bool App::saveScenarioAs(const std::string& path) {
+  if (m_level.empty() && !m_nav.loaded()) {
+    m_log.error("save scenario: nothing is open");
+    return false;
+  }
+  std::string err;
+  std::error_code ec;
+  const fs::path parent = fs::path(absolutePath(path)).parent_path();
+  fs::create_directories(parent, ec);
+  if (!saveScenarioFile(path, currentScenario(parent.string()), err)) {
+    m_log.error("save scenario: " + err);
+    notify("Scenario not saved: " + err, true);
+    return false;
+  }
+  m_scenarioPath = path;
+  m_log.info("Saved scenario " + path);
+  notify("Saved scenario " + path, false);
+  return true;
+}
+
+void App::copyScenario() {
+  if (m_level.empty() && !m_nav.loaded()) return;
+  const std::string text = toJson(currentScenario(""));
+  SDL_SetClipboardText(text.c_str());
+  m_log.info("scenario copied to the clipboard (" + std::to_string(text.size()) + " bytes)");
+  notify("Scenario copied to the clipboard", false);
+}
+
+void App::pasteScenario() {
+  char* clip = SDL_GetClipboardText();
+  const std::string text = clip ? clip : "";
+  SDL_free(clip);
+  Scenario s;
+  std::string err;
+  if (!parseScenario(text, s, err)) {
+    const std::string msg = "paste scenario: the clipboard does not hold a scenario (" + err + ")";
+    m_log.error(msg);
+    notify(msg, true);
+    return;
+  }
+  applyScenario(s, "", "clipboard scenario");
+}
+
+std::string App::nextScreenshotPath() const {
+  const std::string dir = m_shotDir.empty() ? std::string("screenshots") : m_shotDir;
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  char stamp[64];
+  std::strftime(stamp, sizeof stamp, "navbench-%Y%m%d-%H%M%S", &tm);
+  std::error_code ec;
+  std::string p = (fs::path(dir) / (std::string(stamp) + ".png")).string();
+  for (int i = 2; fs::exists(p, ec) && i < 10000; ++i) p = (fs::path(dir) / (std::string(stamp) + "-" + std::to_string(i) + ".png")).string();
+  return p;
+}
+
+bool App::writeScreenshot(const std::string& path, int w, int h, std::string& error) {
+  render::Image img;
+  if (!render::readFramebuffer(w, h, img, error)) return false;
+  const fs::path parent = fs::path(absolutePath(path)).parent_path();
+  img.text.emplace_back("Software", "NavBench");
+  if (!m_level.empty() || m_nav.loaded()) // the scenario, paths relative to the image (zTXt when long)
+    img.text.emplace_back(kScenarioPngKeyword, toJson(currentScenario(parent.string())));
+  return render::writePng(path, img, error);
+}
+
+void App::drawCaption() {
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  std::string line1 = "NavBench";
+  if (!m_level.empty() && !m_levelFromNav) line1 += "   level " + fs::path(m_levelArg.empty() ? m_level.path() : m_levelArg).filename().string();
+  if (m_nav.loaded()) line1 += "   navmesh " + fs::path(m_nav.path()).filename().string();
+  std::string line2;
+  if (const auto* tester = dynamic_cast<const Tester*>(m_activeTool >= 0 && m_activeTool < int(m_tools.size()) ? m_tools[size_t(m_activeTool)].get() : nullptr))
+    line2 = tester->caption();
+  else if (m_activeTool >= 0 && m_activeTool < int(m_tools.size()))
+    line2 = m_tools[size_t(m_activeTool)]->name();
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  const float lh = ImGui::GetTextLineHeight();
+  const float hgt = lh * 2 + 12;
+  const ImVec2 a(vp->Pos.x, vp->Pos.y + vp->Size.y - hgt), b(vp->Pos.x + vp->Size.x, vp->Pos.y + vp->Size.y);
+  dl->AddRectFilled(a, b, IM_COL32(12, 14, 18, 225));
+  dl->AddLine(a, ImVec2(b.x, a.y), IM_COL32(255, 160, 40, 255), 2.0f);
+  dl->AddText(ImVec2(a.x + 8, a.y + 5), IM_COL32(255, 255, 255, 255), line1.c_str());
+  dl->AddText(ImVec2(a.x + 8, a.y + 6 + lh), IM_COL32(255, 210, 120, 255), line2.c_str());
+}
+
+void App::drawScenarioUi() {
+  // Toast: the last save / open / error, for a few seconds at the top of the view.
+  if (!m_toast.empty() && nowMs() < m_toastUntil && !m_uiCapture) {
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    const ImVec2 size = ImGui::CalcTextSize(m_toast.c_str(), nullptr, false, vp->Size.x * 0.6f);
+    const ImVec2 p(vp->Pos.x + (vp->Size.x - size.x) * 0.5f, vp->Pos.y + m_menuBarHeight + 12);
+    ImDrawList* dl = ImGui::GetForegroundDrawList();
+    dl->AddRectFilled(ImVec2(p.x - 10, p.y - 6), ImVec2(p.x + size.x + 10, p.y + size.y + 6),
+                      m_toastError ? IM_COL32(120, 20, 20, 235) : IM_COL32(20, 70, 40, 235), 4.0f);
+    dl->AddText(nullptr, 0.0f, p, IM_COL32(255, 255, 255, 255), m_toast.c_str(), nullptr, vp->Size.x * 0.6f);
+  }
+  // Save as: a path and the note.
+  if (m_saveAsOpen) {
+    m_saveAsOpen = false;
+    if (m_level.empty() && !m_nav.loaded()) {
+      notify("Nothing to save: open a level first", true);
+    } else {
+      if (m_saveAsPath.empty() || m_saveAsPath == m_scenarioPath) {
+        const std::time_t now = std::time(nullptr);
+        std::tm tm{};
+        localtime_r(&now, &tm);
+        char name[64];
+        std::strftime(name, sizeof name, "scenario-%Y%m%d-%H%M%S.json", &tm);
+        m_saveAsPath = m_scenarioPath.empty() ? (fs::path("scenarios") / name).string() : m_scenarioPath;
+      }
+      ImGui::OpenPopup("Save scenario");
+    }
+  }
+  ImGui::SetNextWindowSize(ImVec2(560, 0), ImGuiCond_Appearing);
+  if (ImGui::BeginPopupModal("Save scenario", nullptr)) {
+    ImGui::TextWrapped("Level, tile set, camera, tool and its points, filter and draw toggles, as JSON.");
+    ImGui::SetNextItemWidth(-1);
+    const bool enter = ImGui::InputText("##path", &m_saveAsPath, ImGuiInputTextFlags_EnterReturnsTrue);
+    ImGui::TextUnformatted("Note (what is wrong, what you expected):");
+    ImGui::InputTextMultiline("##note", &m_scenarioNote, ImVec2(-1, 90));
+    if ((ImGui::Button("Save") || enter) && !m_saveAsPath.empty()) {
+      if (saveScenarioAs(m_saveAsPath)) ImGui::CloseCurrentPopup();
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+  }
+  // A scenario whose files moved: ask for them; Cancel leaves everything as it is.
+  if (m_missingOpenRequest) {
+    m_missingOpenRequest = false;
+    ImGui::OpenPopup("Scenario files not found");
+  }
+  ImGui::SetNextWindowSize(ImVec2(640, 0), ImGuiCond_Appearing);
+  if (ImGui::BeginPopupModal("Scenario files not found", nullptr)) {
+    Missing& m = m_missing;
+    ImGui::TextWrapped("%s refers to files that are not where it says. Locate them to open the scenario, or Cancel "
+                       "(nothing changes).", m.source.c_str());
+    std::error_code ec;
+    auto row = [&](const char* label, const std::string& original, std::string& path, bool wasMissing, int which) {
+      if (!wasMissing) return;
+      ImGui::Separator();
+      ImGui::Text("%s: %s", label, original.c_str());
+      ImGui::PushID(which);
+      ImGui::SetNextItemWidth(-110);
+      ImGui::InputText("##p", &path);
+      ImGui::SameLine();
+      if (ImGui::Button("Browse...")) {
+        m_locateWhich = which;
+        std::string dir = fs::path(path).parent_path().string();
+        if (!fs::is_directory(dir, ec)) dir.clear();
+        m_locateDialog.open(dir);
+      }
+      const bool found = fs::is_regular_file(path, ec);
+      ImGui::TextColored(found ? ImVec4(0.4f, 1, 0.5f, 1) : ImVec4(1, 0.45f, 0.4f, 1), found ? "found" : "not found");
+      ImGui::PopID();
+    };
+    row("Level", m.scenario.level, m.level, m.levelMissing, 0);
+    row("Tile set", m.scenario.navmesh, m.navmesh, m.navMissing, 1);
+    std::string chosen;
+    if (m_locateDialog.draw(chosen)) (m_locateWhich == 0 ? m.level : m.navmesh) = chosen;
+    ImGui::Separator();
+    const bool ready = (m.level.empty() || fs::is_regular_file(m.level, ec)) && (m.navmesh.empty() || fs::is_regular_file(m.navmesh, ec));
+    bool apply = false;
+    if (!ready) ImGui::BeginDisabled();
+    if (ImGui::Button("Open scenario")) apply = true;
+    if (!ready) ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) {
+      m_log.info(m.source + ": not opened (cancelled)");
+      m.active = false;
+      ImGui::CloseCurrentPopup();
+    }
+    if (apply) {
+      Scenario s = m.scenario;
+      s.level = m.level.empty() ? std::string() : absolutePath(m.level);
+      s.navmesh = m.navmesh.empty() ? std::string() : absolutePath(m.navmesh);
+      const std::string source = m.source;
+      m.active = false;
+      ImGui::CloseCurrentPopup();
+      ImGui::EndPopup();
+      applyScenario(s, "", source);
+      return;
+    }
+    ImGui::EndPopup();
+  }
 }
 
 } // namespace navbench

@@ -11,6 +11,7 @@
 #include "app/Log.h"
 #include "app/NavDraw.h"
 #include "app/NavState.h"
+#include "app/Scenario.h"
 #include "app/Settings.h"
 #include "app/ViewSettings.h"
 #include "app/panels/BakePanel.h"
@@ -60,6 +61,12 @@ struct AppOptions {
   std::vector<std::string> keys;
   /// Files "dropped" on the window after the first frame (real SDL_DROPFILE events).
   std::vector<std::string> drops;
+  /// Headless: at exit, save the current scenario here (--save-scenario), as File > Save would.
+  std::string saveScenarioPath;
+  /// Folder of F12 screenshots ("" = ./screenshots) (--screenshot-dir).
+  std::string screenshotDir;
+  bool caption = false;  ///< Screenshots get a caption strip: level, start/end, status, path length (--caption).
+  bool viewOnly = false; ///< Screenshots show the 3D view only, no panels (--view-only).
 };
 
 class App {
@@ -79,8 +86,33 @@ private:
   void updateCamera(float dt);
   void drawUi();
   void drawScene(int w, int h);
-  bool openLevel(const std::string& path);
-  bool openNav(const std::string& path);
+  /// Opens a level (.obj, level .json, or .bin). `preloaded`: the level's geometry already read
+  /// (scenario loading reads files first so a failure changes nothing); `siblingNav` false: do not
+  /// open/bake the level's own navmesh (the caller opens one).
+  bool openLevel(const std::string& path, Level* preloaded = nullptr, bool siblingNav = true);
+  bool openNav(const std::string& path, nav::NavMesh* preloaded = nullptr);
+  /// Anything the user opens (command line, File > Open, drop): scenarios (.png, or .json with the
+  /// navbenchScenario marker) are restored, other files opened as levels / tile sets.
+  bool openAny(const std::string& path);
+
+  // Scenario files (app/Scenario.h).
+  /// The viewer's state as a scenario; paths relative to `baseDir` ("" = absolute paths).
+  Scenario currentScenario(const std::string& baseDir) const;
+  /// A scenario .json or a screenshot .png with one inside. Errors are logged (naming the file) and
+  /// shown; the current state is left as it was.
+  bool openScenarioFile(const std::string& path);
+  /// Restores `s` (paths relative to `baseDir`); `source` names it in messages. Missing level or
+  /// tile set: headless fails with a message; interactive asks for them (m_missing modal).
+  bool applyScenario(const Scenario& s, const std::string& baseDir, const std::string& source);
+  bool saveScenarioAs(const std::string& path);
+  void copyScenario();
+  void pasteScenario();
+  /// F12: the next frame is captured (UI hidden if view-only; caption drawn) and written.
+  bool writeScreenshot(const std::string& path, int w, int h, std::string& error);
+  std::string nextScreenshotPath() const;
+  void drawScenarioUi();
+  void drawCaption();
+  void notify(const std::string& text, bool error);
   void updateTitle();
   void navReplaced();
   void updateHover();
@@ -113,6 +145,7 @@ private:
   render::DebugDraw m_debugDraw;
   Level m_level;
   bool m_levelFromNav = false; ///< The level shown is the navmesh's own detail mesh (no OBJ open).
+  std::string m_levelArg;      ///< What openLevel was given (.obj or level .json), as given.
   NavState m_nav;
   NavDrawOptions m_navDraw;
   NavDrawCache m_navCache; ///< The navmesh overlays as static GPU buffers per tile chunk.
@@ -141,6 +174,35 @@ private:
   bool m_scriptShift = false; ///< Shift state of the scripted click being released.
   bool m_scriptMouse = false, m_scriptMouseDown = false; ///< A scripted click drives ImGui's mouse this frame.
   float m_scriptMouseX = 0, m_scriptMouseY = 0;
+
+  // Scenarios and screenshots.
+  std::string m_scenarioPath; ///< Where Ctrl+S saves ("" = ask).
+  std::string m_scenarioNote;
+  OpenFileDialog m_scenarioDialog{"Open scenario", {".json", ".png"}, "path/to/scenario.json or screenshot.png"};
+  bool m_saveAsOpen = false;
+  std::string m_saveAsPath;
+  /// A scenario whose level or tile set was not found, waiting for the user to locate them.
+  struct Missing {
+    bool active = false;
+    Scenario scenario;
+    std::string baseDir, source;
+    std::string level, navmesh; ///< Resolved paths, edited by the user.
+    bool levelMissing = false, navMissing = false;
+  } m_missing;
+  OpenFileDialog m_locateDialog{"Locate file", {".obj", ".json", ".bin"}, "path/to/the/moved/file"};
+  int m_locateWhich = 0; ///< 0 level, 1 navmesh
+  bool m_missingOpenRequest = false;
+  /// Tool part of a scenario waiting for a load-time bake to finish (the bake resets the tools).
+  bool m_afterBake = false;
+  std::string m_afterBakeTool;
+  nlohmann::json m_afterBakeState;
+  bool m_shotRequested = false, m_captureFrame = false;
+  bool m_uiCapture = false; ///< This frame is captured: view-only hides the UI, the caption is drawn.
+  std::string m_shotDir;
+  bool m_shotCaption = false, m_shotViewOnly = false;
+  std::string m_toast;
+  bool m_toastError = false;
+  double m_toastUntil = 0;
 };
 
 } // namespace navbench

@@ -110,13 +110,13 @@ public:
 // The draw toggles by name: one table serves writing and reading.
 struct BoolField {
   const char* name;
-  bool NavDrawOptions::*ptr;
+  bool ScenarioNavDraw::*ptr;
 };
 const BoolField kNavDrawBools[] = {
-    {"polys", &NavDrawOptions::polys},         {"polyEdges", &NavDrawOptions::polyEdges},
-    {"tileBorders", &NavDrawOptions::tileBorders}, {"portals", &NavDrawOptions::portals},
-    {"offMeshLinks", &NavDrawOptions::offMeshLinks}, {"detailMesh", &NavDrawOptions::detailMesh},
-    {"bvTree", &NavDrawOptions::bvTree},       {"tileLabels", &NavDrawOptions::tileLabels},
+    {"polys", &ScenarioNavDraw::polys},         {"polyEdges", &ScenarioNavDraw::polyEdges},
+    {"tileBorders", &ScenarioNavDraw::tileBorders}, {"portals", &ScenarioNavDraw::portals},
+    {"offMeshLinks", &ScenarioNavDraw::offMeshLinks}, {"detailMesh", &ScenarioNavDraw::detailMesh},
+    {"bvTree", &ScenarioNavDraw::bvTree},       {"tileLabels", &ScenarioNavDraw::tileLabels},
 };
 struct ViewBool {
   const char* name;
@@ -185,7 +185,7 @@ bool parseFilter(Reader& r, const json& v, ScenarioFilter& f) {
   return true;
 }
 
-bool parseNavDraw(Reader& r, const json& v, NavDrawOptions& d) {
+bool parseNavDraw(Reader& r, const json& v, ScenarioNavDraw& d) {
   const std::string k = "navDraw";
   if (!r.object(v, k)) return false;
   for (auto it = v.begin(); it != v.end(); ++it) {
@@ -428,6 +428,9 @@ std::string relativeTo(const std::string& baseDir, const std::string& path) {
   if (!base.has_filename() && base.has_parent_path() && base != base.root_path()) base = base.parent_path(); // "dir/" -> "dir"
   const fs::path rel = abs.lexically_relative(base);
   if (rel.empty() || abs.root_name() != base.root_name()) return abs.generic_string();
+  // Only within one top-level folder (/home/..., /work/...): "../../../tmp/x" helps nobody.
+  auto first = [](const fs::path& p) { return p.relative_path().empty() ? fs::path() : *p.relative_path().begin(); };
+  if (first(abs) != first(base)) return abs.generic_string();
   return rel.generic_string();
 }
 

@@ -25,7 +25,6 @@
 // functions of their input, fuzzed by tests/fuzz.
 #pragma once
 
-#include "app/NavDraw.h"
 #include "app/ViewSettings.h"
 
 #include <nlohmann/json.hpp>
@@ -57,6 +56,13 @@ struct ScenarioCamera {
   float fovY = 0.785398185f;   ///< [Unit: rad] [Limit: 0.1..3]
 };
 
+/// The navmesh drawing toggles (NavDrawOptions' fields; NavDraw.h needs render, core cannot).
+struct ScenarioNavDraw {
+  bool polys = true, polyEdges = true, tileBorders = true, portals = false, offMeshLinks = true;
+  bool detailMesh = false, bvTree = false, tileLabels = false;
+  float lift = 0.04f; ///< [Unit: wu] [Limit: -10..10]
+};
+
 /// One area whose costs differ from the QueryFilter constructor's (cost 1, entering cost 0).
 struct ScenarioAreaCost {
   int area = 0;         ///< [Limit: 0..63]
@@ -82,7 +88,7 @@ struct Scenario {
   std::string toolName;                             ///< Tool::name() of the active tool.
   nlohmann::json toolState = nlohmann::json::object(); ///< What that tool's saveScenario() wrote.
   ScenarioFilter filter;
-  NavDrawOptions navDraw;
+  ScenarioNavDraw navDraw;
   ViewSettings view;
   std::string note;
 };

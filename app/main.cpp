@@ -1,6 +1,7 @@
 // navbench: the viewer, or a command-line subcommand when argv[1] names one (see app/cli/Cli.h).
 //
 //   navbench [level.obj] [--screenshot out.png] [--size WxH] [--frames N] [--click X,Y[,shift]]... [--drop FILE]...
+//   navbench SCENARIO.json|SCREENSHOT.png [--screenshot out.png] [--size WxH]   (a saved scenario, reproduced)
 //   navbench <subcommand> [args...]          (no SDL/GL is initialised)
 //   navbench --help
 #include "app/App.h"
@@ -16,6 +17,7 @@ namespace {
 void printHelp(FILE* out) {
   std::fprintf(out,
                "usage: navbench [level.obj|level.json|mesh.bin] [mesh.bin] [--tool NAME] [--screenshot out.png] [--size WxH] [--frames N]\n"
+               "       navbench SCENARIO.json|SCREENSHOT.png [--screenshot out.png] [--size WxH]\n"
                "       navbench <subcommand> [args...]\n"
                "\n"
                "Viewer options:\n"
@@ -23,6 +25,10 @@ void printHelp(FILE* out) {
                "                       a level .json opens its OBJ; the .bin with the same stem next to it\n"
                "                       is opened as the navmesh; a .bin alone is drawn and clicked on directly\n"
                "  mesh.bin             open this baked tile set as the navmesh (after the level)\n"
+               "  SCENARIO.json        a saved scenario (File > Save scenario): level, tile set, camera, tool,\n"
+               "                       start/end, filter, draw toggles; or a NavBench screenshot .png (F12),\n"
+               "                       which carries its scenario. A bad or moved file: message, exit code 1\n"
+               "                       headless (the viewer asks for moved files)\n"
                "  --tool NAME          activate a tool at start (\"Pathfind Follow\", \"Raycast\", ...)\n"
                "  --shortest           Pathfind Straight / Follow: turn the \"Shortest path\" option on (the exact\n"
                "                       shortest path drawn and compared with the mode's path)\n"
@@ -41,6 +47,10 @@ void printHelp(FILE* out) {
                "  --key NAME           after the clicks, press key NAME (SDL name, optional ctrl+ shift+ alt+,\n"
                "                       e.g. ctrl+z); repeatable, one key per two frames\n"
                "  --drop FILE          after the first frame, drop FILE on the window (as a file manager would)\n"
+               "  --save-scenario FILE at exit, save the scenario (as File > Save scenario) to FILE\n"
+               "  --screenshot-dir DIR where F12 writes navbench-YYYYMMDD-HHMMSS.png (default ./screenshots)\n"
+               "  --caption            screenshots get a caption strip (level, start/end, status, path length)\n"
+               "  --view-only          screenshots show the 3D view only (no panels)\n"
                "  --help               this text\n"
                "\n"
                "Subcommands (navbench <subcommand> --help for their options):\n");
@@ -125,6 +135,14 @@ int main(int argc, char** argv) {
       opt.keys.push_back(value("a key name (e.g. ctrl+z)"));
     } else if (a == "--drop") {
       opt.drops.push_back(value("a file"));
+    } else if (a == "--save-scenario") {
+      opt.saveScenarioPath = value("an output file name");
+    } else if (a == "--screenshot-dir") {
+      opt.screenshotDir = value("a folder");
+    } else if (a == "--caption") {
+      opt.caption = true;
+    } else if (a == "--view-only") {
+      opt.viewOnly = true;
     } else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "navbench: unknown option '%s' (see navbench --help)\n", a.c_str());
       return 2;

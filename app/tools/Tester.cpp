@@ -2,6 +2,7 @@
 
 #include "app/NavDraw.h"
 #include "app/NavState.h"
+#include "app/Scenario.h"
 #include "nav/ShortestPath.h"
 #include "render/DebugDraw.h"
 
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 
 namespace navbench {
 
@@ -289,6 +291,138 @@ void Tester::dumpState(nlohmann::json& out) const {
   out["queryUs"] = m_queryUs;
   out["nodesUsed"] = m_nodesUsed;
   dumpResult(out);
+}
+
+void Tester::saveScenario(nlohmann::json& out) const {
+  if (m_hasStart) out["start"] = exactVec3(&m_start.x);
+  if (m_hasEnd) out["end"] = exactVec3(&m_end.x);
+  const nav::PolyRef* corridor = nullptr;
+  if (corridorForShortest(&corridor) >= 0) out["shortest"] = m_showShortest;
+  nlohmann::json opt = nlohmann::json::object();
+  saveOptions(opt);
+  out["options"] = opt;
+}
+
+bool Tester::loadOptions(const nlohmann::json& in, std::string& error) {
+  if (in.empty()) return true;
+  error = "options." + in.begin().key() + ": unknown key (" + name() + " has no options)";
+  return false;
+}
+
+bool Tester::loadScenario(const nlohmann::json& in, std::string& error) {
+  if (!in.is_object()) {
+    error = std::string("expected an object, got ") + in.type_name();
+    return false;
+  }
+  const nav::PolyRef* corridor = nullptr;
+  const bool hasShortest = corridorForShortest(&corridor) >= 0;
+  for (auto it = in.begin(); it != in.end(); ++it)
+    if (it.key() != "start" && it.key() != "end" && it.key() != "options" && (it.key() != "shortest" || !hasShortest)) {
+      error = it.key() + ": unknown key";
+      return false;
+    }
+  glm::vec3 s(0.0f), e(0.0f);
+  const bool hasStart = in.contains("start"), hasEnd = in.contains("end");
+  if (hasStart && !readVec3(in["start"], "start", &s.x, error)) return false;
+  if (hasEnd && !readVec3(in["end"], "end", &e.x, error)) return false;
+  for (int i = 0; i < 3; ++i)
+    if (std::fabs(s[i]) > 1e9f || std::fabs(e[i]) > 1e9f) {
+      error = std::string(std::fabs(s[i]) > 1e9f ? "start" : "end") + ": coordinates must be within 1e9";
+      return false;
+    }
+  bool shortest = m_showShortest;
+  if (in.contains("shortest")) {
+    if (!in["shortest"].is_boolean()) {
+      error = std::string("shortest: expected true or false, got ") + in["shortest"].type_name();
+      return false;
+    }
+    shortest = in["shortest"].get<bool>();
+  }
+  const nlohmann::json noOptions = nlohmann::json::object();
+  const nlohmann::json& opt = in.contains("options") ? in["options"] : noOptions;
+  if (!opt.is_object()) {
+    error = std::string("options: expected an object, got ") + opt.type_name();
+    return false;
+  }
+  if (!loadOptions(opt, error)) return false; // applies the options only when all are valid
+  pushUndo();
+  m_hasStart = hasStart;
+  m_hasEnd = hasEnd;
+  m_start = s;
+  m_end = e;
+  m_showShortest = shortest;
+  recomputeAll();
+  afterScenarioLoad();
+  return true;
+}
+
+std::string Tester::caption() const {
+  std::string c = name();
+  char buf[256];
+  if (m_hasStart) {
+    std::snprintf(buf, sizeof buf, "  start (%.2f, %.2f, %.2f)", double(m_start.x), double(m_start.y), double(m_start.z));
+    c += buf;
+  }
+  if (m_hasEnd && needsEnd()) {
+    std::snprintf(buf, sizeof buf, "  end (%.2f, %.2f, %.2f)", double(m_end.x), double(m_end.y), double(m_end.z));
+    c += buf;
+  }
+  if (m_status) c += std::string("  status: ") + nav::statusToString(m_status, buf, sizeof buf);
+  else if (m_hasStart) c += "  status: -";
+  const float len = resultLength();
+  if (len >= 0 && m_status && !nav::statusFailed(m_status)) {
+    std::snprintf(buf, sizeof buf, "  path %.2f m", double(len));
+    c += buf;
+  }
+  return c;
+}
+
+/// Option readers for the modes' loadOptions: "options.<key>: <problem>".
+bool optionKeys(const nlohmann::json& in, std::initializer_list<const char*> keys, std::string& error) {
+  for (auto it = in.begin(); it != in.end(); ++it) {
+    bool known = false;
+    for (const char* k : keys) known = known || it.key() == k;
+    if (!known) {
+      error = "options." + it.key() + ": unknown key";
+      return false;
+    }
+  }
+  return true;
+}
+
+bool optionInt(const nlohmann::json& in, const char* key, int lo, int hi, int& out, std::string& error) {
+  if (!in.contains(key)) return true;
+  const nlohmann::json& v = in[key];
+  if (!v.is_number_integer() || (v.is_number_unsigned() ? v.get<unsigned long long>() > unsigned(hi) : (v.get<long long>() < lo || v.get<long long>() > hi))) {
+    error = std::string("options.") + key + ": expected an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " + v.dump();
+    return false;
+  }
+  out = v.get<int>();
+  return true;
+}
+
+bool optionFloat(const nlohmann::json& in, const char* key, float lo, float hi, float& out, std::string& error) {
+  if (!in.contains(key)) return true;
+  float f = 0;
+  if (!readFloat(in[key], std::string("options.") + key, f, error)) return false;
+  if (!(f >= lo && f <= hi)) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "options.%s: must be in [%g, %g], got %g", key, double(lo), double(hi), double(f));
+    error = buf;
+    return false;
+  }
+  out = f;
+  return true;
+}
+
+bool optionBool(const nlohmann::json& in, const char* key, bool& out, std::string& error) {
+  if (!in.contains(key)) return true;
+  if (!in[key].is_boolean()) {
+    error = std::string("options.") + key + ": expected true or false, got " + in[key].type_name();
+    return false;
+  }
+  out = in[key].get<bool>();
+  return true;
 }
 
 } // namespace navbench

@@ -30,6 +30,13 @@ public:
   void redo() override;
   void dumpState(nlohmann::json& out) const override;
   void setShowShortest(bool on) override;
+  /// Scenario files: {"start": [x, y, z], "end": [x, y, z] (each only when set, exact floats),
+  /// "shortest": bool (modes with a path), "options": {the mode's options}}. loadScenario checks
+  /// every key first (unknown keys are errors), then applies and recomputes.
+  void saveScenario(nlohmann::json& out) const override;
+  bool loadScenario(const nlohmann::json& in, std::string& error) override;
+  /// One line for screenshot captions: mode, start/end, status, path length.
+  std::string caption() const;
   Tester();
   ~Tester() override;
 
@@ -49,6 +56,14 @@ protected:
   virtual void dumpResult(nlohmann::json& /*out*/) const {}
   /// Does the mode need an end point?
   virtual bool needsEnd() const { return true; }
+  /// Scenario files: the mode's own options. loadOptions checks all of `in` (keys named
+  /// "options.<key>" in `error`) and applies them only when all are valid; the default accepts
+  /// an empty object only. afterScenarioLoad() runs after the recompute (e.g. replay steps).
+  virtual void saveOptions(nlohmann::json& /*out*/) const {}
+  virtual bool loadOptions(const nlohmann::json& in, std::string& error);
+  virtual void afterScenarioLoad() {}
+  /// Length of the mode's path for captions [Unit: wu]; < 0 when the mode has none.
+  virtual float resultLength() const { return -1.0f; }
 
   /// Helpers for modes.
   void drawCorridor(render::DebugDraw& dd, const nav::PolyRef* polys, int n) const;

@@ -6,10 +6,19 @@
 #include "app/tools/Tester.h"
 #include "nav/PathFollow.h"
 
+#include <initializer_list>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace navbench {
+
+/// Readers for the modes' Tester::loadOptions (Tester.cpp): a missing key keeps `out`; a bad one
+/// returns false with error = "options.<key>: <problem>".
+bool optionKeys(const nlohmann::json& in, std::initializer_list<const char*> keys, std::string& error);
+bool optionInt(const nlohmann::json& in, const char* key, int lo, int hi, int& out, std::string& error);
+bool optionFloat(const nlohmann::json& in, const char* key, float lo, float hi, float& out, std::string& error);
+bool optionBool(const nlohmann::json& in, const char* key, bool& out, std::string& error);
 
 /// findPath + the whole smooth path (nav::findSmoothPath), and stepping (Space / Play).
 class ToolFollow : public Tester {
@@ -23,6 +32,10 @@ protected:
   void drawResult(render::DebugDraw& dd) override;
   void resultUi() override;
   void dumpResult(nlohmann::json& out) const override;
+  void saveOptions(nlohmann::json& out) const override;
+  bool loadOptions(const nlohmann::json& in, std::string& error) override;
+  void afterScenarioLoad() override;
+  float resultLength() const override { return polylineLength(m_smooth.data(), m_nsmooth); }
   int corridorForShortest(const nav::PolyRef** polys) const override {
     *polys = m_path.data();
     return m_npath;
@@ -38,6 +51,8 @@ private:
   glm::vec3 m_prevPos{0.0f};
   bool m_stepping = false, m_play = false;
   float m_playAccum = 0;
+  int m_steps = 0;        ///< step() calls since the last recompute (saved in scenarios).
+  int m_restoreSteps = 0; ///< Steps to replay after a scenario load.
 };
 
 /// findPath + findStraightPath with the crossing option (None / Area / All).
@@ -50,6 +65,9 @@ protected:
   void drawResult(render::DebugDraw& dd) override;
   void resultUi() override;
   void dumpResult(nlohmann::json& out) const override;
+  void saveOptions(nlohmann::json& out) const override;
+  bool loadOptions(const nlohmann::json& in, std::string& error) override;
+  float resultLength() const override { return polylineLength(m_straight.data(), m_nstraight); }
   int corridorForShortest(const nav::PolyRef** polys) const override {
     *polys = m_path.data();
     return m_npath;
@@ -95,6 +113,8 @@ protected:
   void drawResult(render::DebugDraw& dd) override;
   void resultUi() override;
   void dumpResult(nlohmann::json& out) const override;
+  void saveOptions(nlohmann::json& out) const override;
+  bool loadOptions(const nlohmann::json& in, std::string& error) override;
 
 private:
   float m_radius = 100.0f;
@@ -133,6 +153,12 @@ protected:
   void drawResult(render::DebugDraw& dd) override;
   void resultUi() override;
   void dumpResult(nlohmann::json& out) const override;
+  void saveOptions(nlohmann::json& out) const override;
+  bool loadOptions(const nlohmann::json& in, std::string& error) override;
+  void afterScenarioLoad() override;
+  float resultLength() const override {
+    return m_running ? -1.0f : m_exact ? m_exactLen : polylineLength(m_straight.data(), m_nstraight);
+  }
 
 private:
   void advance(int iters);
@@ -148,6 +174,7 @@ private:
   const void* m_exactMesh = nullptr;
   float m_exactLen = 0;
   int m_nstraight = 0;
+  int m_restoreIters = 0; ///< Iterations to replay after a scenario load.
 };
 
 /// findPolysAroundShape: a quad along start -> end, as RecastDemo's.
@@ -179,6 +206,8 @@ protected:
   void drawResult(render::DebugDraw& dd) override;
   void resultUi() override;
   void dumpResult(nlohmann::json& out) const override;
+  void saveOptions(nlohmann::json& out) const override;
+  bool loadOptions(const nlohmann::json& in, std::string& error) override;
 
 private:
   static constexpr int kMax = 64;
@@ -198,6 +227,9 @@ protected:
   void drawResult(render::DebugDraw& dd) override;
   void resultUi() override;
   void dumpResult(nlohmann::json& out) const override;
+  void saveOptions(nlohmann::json& out) const override;
+  bool loadOptions(const nlohmann::json& in, std::string& error) override;
+  void afterScenarioLoad() override;
 
 private:
   void generate(bool inCircle);

@@ -12,6 +12,7 @@ void ToolFollow::recompute() {
   m_npath = m_nsmooth = 0;
   m_stepped.clear();
   m_stepping = false;
+  m_steps = 0;
   NavState* nav = m_ctx ? m_ctx->nav : nullptr;
   if (!nav || !m_startRef || !m_endRef) return;
   m_status = nav->query().findPath(m_startRef, m_endRef, &m_start.x, &m_end.x, &nav->filter(), m_path.data(), &m_npath,
@@ -29,6 +30,7 @@ void ToolFollow::recompute() {
 void ToolFollow::step() {
   NavState* nav = m_ctx ? m_ctx->nav : nullptr;
   if (!nav || m_npath == 0) return;
+  ++m_steps;
   if (!m_stepping) {
     float endPos[3] = {m_end.x, m_end.y, m_end.z};
     if (m_path[size_t(m_npath - 1)] != m_endRef)
@@ -99,7 +101,10 @@ void ToolFollow::resultUi() {
   ImGui::SameLine();
   ImGui::Checkbox("Play", &m_play);
   ImGui::SameLine();
-  if (ImGui::Button("Restart")) m_stepping = false;
+  if (ImGui::Button("Restart")) {
+    m_stepping = false;
+    m_steps = 0;
+  }
   if (m_stepping) ImGui::Text("Stepped %d points%s", int(m_stepped.size() / 3), m_follower->done() ? " (done)" : "");
   shortestUi("Smooth", polylineLength(m_smooth.data(), m_nsmooth));
 }
@@ -109,6 +114,21 @@ void ToolFollow::dumpResult(nlohmann::json& out) const {
   out["smooth"] = std::vector<float>(m_smooth.begin(), m_smooth.begin() + m_nsmooth * 3);
   out["smoothCount"] = m_nsmooth;
   dumpShortest(out);
+}
+
+void ToolFollow::saveOptions(nlohmann::json& out) const { out["steps"] = m_steps; }
+
+bool ToolFollow::loadOptions(const nlohmann::json& in, std::string& error) {
+  int steps = 0;
+  if (!optionKeys(in, {"steps"}, error) || !optionInt(in, "steps", 0, 100000, steps, error)) return false;
+  m_restoreSteps = steps;
+  return true;
+}
+
+void ToolFollow::afterScenarioLoad() {
+  m_play = false;
+  for (int i = 0; i < m_restoreSteps; ++i) step();
+  m_restoreSteps = 0;
 }
 
 } // namespace navbench

@@ -1,5 +1,6 @@
 #include "app/NavDraw.h"
 #include "app/NavState.h"
+#include "app/Scenario.h"
 #include "app/tools/TesterModes.h"
 #include "render/DebugDraw.h"
 
@@ -49,6 +50,15 @@ void ToolLocalNeighbourhood::dumpResult(nlohmann::json& out) const {
   out["radius"] = m_radius;
   out["found"] = std::vector<nav::PolyRef>(m_refs, m_refs + m_count);
   out["parents"] = std::vector<nav::PolyRef>(m_parents, m_parents + m_count);
+}
+
+void ToolLocalNeighbourhood::saveOptions(nlohmann::json& out) const { out["radius"] = exactFloat(m_radius); }
+
+bool ToolLocalNeighbourhood::loadOptions(const nlohmann::json& in, std::string& error) {
+  float r = m_radius;
+  if (!optionKeys(in, {"radius"}, error) || !optionFloat(in, "radius", 1e-3f, 1e6f, r, error)) return false;
+  m_radius = r;
+  return true;
 }
 
 } // namespace navbench

@@ -1,4 +1,5 @@
 #include "app/NavState.h"
+#include "app/Scenario.h"
 #include "app/tools/TesterModes.h"
 #include "render/DebugDraw.h"
 
@@ -66,6 +67,29 @@ void ToolRandomPoints::dumpResult(nlohmann::json& out) const {
   out["inCircle"] = m_inCircle;
   out["radius"] = m_radius;
   out["points"] = m_points;
+}
+
+void ToolRandomPoints::saveOptions(nlohmann::json& out) const {
+  out["count"] = m_count;
+  out["radius"] = exactFloat(m_radius);
+  out["inCircle"] = m_inCircle;
+}
+
+bool ToolRandomPoints::loadOptions(const nlohmann::json& in, std::string& error) {
+  int count = m_count;
+  float r = m_radius;
+  bool inCircle = m_inCircle;
+  if (!optionKeys(in, {"count", "radius", "inCircle"}, error) || !optionInt(in, "count", 1, 2000, count, error) ||
+      !optionFloat(in, "radius", 1e-3f, 1e6f, r, error) || !optionBool(in, "inCircle", inCircle, error))
+    return false;
+  m_count = count;
+  m_radius = r;
+  m_inCircle = inCircle;
+  return true;
+}
+
+void ToolRandomPoints::afterScenarioLoad() {
+  if (!m_inCircle) generate(false); // "Anywhere" points are made on demand: make them again
 }
 
 } // namespace navbench

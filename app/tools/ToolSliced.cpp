@@ -139,4 +139,31 @@ void ToolSliced::dumpResult(nlohmann::json& out) const {
   out["straight"] = std::vector<float>(m_straight.begin(), m_straight.begin() + m_nstraight * 3);
 }
 
+void ToolSliced::saveOptions(nlohmann::json& out) const {
+  out["exact"] = m_exact;
+  out["itersPerFrame"] = m_itersPerFrame;
+  out["paused"] = m_paused;
+  out["iterations"] = m_totalIters;
+}
+
+bool ToolSliced::loadOptions(const nlohmann::json& in, std::string& error) {
+  bool exact = m_exact, paused = m_paused;
+  int perFrame = m_itersPerFrame, iters = 0;
+  if (!optionKeys(in, {"exact", "itersPerFrame", "paused", "iterations"}, error) ||
+      !optionBool(in, "exact", exact, error) || !optionInt(in, "itersPerFrame", 1, 64, perFrame, error) ||
+      !optionBool(in, "paused", paused, error) || !optionInt(in, "iterations", 0, 10000000, iters, error))
+    return false;
+  m_exact = exact;
+  m_paused = paused;
+  m_itersPerFrame = perFrame;
+  m_restoreIters = iters;
+  return true;
+}
+
+void ToolSliced::afterScenarioLoad() {
+  // The search as it was: the same number of iterations from the start (paused stays there).
+  if (m_restoreIters > 0) advance(m_restoreIters);
+  m_restoreIters = 0;
+}
+
 } // namespace navbench

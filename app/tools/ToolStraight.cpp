@@ -49,4 +49,13 @@ void ToolStraight::dumpResult(nlohmann::json& out) const {
   dumpShortest(out);
 }
 
+void ToolStraight::saveOptions(nlohmann::json& out) const { out["crossing"] = m_crossing; }
+
+bool ToolStraight::loadOptions(const nlohmann::json& in, std::string& error) {
+  int crossing = m_crossing;
+  if (!optionKeys(in, {"crossing"}, error) || !optionInt(in, "crossing", 0, 2, crossing, error)) return false;
+  m_crossing = crossing;
+  return true;
+}
+
 } // namespace navbench

@@ -1,4 +1,5 @@
 #include "app/NavState.h"
+#include "app/Scenario.h"
 #include "app/tools/TesterModes.h"
 #include "render/DebugDraw.h"
 
@@ -37,6 +38,15 @@ void ToolWallDistance::dumpResult(nlohmann::json& out) const {
   out["distance"] = m_dist;
   out["hitPos"] = {m_hitPos[0], m_hitPos[1], m_hitPos[2]};
   out["hitNormal"] = {m_hitNormal[0], m_hitNormal[1], m_hitNormal[2]};
+}
+
+void ToolWallDistance::saveOptions(nlohmann::json& out) const { out["radius"] = exactFloat(m_radius); }
+
+bool ToolWallDistance::loadOptions(const nlohmann::json& in, std::string& error) {
+  float r = m_radius;
+  if (!optionKeys(in, {"radius"}, error) || !optionFloat(in, "radius", 1e-3f, 1e6f, r, error)) return false;
+  m_radius = r;
+  return true;
 }
 
 } // namespace navbench

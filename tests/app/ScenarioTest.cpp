@@ -257,6 +257,7 @@ TEST(Scenario, RelativePaths) {
   EXPECT_EQ(navbench::relativeTo("/a/b/shots", "/a/b/levels/x.json"), "../levels/x.json");
   EXPECT_EQ(navbench::relativeTo("/a/b/shots/", "/a/b/shots/x.json"), "x.json");
   EXPECT_EQ(navbench::relativeTo("/a", ""), "");
+  EXPECT_EQ(navbench::relativeTo("/tmp/x", "/work/levels/x.json"), "/work/levels/x.json"); // no climbing to /
   EXPECT_EQ(navbench::resolveFrom("/a/b/shots", "../levels/x.json"), "/a/b/levels/x.json");
   EXPECT_EQ(navbench::resolveFrom("/a/b/shots", "/abs/x.bin"), "/abs/x.bin");
   EXPECT_EQ(navbench::resolveFrom("/a", ""), "");

@@ -1,0 +1,376 @@
+// Scenario files through the real navbench binary, headless (SDL_VIDEODRIVER=offscreen):
+// save -> open -> save is byte-stable; an opened scenario gives back the same state (dump) and the
+// tool results equal nav computed directly; F12 screenshots carry the scenario and reopen it (as
+// an argument or dropped on the window); a committed scenario renders like its committed reference
+// image; bad or moved files fail with a message and change nothing.
+//
+// The reference image (tests/app/data/reference_scenario.png) is made by the same command the
+// test runs; to regenerate it after an intended rendering change:
+//   SDL_VIDEODRIVER=offscreen build/app/navbench tests/app/data/reference_scenario.json
+//     --view-only --caption --size 640x360 --screenshot tests/app/data/reference_scenario.png
+#include "app/Scenario.h"
+#include "nav/NavMeshQuery.h"
+#include "nav/TileSetFile.h"
+#include "render/Screenshot.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct AppRun {
+  int exitCode = -1;
+  std::string output;
+  json state;
+};
+
+std::string tmpDir() {
+  fs::create_directories(NAVBENCH_TEST_TMP);
+  return NAVBENCH_TEST_TMP;
+}
+
+std::string q(const std::string& s) { return "'" + s + "'"; }
+
+/// Runs navbench headless with `args`; --dump-state is read back into state.
+AppRun runApp(const std::string& args, const std::string& tag, const std::string& size = "1280x720") {
+  AppRun r;
+  const std::string dump = tmpDir() + "/" + tag + ".state.json";
+  fs::remove(dump);
+  const std::string cmd = "cd " + q(tmpDir()) + " && SDL_VIDEODRIVER=offscreen XDG_CONFIG_HOME=" + q(tmpDir() + "/config") +
+                          " ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" " + q(NAVBENCH_EXE) + " " + args +
+                          " --size " + size + " --screenshot " + q(tmpDir() + "/" + tag + ".png") + " --dump-state " + q(dump) +
+                          " 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+  const int status = ::pclose(p);
+  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream f(dump);
+  if (f) r.state = json::parse(f, nullptr, false);
+  return r;
+}
+
+std::string readFile(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+const std::string kClicks = "--click 680,420,shift --click 870,190";
+std::string levelArg() { return q(NAVBENCH_DEFAULT_LEVEL); }
+std::string defaultBin() { return (fs::path(NAVBENCH_DEFAULT_LEVEL).parent_path() / "default.bin").string(); }
+
+std::vector<float> vec(const json& j) { return j.get<std::vector<float>>(); }
+
+/// The scenario part of a dump, without what depends on where it was saved.
+json comparable(json s) {
+  s.erase("note");
+  return s;
+}
+
+/// Pathfind Straight computed directly with nav (not the app's code) for a scenario's filter,
+/// points and crossing option.
+struct Direct {
+  nav::NavMesh mesh;
+  nav::NavMeshQuery query;
+  nav::QueryFilter filter;
+  explicit Direct(const navbench::Scenario& s) {
+    std::string why;
+    EXPECT_TRUE(nav::statusSucceeded(nav::loadTileSetFile(defaultBin(), mesh, &why))) << why;
+    query.init(&mesh, s.filter.maxNodes);
+    filter.setIncludeFlags(uint16_t(s.filter.includeFlags));
+    filter.setExcludeFlags(uint16_t(s.filter.excludeFlags));
+    filter.setHeuristicScale(s.filter.heuristicScale);
+    for (const auto& a : s.filter.areas) {
+      filter.setAreaCost(a.area, a.cost);
+      filter.setAreaEnterCost(a.area, a.enterCost);
+    }
+  }
+  nav::PolyRef nearest(const float* p) {
+    const float ext[3] = {2, 4, 2};
+    nav::PolyRef ref = 0;
+    float tmp[3];
+    query.findNearestPoly(p, ext, &filter, &ref, tmp);
+    return ref;
+  }
+};
+
+/// A state made the way a user would: default level, Pathfind Straight, two clicks; saved.
+struct Saved {
+  AppRun run;
+  std::string path, text;
+};
+Saved makeSaved(const std::string& tag) {
+  Saved s;
+  s.path = tmpDir() + "/" + tag + ".json";
+  fs::remove(s.path);
+  s.run = runApp(levelArg() + " --tool 'Pathfind Straight' " + kClicks + " --save-scenario " + q(s.path), tag);
+  EXPECT_EQ(s.run.exitCode, 0) << s.run.output;
+  s.text = readFile(s.path);
+  EXPECT_FALSE(s.text.empty()) << s.run.output;
+  return s;
+}
+
+TEST(ScenarioApp, SaveOpenSaveIsByteStableAndRestoresTheState) {
+  const Saved a = makeSaved("saved1");
+  ASSERT_TRUE(a.run.state.is_object());
+  const json& st = a.run.state["toolState"];
+  ASSERT_TRUE(st.contains("start") && st.contains("end")) << st.dump();
+  // The file holds the clicked points exactly and the level relative to itself.
+  navbench::Scenario s;
+  std::string err;
+  ASSERT_TRUE(navbench::parseScenario(a.text, s, err)) << err;
+  EXPECT_EQ(s.toolName, "Pathfind Straight");
+  EXPECT_EQ(vec(s.toolState["start"]), vec(st["start"]));
+  EXPECT_EQ(vec(s.toolState["end"]), vec(st["end"]));
+  EXPECT_EQ(navbench::resolveFrom(tmpDir(), s.level), fs::path(NAVBENCH_DEFAULT_LEVEL).lexically_normal().string());
+
+  const std::string again = tmpDir() + "/saved1_again.json";
+  fs::remove(again);
+  const AppRun b = runApp(q(a.path) + " --save-scenario " + q(again), "reopened1");
+  ASSERT_EQ(b.exitCode, 0) << b.output;
+  EXPECT_EQ(readFile(again), a.text) << "save -> open -> save must be byte-identical";
+  EXPECT_EQ(comparable(b.state["scenario"]), comparable(a.run.state["scenario"]));
+  for (const char* k : {"startRef", "endRef", "status", "corridor", "straight", "straightFlags"})
+    EXPECT_EQ(b.state["toolState"][k], st[k]) << k;
+  EXPECT_EQ(b.state["logErrors"], 0) << b.output;
+}
+
+// A scenario edited by hand (other points, crossing option, filter, camera, draw toggles): the
+// app shows exactly it, and its results equal nav's on the same input.
+TEST(ScenarioApp, EditedScenarioGivesNavsResults) {
+  const Saved a = makeSaved("saved2");
+  json j = json::parse(a.text);
+  j["tool"]["state"]["start"] = {navbench::exactFloat(14.2897615f), navbench::exactFloat(0.0f), navbench::exactFloat(5.8403701f)};
+  j["tool"]["state"]["end"] = {navbench::exactFloat(46.1f), navbench::exactFloat(0.1f), navbench::exactFloat(10.3f)};
+  j["tool"]["state"]["options"]["crossing"] = 2;
+  j["filter"]["areas"] = {{{"area", 1}, {"cost", 2.0}, {"enterCost", 0.0}}, {{"area", 2}, {"cost", 3.5}, {"enterCost", 7.25}}};
+  j["filter"]["heuristicScale"] = 0.5;
+  j["filter"]["maxNodes"] = 512;
+  j["camera"]["yaw"] = 1.2345678;
+  j["camera"]["distance"] = 33.3;
+  j["navDraw"]["detailMesh"] = true;
+  j["view"]["wireframe"] = true;
+  j["note"] = "hand edited";
+  const std::string path = tmpDir() + "/edited.json";
+  std::ofstream(path) << j.dump(2);
+  navbench::Scenario s;
+  std::string err;
+  ASSERT_TRUE(navbench::loadScenarioFile(path, s, err)) << err;
+
+  const AppRun r = runApp(q(path), "edited");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  const json& got = r.state["scenario"];
+  EXPECT_EQ(got["camera"], json::parse(navbench::toJson(s))["camera"]);
+  EXPECT_EQ(got["filter"], json::parse(navbench::toJson(s))["filter"]);
+  EXPECT_EQ(got["tool"], json::parse(navbench::toJson(s))["tool"]);
+  EXPECT_EQ(got["navDraw"]["detailMesh"], true);
+  EXPECT_EQ(got["view"]["wireframe"], true);
+  EXPECT_EQ(got["note"], "hand edited");
+
+  Direct d(s);
+  float a3[3], b3[3];
+  std::string e2;
+  ASSERT_TRUE(navbench::readVec3(s.toolState["start"], "start", a3, e2));
+  ASSERT_TRUE(navbench::readVec3(s.toolState["end"], "end", b3, e2));
+  const nav::PolyRef sr = d.nearest(a3), er = d.nearest(b3);
+  ASSERT_NE(sr, 0u);
+  ASSERT_NE(er, 0u);
+  std::vector<nav::PolyRef> path2(2048);
+  int n = 0;
+  d.query.findPath(sr, er, a3, b3, &d.filter, path2.data(), &n, 2048);
+  path2.resize(size_t(n));
+  ASSERT_GT(n, 2);
+  const json& ts = r.state["toolState"];
+  EXPECT_EQ(ts["corridor"].get<std::vector<nav::PolyRef>>(), path2);
+  std::vector<float> pts(2048 * 3);
+  std::vector<uint8_t> flags(2048);
+  int nc = 0;
+  float endPos[3] = {b3[0], b3[1], b3[2]};
+  if (path2.back() != er) d.query.closestPointOnPoly(path2.back(), b3, endPos, nullptr);
+  d.query.findStraightPath(a3, endPos, path2.data(), n, pts.data(), flags.data(), nullptr, &nc, 2048,
+                           nav::STRAIGHTPATH_ALL_CROSSINGS);
+  pts.resize(size_t(nc) * 3);
+  EXPECT_EQ(vec(ts["straight"]), pts); // same code path, same floats: exact
+  EXPECT_EQ(ts["crossing"], 2);
+}
+
+// Mode options: Pathfind Sliced paused after 5 iterations reopens paused after 5 iterations.
+TEST(ScenarioApp, SlicedStepIndexIsRestored) {
+  const Saved a = makeSaved("saved3");
+  json j = json::parse(a.text);
+  j["tool"]["name"] = "Pathfind Sliced";
+  j["tool"]["state"].erase("shortest");
+  j["tool"]["state"]["options"] = {{"exact", false}, {"itersPerFrame", 3}, {"paused", true}, {"iterations", 5}};
+  const std::string path = tmpDir() + "/sliced.json";
+  std::ofstream(path) << j.dump(2);
+  const AppRun r = runApp(q(path), "sliced");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_EQ(r.state["activeTool"], "Pathfind Sliced");
+  EXPECT_EQ(r.state["toolState"]["iterations"], 5) << r.state["toolState"].dump();
+  EXPECT_EQ(r.state["toolState"]["running"], true);
+  EXPECT_EQ(r.state["scenario"]["tool"]["state"]["options"], j["tool"]["state"]["options"]);
+}
+
+// F12 (a real key event) writes a timestamped PNG in --screenshot-dir with the scenario inside;
+// opening it (argument) or dropping it on a fresh window restores camera, points and results.
+TEST(ScenarioApp, ScreenshotCarriesTheScenarioAndReopensIt) {
+  const std::string shots = tmpDir() + "/shots";
+  fs::remove_all(shots);
+  const AppRun a = runApp(levelArg() + " --tool 'Pathfind Straight' " + kClicks + " --key F12 --key F12 --screenshot-dir " + q(shots),
+                          "f12");
+  ASSERT_EQ(a.exitCode, 0) << a.output;
+  std::vector<std::string> pngs;
+  for (const auto& e : fs::directory_iterator(shots)) pngs.push_back(e.path().string());
+  ASSERT_EQ(pngs.size(), 2u) << "two F12 presses, two files (never overwritten)";
+  std::sort(pngs.begin(), pngs.end());
+  for (const std::string& p : pngs) EXPECT_EQ(fs::path(p).filename().string().rfind("navbench-", 0), 0u) << p;
+  EXPECT_NE(a.output.find("Saved screenshot " + shots), std::string::npos) << a.output;
+
+  render::Image img;
+  std::string err;
+  ASSERT_TRUE(render::readPng(pngs[0], img, err)) << err;
+  EXPECT_EQ(img.width, 1280);
+  navbench::Scenario s;
+  ASSERT_TRUE(navbench::scenarioFromPngText(img.text, s, err)) << err;
+  EXPECT_EQ(s.toolName, "Pathfind Straight");
+  EXPECT_EQ(vec(s.toolState["start"]), vec(a.state["toolState"]["start"]));
+
+  const AppRun b = runApp(q(pngs[0]), "f12_open", "800x600");
+  ASSERT_EQ(b.exitCode, 0) << b.output;
+  const AppRun c = runApp("--drop " + q(pngs[0]), "f12_drop");
+  ASSERT_EQ(c.exitCode, 0) << c.output;
+  for (const AppRun* r : {&b, &c}) {
+    EXPECT_EQ(comparable(r->state["scenario"]), comparable(a.state["scenario"])) << r->output;
+    for (const char* k : {"start", "end", "startRef", "endRef", "status", "corridor", "straight"})
+      EXPECT_EQ(r->state["toolState"][k], a.state["toolState"][k]) << k;
+    EXPECT_EQ(r->state["logErrors"], 0) << r->output;
+  }
+  // The --screenshot output carries the scenario too.
+  render::Image last;
+  ASSERT_TRUE(render::readPng(tmpDir() + "/f12.png", last, err)) << err;
+  EXPECT_TRUE(navbench::scenarioFromPngText(last.text, s, err)) << err;
+}
+
+// The committed scenario renders like the committed reference image (llvmpipe is deterministic
+// on one machine; the tolerance absorbs small driver differences).
+TEST(ScenarioApp, HeadlessRenderMatchesReference) {
+  const std::string scen = std::string(NAVBENCH_TEST_DATA) + "/reference_scenario.json";
+  const std::string ref = std::string(NAVBENCH_TEST_DATA) + "/reference_scenario.png";
+  const AppRun r = runApp(q(scen) + " --view-only --caption", "reference", "640x360");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  render::Image got, want;
+  std::string err;
+  ASSERT_TRUE(render::readPng(tmpDir() + "/reference.png", got, err)) << err;
+  ASSERT_TRUE(render::readPng(ref, want, err)) << err;
+  ASSERT_EQ(got.width, want.width);
+  ASSERT_EQ(got.height, want.height);
+  double sum = 0;
+  long off = 0;
+  const long pixels = long(got.width) * got.height;
+  for (long i = 0; i < pixels; ++i) {
+    int worst = 0;
+    for (int c = 0; c < 3; ++c) {
+      const int d = std::abs(int(got.rgba[size_t(i) * 4 + size_t(c)]) - int(want.rgba[size_t(i) * 4 + size_t(c)]));
+      sum += d;
+      worst = std::max(worst, d);
+    }
+    if (worst > 40) ++off;
+  }
+  const double mean = sum / (3.0 * double(pixels));
+  const double offShare = double(off) / double(pixels);
+  RecordProperty("mean_abs_diff", std::to_string(mean));
+  RecordProperty("pixels_off_share", std::to_string(offShare));
+  EXPECT_LT(mean, 2.0) << "mean abs difference " << mean << "/255 (limit 2); regenerate the reference if the change "
+                          "is intended (see the top of this file)";
+  EXPECT_LT(offShare, 0.01) << off << " of " << pixels << " pixels differ by more than 40 (limit 1%)";
+  // The picture is not empty: the path's colour is there (the tool state restored the path).
+  EXPECT_FALSE(r.state["toolState"]["straight"].empty());
+}
+
+// Bad or moved files: headless there is no dialog, so a clear message and exit code 1; dropped
+// on a running viewer they change nothing.
+TEST(ScenarioApp, BadAndMovedFilesFailClearlyAndChangeNothing) {
+  const Saved a = makeSaved("saved4");
+  json j = json::parse(a.text);
+  j["level"] = "nowhere/moved.obj";
+  j["navmesh"] = "nowhere/moved.bin";
+  const std::string moved = tmpDir() + "/moved.json";
+  std::ofstream(moved) << j.dump(2);
+  const AppRun m = runApp(q(moved), "moved");
+  EXPECT_EQ(m.exitCode, 1) << m.output;
+  EXPECT_NE(m.output.find("moved.json: level 'nowhere/moved.obj' not found"), std::string::npos) << m.output;
+  EXPECT_NE(m.output.find("tile set 'nowhere/moved.bin' not found"), std::string::npos) << m.output;
+
+  json bad = json::parse(a.text);
+  bad["camera"]["distance"] = -3;
+  const std::string badPath = tmpDir() + "/bad_camera.json";
+  std::ofstream(badPath) << bad.dump(2);
+  const AppRun b = runApp(q(badPath), "bad_camera");
+  EXPECT_EQ(b.exitCode, 1) << b.output;
+  EXPECT_NE(b.output.find("bad_camera.json: camera.distance: must be in (0"), std::string::npos) << b.output;
+
+  json badTool = json::parse(a.text);
+  badTool["tool"]["state"]["options"]["crossing"] = 7;
+  const std::string badToolPath = tmpDir() + "/bad_tool.json";
+  std::ofstream(badToolPath) << badTool.dump(2);
+  const AppRun t = runApp(q(badToolPath), "bad_tool");
+  EXPECT_EQ(t.exitCode, 1) << t.output;
+  EXPECT_NE(t.output.find("bad_tool.json: tool.state.options.crossing: expected an integer in [0, 2], got 7"), std::string::npos)
+      << t.output;
+
+  const std::string notPng = tmpDir() + "/plain.png";
+  {
+    render::Image img;
+    img.width = img.height = 4;
+    img.rgba.assign(64, 128);
+    std::string err;
+    ASSERT_TRUE(render::writePng(notPng, img, err)) << err;
+  }
+  const AppRun p = runApp(q(notPng), "plain_png");
+  EXPECT_EQ(p.exitCode, 1) << p.output;
+  EXPECT_NE(p.output.find("plain.png: no scenario inside"), std::string::npos) << p.output;
+
+  // Dropped on a viewer that has a path set: each fails with its message; the path stays.
+  const AppRun d = runApp(levelArg() + " --tool 'Pathfind Straight' " + kClicks + " --drop " + q(moved) + " --drop " +
+                              q(badPath) + " --drop " + q(badToolPath) + " --drop " + q(notPng),
+                          "dropped_bad");
+  ASSERT_EQ(d.exitCode, 0) << d.output;
+  EXPECT_EQ(d.state["logErrors"], 4) << d.output;
+  EXPECT_EQ(comparable(d.state["scenario"]), comparable(a.run.state["scenario"]));
+  EXPECT_EQ(d.state["toolState"]["corridor"], a.run.state["toolState"]["corridor"]);
+}
+
+// Copy / paste as text: Ctrl+Shift+V with text that is not a scenario logs an error and changes
+// nothing; Ctrl+Shift+C then Ctrl+Shift+V restores the same scenario.
+TEST(ScenarioApp, ClipboardPasteOfNonScenarioIsAnErrorAndCopyPasteRoundTrips) {
+  const AppRun bad = runApp(levelArg() + " --tool 'Pathfind Straight' " + kClicks + " --key ctrl+shift+v", "paste_empty");
+  ASSERT_EQ(bad.exitCode, 0) << bad.output;
+  EXPECT_EQ(bad.state["logErrors"], 1) << bad.output;
+  EXPECT_NE(bad.output.find("the clipboard does not hold a scenario"), std::string::npos) << bad.output;
+  EXPECT_TRUE(bad.state["toolState"].contains("end"));
+  const AppRun ok = runApp(levelArg() + " --tool 'Pathfind Straight' " + kClicks + " --key ctrl+shift+c --key ctrl+shift+v",
+                           "copy_paste");
+  ASSERT_EQ(ok.exitCode, 0) << ok.output;
+  EXPECT_EQ(ok.state["logErrors"], 0) << ok.output;
+  EXPECT_NE(ok.output.find("opened scenario clipboard scenario"), std::string::npos) << ok.output;
+  EXPECT_EQ(ok.state["toolState"]["corridor"], bad.state["toolState"]["corridor"]);
+}
+
+} // namespace
