@@ -1013,28 +1013,42 @@ void NavMesh::closestPointOnPoly(PolyRef ref, const float* pos, float* closest, 
   closestPointOnDetailEdges(tile, poly, pos, closest, true);
 }
 
+void quantizeQueryBox(const MeshHeader* header, const float* qmin, const float* qmax, uint16_t* bmin, uint16_t* bmax) {
+  const float* tbmin = header->bmin;
+  const float* tbmax = header->bmax;
+  const float qfac = header->bvQuantFactor;
+  const float minx = clamp(qmin[0], tbmin[0], tbmax[0]) - tbmin[0];
+  const float miny = clamp(qmin[1], tbmin[1], tbmax[1]) - tbmin[1];
+  const float minz = clamp(qmin[2], tbmin[2], tbmax[2]) - tbmin[2];
+  const float maxx = clamp(qmax[0], tbmin[0], tbmax[0]) - tbmin[0];
+  const float maxy = clamp(qmax[1], tbmin[1], tbmax[1]) - tbmin[1];
+  const float maxz = clamp(qmax[2], tbmin[2], tbmax[2]) - tbmin[2];
+  bmin[0] = uint16_t(uint16_t(qfac * minx) & 0xfffe);
+  bmin[1] = uint16_t(uint16_t(qfac * miny) & 0xfffe);
+  bmin[2] = uint16_t(uint16_t(qfac * minz) & 0xfffe);
+  bmax[0] = uint16_t(uint16_t(qfac * maxx + 1) | 1);
+  bmax[1] = uint16_t(uint16_t(qfac * maxy + 1) | 1);
+  bmax[2] = uint16_t(uint16_t(qfac * maxz + 1) | 1);
+}
+
+void polyBounds(const MeshTile* tile, const Poly* p, float* bmin, float* bmax) {
+  const float* v = &tile->verts[p->verts[0] * 3];
+  vcopy(bmin, v);
+  vcopy(bmax, v);
+  for (int j = 1; j < p->vertCount; ++j) {
+    v = &tile->verts[p->verts[j] * 3];
+    vmin(bmin, v);
+    vmax(bmax, v);
+  }
+}
+
 int NavMesh::queryPolygonsInTile(const MeshTile* tile, const float* qmin, const float* qmax, PolyRef* polys,
                                  int maxPolys) const {
   if (tile->bvTree) {
     const BVNode* node = &tile->bvTree[0];
     const BVNode* end = &tile->bvTree[tile->header->bvNodeCount];
-    const float* tbmin = tile->header->bmin;
-    const float* tbmax = tile->header->bmax;
-    const float qfac = tile->header->bvQuantFactor;
-    // Query box clamped to the tile and quantised (rounded outwards).
-    const float minx = clamp(qmin[0], tbmin[0], tbmax[0]) - tbmin[0];
-    const float miny = clamp(qmin[1], tbmin[1], tbmax[1]) - tbmin[1];
-    const float minz = clamp(qmin[2], tbmin[2], tbmax[2]) - tbmin[2];
-    const float maxx = clamp(qmax[0], tbmin[0], tbmax[0]) - tbmin[0];
-    const float maxy = clamp(qmax[1], tbmin[1], tbmax[1]) - tbmin[1];
-    const float maxz = clamp(qmax[2], tbmin[2], tbmax[2]) - tbmin[2];
     uint16_t bmin[3], bmax[3];
-    bmin[0] = uint16_t(uint16_t(qfac * minx) & 0xfffe);
-    bmin[1] = uint16_t(uint16_t(qfac * miny) & 0xfffe);
-    bmin[2] = uint16_t(uint16_t(qfac * minz) & 0xfffe);
-    bmax[0] = uint16_t(uint16_t(qfac * maxx + 1) | 1);
-    bmax[1] = uint16_t(uint16_t(qfac * maxy + 1) | 1);
-    bmax[2] = uint16_t(uint16_t(qfac * maxz + 1) | 1);
+    quantizeQueryBox(tile->header, qmin, qmax, bmin, bmax);
     const PolyRef base = getPolyRefBase(tile);
     int n = 0;
     while (node < end) {
@@ -1054,14 +1068,7 @@ int NavMesh::queryPolygonsInTile(const MeshTile* tile, const float* qmin, const 
   for (int i = 0; i < tile->header->polyCount; ++i) {
     const Poly* p = &tile->polys[i];
     if (p->getType() == POLYTYPE_OFFMESH_CONNECTION) continue;
-    const float* v = &tile->verts[p->verts[0] * 3];
-    vcopy(bmin, v);
-    vcopy(bmax, v);
-    for (int j = 1; j < p->vertCount; ++j) {
-      v = &tile->verts[p->verts[j] * 3];
-      vmin(bmin, v);
-      vmax(bmax, v);
-    }
+    polyBounds(tile, p, bmin, bmax);
     if (overlapBounds(qmin, qmax, bmin, bmax)) {
       if (n < maxPolys) polys[n++] = base | PolyRef(i);
     }

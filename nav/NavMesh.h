@@ -191,6 +191,14 @@ inline void NavMesh::getTileAndPolyByRefUnsafe(PolyRef ref, const MeshTile** til
   *poly = &m_tiles[it].polys[ip];
 }
 
+/// The box [qmin, qmax] clamped to the tile's bounds and quantised into its BV tree's space,
+/// rounded outwards (min even, max odd), for overlapQuantBounds against BVNode boxes.
+/// Shared by NavMesh's and NavMeshQuery's tile queries. [Unit: qmin/qmax wu, bmin/bmax BV units]
+void quantizeQueryBox(const MeshHeader* header, const float* qmin, const float* qmax, uint16_t* bmin, uint16_t* bmax);
+
+/// Bounds of a ground poly's vertices (the tile query's test when a tile has no BV tree). [Unit: wu]
+void polyBounds(const MeshTile* tile, const Poly* poly, float* bmin, float* bmax);
+
 /// Hash of a tile grid location (for the position lookup).
 inline int computeTileHash(int x, int y, int mask) {
   const uint32_t h1 = 0x8da6b343; // Large multiplicative constants;

@@ -217,23 +217,8 @@ void NavMeshQuery::queryPolygonsInTile(const MeshTile* tile, const float* qmin, 
   if (tile->bvTree && tile->header->bvNodeCount > 0) {
     const BVNode* node = &tile->bvTree[0];
     const BVNode* end = &tile->bvTree[tile->header->bvNodeCount];
-    const float* tbmin = tile->header->bmin;
-    const float* tbmax = tile->header->bmax;
-    const float qfac = tile->header->bvQuantFactor;
-    // Query box in the tile's quantised BV space.
-    const float minx = clamp(qmin[0], tbmin[0], tbmax[0]) - tbmin[0];
-    const float miny = clamp(qmin[1], tbmin[1], tbmax[1]) - tbmin[1];
-    const float minz = clamp(qmin[2], tbmin[2], tbmax[2]) - tbmin[2];
-    const float maxx = clamp(qmax[0], tbmin[0], tbmax[0]) - tbmin[0];
-    const float maxy = clamp(qmax[1], tbmin[1], tbmax[1]) - tbmin[1];
-    const float maxz = clamp(qmax[2], tbmin[2], tbmax[2]) - tbmin[2];
     uint16_t bmin[3], bmax[3];
-    bmin[0] = uint16_t(uint16_t(qfac * minx) & 0xfffe);
-    bmin[1] = uint16_t(uint16_t(qfac * miny) & 0xfffe);
-    bmin[2] = uint16_t(uint16_t(qfac * minz) & 0xfffe);
-    bmax[0] = uint16_t(uint16_t(qfac * maxx + 1) | 1);
-    bmax[1] = uint16_t(uint16_t(qfac * maxy + 1) | 1);
-    bmax[2] = uint16_t(uint16_t(qfac * maxz + 1) | 1);
+    quantizeQueryBox(tile->header, qmin, qmax, bmin, bmax); // in the tile's quantised BV space
     while (node < end) {
       const bool overlap = overlapQuantBounds(bmin, bmax, node->bmin, node->bmax);
       const bool isLeaf = node->i >= 0;
@@ -259,14 +244,7 @@ void NavMeshQuery::queryPolygonsInTile(const MeshTile* tile, const float* qmin, 
       const PolyRef ref = base | PolyRef(i);
       if (!filter->passFilter(ref, tile, p)) continue;
       float bmin[3], bmax[3];
-      const float* v = &tile->verts[p->verts[0] * 3];
-      vcopy(bmin, v);
-      vcopy(bmax, v);
-      for (int j = 1; j < p->vertCount; ++j) {
-        v = &tile->verts[p->verts[j] * 3];
-        vmin(bmin, v);
-        vmax(bmax, v);
-      }
+      polyBounds(tile, p, bmin, bmax);
       if (overlapBounds(qmin, qmax, bmin, bmax)) {
         refs[n] = ref;
         polys[n] = p;
