@@ -337,6 +337,8 @@ bool App::init(std::string& error) {
   m_toolCtx.level = &m_level;
   m_toolCtx.log = &m_log;
   m_toolCtx.nav = &m_nav;
+  m_toolCtx.hoverPos = &m_hoverPos; // tools that show what is under the mouse (A* Stepper)
+  m_toolCtx.hoverHit = &m_hoverHit;
   m_tools = createTools();
   for (auto& t : m_tools) t->init(m_toolCtx);
   return true;

@@ -32,6 +32,10 @@ struct ToolContext {
   const Level* level = nullptr;
   Log* log = nullptr;
   NavState* nav = nullptr; ///< The open navmesh (nav->loaded() false when none).
+  /// The level point under the mouse this frame, when *hoverHit (false: nothing under the cursor,
+  /// or ImGui has the mouse). Set by the app; null where there is no app (tests).
+  const glm::vec3* hoverPos = nullptr;
+  const bool* hoverHit = nullptr;
 };
 
 class Tool {

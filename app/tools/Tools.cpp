@@ -2,6 +2,7 @@
 
 #include "app/tools/TesterModes.h"
 #include "app/tools/ToolPick.h"
+#include "app/tools/ToolStepper.h"
 
 namespace navbench {
 
@@ -11,6 +12,7 @@ std::vector<std::unique_ptr<Tool>> createTools() {
   tools.push_back(std::make_unique<ToolFollow>());
   tools.push_back(std::make_unique<ToolStraight>());
   tools.push_back(std::make_unique<ToolSliced>());
+  tools.push_back(std::make_unique<ToolStepper>());
   tools.push_back(std::make_unique<ToolRaycast>());
   tools.push_back(std::make_unique<ToolWallDistance>());
   tools.push_back(std::make_unique<ToolPolysCircle>());
