@@ -81,7 +81,12 @@ bool TestCasePanel::open(const std::string& path, Log& log) {
   return true;
 }
 
-void TestCasePanel::openDialog(const std::string& dir) { m_dialog.open(dir); }
+void TestCasePanel::openDialog(const std::string& dir) {
+  // Start where the open test-case file is, else where the app suggests (the level's folder).
+  std::error_code ec;
+  const fs::path here = m_path.empty() ? fs::path() : fs::absolute(m_path, ec).parent_path();
+  m_dialog.open(!here.empty() && fs::is_directory(here, ec) ? here.string() : dir);
+}
 
 void TestCasePanel::runAll(NavState& nav, Log& log) {
   m_ran = true;
@@ -188,15 +193,17 @@ void TestCasePanel::draw(Context& ctx) {
   if (!m_header.sample.empty() || !m_header.geometry.empty())
     ImGui::TextDisabled("sample: %s   level: %s", m_header.sample.empty() ? "-" : m_header.sample.c_str(),
                         m_header.geometry.empty() ? "-" : m_header.geometry.c_str());
-  if (!m_header.geometry.empty() && ctx.level) {
+  m_levelNote.clear();
+  if (!m_header.geometry.empty() && ctx.level) { // the `f` line's OBJ vs the open level (or tile set)
     const std::string want = lower(fs::path(m_header.geometry).stem().string());
     const std::string have = ctx.level->empty() ? std::string() : lower(fs::path(ctx.level->path()).stem().string());
     const std::string navStem = ctx.nav && ctx.nav->loaded() ? lower(fs::path(ctx.nav->path()).stem().string()) : "";
     if (want != have && want != navStem)
-      ImGui::TextColored(kAmber, "Made on %s; the open level is %s: the cases may miss the mesh.",
-                         m_header.geometry.c_str(),
-                         ctx.level->empty() ? "(none)" : fs::path(ctx.level->path()).filename().string().c_str());
+      m_levelNote = "Made on " + m_header.geometry + "; the open level is " +
+                    (ctx.level->empty() ? std::string("(none)") : fs::path(ctx.level->path()).filename().string()) +
+                    ": the cases may miss the mesh.";
   }
+  if (!m_levelNote.empty()) ImGui::TextColored(kAmber, "%s", m_levelNote.c_str());
   if (!ctx.nav || !ctx.nav->loaded()) ImGui::TextColored(kAmber, "No navmesh open: open or bake one to run the cases.");
 
   if (ImGui::Button("Run all") && ctx.nav && ctx.nav->loaded()) runAll(*ctx.nav, *ctx.log);
@@ -383,6 +390,7 @@ void TestCasePanel::dumpState(nlohmann::json& out) const {
   out["firstRow"] = {m_firstRowPos[0], m_firstRowPos[1]};
   out["appendButton"] = {m_appendPos[0], m_appendPos[1]};
   out["exportMessage"] = m_exportMsg;
+  out["levelNote"] = m_levelNote;
   out["exportLine"] = m_exportLine;
   nlohmann::json cases = nlohmann::json::array();
   for (size_t i = 0; i < m_cases.size(); ++i) {

@@ -81,6 +81,7 @@ private:
   int m_selected = -1;
   bool m_frameCamera = true, m_useCaseFlags = true;
   std::string m_exportLine, m_exportMsg;
+  std::string m_levelNote;                 ///< "Made on X; the open level is Y..." or "".
   float m_firstRowPos[2] = {-1, -1};       ///< Window pixel of the first row's centre (for tests).
   float m_appendPos[2] = {-1, -1};         ///< ... and of the "Append to file" button.
   OpenFileDialog m_dialog;

@@ -277,6 +277,7 @@ TEST(TestCasePanel, DropRunClickShowsTheCase) {
   EXPECT_EQ(tc["path"], kCases);
   EXPECT_EQ(tc["error"], "");
   EXPECT_EQ(tc["geometry"], "default.obj");
+  EXPECT_EQ(tc["levelNote"], "") << "made on the open level";
   ASSERT_TRUE(tc["ran"].get<bool>());
   ASSERT_EQ(tc["cases"].size(), 17u);
   for (const json& c : tc["cases"]) EXPECT_EQ(c["check"], 1) << c.dump();
@@ -320,7 +321,8 @@ TEST(TestCasePanel, DropRunClickShowsTheCase) {
 }
 
 // A bad file dropped on the viewer: the panel and the log name the file and line; the app goes on.
-TEST(TestCasePanel, BadFileIsReportedNotFatal) {
+// A file whose `f` line names another level gets a note.
+TEST(TestCasePanel, BadFileAndOtherLevelAreReported) {
   const std::string bad = writeText("bad_drop.txt", "s Solo Mesh\npf 1 0 1 5 0 5 0xffff 0x0\n# expect status=sideways\n");
   const std::string level = std::string(NAVBENCH_SOURCE_DIR) + "/assets/levels/default.obj";
   const std::string dump = tmp("bad_drop.json");
@@ -334,6 +336,20 @@ TEST(TestCasePanel, BadFileIsReportedNotFatal) {
   EXPECT_TRUE(s["testCases"]["cases"].empty());
   EXPECT_GE(s["logErrors"].get<int>(), 1);
   EXPECT_NE(r.output.find(bad + ":3"), std::string::npos) << r.output;
+
+  // A good file made on another level: it runs, and the panel says which level it was made on.
+  const std::string other = writeText("other_level.txt", "s Solo Mesh\nf nav_test.obj\npf 4 0 24 4 3 36 0x3 0x0\n");
+  fs::remove(dump);
+  const CmdRun r2 = run(q(level) + " --drop " + q(other) + " --size 640x480 --screenshot " + q(tmp("other_level.png")) +
+                        " --dump-state " + q(dump));
+  ASSERT_EQ(r2.exitCode, 0) << r2.output;
+  s = json::parse(readText(dump), nullptr, false);
+  ASSERT_TRUE(s.is_object()) << r2.output;
+  EXPECT_EQ(s["testCases"]["error"], "");
+  EXPECT_EQ(s["testCases"]["cases"].size(), 1u);
+  const std::string note = s["testCases"]["levelNote"];
+  EXPECT_NE(note.find("nav_test.obj"), std::string::npos) << note;
+  EXPECT_NE(note.find("default.obj"), std::string::npos) << note;
 }
 
 // "Append to file": the case shown (row 0, clicked) comes back as a pf line at the end of the
