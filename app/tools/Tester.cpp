@@ -393,11 +393,16 @@ bool optionKeys(const nlohmann::json& in, std::initializer_list<const char*> key
 bool optionInt(const nlohmann::json& in, const char* key, int lo, int hi, int& out, std::string& error) {
   if (!in.contains(key)) return true;
   const nlohmann::json& v = in[key];
-  if (!v.is_number_integer() || (v.is_number_unsigned() ? v.get<unsigned long long>() > unsigned(hi) : (v.get<long long>() < lo || v.get<long long>() > hi))) {
+  long long x = (long long)lo - 1; // not an integer: out of range
+  if (v.is_number_unsigned())
+    x = v.get<unsigned long long>() > (1ull << 62) ? (long long)hi + 1 : (long long)v.get<unsigned long long>();
+  else if (v.is_number_integer())
+    x = v.get<long long>();
+  if (x < lo || x > hi) {
     error = std::string("options.") + key + ": expected an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " + v.dump();
     return false;
   }
-  out = v.get<int>();
+  out = int(x);
   return true;
 }
 

@@ -335,6 +335,13 @@ TEST(ScenarioApp, BadAndMovedFilesFailClearlyAndChangeNothing) {
   EXPECT_NE(t.output.find("bad_tool.json: tool.state.options.crossing: expected an integer in [0, 2], got 7"), std::string::npos)
       << t.output;
 
+  json badSliced = json::parse(a.text);
+  badSliced["tool"]["name"] = "Pathfind Sliced";
+  badSliced["tool"]["state"].erase("shortest");
+  badSliced["tool"]["state"]["options"] = {{"itersPerFrame", 0}};
+  const std::string badSlicedPath = tmpDir() + "/bad_sliced.json";
+  std::ofstream(badSlicedPath) << badSliced.dump(2);
+
   const std::string notPng = tmpDir() + "/plain.png";
   {
     render::Image img;
@@ -349,10 +356,13 @@ TEST(ScenarioApp, BadAndMovedFilesFailClearlyAndChangeNothing) {
 
   // Dropped on a viewer that has a path set: each fails with its message; the path stays.
   const AppRun d = runApp(levelArg() + " --tool 'Pathfind Straight' " + kClicks + " --drop " + q(moved) + " --drop " +
-                              q(badPath) + " --drop " + q(badToolPath) + " --drop " + q(notPng),
+                              q(badPath) + " --drop " + q(badToolPath) + " --drop " + q(notPng) + " --drop " + q(badSlicedPath),
                           "dropped_bad");
   ASSERT_EQ(d.exitCode, 0) << d.output;
-  EXPECT_EQ(d.state["logErrors"], 4) << d.output;
+  EXPECT_EQ(d.state["logErrors"], 5) << d.output;
+  EXPECT_NE(d.output.find("bad_sliced.json: tool.state.options.itersPerFrame: expected an integer in [1, 64], got 0"),
+            std::string::npos)
+      << d.output;
   EXPECT_EQ(comparable(d.state["scenario"]), comparable(a.run.state["scenario"]));
   EXPECT_EQ(d.state["toolState"]["corridor"], a.run.state["toolState"]["corridor"]);
 }
