@@ -2,41 +2,11 @@
 // findStraightPath across a generated world run without a single allocation. The global operator
 // new is replaced in this executable to count allocations.
 #include "BigWorld.h"
+#include "tests/support/AllocCounter.h" // replaces operator new/delete here
 
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <vector>
-
-namespace {
-std::atomic<long> g_allocs{0};
-bool g_armed = false;
-} // namespace
-
-void* operator new(size_t n) {
-  if (g_armed) ++g_allocs;
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](size_t n) {
-  if (g_armed) ++g_allocs;
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void* operator new(size_t n, const std::nothrow_t&) noexcept {
-  if (g_armed) ++g_allocs;
-  return std::malloc(n ? n : 1);
-}
-void* operator new[](size_t n, const std::nothrow_t&) noexcept {
-  if (g_armed) ++g_allocs;
-  return std::malloc(n ? n : 1);
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, size_t) noexcept { std::free(p); }
-void operator delete[](void* p, size_t) noexcept { std::free(p); }
 
 using namespace querytest;
 
@@ -55,8 +25,7 @@ TEST(BigNoAlloc, UnlimitedPoolQueriesDoNotAllocate) {
   std::vector<uint8_t> flags(MAX);
   seedRandom(7);
   int found = 0;
-  g_allocs = 0;
-  g_armed = true;
+  navtest::startCountingAllocs();
   for (int i = 0; i < 100; ++i) {
     nav::PolyRef s, e;
     float sp[3], ep[3];
@@ -68,7 +37,7 @@ TEST(BigNoAlloc, UnlimitedPoolQueriesDoNotAllocate) {
     q.findStraightPath(sp, ep, path.data(), n, pts.data(), flags.data(), refs.data(), &sn, MAX);
     ++found;
   }
-  g_armed = false;
+  const long allocs = navtest::stopCountingAllocs();
   EXPECT_GT(found, 50);
-  EXPECT_EQ(g_allocs.load(), 0);
+  EXPECT_EQ(allocs, 0);
 }

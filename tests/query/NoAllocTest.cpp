@@ -3,41 +3,11 @@
 #include "DualMesh.h"
 
 #include "nav/PathFollow.h"
+#include "tests/support/AllocCounter.h" // replaces operator new/delete here
 
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <vector>
-
-namespace {
-std::atomic<long> g_allocs{0};
-bool g_armed = false;
-} // namespace
-
-void* operator new(size_t n) {
-  if (g_armed) ++g_allocs;
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](size_t n) {
-  if (g_armed) ++g_allocs;
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void* operator new(size_t n, const std::nothrow_t&) noexcept {
-  if (g_armed) ++g_allocs;
-  return std::malloc(n ? n : 1);
-}
-void* operator new[](size_t n, const std::nothrow_t&) noexcept {
-  if (g_armed) ++g_allocs;
-  return std::malloc(n ? n : 1);
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, size_t) noexcept { std::free(p); }
-void operator delete[](void* p, size_t) noexcept { std::free(p); }
 
 using namespace querytest;
 
@@ -64,17 +34,14 @@ TEST(QueryNoAlloc, EveryQueryRunsWithoutAllocating) {
   }
   int ran = 0;
   // The counter itself works: one armed allocation counts once.
-  g_allocs = 0;
-  g_armed = true;
+  navtest::startCountingAllocs();
   {
     static std::vector<int>* volatile probe = nullptr;
     probe = new std::vector<int>();
     delete probe;
   }
-  g_armed = false;
-  ASSERT_EQ(g_allocs.load(), 1);
-  g_allocs = 0;
-  g_armed = true;
+  ASSERT_EQ(navtest::stopCountingAllocs(), 1);
+  navtest::startCountingAllocs();
   for (int i = 0; i < 50; ++i) {
     nav::PolyRef sref = 0, eref = 0;
     float sp[3], ep[3];
@@ -127,7 +94,7 @@ TEST(QueryNoAlloc, EveryQueryRunsWithoutAllocating) {
     while (follower.step()) {}
     ++ran;
   }
-  g_armed = false;
+  const long allocs = navtest::stopCountingAllocs();
   EXPECT_EQ(ran, 50);
-  EXPECT_EQ(g_allocs.load(), 0);
+  EXPECT_EQ(allocs, 0);
 }

@@ -95,6 +95,16 @@ protected:
     dtQueryFilter all;
     return dtStatusSucceed(dq->findRandomPoint(&all, frand, ref, pt)) && *ref;
   }
+  // A random filter, two random points on the mesh and Detour's corridor between them (the smooth
+  // path tests' query). False if no points or no corridor.
+  bool randomCorridor(Filters& f, int q, dtPolyRef* sref, float* sp, float* ep, std::vector<dtPolyRef>& path, int* n) {
+    randomFilter(f, q % 2 == 0);
+    dtPolyRef eref;
+    if (!randomPoint(sref, sp) || !randomPoint(&eref, ep)) return false;
+    *n = 0;
+    dq->findPath(*sref, eref, sp, ep, &f.dt, path.data(), n, int(path.size()));
+    return *n > 0;
+  }
   // A random point near the mesh bounds (may be off the mesh).
   void randomBoxPoint(float* pt) {
     for (int i = 0; i < 3; ++i) pt[i] = mesh->bmin[i] - 2 + frand() * (mesh->bmax[i] - mesh->bmin[i] + 4);
@@ -494,13 +504,10 @@ TEST_P(QueryDiff, SmoothPathMatchesRecastDemoFollowLoop) {
   int compared = 0, heightFailures = 0;
   for (int q = 0; q < 60; ++q) {
     SCOPED_TRACE("query " + std::to_string(q));
-    randomFilter(f, q % 2 == 0);
     float sp[3], ep[3];
-    dtPolyRef sref, eref;
-    if (!randomPoint(&sref, sp) || !randomPoint(&eref, ep)) continue;
+    dtPolyRef sref;
     int n = 0;
-    dq->findPath(sref, eref, sp, ep, &f.dt, path.data(), &n, MAX_POLYS);
-    if (!n) continue;
+    if (!randomCorridor(f, q, &sref, sp, ep, path, &n)) continue;
     const int maxSmooth = q % 10 == 0 ? 7 : 2048;
     const int dn = referenceSmoothPath(dq, &f.dt, sref, sp, ep, path.data(), n, dsm.data(), maxSmooth, false,
                                        &heightFailures);
@@ -541,12 +548,10 @@ TEST_P(QueryDiff, SmoothPathStopsAtEveryCapAcrossOffMeshLinks) {
   int withLinks = 0;
   for (int q = 0; q < 400 && withLinks < 4; ++q) {
     SCOPED_TRACE("query " + std::to_string(q));
-    randomFilter(f, q % 2 == 0);
     float sp[3], ep[3];
-    dtPolyRef sref, eref;
-    if (!randomPoint(&sref, sp) || !randomPoint(&eref, ep)) continue;
+    dtPolyRef sref;
     int n = 0;
-    dq->findPath(sref, eref, sp, ep, &f.dt, path.data(), &n, MAX_POLYS);
+    if (!randomCorridor(f, q, &sref, sp, ep, path, &n)) continue;
     bool crossesLink = false;
     for (int i = 0; i < n; ++i) {
       const dtMeshTile* t = nullptr;
