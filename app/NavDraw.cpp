@@ -273,6 +273,7 @@ void drawHover(render::DebugDraw& dd, const nav::NavMesh& mesh, const NavDrawOpt
 NavDrawCache::NavDrawCache(bool gpu, int chunkTiles) : m_gpu(gpu), m_chunkTiles(chunkTiles < 1 ? 1 : chunkTiles) {
   const char* mode = std::getenv("NAVBENCH_NAVDRAW");
   m_immediate = mode && std::strcmp(mode, "immediate") == 0;
+  if (const char* lod = std::getenv("NAVBENCH_NAVDRAW_LOD")) lineLodPixels = float(std::atof(lod));
 }
 
 int NavDrawCache::builds(int tileIndex, int g) const {
@@ -505,12 +506,15 @@ void NavDrawCache::update(const nav::NavMesh& mesh, const NavDrawOptions& opt) {
   m_stats.maxUpdateMs = std::max(m_stats.maxUpdateMs, m_stats.lastUpdateMs);
 }
 
-void NavDrawCache::draw(render::DebugDraw& dd, const render::Frustum& frustum) {
-  m_stats.visibleTiles = m_stats.culledTiles = m_stats.drawnBuffers = 0;
+void NavDrawCache::draw(render::DebugDraw& dd, const render::Frustum& frustum, const glm::vec3& eye, float pixelsPerUnit) {
+  m_stats.visibleTiles = m_stats.culledTiles = m_stats.drawnBuffers = m_stats.lineTiles = 0;
   if (m_immediate) {
     if (m_immMesh) drawNavMesh(dd, *m_immMesh, m_immOpt);
     return;
   }
+  const bool lod = pixelsPerUnit > 0.0f && lineLodPixels > 0.0f;
+  std::vector<char>& vis = m_vis;
+  std::vector<char>& lines = m_lines;
   for (const Chunk& c : m_chunks) {
     if (c.empty || c.tiles.empty()) continue;
     const render::Frustum::Result r = frustum.classify(c.bmin, c.bmax);
@@ -518,37 +522,53 @@ void NavDrawCache::draw(render::DebugDraw& dd, const render::Frustum& frustum) {
       m_stats.culledTiles += int(c.tiles.size());
       continue;
     }
-    // Which tiles of a straddling chunk are visible (all of them when the chunk is inside).
-    m_first.clear();
-    std::vector<char> vis(c.tiles.size(), 1);
-    int nvis = int(c.tiles.size());
-    if (r == render::Frustum::Intersect)
-      for (size_t ti = 0; ti < c.tiles.size(); ++ti) {
-        const Tile& t = m_tiles[size_t(c.tiles[ti])];
-        if (!frustum.visible(t.bmin, t.bmax)) {
-          vis[ti] = 0;
-          --nvis;
+    // Per tile: visible (all of them when the chunk is inside) and big enough for its lines.
+    const int n = int(c.tiles.size());
+    vis.assign(size_t(n), 1);
+    lines.assign(size_t(n), 1);
+    int nvis = n, nlines = n;
+    for (int ti = 0; ti < n; ++ti) {
+      const Tile& t = m_tiles[size_t(c.tiles[size_t(ti)])];
+      if (r == render::Frustum::Intersect && !frustum.visible(t.bmin, t.bmax)) {
+        vis[size_t(ti)] = lines[size_t(ti)] = 0;
+        --nvis;
+        --nlines;
+        continue;
+      }
+      if (lod) {
+        const float radius = 0.5f * glm::length(t.bmax - t.bmin);
+        const float dist = std::max(glm::length(0.5f * (t.bmin + t.bmax) - eye) - radius, 1e-3f);
+        if (2.0f * radius * pixelsPerUnit / dist < lineLodPixels) {
+          lines[size_t(ti)] = 0;
+          --nlines;
         }
       }
+    }
     m_stats.visibleTiles += nvis;
-    m_stats.culledTiles += int(c.tiles.size()) - nvis;
+    m_stats.lineTiles += nlines;
+    m_stats.culledTiles += n - nvis;
     if (nvis == 0) continue;
-    for (const KindBuffer& kb : c.kinds) {
+    for (size_t k = 0; k < c.kinds.size(); ++k) {
+      const KindBuffer& kb = c.kinds[k];
       if (kb.vertices == 0) continue;
-      if (nvis == int(c.tiles.size())) {
+      const bool isLines = m_kinds[k].prim != render::Prim::Tris;
+      const std::vector<char>& use = isLines ? lines : vis;
+      const int nuse = isLines ? nlines : nvis;
+      if (nuse == 0) continue;
+      if (nuse == n) {
         if (m_gpu) dd.drawStatic(kb.buf);
         ++m_stats.drawnBuffers;
         continue;
       }
-      // Visible tiles' vertex ranges, adjacent ones merged.
+      // The chosen tiles' vertex ranges, adjacent ones merged.
       m_first.clear();
       m_count.clear();
-      for (size_t ti = 0; ti < c.tiles.size(); ++ti) {
-        if (!vis[ti] || kb.count[ti] == 0) continue;
-        if (!m_first.empty() && m_first.back() + m_count.back() == kb.first[ti]) m_count.back() += kb.count[ti];
+      for (int ti = 0; ti < n; ++ti) {
+        if (!use[size_t(ti)] || kb.count[size_t(ti)] == 0) continue;
+        if (!m_first.empty() && m_first.back() + m_count.back() == kb.first[size_t(ti)]) m_count.back() += kb.count[size_t(ti)];
         else {
-          m_first.push_back(kb.first[ti]);
-          m_count.push_back(kb.count[ti]);
+          m_first.push_back(kb.first[size_t(ti)]);
+          m_count.push_back(kb.count[size_t(ti)]);
         }
       }
       if (m_first.empty()) continue;

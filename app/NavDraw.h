@@ -108,7 +108,14 @@ public:
   /// the tile slots).
   void update(const nav::NavMesh& mesh, const NavDrawOptions& opt);
   /// Queues the buffers of the tiles inside `frustum` into dd (drawn at its next flush).
-  void draw(render::DebugDraw& dd, const render::Frustum& frustum);
+  /// Level of detail, when `pixelsPerUnit` > 0 (viewport pixels per world unit at distance 1 from
+  /// `eye`: height / (2 tan(fovY / 2))): a tile whose bounds span fewer than lineLodPixels on screen
+  /// gets its polygons only, no lines (at that size its edges, detail triangles and BV boxes are a
+  /// blur of sub-pixel lines that cost the most to rasterise).
+  void draw(render::DebugDraw& dd, const render::Frustum& frustum, const glm::vec3& eye = glm::vec3(0.0f),
+            float pixelsPerUnit = 0.0f);
+  /// See draw(); NAVBENCH_NAVDRAW_LOD=N in the environment sets it (0 = lines always drawn).
+  float lineLodPixels = 32.0f;
   /// Forgets every tile (a different mesh was swapped in); the next update rebuilds all. Frees
   /// the GPU buffers (GL context current when gpu).
   void invalidate();
@@ -124,6 +131,7 @@ public:
     size_t gpuBytes = 0;                        ///< Vertex data on the GPU [Unit: bytes].
     size_t cpuBytes = 0;                        ///< Recorded vertices kept for re-packing [Unit: bytes].
     int visibleTiles = 0, culledTiles = 0;      ///< Of the last draw().
+    int lineTiles = 0;                          ///< Visible tiles drawn with their lines (LOD).
     int drawnBuffers = 0;                       ///< Static draws queued by the last draw().
   };
   const Stats& stats() const { return m_stats; }
@@ -188,6 +196,7 @@ private:
   std::vector<Kind> m_kinds;
   render::DebugDraw m_rec; ///< CPU-only recorder (never initialised).
   std::vector<int> m_first, m_count; ///< Scratch for draw().
+  std::vector<char> m_vis, m_lines;  ///< Scratch for draw(): per tile of a chunk.
   Stats m_stats;
 };
 

@@ -1,6 +1,9 @@
 #include "render/MeshBuffer.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
+#include <cstring>
 
 namespace render {
 
@@ -11,6 +14,7 @@ void MeshBuffer::clear() {
   if (m_vao) glDeleteVertexArrays(1, &m_vao);
   m_vbo = m_vao = 0;
   m_count = 0;
+  m_cells.clear();
 }
 
 void MeshBuffer::upload(const std::vector<MeshVertex>& verts) {
@@ -26,11 +30,60 @@ void MeshBuffer::upload(const std::vector<MeshVertex>& verts) {
     glEnableVertexAttribArray(2);
     glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(MeshVertex), reinterpret_cast<void*>(offsetof(MeshVertex, color)));
   }
+  // Bucket the triangles by grid cell of their centroid (x/z), counting sort, written straight
+  // into the buffer in cell order (no second copy of the vertices).
+  const size_t tris = verts.size() / 3;
+  glm::vec3 mn(0.0f), mx(0.0f);
+  for (size_t i = 0; i < tris * 3; ++i) {
+    mn = i ? glm::min(mn, verts[i].pos) : verts[i].pos;
+    mx = i ? glm::max(mx, verts[i].pos) : verts[i].pos;
+  }
+  const int g = std::clamp(int(std::sqrt(double(tris) / 4096.0)), 1, 32);
+  const float sx = (mx.x - mn.x) > 0 ? float(g) / (mx.x - mn.x) : 0.0f, sz = (mx.z - mn.z) > 0 ? float(g) / (mx.z - mn.z) : 0.0f;
+  std::vector<int> cellOf(tris);
+  std::vector<Cell> cells(size_t(g) * size_t(g));
+  for (size_t t = 0; t < tris; ++t) {
+    const glm::vec3 c = (verts[t * 3].pos + verts[t * 3 + 1].pos + verts[t * 3 + 2].pos) / 3.0f;
+    const int cx = std::clamp(int((c.x - mn.x) * sx), 0, g - 1), cz = std::clamp(int((c.z - mn.z) * sz), 0, g - 1);
+    const int ci = cz * g + cx;
+    cellOf[t] = ci;
+    Cell& cell = cells[size_t(ci)];
+    for (int k = 0; k < 3; ++k) {
+      const glm::vec3& p = verts[t * 3 + size_t(k)].pos;
+      cell.bmin = cell.count || k ? glm::min(cell.bmin, p) : p;
+      cell.bmax = cell.count || k ? glm::max(cell.bmax, p) : p;
+    }
+    cell.count += 3;
+  }
+  int at = 0;
+  for (Cell& c : cells) {
+    c.first = at;
+    at += c.count;
+  }
   glBindVertexArray(m_vao);
   glBindBuffer(GL_ARRAY_BUFFER, m_vbo);
-  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(verts.size() * sizeof(MeshVertex)), verts.data(), GL_STATIC_DRAW);
+  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(tris * 3 * sizeof(MeshVertex)), nullptr, GL_STATIC_DRAW);
+  if (tris > 0) {
+    auto* dst = static_cast<MeshVertex*>(
+        glMapBufferRange(GL_ARRAY_BUFFER, 0, GLsizeiptr(tris * 3 * sizeof(MeshVertex)), GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT));
+    std::vector<int> cursor(cells.size());
+    for (size_t c = 0; c < cells.size(); ++c) cursor[c] = cells[c].first;
+    if (dst) {
+      for (size_t t = 0; t < tris; ++t) {
+        std::memcpy(dst + cursor[size_t(cellOf[t])], &verts[t * 3], 3 * sizeof(MeshVertex));
+        cursor[size_t(cellOf[t])] += 3;
+      }
+      glUnmapBuffer(GL_ARRAY_BUFFER);
+    } else { // no mapping: input order, one cell
+      glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(tris * 3 * sizeof(MeshVertex)), verts.data());
+      cells.assign(1, Cell{0, int(tris * 3), mn, mx});
+    }
+  }
   glBindVertexArray(0);
-  m_count = int(verts.size());
+  m_count = int(tris * 3);
+  m_cells.clear();
+  for (const Cell& c : cells)
+    if (c.count > 0) m_cells.push_back(c);
 }
 
 void MeshBuffer::uploadTriangles(const float* pos, int vertCount, const int* tris, int triCount, uint32_t color) {
@@ -52,9 +105,31 @@ void MeshBuffer::uploadTriangles(const float* pos, int vertCount, const int* tri
 }
 
 void MeshBuffer::draw() const {
+  m_lastDrawn = 0;
   if (!m_vao || m_count == 0) return;
   glBindVertexArray(m_vao);
   glDrawArrays(GL_TRIANGLES, 0, m_count);
+  glBindVertexArray(0);
+  m_lastDrawn = m_count;
+}
+
+void MeshBuffer::draw(const Frustum& frustum) const {
+  m_lastDrawn = 0;
+  if (!m_vao || m_count == 0) return;
+  m_first.clear();
+  m_counts.clear();
+  for (const Cell& c : m_cells) {
+    if (!frustum.visible(c.bmin, c.bmax)) continue;
+    m_lastDrawn += c.count;
+    if (!m_first.empty() && m_first.back() + m_counts.back() == c.first) m_counts.back() += c.count;
+    else {
+      m_first.push_back(c.first);
+      m_counts.push_back(c.count);
+    }
+  }
+  if (m_first.empty()) return;
+  glBindVertexArray(m_vao);
+  glMultiDrawArrays(GL_TRIANGLES, m_first.data(), m_counts.data(), GLsizei(m_first.size()));
   glBindVertexArray(0);
 }
 

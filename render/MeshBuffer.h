@@ -2,8 +2,14 @@
 //
 // Vertex layout (attribute locations): 0 = position vec3 [wu], 1 = normal vec3 (unit),
 // 2 = colour RGBA8 normalised. The level uses flat normals: three vertices per triangle.
+//
+// upload() stores the triangles grouped by cells of a grid over the mesh's x/z bounds (up to
+// 32 x 32 cells, about 4k triangles each or more), each cell with its bounding box, so that
+// draw(frustum) draws only the cells in view (one glMultiDrawArrays). Triangle order inside the
+// buffer is therefore not the input order.
 #pragma once
 
+#include "render/Frustum.h"
 #include "render/Gl.h"
 
 #include <glm/glm.hpp>
@@ -32,12 +38,25 @@ public:
   /// `tris` is [(a, b, c) * triCount] with counter-clockwise front faces, one colour for all.
   void uploadTriangles(const float* pos, int vertCount, const int* tris, int triCount, uint32_t color);
   void draw() const;
+  /// Only the cells whose bounds are inside `frustum`.
+  void draw(const Frustum& frustum) const;
   void clear();
   int vertexCount() const { return m_count; }
+  /// Cells and the vertices drawn by the last draw(frustum).
+  int cellCount() const { return int(m_cells.size()); }
+  int lastDrawnVertices() const { return m_lastDrawn; }
 
 private:
+  struct Cell {
+    int first = 0, count = 0;
+    glm::vec3 bmin{0.0f}, bmax{0.0f};
+  };
   GLuint m_vao = 0, m_vbo = 0;
   int m_count = 0;
+  std::vector<Cell> m_cells;
+  mutable std::vector<GLint> m_first;
+  mutable std::vector<GLsizei> m_counts;
+  mutable int m_lastDrawn = 0;
 };
 
 } // namespace render

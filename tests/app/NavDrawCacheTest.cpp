@@ -183,6 +183,20 @@ TEST(NavDrawCache, CullsTilesOutsideTheView) {
   EXPECT_LT(cache.stats().visibleTiles, tiles / 4);
   EXPECT_EQ(cache.stats().visibleTiles + cache.stats().culledTiles, tiles);
 
+  // Level of detail: far away (few pixels per unit) the tiles keep their polygons but lose their
+  // lines; close up they have both.
+  cam.frame(mn, mx, 1.0f);
+  const render::Frustum whole(cam.viewProj(1.0f));
+  cache.draw(dd, whole, cam.eye(), 1.0f); // ~1 px per unit at distance 1: tiles are a few px wide
+  EXPECT_EQ(cache.stats().visibleTiles, tiles);
+  EXPECT_EQ(cache.stats().lineTiles, 0);
+  EXPECT_GT(cache.stats().drawnBuffers, 0); // the polygons
+  cache.draw(dd, whole, cam.eye(), 1e5f);
+  EXPECT_EQ(cache.stats().lineTiles, tiles);
+  cache.lineLodPixels = 0.0f; // LOD off
+  cache.draw(dd, whole, cam.eye(), 1.0f);
+  EXPECT_EQ(cache.stats().lineTiles, tiles);
+
   // Looking away from the level (up into the sky from below it): nothing drawn.
   cam.target = glm::vec3((mn + mx) * 0.5f) + glm::vec3(0, -1000, 0);
   cam.pitch = -1.5f;
