@@ -130,7 +130,10 @@ void drawHelpWindow(bool* open) {
       {"F", "frame the level"},
       {"Space", "step (Pathfind Follow)"},
       {"Ctrl+Z / Ctrl+Y", "undo / redo start and end changes"},
-      {"Ctrl+O", "open a file (.obj, level .json, .bin)"},
+      {"Ctrl+O", "open a file (.obj, level .json, .bin, scenario .json)"},
+      {"Ctrl+S / Ctrl+Shift+S", "save the scenario / save it as"},
+      {"Ctrl+Shift+C / Ctrl+Shift+V", "copy / paste the scenario as text"},
+      {"F12", "screenshot with the scenario inside (File > Screenshot options)"},
       {"F1", "this window"},
   };
   if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
