@@ -111,6 +111,9 @@ int App::run(const AppOptions& options) {
     shutdown();
     return 1;
   }
+    if (m_shotDir.empty()) m_shotDir = m_settings.screenshotDir;
+    m_shotCaption = m_shotCaption || m_settings.screenshotCaption;
+    m_shotViewOnly = m_shotViewOnly || m_settings.screenshotViewOnly;
   if (!m_opt.levelPath.empty() && !openAny(m_opt.levelPath) && m_headless) {
     shutdown();
     return 1;
@@ -274,6 +277,9 @@ int App::run(const AppOptions& options) {
   shutdown();
   return exitCode;
 }
+    m_settings.screenshotDir = m_shotDir;
+    m_settings.screenshotCaption = m_shotCaption;
+    m_settings.screenshotViewOnly = m_shotViewOnly;
 
 bool App::init(std::string& error) {
   if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {

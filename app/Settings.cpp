@@ -63,6 +63,10 @@ bool Settings::load(const std::string& path, std::string& error) {
         std::copy(c, c + 6, s.camera);
       else
         s.cameraLevel.clear();
+    } else if (key == "screenshot_dir") {
+      s.screenshotDir = value;
+    } else if (key == "screenshot_view_only" || key == "screenshot_caption") {
+      (key == "screenshot_caption" ? s.screenshotCaption : s.screenshotViewOnly) = value == "1";
     } else if (key == "window_width" || key == "window_height") {
       int v = std::atoi(value.c_str());
       if (v >= 200 && v <= 16384) (key == "window_width" ? s.windowWidth : s.windowHeight) = v;
@@ -93,6 +97,8 @@ bool Settings::save(const std::string& path, std::string& error) const {
     }
     out << "# NavBench viewer settings (written by navbench)\n";
     out << "window_width=" << windowWidth << "\nwindow_height=" << windowHeight << "\n";
+    if (!screenshotDir.empty()) out << "screenshot_dir=" << screenshotDir << "\n";
+    out << "screenshot_view_only=" << (screenshotViewOnly ? 1 : 0) << "\nscreenshot_caption=" << (screenshotCaption ? 1 : 0) << "\n";
     for (const std::string& r : recentFiles) out << "recent=" << r << "\n";
     if (!cameraLevel.empty()) {
       char buf[256];

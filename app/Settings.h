@@ -17,6 +17,9 @@ struct Settings {
   /// Restored when that level is opened again.
   std::string cameraLevel;
   float camera[6] = {0, 0, 0, 0, 0, 0}; ///< target x, y, z [wu], yaw, pitch [rad], distance [wu]
+  /// F12 screenshots: the folder ("" = ./screenshots), 3D view only, caption strip.
+  std::string screenshotDir;
+  bool screenshotViewOnly = false, screenshotCaption = false;
 
   /// Moves `path` to the front of the recent files (made absolute; duplicates removed).
   void addRecent(const std::string& path);

@@ -1,6 +1,7 @@
 // Scenario files (app/Scenario.h), core API only: exact float round trips, byte-stable
 // save -> parse -> save, one error per kind of bad field (naming the key), files and PNG text.
 #include "app/Scenario.h"
+#include "app/Settings.h"
 #include "TestUtil.h"
 
 #include <gtest/gtest.h>
@@ -265,4 +266,21 @@ TEST(Scenario, RelativePaths) {
   EXPECT_EQ(navbench::bakeSettingsHash("a").rfind("fnv1a64:", 0), 0u);
 }
 
+} // namespace
+
+namespace {
+// The F12 screenshot options persist in settings.ini.
+TEST(Scenario, ScreenshotSettingsPersist) {
+  navbench::test::TempDir dir;
+  navbench::Settings s;
+  s.screenshotDir = dir.file("my shots");
+  s.screenshotCaption = true;
+  std::string err;
+  ASSERT_TRUE(s.save(dir.file("settings.ini"), err)) << err;
+  navbench::Settings r;
+  ASSERT_TRUE(r.load(dir.file("settings.ini"), err)) << err;
+  EXPECT_EQ(r.screenshotDir, dir.file("my shots"));
+  EXPECT_TRUE(r.screenshotCaption);
+  EXPECT_FALSE(r.screenshotViewOnly);
+}
 } // namespace
