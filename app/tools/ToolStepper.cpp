@@ -669,7 +669,7 @@ void ToolStepper::dumpResult(nlohmann::json& out) const {
   out["nodes"] = int(m_nodes.size());
   out["expanded"] = m_expanded >= 0 ? m_nodes[size_t(m_expanded)].ref : 0u;
   out["best"] = m_best >= 0 ? m_nodes[size_t(m_best)].ref : 0u;
-  out["selected"] = m_selected >= 0 ? m_nodes[size_t(m_selected)].ref : 0u;
+  out["selected"] = m_selected >= 0 && m_selected < int(m_nodes.size()) ? m_nodes[size_t(m_selected)].ref : 0u;
 }
 
 void ToolStepper::saveOptions(nlohmann::json& out) const {
