@@ -487,7 +487,7 @@ void ToolStepper::resultUi() {
   ImGui::SameLine();
   if (ImGui::Button("Run to end")) goTo(m_total);
   ImGui::SameLine();
-  if (ImGui::Button("Reset")) goTo(0);
+  if (ImGui::Button("Restart")) goTo(0); // back to expansion 0 (the panel's Reset clears the points)
   if (ImGui::Button("Step N")) goTo(m_index + m_stepN);
   ImGui::SameLine();
   ImGui::SetNextItemWidth(90);
