@@ -520,8 +520,8 @@ void ToolStepper::summaryUi() {
     ImGui::Text("Step %d/%d: open %d, closed %d, nodes %d/%d", m_index, m_total, int(m_open.size()), closed,
                 int(m_nodes.size()), m_boundNodes);
   } else {
-    ImGui::Text("Step %d/%d: %d nodes (intervals cyan, roots orange), %d open", m_index, m_total,
-                int(m_exactNodes.size()), m_exactOpen);
+    ImGui::Text("Step %d/%d: %d nodes, %d open", m_index, m_total, int(m_exactNodes.size()), m_exactOpen);
+    ImGui::TextDisabled("Intervals cyan, their roots orange, parent links amber");
   }
   if (m_finished) {
     ImGui::Text("Corridor %d polys, straight path %.2f m", int(m_corridor.size()),
