@@ -263,6 +263,9 @@ int App::run(const AppOptions& options) {
   if (!m_headless) {
     int ww = 0, wh = 0;
     SDL_GetWindowSize(m_window, &ww, &wh);
+    m_settings.screenshotDir = m_shotDir;
+    m_settings.screenshotCaption = m_shotCaption;
+    m_settings.screenshotViewOnly = m_shotViewOnly;
     if (ww >= 200 && wh >= 200) {
       m_settings.windowWidth = ww;
       m_settings.windowHeight = wh;
@@ -277,9 +280,6 @@ int App::run(const AppOptions& options) {
   shutdown();
   return exitCode;
 }
-    m_settings.screenshotDir = m_shotDir;
-    m_settings.screenshotCaption = m_shotCaption;
-    m_settings.screenshotViewOnly = m_shotViewOnly;
 
 bool App::init(std::string& error) {
   if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
