@@ -98,6 +98,9 @@ int App::run(const AppOptions& options) {
     m_settingsPath = Settings::defaultPath();
     std::string err;
     if (!m_settings.load(m_settingsPath, err)) m_log.warning("settings: " + err);
+    if (m_shotDir.empty()) m_shotDir = m_settings.screenshotDir;
+    m_shotCaption = m_shotCaption || m_settings.screenshotCaption;
+    m_shotViewOnly = m_shotViewOnly || m_settings.screenshotViewOnly;
     if (!m_opt.sizeGiven) {
       m_opt.width = m_settings.windowWidth;
       m_opt.height = m_settings.windowHeight;
@@ -111,9 +114,6 @@ int App::run(const AppOptions& options) {
     shutdown();
     return 1;
   }
-    if (m_shotDir.empty()) m_shotDir = m_settings.screenshotDir;
-    m_shotCaption = m_shotCaption || m_settings.screenshotCaption;
-    m_shotViewOnly = m_shotViewOnly || m_settings.screenshotViewOnly;
   if (!m_opt.levelPath.empty() && !openAny(m_opt.levelPath) && m_headless) {
     shutdown();
     return 1;
