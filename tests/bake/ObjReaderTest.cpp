@@ -11,8 +11,11 @@
 #include <gtest/gtest.h>
 #include <tiny_obj_loader.h>
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <sstream>
 #include <string>
 #include <vector>
