@@ -387,6 +387,7 @@ Status ShortestPath::updateSlicedFindPath(int maxIter, int* doneIters) {
   if (doneIters) *doneIters = iter;
   m_stats.nodesGenerated = m_nodeCount;
   m_stats.rootsCreated = m_rootCount;
+  m_stats.slotsUsed = m_slotsUsed;
   if (m_goal >= 0 || m_heapSize == 0) m_sliceStatus = SUCCESS;
   return m_sliceStatus;
 }
@@ -510,6 +511,7 @@ Status ShortestPath::finalizeSlicedFindPath(float* straightPath, uint8_t* straig
   if (length) *length = total;
   m_stats.nodesGenerated = m_nodeCount;
   m_stats.rootsCreated = m_rootCount;
+  m_stats.slotsUsed = m_slotsUsed;
   return status;
 }
 

@@ -61,6 +61,7 @@ struct ShortestPathStats {
   int nodesGenerated = 0; ///< Search nodes taken from the pool.
   int nodesExpanded = 0;  ///< Nodes popped from the open list and expanded.
   int rootsCreated = 0;   ///< Turn points, off-mesh ends and the start/end.
+  int slotsUsed = 0;      ///< Hash entries of the query (vertices, expansions, off-mesh landings).
   int maxNodes = 0;       ///< Pool size (the node limit).
 };
 
