@@ -73,7 +73,8 @@ inline void linkRange(const Link& link, float& t0, float& t1) {
 
 struct ShortestPath::Node {
   float l[3], r[3]; ///< Interval (goal: l = via point; off-mesh: l = r = landing point).
-  float e0[3], e1[3]; ///< The whole edge holding the interval (a precise line even for tiny intervals).
+  const float* e0;  ///< The whole edge holding the interval (a precise line even for tiny intervals):
+  const float* e1;  ///< its end points in the tile's vertex array [(x, y, z)] (tiles stay put during a query).
   float f, g;       ///< g = the root's g (goal: the whole cost).
   int root, parent;
   PolyRef poly;     ///< Polygon entered across the interval (goal: the end poly).
@@ -541,8 +542,8 @@ void ShortestPath::pushSuccessor(int parent, int root, PolyRef polyRef, const fl
   Node& nd = m_nodes[n];
   vcopy(nd.l, l);
   vcopy(nd.r, r);
-  vcopy(nd.e0, e0);
-  vcopy(nd.e1, e1);
+  nd.e0 = e0;
+  nd.e1 = e1;
   nd.root = root;
   nd.parent = parent;
   nd.poly = polyRef;
@@ -599,6 +600,7 @@ void ShortestPath::pushGoal(int parent, int root, const float* via, float cost) 
   nd.parent = parent;
   nd.poly = m_endRef;
   nd.via = 0;
+  nd.e0 = nd.e1 = nullptr;
   nd.lkey = via ? 1 : 0;
   nd.rkey = 0;
   nd.kind = KIND_GOAL;
@@ -1015,6 +1017,7 @@ void ShortestPath::handleOffMesh(int parent, int root, PolyRef fromRef, PolyRef 
   nd.parent = parent;
   nd.poly = landRef;
   nd.via = conRef;
+  nd.e0 = nd.e1 = nullptr;
   nd.lkey = nd.rkey = 0;
   nd.kind = KIND_OFFMESH;
   nd.g = ge;
@@ -1131,7 +1134,10 @@ bool ShortestPath::isCorner(uint64_t key, PolyRef polyRef, const float* pos) {
   const Poly* cp = poly;
   for (int step = 0; step < 32; ++step) {
     PolyRef next = 0;
-    for (uint32_t i = cp->firstLink; i != NULL_LINK; i = ct->links[i].next) {
+    const uint16_t nei = cp->neis[m];
+    if (nei != 0 && !(nei & EXT_LINK)) // an internal edge: its one link, read from the edge code
+      next = m_mesh->getPolyRefBase(ct) | PolyRef(nei - 1);
+    for (uint32_t i = next ? NULL_LINK : cp->firstLink; i != NULL_LINK; i = ct->links[i].next) {
       const Link& link = ct->links[i];
       if (link.edge != m || !link.ref) continue;
       float t0, t1;
