@@ -1031,6 +1031,16 @@ void quantizeQueryBox(const MeshHeader* header, const float* qmin, const float* 
   bmax[2] = uint16_t(uint16_t(qfac * maxz + 1) | 1);
 }
 
+float nearestPolyDistSqr(const MeshHeader* header, const float* center, const float* closest, bool posOverPoly) {
+  float diff[3];
+  vsub(diff, center, closest);
+  if (posOverPoly) {
+    const float d = navAbs(diff[1]) - header->walkableClimb;
+    return d > 0 ? d * d : 0;
+  }
+  return vlenSqr(diff);
+}
+
 void polyBounds(const MeshTile* tile, const Poly* p, float* bmin, float* bmax) {
   const float* v = &tile->verts[p->verts[0] * 3];
   vcopy(bmin, v);
@@ -1090,16 +1100,7 @@ PolyRef NavMesh::findNearestPolyInTile(const MeshTile* tile, const float* center
     float closestPtPoly[3];
     bool posOverPoly = false;
     closestPointOnPoly(ref, center, closestPtPoly, &posOverPoly);
-    // Directly over a poly and within climb height: prefer it to a straight-line nearest point.
-    float diff[3];
-    vsub(diff, center, closestPtPoly);
-    float d;
-    if (posOverPoly) {
-      d = navAbs(diff[1]) - tile->header->walkableClimb;
-      d = d > 0 ? d * d : 0;
-    } else {
-      d = vlenSqr(diff);
-    }
+    const float d = nearestPolyDistSqr(tile->header, center, closestPtPoly, posOverPoly);
     if (d < nearestDistanceSqr) {
       vcopy(nearestPt, closestPtPoly);
       nearestDistanceSqr = d;

@@ -199,6 +199,12 @@ void quantizeQueryBox(const MeshHeader* header, const float* qmin, const float* 
 /// Bounds of a ground poly's vertices (the tile query's test when a tile has no BV tree). [Unit: wu]
 void polyBounds(const MeshTile* tile, const Poly* poly, float* bmin, float* bmax);
 
+/// The nearest-poly distance of a candidate: closest = its closest point to center. Directly over
+/// the poly (posOverPoly) only the height beyond the tile's walkable climb counts (0 within it), so
+/// a poly under the point beats a nearer one beside it; otherwise the squared 3D distance.
+/// [Unit: wu^2]
+float nearestPolyDistSqr(const MeshHeader* header, const float* center, const float* closest, bool posOverPoly);
+
 /// Hash of a tile grid location (for the position lookup).
 inline int computeTileHash(int x, int y, int mask) {
   const uint32_t h1 = 0x8da6b343; // Large multiplicative constants;

@@ -76,16 +76,8 @@ struct NearestPoly {
       float closest[3];
       bool posOverPoly = false;
       nav->closestPointOnPoly(refs[i], q->center, closest, &posOverPoly);
-      float diff[3];
-      vsub(diff, q->center, closest);
-      float d;
-      if (posOverPoly) {
-        // Directly over a polygon and within climb height: favour it over the plain nearest point.
-        d = navAbs(diff[1]) - tile->header->walkableClimb;
-        d = d > 0 ? d * d : 0;
-      } else {
-        d = vlenSqr(diff);
-      }
+      // Directly over a polygon and within climb height: favoured over the plain nearest point.
+      const float d = nearestPolyDistSqr(tile->header, q->center, closest, posOverPoly);
       if (d < q->nearestDistSqr) {
         vcopy(q->nearestPt, closest);
         q->nearestDistSqr = d;
