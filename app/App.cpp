@@ -924,9 +924,9 @@ void App::drawUi() {
   if (m_showHelp) drawHelpWindow(&m_showHelp);
   if (m_nav.loaded() && m_navDraw.tileLabels) { // tile coordinates, projected onto the 3D view
     std::vector<NavLabel> labels;
-    tileLabels(m_nav.mesh(), labels);
     int w = 0, h = 0;
     SDL_GetWindowSize(m_window, &w, &h);
+    tileLabels(m_nav.mesh(), labels, m_camera, float(w) / float(std::max(h, 1)), float(h)); // the tiles in view, big enough
     ImDrawList* dl = ImGui::GetBackgroundDrawList();
     for (const NavLabel& l : labels) {
       glm::vec3 px;

@@ -119,12 +119,29 @@ void drawAgent(render::DebugDraw& dd, const glm::vec3& p, float r, float h, uint
   dd.end();
 }
 
-void tileLabels(const nav::NavMesh& mesh, std::vector<NavLabel>& out) {
+namespace {
+void tileLabelsIf(const nav::NavMesh& mesh, std::vector<NavLabel>& out, const render::Camera* cam, float aspect,
+                  float viewportHeightPx, float minPx) {
   out.clear();
+  render::Frustum frustum;
+  glm::vec3 eye(0.0f);
+  float ppu = 0.0f;
+  if (cam) {
+    frustum = render::Frustum(cam->viewProj(aspect));
+    eye = cam->eye();
+    ppu = viewportHeightPx / (2.0f * std::tan(cam->fovY * 0.5f));
+  }
   for (int ti = 0; ti < mesh.getMaxTiles(); ++ti) {
     const nav::MeshTile* tile = mesh.getTile(ti);
     if (!tile || !tile->header) continue;
     const nav::MeshHeader& h = *tile->header;
+    if (cam) {
+      const glm::vec3 mn(h.bmin[0], h.bmin[1], h.bmin[2]), mx(h.bmax[0], h.bmax[1], h.bmax[2]);
+      if (!frustum.visible(mn, mx)) continue;
+      const float radius = 0.5f * glm::length(mx - mn);
+      const float dist = std::max(glm::length(0.5f * (mn + mx) - eye) - radius, 1e-3f);
+      if (2.0f * radius * ppu / dist < minPx) continue;
+    }
     NavLabel l;
     // The middle of the tile's vertices (its bounds include the border outside the level).
     if (h.vertCount <= 0) continue;
@@ -135,6 +152,14 @@ void tileLabels(const nav::NavMesh& mesh, std::vector<NavLabel>& out) {
     else std::snprintf(l.text, sizeof l.text, "%d,%d", h.x, h.y);
     out.push_back(l);
   }
+}
+} // namespace
+
+void tileLabels(const nav::NavMesh& mesh, std::vector<NavLabel>& out) { tileLabelsIf(mesh, out, nullptr, 1.0f, 1.0f, 0.0f); }
+
+void tileLabels(const nav::NavMesh& mesh, std::vector<NavLabel>& out, const render::Camera& cam, float aspect,
+                float viewportHeightPx, float minPx) {
+  tileLabelsIf(mesh, out, &cam, aspect, viewportHeightPx, minPx);
 }
 
 bool groupEnabled(const NavDrawOptions& opt, int g) {

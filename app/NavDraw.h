@@ -12,6 +12,7 @@
 #pragma once
 
 #include "nav/NavMesh.h"
+#include "render/Camera.h"
 #include "render/DebugDraw.h"
 #include "render/Frustum.h"
 
@@ -81,6 +82,10 @@ struct NavLabel {
 };
 /// Tile coordinate labels "x,y[:layer]" at the centre of each tile's bounds (top).
 void tileLabels(const nav::NavMesh& mesh, std::vector<NavLabel>& out);
+/// The same, only for the tiles inside the view of `cam` whose bounds span at least `minPx`
+/// pixels on screen (a whole big world would otherwise be a wall of text, and cost a text per tile).
+void tileLabels(const nav::NavMesh& mesh, std::vector<NavLabel>& out, const render::Camera& cam, float aspect,
+                float viewportHeightPx, float minPx = 48.0f);
 
 /// An arc from a to b rising `height`, with an arrow head at b (and at a when `bidir`).
 void drawArc(render::DebugDraw& dd, const glm::vec3& a, const glm::vec3& b, float height, uint32_t color,

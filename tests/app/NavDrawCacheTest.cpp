@@ -205,3 +205,36 @@ TEST(NavDrawCache, CullsTilesOutsideTheView) {
   EXPECT_EQ(cache.stats().visibleTiles, 0);
   EXPECT_EQ(cache.stats().drawnBuffers, 0);
 }
+
+// Tile labels with a camera: all of them with the level framed close, none for tiles out of view
+// or only a few pixels wide (a far camera), the plain overload always all.
+TEST(NavDraw, TileLabelsOnlyForTilesInViewAndLargeEnough) {
+  nav::NavMesh mesh;
+  std::string why;
+  ASSERT_TRUE(nav::statusSucceeded(nav::loadTileSetFile(defaultBin(), mesh, &why))) << why;
+  const int tiles = liveTiles(mesh);
+  std::vector<navbench::NavLabel> all, some;
+  navbench::tileLabels(mesh, all);
+  EXPECT_EQ(int(all.size()), tiles);
+  glm::vec3 mn(1e9f), mx(-1e9f);
+  for (const navbench::NavLabel& l : all) {
+    mn = glm::min(mn, l.pos);
+    mx = glm::max(mx, l.pos);
+  }
+  render::Camera cam;
+  cam.frame(mn, mx, 16.0f / 9.0f);
+  navbench::tileLabels(mesh, some, cam, 16.0f / 9.0f, 720.0f, 20.0f);
+  EXPECT_EQ(some.size(), all.size());
+  navbench::tileLabels(mesh, some, cam, 16.0f / 9.0f, 720.0f, 2000.0f); // wider than the screen: none
+  EXPECT_TRUE(some.empty());
+  cam.distance *= 50.0f; // far away: every tile a few pixels
+  navbench::tileLabels(mesh, some, cam, 16.0f / 9.0f, 720.0f, 20.0f);
+  EXPECT_TRUE(some.empty());
+  cam.distance /= 50.0f;
+  // Out beyond the level's +x+z corner, looking further away from it: the level is behind the eye.
+  cam.target = mx + glm::vec3(500.0f, 0.0f, 500.0f);
+  cam.pitch = 0.0f;
+  cam.yaw = 0.7853982f + 3.14159265f; // eye on the level's side of the target
+  navbench::tileLabels(mesh, some, cam, 16.0f / 9.0f, 720.0f, 1.0f);
+  EXPECT_TRUE(some.empty());
+}
