@@ -10,6 +10,8 @@
 //   static_vertices, static_mb             navmesh overlay vertices / MiB in static GPU buffers
 //   static_build_ms                        longest NavDrawCache update (the first: building them)
 //   visible_tiles, culled_tiles            tiles drawn / frustum-culled in the last frame
+//   finish_ms_mean                         glFinish after each frame: the rendering still queued
+//                                          after the submit (llvmpipe rasterises here) [Unit: ms]
 //   nav_load_ms                            the tile set's load time, from the viewer's log
 // Generated worlds (`navbench worldgen --size S --seed 1` + `navbench bake`, as big_bench makes
 // them: 0.3 m cells, 64-cell tiles; written once under the build dir and reused) are measured
@@ -109,7 +111,7 @@ bool measure(benchmark::State& state, const std::string& cmd, bool immediate) {
     state.counters["polys"] = polys;
     state.counters["tiles"] = tiles;
     state.counters["frames"] = n;
-    for (const char* k : {"static_vertices", "static_mb", "static_build_ms", "visible_tiles", "culled_tiles"})
+    for (const char* k : {"static_vertices", "static_mb", "static_build_ms", "visible_tiles", "culled_tiles", "finish_ms_mean"})
       state.counters[k] = field(line, k);
     state.counters["nav_load_ms"] = loadMs;
   }
