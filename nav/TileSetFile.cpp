@@ -1,6 +1,9 @@
 // TileSetFile.cpp: MSET tile-set files (RecastDemo's format), with validation and atomic writes.
 #include "nav/TileSetFile.h"
 
+#include "nav/AtomicFile.h"
+
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -47,6 +50,16 @@ Status loadTileSet(const uint8_t* buf, size_t size, NavMesh& mesh, std::string* 
   if (uint64_t(header.numTiles) * minTileBytes > size - sizeof(TileSetHeader))
     return fail(why, FAILURE | INVALID_PARAM,
                 src + fmt(": numTiles %lld cannot fit in %lld bytes", header.numTiles, (long long)size));
+
+  // Slots are allocated up front by init: bound them by what the file holds (see TILESET_SLOT_FLOOR).
+  const int64_t slotLimit = std::max<int64_t>(TILESET_SLOT_FLOOR, int64_t(TILESET_SLOTS_PER_TILE) * header.numTiles);
+  if (int64_t(header.params.maxTiles) > slotLimit)
+    return fail(why, FAILURE | INVALID_PARAM,
+                src + fmt(": maxTiles %lld asks for %lld MiB of tile slots for %lld tiles; the limit is %lld slots "
+                          "(at least 65536, else 4 per tile in the file)",
+                          header.params.maxTiles,
+                          (long long)(int64_t(header.params.maxTiles) * int64_t(sizeof(MeshTile)) >> 20),
+                          header.numTiles, (long long)slotLimit));
 
   NavMesh fresh;
   std::string err;
@@ -134,20 +147,8 @@ Status saveTileSetFile(const NavMesh& mesh, const std::string& path, std::string
   std::vector<uint8_t> buf;
   Status s = saveTileSet(mesh, buf, why);
   if (statusFailed(s)) return s;
-  const std::string tmp = path + ".tmp";
-  FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) return fail(why, FAILURE | INVALID_PARAM, tmp + ": cannot create: " + std::strerror(errno));
-  const bool ok = std::fwrite(buf.data(), 1, buf.size(), f) == buf.size();
-  const bool closed = std::fclose(f) == 0;
-  if (!ok || !closed) {
-    std::remove(tmp.c_str());
-    return fail(why, FAILURE | INVALID_PARAM, tmp + ": write failed");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string e = std::strerror(errno);
-    std::remove(tmp.c_str());
-    return fail(why, FAILURE | INVALID_PARAM, path + ": cannot rename the temporary file into place: " + e);
-  }
+  std::string err;
+  if (!writeFileAtomic(path, buf.data(), buf.size(), err)) return fail(why, FAILURE | INVALID_PARAM, err);
   return SUCCESS;
 }
 

@@ -30,10 +30,19 @@ struct TileSetTileHeader {
 static_assert(sizeof(TileSetHeader) == 40, "TileSetHeader must match RecastDemo's NavMeshSetHeader");
 static_assert(sizeof(TileSetTileHeader) == 8, "TileSetTileHeader must match RecastDemo's NavMeshTileHeader");
 
+/// Tile slots a tile-set file may ask for (its params.maxTiles) before anything is allocated:
+/// max(TILESET_SLOT_FLOOR, TILESET_SLOTS_PER_TILE * numTiles). NavMesh::init allocates every slot up
+/// front (~100 bytes each), and the ref bits alone allow 2^22 slots (~400 MB) from a 40-byte header.
+/// The floor covers every mesh our bake and RecastDemo write (at most 2^14 slots, ~1.6 MB); above
+/// it the slots must be justified by the tiles the file actually holds.
+constexpr int TILESET_SLOT_FLOOR = 1 << 16;
+constexpr int TILESET_SLOTS_PER_TILE = 4;
+
 /// Loads a tile set from memory. Every tile is validated (NavMesh::validateTileData) and added at
 /// the ref the file gives. A fresh mesh is built and swapped into `mesh` only when the whole set
 /// loaded; on any failure `mesh` is left untouched and `why` says "<name>: tile <i> (x,y,layer):
-/// <problem>". `name` labels the source in messages.
+/// <problem>". `name` labels the source in messages. Refuses (before allocating) a maxTiles beyond
+/// the slot limit above and a numTiles that cannot fit in `size`.
 Status loadTileSet(const uint8_t* buf, size_t size, NavMesh& mesh, std::string* why = nullptr,
                    const char* name = "<memory>");
 /// Reads the file and calls loadTileSet.
@@ -41,7 +50,7 @@ Status loadTileSetFile(const std::string& path, NavMesh& mesh, std::string* why 
 
 /// Serialises the mesh's tiles (slot order, as RecastDemo) into `out`.
 Status saveTileSet(const NavMesh& mesh, std::vector<uint8_t>& out, std::string* why = nullptr);
-/// Writes the tile set atomically: to "<path>.tmp", then renamed over `path`.
+/// Writes the tile set atomically (nav/AtomicFile.h): a failed write leaves the old file.
 Status saveTileSetFile(const NavMesh& mesh, const std::string& path, std::string* why = nullptr);
 
 /// One tile of a mesh, for reports.
