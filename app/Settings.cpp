@@ -1,5 +1,7 @@
 #include "app/Settings.h"
 
+#include "nav/AtomicFile.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cmath>
@@ -8,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <unistd.h>
 
 namespace navbench {
@@ -88,13 +91,8 @@ bool Settings::save(const std::string& path, std::string& error) const {
     error = p.parent_path().string() + ": cannot create directory: " + ec.message();
     return false;
   }
-  const std::string tmp = path + ".tmp" + std::to_string(::getpid());
   {
-    std::ofstream out(tmp, std::ios::trunc);
-    if (!out) {
-      error = tmp + ": cannot write: " + std::strerror(errno);
-      return false;
-    }
+    std::ostringstream out;
     out << "# NavBench viewer settings (written by navbench)\n";
     out << "window_width=" << windowWidth << "\nwindow_height=" << windowHeight << "\n";
     if (!screenshotDir.empty()) out << "screenshot_dir=" << screenshotDir << "\n";
@@ -106,18 +104,8 @@ bool Settings::save(const std::string& path, std::string& error) const {
                     double(camera[2]), double(camera[3]), double(camera[4]), double(camera[5]));
       out << "camera_level=" << cameraLevel << "\ncamera=" << buf << "\n";
     }
-    out.flush();
-    if (!out) {
-      error = tmp + ": write failed";
-      out.close();
-      std::remove(tmp.c_str());
-      return false;
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    error = path + ": cannot replace: " + std::strerror(errno);
-    std::remove(tmp.c_str());
-    return false;
+    // Temp file + rename: a failed write leaves the old settings.
+    if (!nav::writeFileAtomic(path, out.str(), error)) return false;
   }
   return true;
 }

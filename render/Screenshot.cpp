@@ -2,6 +2,8 @@
 
 #include "render/Gl.h"
 
+#include "nav/AtomicFile.h"
+
 #include <png.h>
 
 #include <cerrno>
@@ -88,7 +90,12 @@ __attribute__((noinline)) void allocImage(Image* out, std::vector<png_bytep>* ro
 
 __attribute__((noinline)) void addText(Image* out, png_textp texts, int n) {
   out->text.clear();
-  for (int i = 0; i < n; ++i) out->text.emplace_back(texts[i].key, std::string(texts[i].text, texts[i].text_length));
+  for (int i = 0; i < n; ++i) {
+    // libpng keeps an iTXt chunk's length in itxt_length (text_length is 0 for it).
+    const bool itxt = texts[i].compression >= PNG_ITXT_COMPRESSION_NONE;
+    const size_t len = texts[i].text ? (itxt ? texts[i].itxt_length : texts[i].text_length) : 0;
+    out->text.emplace_back(texts[i].key, std::string(texts[i].text ? texts[i].text : "", len));
+  }
 }
 
 bool readCore(FILE* f, Image* out, std::vector<png_bytep>* rows, PngErr* perr) {
@@ -145,29 +152,23 @@ bool writePng(const std::string& path, const Image& img, std::string& error) {
   for (int y = 0; y < img.height; ++y)
     rows[size_t(y)] = const_cast<png_bytep>(&img.rgba[size_t(y) * size_t(img.width) * 4]);
 
-  const std::string tmp = path + ".tmp" + std::to_string(::getpid());
-  FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) {
-    error = "cannot write " + path + ": " + std::strerror(errno);
+  // Temp file + rename (nav/AtomicFile.h, header-only): a failed write leaves the old file.
+  nav::AtomicFile out(path);
+  std::string why;
+  if (!out.open(why)) {
+    error = "cannot write " + why;
     return false;
   }
   PngErr perr;
-  bool ok = writeCore(f, &img, rows.data(), texts.data(), &perr);
-  if (!ok) error = "cannot write " + path + ": " + perr.msg;
-  if (std::fflush(f) != 0 && ok) {
-    error = "cannot write " + path + ": " + std::strerror(errno);
-    ok = false;
+  if (!writeCore(out.file(), &img, rows.data(), texts.data(), &perr)) {
+    error = "cannot write " + path + ": " + perr.msg;
+    return false; // out's destructor removes the temporary file
   }
-  if (std::fclose(f) != 0 && ok) {
-    error = "cannot write " + path + ": " + std::strerror(errno);
-    ok = false;
+  if (!out.commit(why)) {
+    error = "cannot write " + why;
+    return false;
   }
-  if (ok && std::rename(tmp.c_str(), path.c_str()) != 0) {
-    error = "cannot write " + path + ": rename failed: " + std::strerror(errno);
-    ok = false;
-  }
-  if (!ok) std::remove(tmp.c_str());
-  return ok;
+  return true;
 }
 
 bool readPng(const std::string& path, Image& out, std::string& error) {

@@ -1,5 +1,7 @@
 #include "app/cli/WorldGen.h"
 
+#include "nav/AtomicFile.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -201,12 +203,13 @@ bool writeWorldObj(const WorldParams& p, const std::string& path, WorldStats* st
     if (why) *why = path + ": world size must be 32..8192 m and terrain cell 0.5..16 m";
     return false;
   }
-  const std::string tmp = path + ".tmp";
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) {
-    if (why) *why = tmp + ": cannot create: " + std::strerror(errno);
+  nav::AtomicFile out(path); // temp file + rename: a failed write leaves the old file
+  std::string err;
+  if (!out.open(err)) {
+    if (why) *why = err;
     return false;
   }
+  std::FILE* f = out.file();
   WorldStats st;
   ObjWriter w(f);
   {
@@ -278,16 +281,8 @@ bool writeWorldObj(const WorldParams& p, const std::string& path, WorldStats* st
     ++st.bridges;
   }
 
-  const bool ok = w.flush();
-  const bool closed = std::fclose(f) == 0;
-  if (!ok || !closed) {
-    std::remove(tmp.c_str());
-    if (why) *why = tmp + ": write failed (disk full?)";
-    return false;
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    if (why) *why = path + ": cannot rename " + tmp + ": " + std::strerror(errno);
-    std::remove(tmp.c_str());
+  if (!w.flush() || !out.commit(err)) {
+    if (why) *why = err.empty() ? path + ": write failed (disk full?); the previous file is unchanged" : err;
     return false;
   }
   st.vertices = w.verts();

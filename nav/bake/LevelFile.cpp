@@ -1,5 +1,6 @@
 #include "nav/bake/LevelFile.h"
 #include "nav/bake/ObjMesh.h"
+#include "nav/AtomicFile.h"
 
 #include <nlohmann/json.hpp>
 
@@ -322,24 +323,9 @@ bool saveLevelFile(const std::string& path, const Level& level, std::string* why
   }
   j["offMeshLinks"] = links;
   const std::string text = j.dump(2) + "\n";
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) {
-      if (why) *why = tmp + ": cannot create the file";
-      return false;
-    }
-    f << text;
-    f.flush();
-    if (!f) {
-      if (why) *why = tmp + ": write failed";
-      std::remove(tmp.c_str());
-      return false;
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    if (why) *why = path + ": cannot replace the file";
-    std::remove(tmp.c_str());
+  std::string err; // temp file + rename: a failed write leaves the old file
+  if (!nav::writeFileAtomic(path, text, err)) {
+    if (why) *why = err;
     return false;
   }
   return true;
