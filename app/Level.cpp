@@ -104,7 +104,7 @@ bool prescan(const std::string& path, const std::string& text, int& vertCount, i
           error = path + ": line " + std::to_string(lineNo) + ": face index 0 is invalid (OBJ indices start at 1)";
           return false;
         }
-        if (idx < 0 && -idx > vertCount) {
+        if (idx < 0 && idx < -long(vertCount)) { // not -idx: strtol saturates at LONG_MIN (fuzz_obj_level)
           error = path + ": line " + std::to_string(lineNo) + ": face index " + std::to_string(idx) +
                   " out of range (only " + std::to_string(vertCount) + " vertices before this line)";
           return false;
