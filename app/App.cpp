@@ -922,6 +922,16 @@ void App::drawUi() {
       for (auto& t : m_tools) t->onFilterChanged();
   }
   if (m_showHelp) drawHelpWindow(&m_showHelp);
+  if (m_nav.loaded() && m_navCache.stats().pendingTiles > 0) { // big world: its overlay buffers still filling in
+    const NavDrawCache::Stats& st = m_navCache.stats();
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + 40.0f), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
+    ImGui::Begin("##navbuild", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoInputs);
+    char text[96];
+    std::snprintf(text, sizeof text, "navmesh drawing: %d / %d tiles", st.tiles - st.pendingTiles, st.tiles);
+    ImGui::ProgressBar(st.tiles > 0 ? float(st.tiles - st.pendingTiles) / float(st.tiles) : 0.0f, ImVec2(300.0f, 0.0f), text);
+    ImGui::End();
+  }
   if (m_nav.loaded() && m_navDraw.tileLabels) { // tile coordinates, projected onto the 3D view
     std::vector<NavLabel> labels;
     int w = 0, h = 0;
@@ -1005,6 +1015,7 @@ void App::drawScene(int w, int h) {
   m_debugDraw.line(glm::vec3(0), glm::vec3(0, 1, 0), render::rgba(60, 200, 60), 2.0f);
   m_debugDraw.line(glm::vec3(0), glm::vec3(0, 0, 1), render::rgba(70, 110, 240), 2.0f);
   if (m_nav.loaded()) { // static per-tile buffers, frustum-culled; the hover highlight immediate
+    m_navCache.buildBudgetMs = m_headless ? 0.0f : 30.0f; // interactive: a big world fills in over frames
     m_navCache.update(m_nav.mesh(), m_navDraw);
     m_navCache.draw(m_debugDraw, render::Frustum(vp), m_camera.eye(), float(h) / (2.0f * std::tan(m_camera.fovY * 0.5f)));
     drawHover(m_debugDraw, m_nav.mesh(), m_navDraw, m_hovered);

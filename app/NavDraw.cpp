@@ -466,6 +466,26 @@ void NavDrawCache::update(const nav::NavMesh& mesh, const NavDrawOptions& opt) {
     m_enabled[g] = on;
   }
 
+  // With a budget, tiles are recorded until it is spent (at least one per call); the rest wait
+  // for the next calls (pendingTiles), registered but not drawn yet.
+  int built = 0, pending = 0;
+  auto mayBuild = [&]() {
+    if (buildBudgetMs <= 0.0f || built == 0) return true;
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() < buildBudgetMs;
+  };
+  auto buildMissing = [&](int i) {
+    Tile& t = m_tiles[size_t(i)];
+    bool missing = false;
+    for (int g = 0; g < GROUP_COUNT; ++g) missing = missing || (m_enabled[g] && !t.built[g]);
+    if (!missing) return;
+    if (!mayBuild()) {
+      ++pending;
+      return;
+    }
+    for (int g = 0; g < GROUP_COUNT; ++g)
+      if (m_enabled[g] && !t.built[g]) buildGroup(mesh, i, g);
+    ++built;
+  };
   for (int i = 0; i < maxTiles; ++i) {
     const nav::MeshTile* mt = mesh.getTile(i);
     Tile& t = m_tiles[size_t(i)];
@@ -476,8 +496,7 @@ void NavDrawCache::update(const nav::NavMesh& mesh, const NavDrawOptions& opt) {
                         mt->header->vertCount == t.vertCount && mt->header->x == t.x && mt->header->y == t.y &&
                         mt->header->layer == t.layer;
       if (same) {
-        for (int g = 0; g < GROUP_COUNT; ++g)
-          if (m_enabled[g] && !t.built[g]) buildGroup(mesh, i, g);
+        buildMissing(i);
         continue;
       }
       dropTile(i);
@@ -496,9 +515,9 @@ void NavDrawCache::update(const nav::NavMesh& mesh, const NavDrawOptions& opt) {
     t.chunk = chunkFor(t.x, t.y);
     m_chunks[size_t(t.chunk)].tiles.push_back(i);
     m_chunks[size_t(t.chunk)].dirty = true;
-    for (int g = 0; g < GROUP_COUNT; ++g)
-      if (m_enabled[g]) buildGroup(mesh, i, g);
+    buildMissing(i);
   }
+  m_stats.pendingTiles = pending;
 
   bool repacked = false;
   for (Chunk& c : m_chunks)

@@ -119,6 +119,10 @@ public:
   /// blur of sub-pixel lines that cost the most to rasterise).
   void draw(render::DebugDraw& dd, const render::Frustum& frustum, const glm::vec3& eye = glm::vec3(0.0f),
             float pixelsPerUnit = 0.0f);
+  /// Time update() may spend recording tiles [Unit: ms]; 0 = no limit (headless runs: the first
+  /// frame is complete). Past it the remaining tiles wait for the next calls (Stats::pendingTiles),
+  /// so a big world fills in over a few frames instead of freezing the first one.
+  float buildBudgetMs = 0.0f;
   /// See draw(); NAVBENCH_NAVDRAW_LOD=N in the environment sets it (0 = lines always drawn).
   float lineLodPixels = 32.0f;
   /// Forgets every tile (a different mesh was swapped in); the next update rebuilds all. Frees
@@ -132,6 +136,7 @@ public:
     double lastUpdateMs = 0;                    ///< Time of the last update() [Unit: ms].
     double maxUpdateMs = 0;                     ///< Longest update() so far (the first build) [Unit: ms].
     int tiles = 0, chunks = 0, buffers = 0;     ///< Tiles held, chunks, static buffers.
+    int pendingTiles = 0;                       ///< Tiles still to record (buildBudgetMs spent).
     long long vertices = 0;                     ///< Vertices in the static buffers.
     size_t gpuBytes = 0;                        ///< Vertex data on the GPU [Unit: bytes].
     size_t cpuBytes = 0;                        ///< Recorded vertices kept for re-packing [Unit: bytes].

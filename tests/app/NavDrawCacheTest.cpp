@@ -238,3 +238,26 @@ TEST(NavDraw, TileLabelsOnlyForTilesInViewAndLargeEnough) {
   navbench::tileLabels(mesh, some, cam, 16.0f / 9.0f, 720.0f, 1.0f);
   EXPECT_TRUE(some.empty());
 }
+
+// With a build budget the tiles are recorded over several updates (at least one tile each), each
+// exactly once, and the result is the same as without a budget.
+TEST(NavDrawCache, BuildBudgetSpreadsTheFirstBuildOverUpdates) {
+  nav::NavMesh mesh;
+  std::string why;
+  ASSERT_TRUE(nav::statusSucceeded(nav::loadTileSetFile(defaultBin(), mesh, &why))) << why;
+  const int maxTiles = mesh.getMaxTiles(), tiles = liveTiles(mesh);
+  navbench::NavDrawCache cache(false, 4);
+  cache.buildBudgetMs = 1e-6f; // spent after the first tile
+  const navbench::NavDrawOptions opt = everything();
+  cache.update(mesh, opt);
+  EXPECT_EQ(cache.stats().pendingTiles, tiles - 1);
+  EXPECT_EQ(cache.stats().tileGroupBuilds, navbench::GROUP_COUNT);
+  int calls = 1;
+  while (cache.stats().pendingTiles > 0 && calls < 1000) {
+    cache.update(mesh, opt);
+    ++calls;
+  }
+  EXPECT_EQ(calls, tiles);
+  for (int g = 0; g < navbench::GROUP_COUNT; ++g) EXPECT_EQ(totalBuilds(cache, maxTiles, g), tiles);
+  EXPECT_EQ(cache.stats().vertices, immediateVertices(mesh, opt));
+}
