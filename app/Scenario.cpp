@@ -319,7 +319,7 @@ bool parseScenario(const std::string& text, Scenario& out, std::string& error) {
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) { // parse_error, and out_of_range for a number like 1e9999 (fuzz_scenario)
     error = std::string("not valid JSON: ") + e.what();
     return false;
   }
