@@ -145,6 +145,8 @@ void ToolStepper::clearState() {
   m_exactLen = 0;
   m_exactNodes.clear();
   m_exactOpen = 0;
+  m_exactPrevCount = -1;
+  m_exactExpanded = -1;
   m_searchStatus = 0;
 }
 
@@ -199,10 +201,9 @@ nav::Status ToolStepper::runFresh(int k) {
   m_observer->restart(k);
   m_live = false;
   if (m_algo == ALGO_EXACT) {
-    nav::Status st = m_exact->initSlicedFindPath(m_startRef, m_endRef, &m_start.x, &m_end.x, &nav->filter());
-    if (k > 0 && nav::statusInProgress(st)) st = m_exact->updateSlicedFindPath(k, nullptr);
+    const nav::Status st = m_exact->initSlicedFindPath(m_startRef, m_endRef, &m_start.x, &m_end.x, &nav->filter());
     m_live = nav::statusInProgress(st);
-    return st;
+    return k > 0 && m_live ? continueExact(0, k) : st;
   }
   m_query->setSearchObserver(m_observer.get());
   nav::Status st;
@@ -221,6 +222,19 @@ nav::Status ToolStepper::runFresh(int k) {
   return st;
 }
 
+nav::Status ToolStepper::continueExact(int from, int k) {
+  // To k-1, then the k-th expansion alone: the nodes made after the count noted in between are the
+  // ones the last expansion created.
+  nav::Status st = nav::IN_PROGRESS;
+  if (k - 1 > from) st = m_exact->updateSlicedFindPath(k - 1 - from, nullptr);
+  if (nav::statusInProgress(st)) {
+    m_exactPrevCount = m_exact->nodeCount();
+    st = m_exact->updateSlicedFindPath(1, nullptr);
+  }
+  m_live = nav::statusInProgress(st);
+  return st;
+}
+
 void ToolStepper::goTo(int k) {
   k = std::max(0, std::min(k, m_total));
   if (!m_ctx || !m_ctx->nav || !m_startRef || !m_endRef || !prepare()) return;
@@ -231,7 +245,7 @@ void ToolStepper::goTo(int k) {
     int done = 0;
     m_observer->restart(INT_MAX);
     if (m_algo == ALGO_EXACT) {
-      st = m_exact->updateSlicedFindPath(k - m_index, &done);
+      st = continueExact(m_index, k);
     } else {
       m_query->setSearchObserver(m_observer.get());
       st = m_query->updateSlicedFindPath(k - m_index, &done);
@@ -267,6 +281,9 @@ void ToolStepper::capture(nav::Status st) {
     }
     m_exactOpen = m_exact->openCount();
     m_nodesUsed = m_exact->nodeCount();
+    // The last expansion: the nodes it created (index >= the count before it) share its node as parent.
+    if (m_exactPrevCount >= 0 && m_exactPrevCount < int(m_exactNodes.size()))
+      m_exactExpanded = m_exactNodes[size_t(m_exactPrevCount)].parent;
     if (done && !nav::statusFailed(st)) {
       m_straight.resize(size_t(kMaxPolys) * 3);
       const nav::Status fs = m_exact->finalizeSlicedFindPath(m_straight.data(), nullptr, nullptr, &m_nstraight, kMaxPolys,
@@ -364,14 +381,31 @@ void ToolStepper::drawResult(render::DebugDraw& dd) {
     drawStraight(dd, m_straight.data(), nullptr, m_nstraight);
   }
   if (m_algo == ALGO_EXACT) { // intervals (cyan), roots (orange), parent links (yellow)
-    for (const ExactNode& e : m_exactNodes) {
+    for (size_t i = 0; i < m_exactNodes.size(); ++i) {
+      const ExactNode& e = m_exactNodes[i];
       const glm::vec3 l = v3(e.left), r = v3(e.right), mid = (l + r) * 0.5f;
-      dd.line(l + kUp, r + kUp, render::rgba(0, 200, 255), 3.0f);
+      const bool isNew = m_exactPrevCount >= 0 && int(i) >= m_exactPrevCount;
+      dd.line(l + kUp, r + kUp, isNew ? render::rgba(40, 230, 60) : render::rgba(0, 200, 255), isNew ? 5.0f : 3.0f);
       dd.line(v3(e.root) + kUp, mid + kUp, render::rgba(255, 255, 255, 60), 1.0f);
       dd.point(v3(e.root) + kUp, render::rgba(255, 140, 0), 8.0f);
       if (e.parent >= 0 && e.parent < int(m_exactNodes.size())) {
         const ExactNode& p = m_exactNodes[size_t(e.parent)];
         arrow(dd, (v3(p.left) + v3(p.right)) * 0.5f + kUp, mid + kUp, render::rgba(255, 196, 0, 170), 1.5f);
+      }
+    }
+    if (m_exactExpanded >= 0 && m_exactExpanded < int(m_exactNodes.size())) { // the node just expanded (red)
+      const ExactNode& x = m_exactNodes[size_t(m_exactExpanded)];
+      dd.line(v3(x.left) + kUp * 1.2f, v3(x.right) + kUp * 1.2f, render::rgba(255, 30, 30), 6.0f, false);
+      dd.point((v3(x.left) + v3(x.right)) * 0.5f + kUp * 1.2f, render::rgba(255, 30, 30), 14.0f, false);
+    }
+    if (m_selected >= 0 && m_selected < int(m_exactNodes.size())) { // the table's pick and its parent chain
+      int guard = 0;
+      for (int i = m_selected; i >= 0 && i < int(m_exactNodes.size()) && guard++ < int(m_exactNodes.size());
+           i = m_exactNodes[size_t(i)].parent) {
+        const ExactNode& e = m_exactNodes[size_t(i)];
+        dd.line(v3(e.left) + kUp * 1.3f, v3(e.right) + kUp * 1.3f, render::rgba(255, 255, 255), 4.0f, false);
+        dd.line(v3(e.root) + kUp * 1.3f, (v3(e.left) + v3(e.right)) * 0.5f + kUp * 1.3f, render::rgba(255, 255, 255), 2.0f,
+                false);
       }
     }
     if (m_finished && m_nstraight > 0) drawPartialMarker(dd, &m_straight[size_t(m_nstraight - 1) * 3]);
@@ -396,7 +430,9 @@ void ToolStepper::drawResult(render::DebugDraw& dd) {
     for (const Relax& r : m_relax) {
       const glm::vec3 q = v3(r.pos) + kUp * 1.3f;
       dd.line(x, q, resultColor(r.ev.result, 230), 3.0f, false);
-      dd.point(q, resultColor(r.ev.result), 13.0f, false);
+      // Out of nodes shares the expanded node's red: drawn as a cross, not a dot, to tell them apart.
+      if (r.ev.result == nav::RELAX_REJECT_OUT_OF_NODES) dd.cross(q, 0.6f, resultColor(r.ev.result), 4.0f, false);
+      else dd.point(q, resultColor(r.ev.result), 13.0f, false);
     }
     dd.point(x, render::rgba(255, 30, 30), 16.0f, false);
     dd.circle(x, 0.45f, render::rgba(255, 30, 30), 2.5f, false);
@@ -423,7 +459,21 @@ void ToolStepper::drawResult(render::DebugDraw& dd) {
   }
   const int hov = hoveredNode();
   if (hov >= 0) dd.circle(v3(m_nodes[size_t(hov)].pos) + kUp, 0.5f, render::rgba(255, 255, 0), 2.5f, false);
+  if (m_finished) drawFinalChain(dd);
   if (m_finished && m_nstraight > 0) drawPartialMarker(dd, &m_straight[size_t(m_nstraight - 1) * 3]);
+}
+
+void ToolStepper::drawFinalChain(render::DebugDraw& dd) const {
+  // The corridor's own branch of the tree: the search's last (best) node back to the start, over
+  // every other arrow (the nodes were captured before a sliced finalize reversed the links).
+  if (m_best < 0 || m_best >= int(m_nodes.size())) return;
+  const uint32_t col = render::rgba(60, 255, 120);
+  int guard = 0;
+  for (int i = m_best; m_nodes[size_t(i)].parent >= 0 && guard++ < int(m_nodes.size()); i = m_nodes[size_t(i)].parent) {
+    const NodeInfo& n = m_nodes[size_t(i)];
+    dd.line(v3(m_nodes[size_t(n.parent)].pos) + kUp * 1.1f, v3(n.pos) + kUp * 1.1f, col, 4.0f, false);
+    dd.point(v3(n.pos) + kUp * 1.1f, col, 8.0f, false);
+  }
 }
 
 void ToolStepper::describe(const Relax& r, char* buf, size_t n) const {
@@ -468,6 +518,7 @@ void ToolStepper::resultUi() {
   int algo = m_algo;
   if (ImGui::Combo("Algorithm", &algo, kAlgoLabels, ALGO_COUNT) && algo != m_algo) {
     m_algo = algo;
+    m_selected = -1; // an index into the other algorithm's nodes
     recomputeAll();
   }
   // Keys (when no text field has the keyboard): Right / Left step, Page Down / Up step N,
@@ -513,6 +564,7 @@ void ToolStepper::resultUi() {
 }
 
 void ToolStepper::summaryUi() {
+  ImGui::PushTextWrapPos(0.0f); // the notes wrap in the window instead of being cut
   if (isAStar()) {
     int closed = 0;
     for (const NodeInfo& n : m_nodes)
@@ -521,7 +573,14 @@ void ToolStepper::summaryUi() {
                 int(m_nodes.size()), m_boundNodes);
   } else {
     ImGui::Text("Step %d/%d: %d nodes, %d open", m_index, m_total, int(m_exactNodes.size()), m_exactOpen);
-    ImGui::TextDisabled("Intervals cyan, their roots orange, parent links amber");
+    const int made = m_exactPrevCount >= 0 ? int(m_exactNodes.size()) - m_exactPrevCount : 0;
+    if (made > 0 && m_exactExpanded >= 0)
+      ImGui::Text("Last expansion: node %d (red) made %d new intervals (green)", m_exactExpanded, made);
+    else if (made > 0)
+      ImGui::Text("Last expansion: the start made %d new intervals (green)", made);
+    else if (m_exactPrevCount >= 0)
+      ImGui::Text("Last expansion made no new interval (a dead end or pruned)");
+    ImGui::TextDisabled("Intervals cyan, their roots orange, parent links amber; click a row: its chain in white");
   }
   if (m_finished) {
     ImGui::Text("Corridor %d polys, straight path %.2f m", int(m_corridor.size()),
@@ -532,6 +591,7 @@ void ToolStepper::summaryUi() {
   }
   if (nav::statusDetail(m_status, nav::OUT_OF_NODES))
     ImGui::TextColored(ImVec4(1, 0.3f, 0.2f, 1), "Out of nodes: the budget of %d was used up (Filter panel)", m_boundNodes);
+  ImGui::PopTextWrapPos();
 }
 
 void ToolStepper::tableUi() {
@@ -561,10 +621,14 @@ void ToolStepper::tableUi() {
       clip.Begin(int(order.size()));
       while (clip.Step())
         for (int r = clip.DisplayStart; r < clip.DisplayEnd; ++r) {
-          const ExactNode& e = m_exactNodes[size_t(order[size_t(r)])];
+          const int i = order[size_t(r)];
+          const ExactNode& e = m_exactNodes[size_t(i)];
           ImGui::TableNextRow();
           ImGui::TableNextColumn();
-          ImGui::Text("%d", order[size_t(r)]);
+          char label[32];
+          std::snprintf(label, sizeof label, "%d%s##x%d", i, m_exactPrevCount >= 0 && i >= m_exactPrevCount ? " new" : "", i);
+          if (ImGui::Selectable(label, m_selected == i, ImGuiSelectableFlags_SpanAllColumns))
+            m_selected = m_selected == i ? -1 : i;
           ImGui::TableNextColumn();
           ImGui::Text("%u", unsigned(e.poly));
           ImGui::TableNextColumn();
@@ -582,7 +646,9 @@ void ToolStepper::tableUi() {
   // The open list gets what the relaxation lines leave (3.5 to 10 rows).
   const float lh = ImGui::GetTextLineHeightWithSpacing();
   const float tableH = std::min(std::max(ImGui::GetContentRegionAvail().y - lh * float(m_relax.size() + 1), lh * 3.5f), lh * 10.0f);
-  if (ImGui::BeginTable("open", 5,
+  if (m_open.empty()) {
+    ImGui::TextDisabled("Open list empty");
+  } else if (ImGui::BeginTable("open", 5,
                         ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV |
                             ImGuiTableFlags_SizingFixedFit,
                         ImVec2(0, tableH))) {
@@ -605,6 +671,12 @@ void ToolStepper::tableUi() {
         std::snprintf(label, sizeof label, "%u%s##%d", unsigned(n.ref), r == 0 ? " next" : "", i);
         if (ImGui::Selectable(label, m_selected == i, ImGuiSelectableFlags_SpanAllColumns))
           m_selected = m_selected == i ? -1 : i;
+        if (r == 0) { // where the first row is and the row pitch (--dump-state: tests click rows)
+          m_firstRow[0] = (ImGui::GetItemRectMin().x + ImGui::GetItemRectMax().x) * 0.5f;
+          m_firstRow[1] = (ImGui::GetItemRectMin().y + ImGui::GetItemRectMax().y) * 0.5f;
+        } else if (r == 1) {
+          m_firstRow[2] = (ImGui::GetItemRectMin().y + ImGui::GetItemRectMax().y) * 0.5f - m_firstRow[1];
+        }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Click: highlight this node and its parent chain");
         ImGui::TableNextColumn();
         ImGui::Text("%.2f", double(n.g));
@@ -644,6 +716,9 @@ void ToolStepper::dumpResult(nlohmann::json& out) const {
     out["exactNodes"] = int(m_exactNodes.size());
     out["exactOpen"] = m_exactOpen;
     out["exactLen"] = m_exactLen;
+    out["exactNew"] = m_exactPrevCount >= 0 ? int(m_exactNodes.size()) - m_exactPrevCount : 0;
+    out["exactExpanded"] = m_exactExpanded;
+    out["selected"] = m_selected >= 0 && m_selected < int(m_exactNodes.size()) ? m_selected : -1;
     return;
   }
   nlohmann::json open = nlohmann::json::array(), closed = nlohmann::json::array(), relax = nlohmann::json::array();
@@ -670,6 +745,7 @@ void ToolStepper::dumpResult(nlohmann::json& out) const {
   out["expanded"] = m_expanded >= 0 ? m_nodes[size_t(m_expanded)].ref : 0u;
   out["best"] = m_best >= 0 ? m_nodes[size_t(m_best)].ref : 0u;
   out["selected"] = m_selected >= 0 && m_selected < int(m_nodes.size()) ? m_nodes[size_t(m_selected)].ref : 0u;
+  out["firstRow"] = {m_firstRow[0], m_firstRow[1], m_firstRow[2]};
 }
 
 void ToolStepper::saveOptions(nlohmann::json& out) const {

@@ -88,12 +88,15 @@ private:
   bool prepare();                  ///< Query objects bound to the current mesh and node budget.
   void countTotal();               ///< Runs the whole search once: m_total.
   nav::Status runFresh(int k);     ///< From scratch to k expansions.
+  /// The live exact search from expansion `from` to k (> from), noting the node count at k-1.
+  nav::Status continueExact(int from, int k);
   void capture(nav::Status st);    ///< Copies the search state (and finalizes at the end).
   void clearState();
   int hoveredNode() const;
   void describe(const Relax& r, char* buf, size_t n) const;
   void summaryUi(); ///< Counts, corridor, partial / out-of-nodes notes (top of the "A* stepper" window).
   void tableUi();   ///< The "A* stepper" window: open list and the last expansion's relaxations.
+  void drawFinalChain(render::DebugDraw& dd) const; ///< At the end: the corridor's branch of the tree.
 
   std::unique_ptr<nav::NavMeshQuery> m_query;
   std::unique_ptr<Observer> m_observer;
@@ -115,7 +118,8 @@ private:
   std::vector<int> m_open;     ///< Open nodes sorted by total (the next to expand first).
   std::vector<Relax> m_relax;  ///< The last expansion's relaxations.
   int m_expanded = -1, m_best = -1;
-  int m_selected = -1;         ///< Node picked in the table (index into m_nodes).
+  int m_selected = -1;         ///< Node picked in the table (index into m_nodes, or m_exactNodes for the exact search).
+  float m_firstRow[3] = {-1, -1, 0}; ///< The open table's first row centre (window pixels) and row pitch.
   bool m_finished = false;
   std::vector<nav::PolyRef> m_corridor;
   std::vector<float> m_straight;
@@ -129,6 +133,8 @@ private:
   };
   std::vector<ExactNode> m_exactNodes;
   int m_exactOpen = 0;
+  int m_exactPrevCount = -1; ///< Exact nodes before the last expansion (-1: none); later ones are its successors.
+  int m_exactExpanded = -1;  ///< The exact node the last expansion expanded (-1: the start or none).
 };
 
 } // namespace navbench

@@ -260,11 +260,23 @@ TEST(StepperGui, ExactSearchStepsLikeShortestPath) {
   ASSERT_TRUE(nav::statusSucceeded(sp.init(&d.mesh, 4096)));
   nav::Status st = sp.initSlicedFindPath(d.startRef, d.endRef, d.start, d.end, &d.filter);
   int done = 0;
-  st = sp.updateSlicedFindPath(10, &done);
-  EXPECT_EQ(ten["index"].get<int>(), done);
+  st = sp.updateSlicedFindPath(9, &done);
+  const int before = sp.nodeCount(); // the 10th expansion's new intervals come after these
+  int done10 = 0;
+  st = sp.updateSlicedFindPath(1, &done10);
+  EXPECT_EQ(ten["index"].get<int>(), done + done10);
   EXPECT_EQ(ten["searchStatus"].get<nav::Status>(), st);
   EXPECT_EQ(ten["exactNodes"].get<int>(), sp.nodeCount());
   EXPECT_EQ(ten["exactOpen"].get<int>(), sp.openCount());
+  // The last expansion as drawn: its new intervals (green) and the node expanded (red).
+  EXPECT_EQ(ten["exactNew"].get<int>(), sp.nodeCount() - before);
+  if (sp.nodeCount() > before) {
+    nav::ShortestPathNodeView v;
+    ASSERT_TRUE(sp.getNode(before, &v));
+    EXPECT_EQ(ten["exactExpanded"].get<int>(), v.parent);
+  } else {
+    EXPECT_EQ(ten["exactExpanded"].get<int>(), -1);
+  }
 
   std::vector<float> pts(2048 * 3);
   std::vector<nav::PolyRef> polys(4096);
@@ -314,4 +326,131 @@ TEST(StepperGui, ScenarioRestoresAlgorithmAndStep) {
   AppRun r = runApp("'" + bad + "'", "stepper_open_bad");
   EXPECT_NE(r.exitCode, 0);
   EXPECT_NE(r.output.find("options.algorithm"), std::string::npos) << r.output;
+}
+
+namespace {
+
+/// The stepper scenario saved after 10 steps of the test query (tool state options editable).
+json savedStepperScenario(const std::string& tag) {
+  const std::string file = tmpDir() + "/" + tag + "_base.json";
+  fs::remove(file);
+  runStepper("--key pagedown --save-scenario '" + file + "'", tag + "_save");
+  std::ifstream in(file);
+  json scenario = json::parse(in, nullptr, false);
+  EXPECT_TRUE(scenario.is_object()) << file;
+  return scenario;
+}
+
+AppRun openScenario(const json& scenario, const std::string& tag, const std::string& extra = "") {
+  const std::string file = tmpDir() + "/" + tag + "_scenario.json"; // (tag.json is the dump)
+  std::ofstream(file) << scenario.dump(2);
+  return runApp("'" + file + "' " + extra, tag);
+}
+
+bool hasRelax(const json& s, const char* result) {
+  for (const json& r : s["relax"])
+    if (r["result"] == result) return true;
+  return false;
+}
+
+} // namespace
+
+// A tiny node budget (12) run to the end: out of nodes and partial, the last expansion's
+// neighbours refused for want of nodes, and the corridor (ending at the node nearest the goal,
+// marked) is findPath's with the same budget.
+TEST(StepperGui, OutOfNodesRunShowsWhyAndTheNearestNode) {
+  json scenario = savedStepperScenario("stepper_oon");
+  ASSERT_TRUE(scenario.is_object());
+  scenario["filter"]["maxNodes"] = 12;
+  scenario["tool"]["state"]["options"]["index"] = 100000; // clamped to the last expansion
+  const AppRun r = openScenario(scenario, "stepper_oon_open");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  ASSERT_TRUE(r.state.is_object()) << r.output;
+  const json& s = r.state["toolState"];
+  Direct d(s);
+  ASSERT_TRUE(nav::statusSucceeded(d.query.init(&d.mesh, 12)));
+  Recorder rec;
+  std::vector<nav::PolyRef> corridor;
+  const nav::Status st = d.runTo(INT_MAX, rec, &corridor);
+  ASSERT_TRUE(nav::statusDetail(st, nav::OUT_OF_NODES)) << "12 nodes should not reach the end";
+  EXPECT_TRUE(s["finished"].get<bool>());
+  EXPECT_EQ(s["index"].get<int>(), rec.expansions);
+  EXPECT_EQ(s["status"].get<nav::Status>(), st);
+  EXPECT_NE(s["statusText"].get<std::string>().find("out of nodes"), std::string::npos) << s["statusText"];
+  EXPECT_EQ(s["nodes"].get<int>(), 12);
+  EXPECT_EQ(s["corridor"].get<std::vector<nav::PolyRef>>(), corridor);
+  ASSERT_FALSE(corridor.empty());
+  EXPECT_NE(corridor.back(), d.endRef);
+  EXPECT_EQ(s["best"].get<nav::PolyRef>(), corridor.back()) << "the node nearest the goal ends the corridor";
+  // Some expansion refused a neighbour for want of nodes: step to it and see the reason.
+  int k = 0;
+  for (int i = 1; i <= rec.expansions && k == 0; ++i) {
+    Recorder at;
+    d.runTo(i, at);
+    for (const nav::RelaxEvent& e : at.events)
+      if (e.result == nav::RELAX_REJECT_OUT_OF_NODES) k = i;
+  }
+  ASSERT_GT(k, 0) << "no expansion ran out of nodes";
+  scenario["tool"]["state"]["options"]["index"] = k;
+  const AppRun atK = openScenario(scenario, "stepper_oon_k");
+  ASSERT_TRUE(atK.state.is_object()) << atK.output;
+  const json& sk = atK.state["toolState"];
+  expectSameSearch(sk, d, k);
+  EXPECT_TRUE(hasRelax(sk, "rejectOutOfNodes")) << sk["relax"].dump();
+  bool named = false;
+  for (const json& e : sk["relax"])
+    named = named || e["text"].get<std::string>().find("out of nodes (budget 12)") != std::string::npos;
+  EXPECT_TRUE(named) << sk["relax"].dump();
+}
+
+// An end the filter cuts off (room D behind its doorway, door flag excluded): the search runs dry,
+// the result is partial, the corridor ends at the node nearest the goal, as findPath's does.
+TEST(StepperGui, UnreachableEndEndsPartialAtTheNearestNode) {
+  json scenario = savedStepperScenario("stepper_partial");
+  ASSERT_TRUE(scenario.is_object());
+  scenario["filter"]["excludeFlags"] = 4; // FLAG_DOOR
+  scenario["tool"]["state"]["start"] = {10.0, 0.0, 5.0};
+  scenario["tool"]["state"]["end"] = {54.0, 0.0, 45.0}; // far inside room D
+  scenario["tool"]["state"]["options"]["index"] = 100000;
+  const AppRun r = openScenario(scenario, "stepper_partial_open");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  ASSERT_TRUE(r.state.is_object()) << r.output;
+  const json& s = r.state["toolState"];
+  Direct d(s);
+  d.filter.setExcludeFlags(4);
+  Recorder rec;
+  std::vector<nav::PolyRef> corridor;
+  const nav::Status st = d.runTo(INT_MAX, rec, &corridor);
+  ASSERT_TRUE(nav::statusDetail(st, nav::PARTIAL_RESULT)) << "room D should be cut off without doors";
+  EXPECT_TRUE(s["finished"].get<bool>());
+  EXPECT_EQ(s["status"].get<nav::Status>(), st);
+  EXPECT_NE(s["statusText"].get<std::string>().find("partial"), std::string::npos) << s["statusText"];
+  EXPECT_TRUE(s["open"].empty()) << "the search ran dry";
+  EXPECT_EQ(s["corridor"].get<std::vector<nav::PolyRef>>(), corridor);
+  ASSERT_FALSE(corridor.empty());
+  EXPECT_EQ(s["best"].get<nav::PolyRef>(), corridor.back());
+  EXPECT_NE(corridor.back(), d.endRef);
+  expectSameSearch(s, d, rec.expansions);
+}
+
+// Clicking a row of the open-list table selects that node (the view highlights it and its parent
+// chain); nothing else changes.
+TEST(StepperGui, ClickingAnOpenListRowSelectsThatNode) {
+  const json scenario = savedStepperScenario("stepper_row");
+  ASSERT_TRUE(scenario.is_object());
+  const AppRun plain = openScenario(scenario, "stepper_row_plain");
+  ASSERT_TRUE(plain.state.is_object()) << plain.output;
+  const json& s = plain.state["toolState"];
+  ASSERT_GE(s["open"].size(), 3u);
+  EXPECT_EQ(s["selected"].get<nav::PolyRef>(), 0u);
+  const float x = s["firstRow"][0].get<float>(), y0 = s["firstRow"][1].get<float>(), pitch = s["firstRow"][2].get<float>();
+  ASSERT_GT(x, 0.0f);
+  ASSERT_GT(pitch, 5.0f);
+  char click[64];
+  std::snprintf(click, sizeof click, "--click %.0f,%.0f", double(x), double(y0 + 2 * pitch));
+  const AppRun clicked = openScenario(scenario, "stepper_row_click", click);
+  ASSERT_TRUE(clicked.state.is_object()) << clicked.output;
+  const json& c = clicked.state["toolState"];
+  EXPECT_EQ(c["selected"].get<nav::PolyRef>(), s["open"][2]["ref"].get<nav::PolyRef>());
+  for (const char* key : {"index", "open", "closed", "start", "end"}) EXPECT_EQ(c[key], s[key]) << key;
 }
