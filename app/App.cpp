@@ -1052,6 +1052,8 @@ Scenario App::currentScenario(const std::string& baseDir) const {
     nav::bake::Level lf;
     std::string why;
     if (nav::bake::loadLevelFile(m_levelArg, &lf, &why)) s.bakeSettingsHash = bakeSettingsHash(nav::bake::settingsToJson(lf.settings));
+  } else if (!s.level.empty() && m_bake.hasSource()) { // an OBJ: the settings the Bake panel bakes it with
+    s.bakeSettingsHash = bakeSettingsHash(nav::bake::settingsToJson(m_bake.settings));
   }
   s.camera.target[0] = m_camera.target.x;
   s.camera.target[1] = m_camera.target.y;
@@ -1195,6 +1197,10 @@ bool App::applyScenario(const Scenario& s, const std::string& baseDir, const std
     if (nav::bake::loadLevelFile(lvl, &lf, &why) && bakeSettingsHash(nav::bake::settingsToJson(lf.settings)) != s.bakeSettingsHash)
       m_log.warning(source + ": the bake settings of " + lvl +
                     " changed since the scenario was saved: the navmesh may differ from the reporter's");
+  } else if (!s.bakeSettingsHash.empty() && !lvl.empty() && !levelIsBin && m_bake.hasSource() &&
+             bakeSettingsHash(nav::bake::settingsToJson(m_bake.settings)) != s.bakeSettingsHash) {
+    m_log.warning(source + ": the scenario's bake settings differ from the Bake panel's for " + lvl +
+                  ": a navmesh baked here may differ from the reporter's");
   }
   nav::QueryFilter f;
   f.setIncludeFlags(uint16_t(s.filter.includeFlags));

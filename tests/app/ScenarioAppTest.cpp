@@ -384,3 +384,37 @@ TEST(ScenarioApp, ClipboardPasteOfNonScenarioIsAnErrorAndCopyPasteRoundTrips) {
 }
 
 } // namespace
+
+// The bake settings hash: an OBJ level's scenario carries the hash of the settings the Bake panel
+// bakes it with, a level file's the hash of its own settings. Reopened unchanged: no warning; with
+// another hash (the reporter baked differently): the log says the navmesh may differ.
+TEST(ScenarioApp, BakeSettingsHashIsSavedAndADifferentOneIsFlagged) {
+  const std::string levelJson = (fs::path(NAVBENCH_DEFAULT_LEVEL).parent_path() / "default.json").string();
+  int n = 0;
+  for (const std::string& level : {std::string(NAVBENCH_DEFAULT_LEVEL), levelJson}) {
+    SCOPED_TRACE(level);
+    const std::string tag = "hash" + std::to_string(n++);
+    const std::string path = tmpDir() + "/" + tag + ".json";
+    fs::remove(path);
+    const AppRun saved = runApp(q(level) + " --tool 'Pathfind Straight' " + kClicks + " --save-scenario " + q(path), tag);
+    ASSERT_EQ(saved.exitCode, 0) << saved.output;
+    const std::string text = readFile(path);
+    navbench::Scenario s;
+    std::string err;
+    ASSERT_TRUE(navbench::parseScenario(text, s, err)) << err;
+    EXPECT_EQ(s.bakeSettingsHash.rfind("fnv1a64:", 0), 0u) << "no bake settings hash saved: '" << s.bakeSettingsHash << "'";
+    const AppRun same = runApp(q(path), tag + "_same");
+    ASSERT_EQ(same.exitCode, 0) << same.output;
+    EXPECT_EQ(same.output.find("bake settings"), std::string::npos) << same.output;
+
+    json j = json::parse(text);
+    j["bakeSettingsHash"] = s.bakeSettingsHash == "fnv1a64:0123456789abcdef" ? "fnv1a64:fedcba9876543210" : "fnv1a64:0123456789abcdef";
+    const std::string other = tmpDir() + "/" + tag + "_other.json";
+    std::ofstream(other) << j.dump(2);
+    const AppRun differs = runApp(q(other), tag + "_differs");
+    ASSERT_EQ(differs.exitCode, 0) << differs.output;
+    EXPECT_NE(differs.output.find("warning: " + other + ": "), std::string::npos) << differs.output;
+    EXPECT_NE(differs.output.find("bake settings"), std::string::npos) << differs.output;
+    EXPECT_EQ(differs.state["logErrors"], 0) << differs.output;
+  }
+}
