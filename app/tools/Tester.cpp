@@ -357,7 +357,7 @@ bool Tester::loadScenario(const nlohmann::json& in, std::string& error) {
 }
 
 std::string Tester::caption() const {
-  std::string c = name();
+  std::string c = name() + captionDetail();
   char buf[256];
   if (m_hasStart) {
     std::snprintf(buf, sizeof buf, "  start (%.2f, %.2f, %.2f)", double(m_start.x), double(m_start.y), double(m_start.z));

@@ -64,6 +64,8 @@ protected:
   virtual void afterScenarioLoad() {}
   /// Length of the mode's path for captions [Unit: wu]; < 0 when the mode has none.
   virtual float resultLength() const { return -1.0f; }
+  /// More for the caption after the mode's name (e.g. the stepper's "step 12/75"); "" = nothing.
+  virtual std::string captionDetail() const { return std::string(); }
 
   /// Helpers for modes.
   void drawCorridor(render::DebugDraw& dd, const nav::PolyRef* polys, int n) const;

@@ -705,6 +705,7 @@ void ToolStepper::tableUi() {
 }
 
 void ToolStepper::dumpResult(nlohmann::json& out) const {
+  out["caption"] = caption(); // the screenshot caption strip's second line
   out["algorithm"] = algoKey(m_algo);
   out["index"] = m_index;
   out["total"] = m_total;
@@ -775,6 +776,12 @@ bool ToolStepper::loadOptions(const nlohmann::json& in, std::string& error) {
 void ToolStepper::afterScenarioLoad() {
   goTo(m_restoreIndex);
   m_restoreIndex = 0;
+}
+
+std::string ToolStepper::captionDetail() const {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, " (%s, step %d/%d)", algoKey(m_algo), m_index, m_total);
+  return buf;
 }
 
 float ToolStepper::resultLength() const {

@@ -64,6 +64,7 @@ protected:
   bool loadOptions(const nlohmann::json& in, std::string& error) override;
   void afterScenarioLoad() override;
   float resultLength() const override;
+  std::string captionDetail() const override; ///< " (findPath, step 12/75)"
 
 private:
   struct Observer;

@@ -205,6 +205,9 @@ TEST(StepperGui, StepKeysMatchFindPathStoppedAfterK) {
   EXPECT_FALSE(s["finished"].get<bool>());
   EXPECT_EQ(s["statusText"], "in progress");
   EXPECT_FALSE(s["relax"].empty());
+  // The screenshot caption says which search and which step.
+  const std::string total = std::to_string(s["total"].get<int>());
+  EXPECT_EQ(s["caption"].get<std::string>().rfind("A* Stepper (findPath, step 12/" + total + ")  start (", 0), 0u) << s["caption"];
 }
 
 // Step back then forward is the state of going straight there.
