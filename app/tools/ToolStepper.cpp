@@ -551,6 +551,20 @@ void ToolStepper::resultUi() {
   ImGui::TextDisabled("(keys)");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Space / Right: step\nLeft: step back\nPage Down / Page Up: N steps\nHome / End: first / last");
+  ImGui::SameLine();
+  ImGui::TextDisabled("(colours)");
+  if (ImGui::IsItemHovered()) {
+    if (isAStar())
+      ImGui::SetTooltip("Nodes at their edge midpoints: closed amber, open blue, next to expand ringed cyan\n"
+                        "Arrows from each node's parent (magenta: a raycast-shortcut parent)\n"
+                        "Just expanded: red dot and ring; its neighbours as relaxed:\n"
+                        "  green accepted, orange worse total, grey filtered out, red cross out of nodes\n"
+                        "Magenta ring: the node nearest the goal; white: the table's pick and its chain\n"
+                        "At the end: the corridor's branch of the tree in green, the straight path in brown");
+    else
+      ImGui::SetTooltip("Intervals cyan (made by the last expansion: green), roots orange,\n"
+                        "parent links amber; the node just expanded red; the table's pick and its chain white");
+  }
   tableUi();
   // Hovering a node in the 3D view shows its numbers.
   const int hov = hoveredNode();
