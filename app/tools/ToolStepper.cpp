@@ -766,11 +766,13 @@ void ToolStepper::dumpResult(nlohmann::json& out) const {
 void ToolStepper::saveOptions(nlohmann::json& out) const {
   out["algorithm"] = algoKey(m_algo);
   out["index"] = m_index;
+  out["stepN"] = m_stepN;
 }
 
 bool ToolStepper::loadOptions(const nlohmann::json& in, std::string& error) {
-  int algo = m_algo, index = 0;
-  if (!optionKeys(in, {"algorithm", "index"}, error) || !optionInt(in, "index", 0, 100000000, index, error))
+  int algo = m_algo, index = 0, stepN = m_stepN;
+  if (!optionKeys(in, {"algorithm", "index", "stepN"}, error) || !optionInt(in, "index", 0, 100000000, index, error) ||
+      !optionInt(in, "stepN", 1, 100000000, stepN, error))
     return false;
   if (in.contains("algorithm")) {
     const nlohmann::json& a = in["algorithm"];
@@ -783,6 +785,7 @@ bool ToolStepper::loadOptions(const nlohmann::json& in, std::string& error) {
     }
   }
   m_algo = algo;         // the recompute that follows counts this algorithm's expansions
+  m_stepN = stepN;
   m_restoreIndex = index; // then afterScenarioLoad() replays to the saved step
   return true;
 }

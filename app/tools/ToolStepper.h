@@ -59,7 +59,8 @@ protected:
   void resultUi() override;
   void dumpResult(nlohmann::json& out) const override;
   /// Scenario options: {"algorithm": "findPath" | "closestPoint" | "sliced" | "anyAngle" | "exact",
-  /// "index": the expansion shown}; a loaded index is replayed after the recompute (clamped).
+  /// "index": the expansion shown, "stepN": Page Down's step count (optional)}; a loaded index is
+  /// replayed after the recompute (clamped).
   void saveOptions(nlohmann::json& out) const override;
   bool loadOptions(const nlohmann::json& in, std::string& error) override;
   void afterScenarioLoad() override;

@@ -273,6 +273,14 @@ TEST(StepperGui, ExactSearchStepsLikeShortestPath) {
   EXPECT_EQ(ten["exactOpen"].get<int>(), sp.openCount());
   // The last expansion as drawn: its new intervals (green) and the node expanded (red).
   EXPECT_EQ(ten["exactNew"].get<int>(), sp.nodeCount() - before);
+  { // (9 + 1 expansions are 10 in one go)
+    nav::ShortestPath once;
+    ASSERT_TRUE(nav::statusSucceeded(once.init(&d.mesh, 4096)));
+    once.initSlicedFindPath(d.startRef, d.endRef, d.start, d.end, &d.filter);
+    EXPECT_EQ(once.updateSlicedFindPath(10, nullptr), st);
+    EXPECT_EQ(once.nodeCount(), sp.nodeCount());
+    EXPECT_EQ(once.openCount(), sp.openCount());
+  }
   if (sp.nodeCount() > before) {
     nav::ShortestPathNodeView v;
     ASSERT_TRUE(sp.getNode(before, &v));
@@ -308,6 +316,7 @@ TEST(StepperGui, ScenarioRestoresAlgorithmAndStep) {
   const json& options = scenario["tool"]["state"]["options"];
   EXPECT_EQ(options["algorithm"], "findPath");
   EXPECT_EQ(options["index"].get<int>(), 10);
+  EXPECT_EQ(options["stepN"].get<int>(), 10);
   Direct d(saved);
   int n = 0;
   for (const char* algo : {"findPath", "closestPoint", "sliced", "anyAngle"}) {
@@ -321,6 +330,18 @@ TEST(StepperGui, ScenarioRestoresAlgorithmAndStep) {
     EXPECT_EQ(r.state["activeTool"], "A* Stepper");
     SCOPED_TRACE(algo);
     expectSameSearch(r.state["toolState"], d, 7, algo);
+  }
+  // Page Down's step count comes back too: step 7 + one Page Down of 3 = step 10.
+  scenario["tool"]["state"]["options"]["algorithm"] = "findPath";
+  scenario["tool"]["state"]["options"]["stepN"] = 3;
+  {
+    const std::string withN = tmpDir() + "/stepper_scenario_stepn.json";
+    std::ofstream(withN) << scenario.dump(2);
+    AppRun r = runApp("'" + withN + "' --key pagedown", "stepper_open_stepn");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    ASSERT_TRUE(r.state.is_object()) << r.output;
+    expectSameSearch(r.state["toolState"], d, 10);
+    EXPECT_EQ(r.state["scenario"]["tool"]["state"]["options"]["stepN"], 3);
   }
   // A bad algorithm name is refused with the key named.
   scenario["tool"]["state"]["options"]["algorithm"] = "dijkstra";
