@@ -356,10 +356,22 @@ void ToolStepper::capture(nav::Status st) {
 }
 
 int ToolStepper::hoveredNode() const {
-  if (!m_ctx || !m_ctx->hoverHit || !m_ctx->hoverPos || !*m_ctx->hoverHit || !isAStar()) return -1;
+  if (!m_ctx || !m_ctx->hoverHit || !m_ctx->hoverPos || !*m_ctx->hoverHit) return -1;
   const glm::vec3 p = *m_ctx->hoverPos;
   int best = -1;
   float bestD = 0.8f * 0.8f;
+  if (!isAStar()) { // the exact search: the interval whose midpoint is nearest
+    for (size_t i = 0; i < m_exactNodes.size(); ++i) {
+      const ExactNode& e = m_exactNodes[i];
+      const glm::vec3 mid = (v3(e.left) + v3(e.right)) * 0.5f;
+      const float d = (mid.x - p.x) * (mid.x - p.x) + (mid.z - p.z) * (mid.z - p.z);
+      if (d < bestD && std::fabs(mid.y - p.y) < 2.0f) {
+        bestD = d;
+        best = int(i);
+      }
+    }
+    return best;
+  }
   for (size_t i = 0; i < m_nodes.size(); ++i) {
     const NodeInfo& n = m_nodes[i];
     if (!(n.flags & (nav::NODE_OPEN | nav::NODE_CLOSED))) continue;
@@ -408,6 +420,10 @@ void ToolStepper::drawResult(render::DebugDraw& dd) {
                 false);
       }
     }
+    const int hov = hoveredNode();
+    if (hov >= 0)
+      dd.circle((v3(m_exactNodes[size_t(hov)].left) + v3(m_exactNodes[size_t(hov)].right)) * 0.5f + kUp, 0.5f,
+                render::rgba(255, 255, 0), 2.5f, false);
     if (m_finished && m_nstraight > 0) drawPartialMarker(dd, &m_straight[size_t(m_nstraight - 1) * 3]);
     return;
   }
@@ -568,7 +584,11 @@ void ToolStepper::resultUi() {
   tableUi();
   // Hovering a node in the 3D view shows its numbers.
   const int hov = hoveredNode();
-  if (hov >= 0) {
+  if (hov >= 0 && !isAStar()) {
+    const ExactNode& e = m_exactNodes[size_t(hov)];
+    ImGui::SetTooltip("node %d: interval into poly %u\ng (start to root) %.3f  f %.3f\nparent %d", hov, unsigned(e.poly),
+                      double(e.g), double(e.f), e.parent);
+  } else if (hov >= 0) {
     const NodeInfo& n = m_nodes[size_t(hov)];
     ImGui::SetTooltip("poly %u%s\ng %.3f  h %.3f  total %.3f\nparent %u\n%s", unsigned(n.ref),
                       n.state ? " (tile-border side)" : "", double(n.g), double(n.h), double(n.total),
