@@ -108,6 +108,7 @@ int ToolStepper::options() const {
 
 void ToolStepper::setShowShortest(bool on) {
   m_algo = on ? ALGO_EXACT : ALGO_FINDPATH;
+  m_selected = -1;
   recomputeAll();
 }
 
@@ -804,6 +805,7 @@ bool ToolStepper::loadOptions(const nlohmann::json& in, std::string& error) {
       return false;
     }
   }
+  if (algo != m_algo) m_selected = -1; // an index into the other algorithm's nodes
   m_algo = algo;         // the recompute that follows counts this algorithm's expansions
   m_stepN = stepN;
   m_restoreIndex = index; // then afterScenarioLoad() replays to the saved step
