@@ -455,6 +455,24 @@ TEST(StepperGui, UnreachableEndEndsPartialAtTheNearestNode) {
   EXPECT_EQ(s["best"].get<nav::PolyRef>(), corridor.back());
   EXPECT_NE(corridor.back(), d.endRef);
   expectSameSearch(s, d, rec.expansions);
+  // The expansion that met the doorway refused it as filtered out: step there and read why.
+  int k = 0;
+  for (int i = 1; i <= rec.expansions && k == 0; ++i) {
+    Recorder at;
+    d.runTo(i, at);
+    for (const nav::RelaxEvent& e : at.events)
+      if (e.result == nav::RELAX_REJECT_FILTERED) k = i;
+  }
+  ASSERT_GT(k, 0) << "no expansion met a filtered-out neighbour";
+  scenario["tool"]["state"]["options"]["index"] = k;
+  const AppRun atK = openScenario(scenario, "stepper_partial_k");
+  ASSERT_TRUE(atK.state.is_object()) << atK.output;
+  const json& sk = atK.state["toolState"];
+  expectSameSearch(sk, d, k);
+  bool named = false;
+  for (const json& e : sk["relax"])
+    named = named || (e["result"] == "rejectFiltered" && e["text"].get<std::string>().find("filtered out (flags 0x5)") != std::string::npos);
+  EXPECT_TRUE(named) << sk["relax"].dump();
 }
 
 // Clicking a row of the open-list table selects that node (the view highlights it and its parent
