@@ -2,6 +2,7 @@
 
 #include "app/tools/Tester.h"
 #include "app/tools/Tools.h"
+#include "nav/AtomicFile.h"
 #include "nav/TileSetFile.h"
 #include "nav/bake/LevelFile.h"
 #include "render/Gl.h" // before any SDL GL header
@@ -26,6 +27,18 @@
 #include <nlohmann/json.hpp>
 
 namespace navbench {
+
+namespace {
+// The panel layout, written through nav/AtomicFile.h ("" = not saved: headless runs).
+void saveImguiIni(const std::string& path) {
+  ImGui::GetIO().WantSaveIniSettings = false;
+  if (path.empty()) return;
+  size_t n = 0;
+  const char* data = ImGui::SaveIniSettingsToMemory(&n);
+  std::string why;
+  if (!nav::writeFileAtomic(path, data, n, why)) std::fprintf(stderr, "navbench: %s\n", why.c_str());
+}
+} // namespace
 
 namespace fs = std::filesystem;
 
@@ -180,6 +193,7 @@ int App::run(const AppOptions& options) {
     m_uiCapture = m_captureFrame || headlessShot;
     drawUi();
     ImGui::Render();
+    if (ImGui::GetIO().WantSaveIniSettings) saveImguiIni(m_imguiIni);
 
     int w = 0, h = 0;
     SDL_GL_GetDrawableSize(m_window, &w, &h);
@@ -334,7 +348,8 @@ bool App::init(std::string& error) {
     std::error_code ec;
     fs::create_directories(fs::path(m_settingsPath).parent_path(), ec);
     m_imguiIni = (fs::path(m_settingsPath).parent_path() / "imgui.ini").string();
-    io.IniFilename = m_imguiIni.c_str();
+    // Loaded here and saved by saveImguiIni (atomic); ImGui's own save truncates the file in place.
+    ImGui::LoadIniSettingsFromDisk(m_imguiIni.c_str());
   }
   ImGui::StyleColorsDark();
   ImGuiStyle& style = ImGui::GetStyle();
@@ -362,6 +377,7 @@ bool App::init(std::string& error) {
 void App::shutdown() {
   m_tools.clear();
   if (m_imguiReady) {
+    saveImguiIni(m_imguiIni);
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplSDL2_Shutdown();
     ImGui::DestroyContext();
@@ -546,26 +562,7 @@ bool App::writeState(const std::string& path, std::string& error) const {
   // The last frame's cost (headless frames have no vsync): for frame-time measurements.
   j["frame"] = {{"cpuMs", m_stats.cpuMs}, {"debugDrawCalls", m_stats.debugDrawCalls},
                 {"debugVertices", m_stats.debugVertices}, {"levelTris", m_stats.levelTris}};
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) {
-      error = tmp + ": cannot write";
-      return false;
-    }
-    f << j.dump(1) << "\n";
-    if (!f.good()) {
-      error = tmp + ": write failed";
-      return false;
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    error = path + ": " + ec.message();
-    return false;
-  }
-  return true;
+  return nav::writeFileAtomic(path, j.dump(1) + "\n", error); // temp file + rename
 }
 
 void App::uploadLevel() {
