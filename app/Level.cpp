@@ -1,6 +1,9 @@
 #include "app/Level.h"
 
 #include <tiny_obj_loader.h>
+#ifdef NAVBENCH_HAVE_BAKE_OBJ_READER
+#include "nav/bake/ObjMesh.h"
+#endif
 
 #include <cerrno>
 #include <cmath>
@@ -32,22 +35,38 @@ bool readFile(const std::string& path, std::string& out, std::string& error) {
 
 bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
-// The whitespace-separated tokens of one line after its keyword.
-std::vector<std::string> tokens(const char* s, const char* end) {
-  std::vector<std::string> out;
+struct Token {
+  const char* b;
+  const char* e;
+  std::string str() const { return std::string(b, e); }
+};
+
+// The whitespace-separated tokens of one line after its keyword, into `out` (reused: no allocation
+// per line once it has grown).
+void tokens(const char* s, const char* end, std::vector<Token>& out) {
+  out.clear();
   while (s < end) {
     while (s < end && isSpace(*s)) ++s;
     const char* b = s;
     while (s < end && !isSpace(*s)) ++s;
-    if (s > b) out.emplace_back(b, s);
+    if (s > b) out.push_back({b, s});
   }
-  return out;
+}
+
+bool startsWith(const char* s, const char* end, const char* word) {
+  const size_t n = std::strlen(word);
+  return size_t(end - s) > n && std::memcmp(s, word, n) == 0 && isSpace(s[n]);
 }
 
 // Validates what tinyobjloader would accept silently: non-finite or malformed vertices ("nan" reads
-// as 0), zero or out-of-range face indices. Counts 'v' and 'f' records.
-bool prescan(const std::string& path, const std::string& text, int& vertCount, int& faceCount, std::string& error) {
+// as 0), zero or out-of-range face indices. Counts 'v' and 'f' records; `materials` tells whether
+// the file has usemtl/mtllib records. `text` ends with a '\0' (std::string), so strtod/strtol stop
+// at the end of the last token at the latest.
+bool prescan(const std::string& path, const std::string& text, int& vertCount, int& faceCount, bool& materials,
+             std::string& error) {
   vertCount = faceCount = 0;
+  materials = false;
+  std::vector<Token> tok;
   struct FaceRef {
     int line, index;
   };
@@ -62,29 +81,31 @@ bool prescan(const std::string& path, const std::string& text, int& vertCount, i
     const char* end = text.data() + eol;
     pos = eol + 1;
     while (s < end && isSpace(*s)) ++s;
+    if (!materials && (startsWith(s, end, "usemtl") || startsWith(s, end, "mtllib"))) materials = true;
     if (end - s < 2 || !isSpace(s[1])) continue;
     if (s[0] == 'v') {
-      std::vector<std::string> tok = tokens(s + 1, end);
+      tokens(s + 1, end, tok);
       if (tok.size() < 3) {
         error = path + ": line " + std::to_string(lineNo) + ": vertex has fewer than 3 coordinates";
         return false;
       }
       for (int k = 0; k < 3; ++k) {
+        const Token& t = tok[size_t(k)];
         char* stop = nullptr;
-        double v = std::strtod(tok[size_t(k)].c_str(), &stop);
-        if (stop == tok[size_t(k)].c_str() || *stop != '\0') {
-          error = path + ": line " + std::to_string(lineNo) + ": vertex coordinate '" + tok[size_t(k)] + "' is not a number";
+        double v = std::strtod(t.b, &stop);
+        if (stop == t.b || stop != t.e) {
+          error = path + ": line " + std::to_string(lineNo) + ": vertex coordinate '" + t.str() + "' is not a number";
           return false;
         }
         if (!std::isfinite(v) || std::abs(v) > double(std::numeric_limits<float>::max())) {
-          error = path + ": line " + std::to_string(lineNo) + ": vertex coordinate '" + tok[size_t(k)] +
+          error = path + ": line " + std::to_string(lineNo) + ": vertex coordinate '" + t.str() +
                   "' is not a finite number";
           return false;
         }
       }
       ++vertCount;
     } else if (s[0] == 'f') {
-      std::vector<std::string> tok = tokens(s + 1, end);
+      tokens(s + 1, end, tok);
       if (tok.size() < 3) {
         error = path + ": line " + std::to_string(lineNo) + ": face has fewer than 3 vertices";
         return false;
@@ -93,11 +114,11 @@ bool prescan(const std::string& path, const std::string& text, int& vertCount, i
         error = path + ": line " + std::to_string(lineNo) + ": face has more than 255 vertices (tinyobjloader's limit)";
         return false;
       }
-      for (const std::string& t : tok) {
+      for (const Token& t : tok) {
         char* stop = nullptr;
-        long idx = std::strtol(t.c_str(), &stop, 10);
-        if (stop == t.c_str() || (*stop != '\0' && *stop != '/')) {
-          error = path + ": line " + std::to_string(lineNo) + ": face index '" + t + "' is not an integer";
+        long idx = std::strtol(t.b, &stop, 10);
+        if (stop == t.b || (stop != t.e && *stop != '/')) {
+          error = path + ": line " + std::to_string(lineNo) + ": face index '" + t.str() + "' is not an integer";
           return false;
         }
         if (idx == 0) {
@@ -125,6 +146,15 @@ bool prescan(const std::string& path, const std::string& text, int& vertCount, i
   return true;
 }
 
+void finishBounds(TriMesh& mesh) {
+  mesh.boundsMin = glm::vec3(std::numeric_limits<float>::max());
+  mesh.boundsMax = glm::vec3(-std::numeric_limits<float>::max());
+  for (int i = 0, nv = mesh.vertCount(); i < nv; ++i) {
+    mesh.boundsMin = glm::min(mesh.boundsMin, mesh.vert(i));
+    mesh.boundsMax = glm::max(mesh.boundsMax, mesh.vert(i));
+  }
+}
+
 } // namespace
 
 bool loadObj(const std::string& path, TriMesh& out, std::string& error) {
@@ -148,7 +178,8 @@ bool loadObj(const std::string& path, TriMesh& out, std::string& error) {
     return false;
   }
   int vertCount = 0, faceCount = 0;
-  if (!prescan(path, text, vertCount, faceCount, error)) return false;
+  bool usesMaterials = false;
+  if (!prescan(path, text, vertCount, faceCount, usesMaterials, error)) return false;
   if (vertCount == 0 && faceCount == 0) {
     error = path + ": not an OBJ file (no 'v' or 'f' records)";
     return false;
@@ -157,6 +188,34 @@ bool loadObj(const std::string& path, TriMesh& out, std::string& error) {
     error = path + ": OBJ has no faces (" + std::to_string(vertCount) + " vertices)";
     return false;
   }
+
+#ifdef NAVBENCH_HAVE_BAKE_OBJ_READER
+  if (!usesMaterials) {
+    // No materials to keep: the bake's streaming reader gives the same triangles (same fan, same
+    // vertex order: tests/bake/ObjReaderTest.cpp) in a fraction of tinyobjloader's time and memory.
+    text = std::string(); // the reader streams the file itself
+    nav::bake::ObjMesh obj;
+    std::string why;
+    if (!nav::bake::loadObj(path, &obj, &why)) {
+      error = why.rfind(path, 0) == 0 ? why : path + ": " + why;
+      return false;
+    }
+    TriMesh mesh;
+    mesh.verts = std::move(obj.verts);
+    mesh.tris = std::move(obj.tris);
+    mesh.polygonCount = faceCount;
+    const int nv = mesh.vertCount();
+    for (int i : mesh.tris) {
+      if (i < 0 || i >= nv) {
+        error = path + ": face index out of range (the file has " + std::to_string(nv) + " vertices)";
+        return false;
+      }
+    }
+    finishBounds(mesh);
+    out = std::move(mesh);
+    return true;
+  }
+#endif
 
   tinyobj::attrib_t attrib;
   std::vector<tinyobj::shape_t> shapes;
@@ -209,12 +268,7 @@ bool loadObj(const std::string& path, TriMesh& out, std::string& error) {
     mesh.triMaterial.clear();
     mesh.materialColors.clear();
   }
-  mesh.boundsMin = glm::vec3(std::numeric_limits<float>::max());
-  mesh.boundsMax = glm::vec3(-std::numeric_limits<float>::max());
-  for (int i = 0; i < nv; ++i) {
-    mesh.boundsMin = glm::min(mesh.boundsMin, mesh.vert(i));
-    mesh.boundsMax = glm::max(mesh.boundsMax, mesh.vert(i));
-  }
+  finishBounds(mesh);
   out = std::move(mesh);
   return true;
 }

@@ -34,10 +34,14 @@ struct TriMesh {
 /// tinyobjloader: several times that in peak memory). Bigger files are refused with a message.
 constexpr long long MAX_OBJ_BYTES = 512ll << 20;
 
-/// Reads an OBJ file with tinyobjloader: positions and faces (polygons are fan-triangulated:
+/// Reads an OBJ file: positions and faces (polygons are fan-triangulated:
 /// (v0, v1, v2), (v0, v2, v3), ...; negative indices count back from the last vertex read).
 /// Material diffuse colours (usemtl + mtllib next to the file) are kept for display; a missing
 /// .mtl file is not an error. Normals, texture coordinates, lines and points are ignored.
+/// The file is validated first (the messages below); then a file with usemtl/mtllib records is
+/// parsed by tinyobjloader (for the material colours), one without by nav_bake's streaming reader
+/// (nav/bake/ObjMesh.h: same triangles, ~2x faster overall on a 2.16 M-triangle world) when the
+/// build has nav_bake.
 /// Fails with "<path>: <problem>" for: a missing/unreadable file, an empty or binary file, a text
 /// file with no OBJ records, a malformed or non-finite vertex, a face with fewer than 3 vertices,
 /// a face index of 0 or out of range, an OBJ without faces, and a file over MAX_OBJ_BYTES.

@@ -205,3 +205,27 @@ TEST(LevelLoad, DefaultLevel) {
   ASSERT_EQ(m.triMaterial.size(), size_t(m.triCount()));
   for (int mat : m.triMaterial) EXPECT_GE(mat, 0);
 }
+
+// A file without materials goes through the fast streaming reader (nav/bake/ObjMesh), one with a
+// mtllib/usemtl through tinyobjloader: both must give the same mesh.
+TEST(LevelLoad, FastReaderAndTinyobjloaderGiveTheSameMesh) {
+  TempDir dir;
+  std::string geometry = "v 0 0 0\r\nv 1 0 0\nv 1 0.5 1\nv 0 0 1 1.0\nvt 0 0\nvn 0 1 0\n"
+                         "f 1/1/1 2/1/1 3/1/1 4/1/1\n# comment\nf -1 -3 -2\ng g2\nf 5 6 7 8 9\n";
+  for (int i = 0; i < 200; ++i) // a larger grid with quads, so indices and floats are not trivial
+    geometry += "v " + std::to_string(i * 0.37) + " " + std::to_string((i % 7) * -1.25) + " " + std::to_string(i / 3) + "\n";
+  for (int i = 0; i + 3 < 200; i += 2)
+    geometry += "f " + std::to_string(5 + i) + " " + std::to_string(6 + i) + "/2 " + std::to_string(7 + i) + "//1 -" +
+                std::to_string(200 - i - 3) + "\n";
+  geometry += "v 5 5 5\n";
+  TriMesh fast, tiny;
+  ASSERT_EQ(load(dir, geometry, fast, "plain.obj"), "");
+  ASSERT_EQ(load(dir, "mtllib none.mtl\n" + geometry, tiny, "withmtl.obj"), "");
+  EXPECT_TRUE(tiny.triMaterial.empty()); // no usable material: same shape of result
+  EXPECT_EQ(fast.verts, tiny.verts);
+  EXPECT_EQ(fast.tris, tiny.tris);
+  EXPECT_EQ(fast.polygonCount, tiny.polygonCount);
+  EXPECT_EQ(fast.triCount(), 2 + 1 + 3 + 99 * 2);
+  EXPECT_EQ(fast.boundsMin, tiny.boundsMin);
+  EXPECT_EQ(fast.boundsMax, tiny.boundsMax);
+}
