@@ -5,11 +5,13 @@
 #include "nav/bake/ObjMesh.h"
 #endif
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <sstream>
 
@@ -17,19 +19,35 @@ namespace navbench {
 
 namespace {
 
-bool readFile(const std::string& path, std::string& out, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
+// Reads the whole file in 4 MiB chunks; `tick(bytesRead)` after each returns false to cancel.
+bool readFile(const std::string& path, std::string& out, std::string& error, bool& cancelled,
+              const std::function<bool(long long)>& tick) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) {
     error = path + ": cannot open: " + std::strerror(errno);
     return false;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) {
+  const long long size = static_cast<long long>(in.tellg());
+  in.seekg(0);
+  if (size < 0 || !in) {
     error = path + ": read error";
     return false;
   }
-  out = ss.str();
+  out.resize(size_t(size));
+  constexpr long long CHUNK = 4ll << 20;
+  for (long long at = 0; at < size;) {
+    const long long n = std::min(CHUNK, size - at);
+    in.read(&out[size_t(at)], std::streamsize(n));
+    if (in.gcount() != std::streamsize(n)) {
+      error = path + ": read error";
+      return false;
+    }
+    at += n;
+    if (!tick(at)) {
+      cancelled = true;
+      return false;
+    }
+  }
   return true;
 }
 
@@ -63,7 +81,7 @@ bool startsWith(const char* s, const char* end, const char* word) {
 // the file has usemtl/mtllib records. `text` ends with a '\0' (std::string), so strtod/strtol stop
 // at the end of the last token at the latest.
 bool prescan(const std::string& path, const std::string& text, int& vertCount, int& faceCount, bool& materials,
-             std::string& error) {
+             std::string& error, bool& cancelled, const std::function<bool(long long)>& tick) {
   vertCount = faceCount = 0;
   materials = false;
   std::vector<Token> tok;
@@ -73,7 +91,15 @@ bool prescan(const std::string& path, const std::string& text, int& vertCount, i
   std::vector<FaceRef> positive; // checked against the final vertex count
   size_t pos = 0;
   int lineNo = 0;
+  size_t nextTick = size_t(1) << 20;
   while (pos < text.size()) {
+    if (pos >= nextTick) {
+      nextTick = pos + (size_t(1) << 20);
+      if (!tick((long long)pos)) {
+        cancelled = true;
+        return false;
+      }
+    }
     size_t eol = text.find('\n', pos);
     if (eol == std::string::npos) eol = text.size();
     ++lineNo;
@@ -155,20 +181,28 @@ void finishBounds(TriMesh& mesh) {
   }
 }
 
-} // namespace
-
-bool loadObj(const std::string& path, TriMesh& out, std::string& error) {
+bool loadObjBody(const std::string& path, TriMesh& out, std::string& error, const LoadProgress& progress,
+                 bool& cancelled) {
   std::string text;
+  long long bytes = 0;
   {
     std::ifstream probe(path, std::ios::binary | std::ios::ate);
-    const long long bytes = probe ? static_cast<long long>(probe.tellg()) : 0;
+    bytes = probe ? static_cast<long long>(probe.tellg()) : 0;
     if (bytes > MAX_OBJ_BYTES) {
       error = path + ": file is " + std::to_string(bytes >> 20) + " MiB, over the " +
               std::to_string(MAX_OBJ_BYTES >> 20) + " MiB OBJ size limit";
       return false;
     }
   }
-  if (!readFile(path, text, error)) return false;
+  // Work units: reading (bytes), validating (bytes), parsing (bytes, reported when done).
+  const long long total = std::max(1ll, 3 * bytes);
+  long long reported = 0;
+  auto report = [&](long long done) {
+    done = std::min(std::max(done, reported), total); // monotonic, at most total
+    reported = done;
+    return !progress || progress(done, total);
+  };
+  if (!readFile(path, text, error, cancelled, [&](long long n) { return report(n); })) return false;
   if (text.empty()) {
     error = path + ": file is empty";
     return false;
@@ -179,7 +213,13 @@ bool loadObj(const std::string& path, TriMesh& out, std::string& error) {
   }
   int vertCount = 0, faceCount = 0;
   bool usesMaterials = false;
-  if (!prescan(path, text, vertCount, faceCount, usesMaterials, error)) return false;
+  if (!prescan(path, text, vertCount, faceCount, usesMaterials, error, cancelled,
+               [&](long long n) { return report(bytes + n); }))
+    return false;
+  if (!report(2 * bytes)) {
+    cancelled = true;
+    return false;
+  }
   if (vertCount == 0 && faceCount == 0) {
     error = path + ": not an OBJ file (no 'v' or 'f' records)";
     return false;
@@ -212,6 +252,10 @@ bool loadObj(const std::string& path, TriMesh& out, std::string& error) {
       }
     }
     finishBounds(mesh);
+    if (!report(total)) {
+      cancelled = true;
+      return false;
+    }
     out = std::move(mesh);
     return true;
   }
@@ -269,15 +313,38 @@ bool loadObj(const std::string& path, TriMesh& out, std::string& error) {
     mesh.materialColors.clear();
   }
   finishBounds(mesh);
+  if (!report(total)) {
+    cancelled = true;
+    return false;
+  }
   out = std::move(mesh);
   return true;
 }
 
-bool Level::load(const std::string& path, std::string& error) {
+} // namespace
+
+bool loadObj(const std::string& path, TriMesh& out, std::string& error) {
+  return loadObj(path, out, error, LoadProgress()) == LoadResult::Ok;
+}
+
+LoadResult loadObj(const std::string& path, TriMesh& out, std::string& error, const LoadProgress& progress) {
+  bool cancelled = false;
+  if (loadObjBody(path, out, error, progress, cancelled)) return LoadResult::Ok;
+  if (cancelled) {
+    error = path + ": loading cancelled";
+    return LoadResult::Cancelled;
+  }
+  return LoadResult::Failed;
+}
+
+bool Level::load(const std::string& path, std::string& error) { return load(path, error, LoadProgress()) == LoadResult::Ok; }
+
+LoadResult Level::load(const std::string& path, std::string& error, const LoadProgress& progress) {
   TriMesh mesh;
-  if (!loadObj(path, mesh, error)) return false;
+  const LoadResult r = loadObj(path, mesh, error, progress);
+  if (r != LoadResult::Ok) return r;
   set(std::move(mesh), path);
-  return true;
+  return LoadResult::Ok;
 }
 
 void Level::set(TriMesh mesh, const std::string& name) {

@@ -229,3 +229,70 @@ TEST(LevelLoad, FastReaderAndTinyobjloaderGiveTheSameMesh) {
   EXPECT_EQ(fast.boundsMin, tiny.boundsMin);
   EXPECT_EQ(fast.boundsMax, tiny.boundsMax);
 }
+
+namespace {
+
+// A ~3 MiB OBJ: a grid strip of quads (big enough for several progress reports).
+std::string bigObj() {
+  std::string s;
+  const int n = 60000;
+  for (int i = 0; i < n; ++i) s += "v " + std::to_string(i % 2) + ".000 0.000 " + std::to_string(i / 2) + ".000\n";
+  for (int i = 0; i + 3 < n; i += 2)
+    s += "f " + std::to_string(i + 1) + " " + std::to_string(i + 2) + " " + std::to_string(i + 4) + " " + std::to_string(i + 3) + "\n";
+  return s;
+}
+
+} // namespace
+
+TEST(LevelLoad, ProgressIsMonotonicAndReachesTheTotal) {
+  TempDir dir;
+  const std::string text = bigObj();
+  const std::string path = dir.write("big.obj", text);
+  std::vector<std::pair<long long, long long>> calls;
+  TriMesh m;
+  std::string error;
+  ASSERT_EQ(loadObj(path, m, error, [&](long long done, long long total) {
+              calls.emplace_back(done, total);
+              return true;
+            }),
+            navbench::LoadResult::Ok)
+      << error;
+  EXPECT_EQ(m.triCount(), 59998);
+  ASSERT_GE(calls.size(), 4u); // read, a few validation steps, the end
+  const long long total = calls.front().second;
+  EXPECT_EQ(total, 3 * (long long)text.size());
+  for (size_t i = 0; i < calls.size(); ++i) {
+    EXPECT_EQ(calls[i].second, total);
+    EXPECT_GE(calls[i].first, 0);
+    EXPECT_LE(calls[i].first, total);
+    if (i > 0) {
+      EXPECT_GE(calls[i].first, calls[i - 1].first) << "call " << i;
+    }
+  }
+  EXPECT_EQ(calls.back().first, total);
+  EXPECT_LT(calls[calls.size() / 2].first, total); // not all reported at the end
+}
+
+TEST(LevelLoad, CancelReturnsCancelledAndKeepsTheLevel) {
+  TempDir dir;
+  const std::string big = dir.write("big.obj", bigObj());
+  Level level;
+  std::string error;
+  ASSERT_TRUE(level.load(dir.write("small.obj", "v 0 0 0\nv 1 0 0\nv 1 0 1\nf 1 2 3\n"), error)) << error;
+  const std::string before = level.path();
+  for (int cancelAt : {1, 3, 1000}) { // while reading, while validating, at the last report
+    int calls = 0;
+    const navbench::LoadResult r = level.load(big, error, [&](long long, long long) { return ++calls < cancelAt; });
+    if (cancelAt == 1000) {
+      // More calls than reports: this one completes, so the cancel case above really cancelled early.
+      ASSERT_EQ(r, navbench::LoadResult::Ok) << error;
+      EXPECT_EQ(level.mesh().triCount(), 59998);
+      continue;
+    }
+    EXPECT_EQ(r, navbench::LoadResult::Cancelled) << "cancel at call " << cancelAt;
+    EXPECT_EQ(calls, cancelAt);
+    EXPECT_NE(error.find("cancelled"), std::string::npos) << error;
+    EXPECT_EQ(level.path(), before);
+    EXPECT_EQ(level.mesh().triCount(), 1);
+  }
+}
