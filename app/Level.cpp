@@ -353,6 +353,60 @@ void Level::set(TriMesh mesh, const std::string& name) {
   m_bvh.build(m_mesh.verts, m_mesh.tris);
 }
 
+LevelLoader::~LevelLoader() {
+  cancel();
+  if (m_thread.joinable()) m_thread.join();
+}
+
+void LevelLoader::start(const std::string& path, const std::string& tag) {
+  cancel();
+  if (m_thread.joinable()) m_thread.join();
+  m_cancel = false;
+  m_finished = false;
+  m_done = 0;
+  m_total = 1;
+  m_path = path;
+  m_tag = tag;
+  m_error.clear();
+  m_level = Level{};
+  m_result = LoadResult::Failed;
+  m_start = std::chrono::steady_clock::now();
+  m_thread = std::thread([this] {
+    // Reading, validating and parsing are 3/4 of the bar; the picking BVH the last quarter.
+    m_result = m_level.load(m_path, m_error, [this](long long done, long long total) {
+      m_done = done * 3;
+      m_total = total * 4;
+      return !m_cancel.load();
+    });
+    if (m_result == LoadResult::Ok) m_done = m_total.load();
+    m_finished = true;
+  });
+}
+
+float LevelLoader::fraction() const {
+  const long long total = m_total.load();
+  return total > 0 ? std::min(1.0f, float(double(m_done.load()) / double(total))) : 0.0f;
+}
+
+double LevelLoader::elapsedMs() const {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - m_start).count();
+}
+
+LoadResult LevelLoader::take(Level& level, std::string& error) {
+  if (!m_thread.joinable()) {
+    error = "no level load in progress";
+    return LoadResult::Failed;
+  }
+  m_thread.join();
+  if (m_result == LoadResult::Ok) {
+    level = std::move(m_level);
+  } else {
+    error = m_error;
+  }
+  m_level = Level{};
+  return m_result;
+}
+
 void Level::clear() {
   m_mesh = TriMesh{};
   m_path.clear();

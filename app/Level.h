@@ -9,7 +9,10 @@
 
 #include <glm/glm.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <functional>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -84,6 +87,39 @@ private:
   std::string m_path;
   TriMesh m_mesh;
   TriBvh m_bvh;
+};
+
+/// Loads a Level on a worker thread while the caller's frame loop runs (the viewer's progress bar).
+/// Owned and polled by one thread (the main thread); the loaded Level is handed over by take().
+class LevelLoader {
+public:
+  LevelLoader() = default;
+  LevelLoader(const LevelLoader&) = delete;
+  LevelLoader& operator=(const LevelLoader&) = delete;
+  ~LevelLoader(); ///< Cancels a running load and waits for it.
+
+  /// Starts loading `path` (an OBJ) into a new Level; cancels and drops a previous load first.
+  /// `tag` is kept for the caller (e.g. what was asked for: a level file rather than its OBJ).
+  void start(const std::string& path, const std::string& tag = std::string());
+  bool active() const { return m_thread.joinable(); } ///< Started and not taken yet.
+  bool finished() const { return m_finished.load(); } ///< The worker is done: take() does not block.
+  float fraction() const;                             ///< [0, 1]
+  double elapsedMs() const;
+  void cancel() { m_cancel = true; }
+  const std::string& path() const { return m_path; }
+  const std::string& tag() const { return m_tag; }
+  /// Waits for the worker, then: Ok moves the loaded Level into `level`; Failed/Cancelled leave
+  /// `level` untouched and set `error`. Afterwards active() is false.
+  LoadResult take(Level& level, std::string& error);
+
+private:
+  std::thread m_thread;
+  std::atomic<bool> m_cancel{false}, m_finished{false};
+  std::atomic<long long> m_done{0}, m_total{1};
+  std::chrono::steady_clock::time_point m_start;
+  std::string m_path, m_tag, m_error;
+  Level m_level;
+  LoadResult m_result = LoadResult::Failed;
 };
 
 } // namespace navbench

@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
+#include <thread>
 
 using navbench::Level;
 using navbench::loadObj;
@@ -295,4 +297,51 @@ TEST(LevelLoad, CancelReturnsCancelledAndKeepsTheLevel) {
     EXPECT_EQ(level.path(), before);
     EXPECT_EQ(level.mesh().triCount(), 1);
   }
+}
+
+TEST(LevelLoad, BackgroundLoaderHandsOverTheLevelOrLeavesItAlone) {
+  TempDir dir;
+  const std::string big = dir.write("big.obj", bigObj());
+  const std::string bad = dir.write("bad.obj", "v 0 0 0\nf 1 2 3\n");
+  navbench::LevelLoader loader;
+  Level level;
+  std::string error;
+  EXPECT_EQ(loader.take(level, error), navbench::LoadResult::Failed); // nothing started
+
+  loader.start(big, "tag");
+  EXPECT_TRUE(loader.active());
+  EXPECT_EQ(loader.tag(), "tag");
+  while (!loader.finished()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_FLOAT_EQ(loader.fraction(), 1.0f);
+  ASSERT_EQ(loader.take(level, error), navbench::LoadResult::Ok) << error;
+  EXPECT_FALSE(loader.active());
+  EXPECT_EQ(level.path(), big);
+  EXPECT_EQ(level.mesh().triCount(), 59998);
+  EXPECT_FALSE(level.bvh().empty());
+
+  loader.start(bad);
+  ASSERT_EQ(loader.take(level, error), navbench::LoadResult::Failed);
+  EXPECT_NE(error.find("out of range"), std::string::npos) << error;
+  EXPECT_EQ(level.path(), big);
+
+  // Cancel right after the start: the worker sees it at its first progress report (after the
+  // first 4 MiB read at the latest), unless it already finished; either way nothing is lost.
+  Level small;
+  ASSERT_TRUE(small.load(dir.write("small.obj", "v 0 0 0\nv 1 0 0\nv 1 0 1\nf 1 2 3\n"), error)) << error;
+  int cancelled = 0;
+  for (int i = 0; i < 5; ++i) {
+    loader.start(big);
+    loader.cancel();
+    const navbench::LoadResult r = loader.take(small, error);
+    if (r == navbench::LoadResult::Cancelled) {
+      ++cancelled;
+      EXPECT_NE(error.find("cancelled"), std::string::npos) << error;
+      EXPECT_EQ(small.mesh().triCount(), 1);
+    } else {
+      ASSERT_EQ(r, navbench::LoadResult::Ok) << error;
+      ASSERT_TRUE(small.load(dir.file("small.obj"), error)) << error;
+    }
+  }
+  EXPECT_GE(cancelled, 1);
+  loader.start(big); // destroyed while loading: cancels and joins (no crash, no leak under ASan)
 }
