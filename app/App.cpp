@@ -29,6 +29,14 @@
 namespace navbench {
 
 namespace {
+
+// OBJ files over this size open on a worker thread in interactive runs (about 0.2 s and more to
+// load): smaller ones keep the synchronous, same-frame load that scripted runs rely on.
+constexpr std::uintmax_t ASYNC_LEVEL_BYTES = std::uintmax_t(8) << 20;
+
+} // namespace
+
+namespace {
 // The panel layout, written through nav/AtomicFile.h ("" = not saved: headless runs).
 void saveImguiIni(const std::string& path) {
   ImGui::GetIO().WantSaveIniSettings = false;
@@ -172,6 +180,7 @@ int App::run(const AppOptions& options) {
     updateCamera(dt);
     updateHover();
     if (m_bake.poll(m_nav, m_log)) navReplaced();
+    pollLevelLoad();
     if (m_activeTool >= 0 && m_activeTool < int(m_tools.size())) m_tools[size_t(m_activeTool)]->update(dt);
 
     ImGui_ImplOpenGL3_NewFrame();
@@ -192,6 +201,7 @@ int App::run(const AppOptions& options) {
     }
     m_uiCapture = m_captureFrame || headlessShot;
     drawUi();
+    drawLevelLoad();
     ImGui::Render();
     if (ImGui::GetIO().WantSaveIniSettings) saveImguiIni(m_imguiIni);
 
@@ -398,6 +408,42 @@ void App::shutdown() {
   }
 }
 
+void App::pollLevelLoad() {
+  if (!m_levelLoader.active() || !m_levelLoader.finished()) return;
+  const std::string path = m_levelLoader.tag();
+  const double ms = m_levelLoader.elapsedMs();
+  Level loaded;
+  std::string error;
+  const LoadResult r = m_levelLoader.take(loaded, error);
+  if (r != LoadResult::Ok) {
+    if (r == LoadResult::Cancelled)
+      m_log.info(error);
+    else
+      m_log.error(error + (m_level.empty() ? std::string() : " (keeping " + m_level.path() + ")"));
+    return;
+  }
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "loaded in the background in %.1f ms", ms);
+  m_log.info(buf);
+  openLevel(path, &loaded, m_levelLoadSiblingNav);
+}
+
+void App::drawLevelLoad() {
+  if (!m_levelLoader.active() || m_levelLoader.elapsedMs() < 300.0) return;
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.5f), ImGuiCond_Always,
+                          ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowSize(ImVec2(420.0f, 0.0f));
+  ImGui::Begin("Opening level", nullptr,
+               ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
+  ImGui::TextUnformatted(fs::path(m_levelLoader.path()).filename().string().c_str());
+  ImGui::ProgressBar(m_levelLoader.fraction());
+  ImGui::Text("%.1f s", m_levelLoader.elapsedMs() / 1000.0);
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel")) m_levelLoader.cancel();
+  ImGui::End();
+}
+
 bool App::openLevel(const std::string& path, Level* preloaded, bool siblingNav) {
   std::string ext = fs::path(path).extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
@@ -414,6 +460,20 @@ bool App::openLevel(const std::string& path, Level* preloaded, bool siblingNav) 
   }
   std::string error;
   const double t0 = nowMs();
+  if (m_levelLoader.active()) { // a newer open wins over a background load still running
+    m_levelLoader.cancel();
+    Level dropped;
+    m_levelLoader.take(dropped, error);
+    error.clear();
+  }
+  std::error_code sizeError;
+  const auto objBytes = preloaded ? 0 : fs::file_size(objPath, sizeError);
+  if (!preloaded && !m_headless && !sizeError && objBytes > ASYNC_LEVEL_BYTES) {
+    m_levelLoader.start(objPath, path);
+    m_levelLoadSiblingNav = siblingNav;
+    m_log.info("opening " + objPath + " (" + std::to_string(objBytes >> 20) + " MiB) in the background");
+    return true;
+  }
   if (preloaded) {
     m_level = std::move(*preloaded);
   } else if (!m_level.load(objPath, error)) {

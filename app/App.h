@@ -89,7 +89,12 @@ private:
   /// Opens a level (.obj, level .json, or .bin). `preloaded`: the level's geometry already read
   /// (scenario loading reads files first so a failure changes nothing); `siblingNav` false: do not
   /// open/bake the level's own navmesh (the caller opens one).
+  /// Interactive runs load big OBJ files (over ASYNC_LEVEL_BYTES) on a worker thread: the call
+  /// returns true at once, the frame loop shows a progress bar with Cancel (pollLevelLoad) and the
+  /// level replaces the current one only once loaded.
   bool openLevel(const std::string& path, Level* preloaded = nullptr, bool siblingNav = true);
+  void pollLevelLoad();
+  void drawLevelLoad();
   bool openNav(const std::string& path, nav::NavMesh* preloaded = nullptr);
   /// Anything the user opens (command line, File > Open, drop): scenarios (.png, or .json with the
   /// navbenchScenario marker) are restored, other files opened as levels / tile sets.
@@ -200,6 +205,8 @@ private:
   bool m_uiCapture = false; ///< This frame is captured: view-only hides the UI, the caption is drawn.
   std::string m_shotDir;
   bool m_shotCaption = false, m_shotViewOnly = false;
+  LevelLoader m_levelLoader;      ///< A big level loading in the background (openLevel).
+  bool m_levelLoadSiblingNav = true;
   std::string m_toast;
   bool m_toastError = false;
   double m_toastUntil = 0;
