@@ -606,6 +606,9 @@ bool App::writeState(const std::string& path, std::string& error) const {
   j["level"] = m_level.path();
   j["levelFromNav"] = m_levelFromNav;
   j["nav"] = m_nav.loaded() ? m_nav.path() : std::string();
+  j["unsavedBake"] = m_bake.unsavedBake();
+  j["unsavedSettings"] = m_bake.settingsChanged();
+  j["unsavedPrompt"] = m_pending == Pending::Quit ? "quit" : m_pending == Pending::Open ? "open " + m_pendingPath : "";
   j["navPolys"] = m_nav.loaded() ? m_nav.polyCount() : 0;
   j["activeTool"] = m_activeTool >= 0 && m_activeTool < int(m_tools.size()) ? m_tools[size_t(m_activeTool)]->name() : "";
   nlohmann::json tool = nlohmann::json::object();
@@ -775,15 +778,15 @@ void App::processEvent(const SDL_Event& e) {
   ImGui_ImplSDL2_ProcessEvent(&e);
   const ImGuiIO& io = ImGui::GetIO();
   switch (e.type) {
-  case SDL_QUIT: m_running = false; break;
+  case SDL_QUIT: requestQuit(); break;
   case SDL_WINDOWEVENT:
-    if (e.window.event == SDL_WINDOWEVENT_CLOSE && e.window.windowID == SDL_GetWindowID(m_window)) m_running = false;
+    if (e.window.event == SDL_WINDOWEVENT_CLOSE && e.window.windowID == SDL_GetWindowID(m_window)) requestQuit();
     break;
   case SDL_DROPFILE:
     if (e.drop.file) {
       const std::string ext = fs::path(e.drop.file).extension().string();
       if (ext == ".txt" || ext == ".TXT") m_testCases.open(e.drop.file, m_log); // a RecastDemo test-case file
-      else openAny(e.drop.file); // a scenario (.json with the marker, screenshot .png) or a level
+      else requestOpen(e.drop.file); // a scenario (.json with the marker, screenshot .png) or a level
       SDL_free(e.drop.file);
     }
     break;
@@ -858,6 +861,10 @@ void App::processEvent(const SDL_Event& e) {
     } else if ((e.key.keysym.mod & KMOD_CTRL) && e.key.keysym.sym == SDLK_s) {
       if (m_scenarioPath.empty()) m_saveAsOpen = true;
       else saveScenarioAs(m_scenarioPath);
+    }
+    if ((e.key.keysym.mod & KMOD_CTRL) && !(e.key.keysym.mod & KMOD_SHIFT)) {
+      if (e.key.keysym.sym == SDLK_q) requestQuit();
+      else if (e.key.keysym.sym == SDLK_b && !m_bake.running()) m_bake.buildByUser(m_log);
     }
     if (e.key.keysym.sym == SDLK_o && (e.key.keysym.mod & KMOD_CTRL)) {
       std::string dir = m_level.empty() ? std::string() : fs::path(absolutePath(m_level.path())).parent_path().string();
@@ -934,7 +941,7 @@ void App::drawUi() {
       if (ImGui::MenuItem("Open test cases..."))
         m_testCases.openDialog(m_level.empty() ? std::string() : fs::path(absolutePath(m_level.path())).parent_path().string());
       ImGui::Separator();
-      if (ImGui::MenuItem("Quit", "Alt+F4")) m_running = false;
+      if (ImGui::MenuItem("Quit", "Ctrl+Q")) requestQuit();
       ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("View")) {
@@ -1021,7 +1028,66 @@ void App::drawUi() {
   if (m_scenarioDialog.draw(chosen)) toOpen = chosen;
   drawScenarioUi();
   if (m_uiCapture && m_shotCaption) drawCaption();
-  if (!toOpen.empty()) openAny(toOpen);
+  drawUnsavedPrompt();
+  if (!toOpen.empty()) requestOpen(toOpen);
+}
+
+void App::requestOpen(const std::string& path) {
+  if (!m_bake.unsaved()) {
+    openAny(path);
+    return;
+  }
+  m_pending = Pending::Open;
+  m_pendingPath = path;
+}
+
+void App::requestQuit() {
+  if (!m_bake.unsaved()) {
+    m_running = false;
+    return;
+  }
+  m_pending = Pending::Quit;
+  m_pendingPath.clear();
+}
+
+void App::drawUnsavedPrompt() {
+  if (m_pending == Pending::None) return;
+  const char* title = "Unsaved navmesh";
+  if (!ImGui::IsPopupOpen(title)) ImGui::OpenPopup(title);
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x * 0.5f, vp->Pos.y + vp->Size.y * 0.5f), ImGuiCond_Always,
+                          ImVec2(0.5f, 0.5f));
+  if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+  if (m_bake.unsavedBake())
+    ImGui::Text("The navmesh baked from %s is not saved (Save writes %s).", m_bake.source().c_str(), m_bake.savePath());
+  if (m_bake.settingsChanged())
+    ImGui::Text("Bake settings were changed in the Bake panel (Save writes them to %s).", m_bake.levelFilePath().c_str());
+  if (m_pending == Pending::Quit) ImGui::TextUnformatted("Quitting drops this.");
+  else ImGui::Text("Opening %s drops this.", m_pendingPath.c_str());
+  bool proceed = false;
+  // Keys S / D / Esc as well (the modal has the keyboard while it is open).
+  if (ImGui::Button("Save (S)") || ImGui::IsKeyPressed(SDL_SCANCODE_S, false))
+    proceed = m_bake.saveAll(m_nav, m_log); // a failed save keeps the prompt (the log says why)
+  ImGui::SameLine();
+  if (ImGui::Button("Discard (D)") || ImGui::IsKeyPressed(SDL_SCANCODE_D, false)) {
+    m_log.info("unsaved changes discarded");
+    m_bake.discard();
+    proceed = true;
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel (Esc)") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) {
+    m_pending = Pending::None;
+    ImGui::CloseCurrentPopup();
+  }
+  if (proceed) {
+    const Pending what = m_pending;
+    const std::string path = m_pendingPath;
+    m_pending = Pending::None;
+    ImGui::CloseCurrentPopup();
+    if (what == Pending::Quit) m_running = false;
+    else if (what == Pending::Open) openAny(path);
+  }
+  ImGui::EndPopup();
 }
 
 void App::drawScene(int w, int h) {

@@ -119,6 +119,14 @@ private:
   void drawCaption();
   void notify(const std::string& text, bool error);
   void updateTitle();
+  /// Opening a file or quitting drops a navmesh baked in the viewer: when it is not saved, these
+  /// ask first (drawUnsavedPrompt: Save / Discard / Cancel) instead of acting at once.
+  void requestOpen(const std::string& path);
+  void requestQuit();
+  void drawUnsavedPrompt();
+  enum class Pending { None, Open, Quit };
+  Pending m_pending = Pending::None;
+  std::string m_pendingPath;
   void navReplaced();
   void updateHover();
   bool writeState(const std::string& path, std::string& error) const;

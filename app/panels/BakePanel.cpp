@@ -24,6 +24,8 @@ bool BakePanel::setSource(const std::string& levelPath, Log& log) {
   m_input = std::move(in);
   settings = s;
   m_source = levelPath;
+  m_savedSettings = s;
+  m_unsaved = false; // the app asked before replacing an unsaved bake
   fs::path bin(levelPath);
   bin.replace_extension(".bin");
   std::snprintf(m_savePath, sizeof m_savePath, "%s", bin.string().c_str());
@@ -31,6 +33,8 @@ bool BakePanel::setSource(const std::string& levelPath, Log& log) {
 }
 
 void BakePanel::clearSource() {
+  m_unsaved = false;
+  m_savedSettings = settings;
   m_source.clear();
   m_input = nav::bake::BakeInput{};
 }
@@ -47,6 +51,79 @@ bool BakePanel::build(Log& log) {
   }
   log.info("bake started: " + m_source);
   m_report.clear();
+  m_userBuild = false;
+  return true;
+}
+
+bool BakePanel::buildByUser(Log& log) {
+  if (!build(log)) return false;
+  m_userBuild = true;
+  return true;
+}
+
+bool BakePanel::settingsChanged() const {
+  return !m_source.empty() && nav::bake::settingsToJson(settings) != nav::bake::settingsToJson(m_savedSettings);
+}
+
+std::string BakePanel::levelFilePath() const {
+  if (m_source.empty()) return std::string();
+  fs::path p(m_source);
+  if (p.extension() == ".json") return m_source;
+  p.replace_extension(".json");
+  return p.string();
+}
+
+bool BakePanel::saveSettings(Log& log) {
+  const std::string path = levelFilePath();
+  if (path.empty()) {
+    log.error("save settings: no level open");
+    return false;
+  }
+  nav::bake::Level level;
+  std::string why;
+  std::error_code ec;
+  if (path == m_source || fs::exists(path, ec)) {
+    if (!nav::bake::loadLevelFile(path, &level, &why)) {
+      log.error("save settings: " + why);
+      return false;
+    }
+    if (path != m_source) { // an OBJ's sibling level file: only if it is this OBJ's
+      const std::string obj = nav::bake::resolveObjPath(path, level);
+      if (!fs::equivalent(obj, m_source, ec)) {
+        log.error(path + ": save settings: this level file is for " + obj + ", not " + m_source + "; not changed");
+        return false;
+      }
+    }
+  } else {
+    level.objPath = fs::path(m_source).filename().string();
+  }
+  level.settings = settings;
+  if (!nav::bake::saveLevelFile(path, level, &why)) {
+    log.error(path + ": cannot save settings: " + why);
+    return false;
+  }
+  m_savedSettings = settings;
+  log.info("saved bake settings to " + path);
+  return true;
+}
+
+bool BakePanel::saveAll(const NavState& nav, Log& log) {
+  if (settingsChanged() && !saveSettings(log)) return false;
+  return !m_unsaved || save(nav, log);
+}
+
+bool BakePanel::save(const NavState& nav, Log& log) {
+  if (!nav.loaded()) {
+    log.error("save navmesh: no navmesh open");
+    return false;
+  }
+  std::string why;
+  if (nav::statusFailed(nav::saveTileSetFile(nav.mesh(), m_savePath, &why))) {
+    log.error(std::string(m_savePath) + ": cannot save: " + why);
+    return false;
+  }
+  log.info(std::string("saved ") + m_savePath);
+  m_unsaved = false;
   return true;
 }
 
@@ -56,6 +133,8 @@ bool BakePanel::poll(NavState& nav, Log& log) {
   nav::bake::BakeReport rep;
   m_job.takeResult(&mesh, &rep);
   m_report = rep.log;
+  const bool userBuild = m_userBuild;
+  m_userBuild = false;
   char buf[256];
   for (int i = 0; i < nav::bake::BAKE_STAGE_COUNT; ++i) {
     if (rep.stageMs[i] <= 0) continue;
@@ -70,6 +149,7 @@ bool BakePanel::poll(NavState& nav, Log& log) {
     return false;
   }
   nav.adopt(std::move(*mesh), m_source + " (baked)");
+  if (userBuild) m_unsaved = true;
   log.info(std::string("bake done: ") + buf);
   return true;
 }
@@ -127,7 +207,7 @@ bool BakePanel::draw(NavState& nav, Log& log, bool* open) {
   ImGui::SliderInt("threads (0 = all)", &m_threads, 0, 16);
   if (ImGui::Button("Defaults")) s = nav::bake::BakeSettings{};
   ImGui::SameLine();
-  if (ImGui::Button("Build")) build(log);
+  if (ImGui::Button("Build (Ctrl+B)")) buildByUser(log);
   ImGui::EndDisabled();
   if (busy) {
     const nav::bake::BakeProgress p = m_job.progress();
@@ -141,14 +221,15 @@ bool BakePanel::draw(NavState& nav, Log& log, bool* open) {
   ImGui::InputText("##save", m_savePath, sizeof m_savePath);
   ImGui::SameLine();
   ImGui::BeginDisabled(!nav.loaded() || busy);
-  if (ImGui::Button("Save .bin")) {
-    std::string why;
-    if (nav::statusFailed(nav::saveTileSetFile(nav.mesh(), m_savePath, &why)))
-      log.error(std::string(m_savePath) + ": cannot save: " + why);
-    else
-      log.info(std::string("saved ") + m_savePath);
-  }
+  if (ImGui::Button("Save .bin")) save(nav, log);
   ImGui::EndDisabled();
+  ImGui::BeginDisabled(m_source.empty() || busy);
+  if (ImGui::Button("Save settings to level file")) saveSettings(log);
+  ImGui::EndDisabled();
+  if (!m_source.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("Writes %s", levelFilePath().c_str());
+  if (settingsChanged()) ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "Settings changed since opened or saved.");
+  if (m_unsaved) ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "Not saved: this bake exists only in memory.");
   if (!m_report.empty() && ImGui::CollapsingHeader("Build log", ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::BeginChild("bakelog", ImVec2(0, 160), true, ImGuiWindowFlags_HorizontalScrollbar);
     for (const std::string& l : m_report) ImGui::TextUnformatted(l.c_str());

@@ -30,6 +30,32 @@ public:
   /// Draws the window (returns false; kept for symmetry with poll()).
   bool draw(NavState& nav, Log& log, bool* open);
 
+  /// Starts a bake as the Build button does (Ctrl+B): its result counts as the user's work, so
+  /// unsaved() is true once it arrives, until it is saved or discarded.
+  bool buildByUser(Log& log);
+  /// Something opening another file or quitting would lose, so the app asks first (Save /
+  /// Discard / Cancel): a navmesh built by the user (Build / Ctrl+B) and not saved since, or bake
+  /// settings edited since the level was opened or its level file saved.
+  bool unsaved() const { return m_unsaved || settingsChanged(); }
+  bool unsavedBake() const { return m_unsaved; }
+  bool settingsChanged() const;
+  /// Saves the open navmesh to the panel's .bin path (atomic); false + log message on failure.
+  bool save(const NavState& nav, Log& log);
+  /// Writes the panel's settings into the level file (atomic): a level-file source is updated in
+  /// place (volumes and links kept); for an OBJ, levelFilePath() is created, or updated when it
+  /// already names this OBJ (another OBJ's level file is refused). False + log message on failure.
+  bool saveSettings(Log& log);
+  /// Saves whatever unsaved() reports (settings, then the navmesh).
+  bool saveAll(const NavState& nav, Log& log);
+  /// The user chose to drop what is unsaved.
+  void discard() {
+    m_unsaved = false;
+    m_savedSettings = settings;
+  }
+  const char* savePath() const { return m_savePath; }
+  /// The level file saveSettings() writes ("" when no level is open).
+  std::string levelFilePath() const;
+
   nav::bake::BakeSettings settings;
 
 private:
@@ -38,6 +64,9 @@ private:
   nav::bake::BakeJob m_job;
   std::vector<std::string> m_report;
   int m_threads = 0;
+  bool m_userBuild = false; ///< The running bake was started by the user.
+  bool m_unsaved = false;
+  nav::bake::BakeSettings m_savedSettings; ///< The settings as opened or last saved.
   char m_savePath[512] = {};
 };
 

@@ -134,6 +134,8 @@ void drawHelpWindow(bool* open) {
       {"Ctrl+S / Ctrl+Shift+S", "save the scenario / save it as"},
       {"Ctrl+Shift+C / Ctrl+Shift+V", "copy / paste the scenario as text"},
       {"F12", "screenshot with the scenario inside (File > Screenshot options)"},
+      {"Ctrl+B", "bake the open level with the Bake panel's settings"},
+      {"Ctrl+Q", "quit (asks first when a bake is not saved)"},
       {"F1", "this window"},
   };
   if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
