@@ -1,5 +1,6 @@
 // The real navbench binary from the command line: --help, bad input in screenshot mode, and
 // bad options. Runs headless (SDL_VIDEODRIVER=offscreen is set by ctest).
+#include "TestUtil.h"
 #include "render/Screenshot.h"
 
 #include <gtest/gtest.h>
@@ -10,29 +11,14 @@
 #include <fstream>
 #include <iterator>
 #include <string>
-#include <sys/wait.h>
 
 namespace {
 
-struct Result {
-  int exitCode = -1;
-  std::string output; // stdout + stderr
-};
+using Result = navbench::test::CommandResult;
 
 // Runs navbench with `args` (shell syntax), optionally prefixed by environment assignments.
 Result run(const std::string& args, const std::string& env = "") {
-  Result r;
-  // Offscreen GL; under AddressSanitizer the GL driver's own allocations at exit are not ours.
-  const std::string cmd = "SDL_VIDEODRIVER=offscreen ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" " + env +
-                          "'" + NAVBENCH_EXE + "' " + args + " 2>&1";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-  int status = ::pclose(p);
-  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return navbench::test::runCommand(navbench::test::headlessEnv() + env + "'" + NAVBENCH_EXE + "' " + args);
 }
 
 std::string tmpDir() {

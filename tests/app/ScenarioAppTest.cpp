@@ -12,6 +12,7 @@
 #include "nav/NavMeshQuery.h"
 #include "nav/TileSetFile.h"
 #include "render/Screenshot.h"
+#include "TestUtil.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -23,7 +24,6 @@
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 #include <vector>
 
 namespace {
@@ -31,9 +31,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct AppRun {
-  int exitCode = -1;
-  std::string output;
+struct AppRun : navbench::test::CommandResult {
   json state;
 };
 
@@ -49,17 +47,9 @@ AppRun runApp(const std::string& args, const std::string& tag, const std::string
   AppRun r;
   const std::string dump = tmpDir() + "/" + tag + ".state.json";
   fs::remove(dump);
-  const std::string cmd = "cd " + q(tmpDir()) + " && SDL_VIDEODRIVER=offscreen XDG_CONFIG_HOME=" + q(tmpDir() + "/config") +
-                          " ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" " + q(NAVBENCH_EXE) + " " + args +
-                          " --size " + size + " --screenshot " + q(tmpDir() + "/" + tag + ".png") + " --dump-state " + q(dump) +
-                          " 2>&1";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-  const int status = ::pclose(p);
-  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  static_cast<navbench::test::CommandResult&>(r) = navbench::test::runCommand(
+      "cd " + q(tmpDir()) + " && " + navbench::test::headlessEnv(tmpDir() + "/config") + q(NAVBENCH_EXE) + " " + args +
+      " --size " + size + " --screenshot " + q(tmpDir() + "/" + tag + ".png") + " --dump-state " + q(dump));
   std::ifstream f(dump);
   if (f) r.state = json::parse(f, nullptr, false);
   return r;

@@ -9,6 +9,7 @@
 #include "nav/ShortestPath.h"
 #include "nav/TileSetFile.h"
 #include "nav/bake/Areas.h"
+#include "TestUtil.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -19,7 +20,6 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <sys/wait.h>
 #include <tuple>
 #include <vector>
 
@@ -33,9 +33,7 @@ std::string tmpDir() {
   return NAVBENCH_TEST_TMP;
 }
 
-struct AppRun {
-  int exitCode = -1;
-  std::string output;
+struct AppRun : navbench::test::CommandResult {
   json state;
 };
 
@@ -43,18 +41,10 @@ AppRun runApp(const std::string& args, const std::string& tag) {
   AppRun r;
   const std::string dump = tmpDir() + "/" + tag + ".json";
   fs::remove(dump);
-  const std::string cmd = "SDL_VIDEODRIVER=offscreen XDG_CONFIG_HOME='" + tmpDir() + "/config_" + tag +
-                          "' ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" '" +
-                          std::string(NAVBENCH_EXE) + "' " + args +
-                          " --size 1280x720 --screenshot '" + tmpDir() + "/" + tag + ".png' --dump-state '" + dump +
-                          "' 2>&1";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-  const int status = ::pclose(p);
-  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  static_cast<navbench::test::CommandResult&>(r) =
+      navbench::test::runCommand(navbench::test::headlessEnv(tmpDir() + "/config_" + tag) + "'" + NAVBENCH_EXE + "' " +
+                                 args + " --size 1280x720 --screenshot '" + tmpDir() + "/" + tag + ".png' --dump-state '" +
+                                 dump + "'");
   std::ifstream f(dump);
   if (f) r.state = json::parse(f, nullptr, false);
   return r;

@@ -3,6 +3,8 @@
 // tests/app/data/default_cases.txt on the default level, doctored and malformed expectations,
 // --write-expected, the shared RecastDemo files (skipped when ../shared is absent), and the
 // viewer's Test cases panel driven headless (a dropped file, a click on its first row, a key).
+#include "TestUtil.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -13,7 +15,6 @@
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 #include <vector>
 
 namespace {
@@ -21,24 +22,11 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct CmdRun {
-  int exitCode = -1;
-  std::string output; // stdout + stderr
-};
+using CmdRun = navbench::test::CommandResult;
 
 CmdRun run(const std::string& args) {
-  CmdRun r;
-  const std::string cmd = "SDL_VIDEODRIVER=offscreen XDG_CONFIG_HOME='" + std::string(NAVBENCH_TEST_TMP) +
-                          "/config' ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" '" + NAVBENCH_EXE +
-                          "' " + args + " 2>&1";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-  const int st = ::pclose(p);
-  r.exitCode = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
+  return navbench::test::runCommand(navbench::test::headlessEnv(std::string(NAVBENCH_TEST_TMP) + "/config") + "'" +
+                                    NAVBENCH_EXE + "' " + args);
 }
 
 std::string tmp(const std::string& name) {

@@ -1,14 +1,45 @@
-// TestUtil.h: small helpers for the app tests (temporary files).
+// TestUtil.h: small helpers for the app tests (temporary files, running the binary).
 #pragma once
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace navbench::test {
+
+/// What a shell command did: its exit code (-1 when it did not exit normally) and its stdout +
+/// stderr.
+struct CommandResult {
+  int exitCode = -1;
+  std::string output;
+};
+
+/// Runs `cmd` with /bin/sh, stderr merged into the captured stdout.
+inline CommandResult runCommand(const std::string& cmd) {
+  CommandResult r;
+  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+  const int status = ::pclose(p);
+  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+/// Environment assignments (with a trailing space) for running the viewer headless: offscreen
+/// SDL video, and no leak check under AddressSanitizer (the GL driver's own allocations at exit are
+/// not ours). A non-empty `configDir` becomes XDG_CONFIG_HOME, so no user settings are read.
+inline std::string headlessEnv(const std::string& configDir = std::string()) {
+  std::string env = "SDL_VIDEODRIVER=offscreen ";
+  if (!configDir.empty()) env += "XDG_CONFIG_HOME='" + configDir + "' ";
+  return env + "ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" ";
+}
 
 /// A fresh directory under the system temp dir, removed with the object.
 class TempDir {

@@ -8,6 +8,7 @@
 #include "app/Settings.h"
 #include "render/DebugDraw.h"
 #include "render/Screenshot.h"
+#include "TestUtil.h"
 #include "nav/NavMeshQuery.h"
 #include "nav/PathFollow.h"
 #include "nav/ShortestPath.h"
@@ -24,7 +25,6 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <sys/wait.h>
 #include <vector>
 
 namespace {
@@ -32,9 +32,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct AppRun {
-  int exitCode = -1;
-  std::string output;
+struct AppRun : navbench::test::CommandResult {
   json state;
 };
 
@@ -47,16 +45,9 @@ AppRun runApp(const std::string& args, const std::string& tag) {
   AppRun r;
   const std::string dump = tmpDir() + "/" + tag + ".json";
   fs::remove(dump);
-  const std::string cmd = "SDL_VIDEODRIVER=offscreen XDG_CONFIG_HOME='" + tmpDir() + "/config' ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" '" +
-                          std::string(NAVBENCH_EXE) + "' " + args + " --size 1280x720 --screenshot '" + tmpDir() + "/" +
-                          tag + ".png' --dump-state '" + dump + "' 2>&1";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-  const int status = ::pclose(p);
-  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  static_cast<navbench::test::CommandResult&>(r) =
+      navbench::test::runCommand(navbench::test::headlessEnv(tmpDir() + "/config") + "'" + NAVBENCH_EXE + "' " + args +
+                                 " --size 1280x720 --screenshot '" + tmpDir() + "/" + tag + ".png' --dump-state '" + dump + "'");
   std::ifstream f(dump);
   if (f) r.state = json::parse(f, nullptr, false);
   return r;

@@ -9,6 +9,7 @@
 #include "nav/NavMesh.h"
 #include "nav/TileSetFile.h"
 #include "nav/bake/LevelFile.h"
+#include "TestUtil.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -17,16 +18,13 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <sys/wait.h>
 
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct AppRun {
-  int exitCode = -1;
-  std::string output;
+struct AppRun : navbench::test::CommandResult {
   json state;
   bool screenshot = false; ///< The run reached its last frame (it did not quit early).
 };
@@ -47,16 +45,9 @@ std::string levelDir(const std::string& tag) {
 AppRun runApp(const std::string& dir, const std::string& args) {
   AppRun r;
   const std::string dump = dir + "/state.json", png = dir + "/shot.png";
-  const std::string cmd = "cd " + q(dir) + " && SDL_VIDEODRIVER=offscreen XDG_CONFIG_HOME=" + q(dir + "/config") +
-                          " ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" " + q(NAVBENCH_EXE) + " " + args +
-                          " --frames 40 --screenshot " + q(png) + " --dump-state " + q(dump) + " 2>&1";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-  const int status = ::pclose(p);
-  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  static_cast<navbench::test::CommandResult&>(r) =
+      navbench::test::runCommand("cd " + q(dir) + " && " + navbench::test::headlessEnv(dir + "/config") + q(NAVBENCH_EXE) +
+                                 " " + args + " --frames 40 --screenshot " + q(png) + " --dump-state " + q(dump));
   std::ifstream f(dump);
   if (f) r.state = json::parse(f, nullptr, false);
   r.screenshot = fs::exists(png);
