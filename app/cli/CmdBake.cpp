@@ -7,6 +7,7 @@
 #include "nav/TileSetFile.h"
 #include "nav/bake/Bake.h"
 #include "nav/bake/LevelFile.h"
+#include "nav/bake/StreamBake.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -98,10 +99,12 @@ int runBake(int argc, char** argv) {
     return 2;
   }
 
-  nav::bake::BakeInput input;
+  // A file bake (nav/bake/StreamBake.h): the OBJ is streamed and binned per tile on disk, so
+  // memory is bounded by the tiles in flight, not the level's size; same tile set as Baker.
+  nav::bake::FileBakeInput input;
   nav::bake::BakeSettings settings;
   std::string why;
-  if (!nav::bake::loadBakeInput(level, &input, &settings, &why)) {
+  if (!nav::bake::loadFileBakeInput(level, &input, &settings, &why)) {
     std::fprintf(stderr, "navbench bake: %s\n", why.c_str());
     return 1;
   }
@@ -119,18 +122,20 @@ int runBake(int argc, char** argv) {
     return 1;
   }
 
-  nav::bake::Baker baker;
-  if (!baker.setInput(std::move(input), &why)) {
-    std::fprintf(stderr, "navbench bake: %s: %s\n", level.c_str(), why.c_str());
-    return 1;
-  }
   nav::bake::BakeOptions opt;
   opt.threads = threads;
   int lastPercent = -1;
   nav::bake::BakeStage lastStage = nav::bake::BakeStage::Count;
   if (!quiet) {
     opt.progress = [&](const nav::bake::BakeProgress& p) {
-      if (p.stage == nav::bake::BakeStage::TileData && p.tilesTotal > 1) {
+      if (p.stage == nav::bake::BakeStage::Prepare && p.inputTotal > 0) {
+        const int percent = p.inputDone * 100 / p.inputTotal;
+        if (lastStage != p.stage || percent / 25 != lastPercent / 25) {
+          std::printf("  prepare: input %d%%\n", percent);
+          std::fflush(stdout);
+          lastPercent = percent;
+        }
+      } else if (p.stage == nav::bake::BakeStage::TileData && p.tilesTotal > 1) {
         const int percent = p.tilesDone * 100 / p.tilesTotal;
         if (percent / 10 != lastPercent / 10 || p.tilesDone == p.tilesTotal) {
           std::printf("  tiles %d/%d (%d%%)\n", p.tilesDone, p.tilesTotal, percent);
@@ -146,7 +151,7 @@ int runBake(int argc, char** argv) {
   }
   if (!quiet) std::printf("baking %s (%s)\n", level.c_str(), settings.tiled ? "tiled" : "solo");
   nav::bake::BakeReport report;
-  const bool ok = baker.bake(settings, opt, &report);
+  const bool ok = nav::bake::bakeFileToTileSet(input, settings, out, opt, &report);
   if (!ok) {
     for (const std::string& l : report.log)
       if (l.find("warning") != std::string::npos || l.find("error") != std::string::npos) std::fprintf(stderr, "  %s\n", l.c_str());
@@ -155,11 +160,6 @@ int runBake(int argc, char** argv) {
   }
   for (const std::string& l : report.log)
     if (l.find("warning") != std::string::npos) std::fprintf(stderr, "  %s\n", l.c_str());
-  const nav::Status st = nav::saveTileSetFile(*baker.navMesh(), out, &why);
-  if (nav::statusFailed(st)) {
-    std::fprintf(stderr, "navbench bake: cannot write %s: %s\n", out.c_str(), why.c_str());
-    return 1;
-  }
 
   std::printf("%s\n", report.log.size() > 1 ? report.log[1].c_str() : "");
   std::printf("wrote %s\n", out.c_str());

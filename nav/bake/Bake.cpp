@@ -1,4 +1,5 @@
 #include "nav/bake/Bake.h"
+#include "nav/bake/BakeInternal.h"
 #include "nav/bake/TriangleGrid.h"
 
 #include <Recast.h>
@@ -12,6 +13,8 @@
 #include <thread>
 
 namespace nav::bake {
+
+using namespace detail;
 
 const char* bakeStageName(BakeStage s) {
   switch (s) {
@@ -59,13 +62,7 @@ bool BakeInput::validate(std::string* why, std::vector<std::string>* warnings) c
       if (tri[k] < 0 || tri[k] >= nv)
         return fail("triangle " + std::to_string(t) + " refers to vertex " + std::to_string(tri[k]) + ", but there are " +
                     std::to_string(nv) + " vertices");
-    const float* a = &verts[size_t(tri[0]) * 3];
-    const float* b = &verts[size_t(tri[1]) * 3];
-    const float* c = &verts[size_t(tri[2]) * 3];
-    const float e0[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
-    const float e1[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
-    const float n[3] = {e0[1] * e1[2] - e0[2] * e1[1], e0[2] * e1[0] - e0[0] * e1[2], e0[0] * e1[1] - e0[1] * e1[0]};
-    if (n[0] == 0 && n[1] == 0 && n[2] == 0) ++degenerate;
+    if (detail::degenerate(&verts[size_t(tri[0]) * 3], &verts[size_t(tri[1]) * 3], &verts[size_t(tri[2]) * 3])) ++degenerate;
   }
   if (degenerate == nt) return fail("all " + std::to_string(nt) + " triangles are degenerate (zero area)");
   if (degenerate && warnings)
@@ -99,10 +96,6 @@ bool BakeInput::validate(std::string* why, std::vector<std::string>* warnings) c
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
-
 /// Collects Recast's log lines; timers are ours.
 class RcLog : public rcContext {
 public:
@@ -121,24 +114,6 @@ struct CompactDel { void operator()(rcCompactHeightfield* p) const { rcFreeCompa
 struct ContourDel { void operator()(rcContourSet* p) const { rcFreeContourSet(p); } };
 struct PolyMeshDel { void operator()(rcPolyMesh* p) const { rcFreePolyMesh(p); } };
 struct DetailDel { void operator()(rcPolyMeshDetail* p) const { rcFreePolyMeshDetail(p); } };
-
-/// Everything a tile build reads; shared read-only by the workers.
-struct TileJobContext {
-  const BakeInput* input = nullptr;
-  const BakeSettings* settings = nullptr;
-  float bmin[3] = {0, 0, 0}, bmax[3] = {0, 0, 0}; ///< Level bounds.
-  const TriangleGrid* grid = nullptr;             ///< Tiled only.
-  const std::atomic<bool>* cancel = nullptr;
-  std::function<void(BakeStage)> onStage;         ///< Solo progress; may be empty.
-};
-
-/// Output of a tile build.
-struct TileOutput {
-  double stageMs[BAKE_STAGE_COUNT] = {};
-  std::vector<std::string> log;
-  std::string error;
-  bool cancelled = false;
-};
 
 /// Largest heightfield a bake allocates (8 bytes per cell before any span).
 constexpr long long MAX_GRID_CELLS = 64ll * 1024 * 1024;
@@ -163,6 +138,22 @@ rcConfig makeConfig(const BakeSettings& s) {
   cfg.detailSampleDist = s.detailSampleDist < 0.9f ? 0 : s.cellSize * s.detailSampleDist;
   cfg.detailSampleMaxError = s.cellHeight * s.detailSampleMaxError;
   return cfg;
+}
+
+/// The tiled part of the config for tile (tx, ty): grid size and bounds with the border.
+void tileConfig(const float* bmin, const float* bmax, const BakeSettings& s, int tx, int ty, rcConfig* cfg) {
+  float tbmin[3], tbmax[3];
+  tileBounds(bmin, bmax, s, tx, ty, tbmin, tbmax);
+  cfg->tileSize = s.tileSize;
+  cfg->borderSize = cfg->walkableRadius + 3; // Reserve enough padding.
+  cfg->width = cfg->tileSize + cfg->borderSize * 2;
+  cfg->height = cfg->tileSize + cfg->borderSize * 2;
+  rcVcopy(cfg->bmin, tbmin);
+  rcVcopy(cfg->bmax, tbmax);
+  cfg->bmin[0] -= float(cfg->borderSize) * cfg->cs;
+  cfg->bmin[2] -= float(cfg->borderSize) * cfg->cs;
+  cfg->bmax[0] += float(cfg->borderSize) * cfg->cs;
+  cfg->bmax[2] += float(cfg->borderSize) * cfg->cs;
 }
 
 /// Runs Recast for tile (tx, ty) (solo: the whole level) into `pm`. Returns false on error or
@@ -196,6 +187,9 @@ bool buildRecastTile(const TileJobContext& c, int tx, int ty, PolyMeshData* pm, 
 
   rcConfig cfg = makeConfig(s);
   std::vector<int> tileTris; // tiled: the tile's triangles (indices into the level's verts)
+  TileTriangles fetched;     // tiled from a file: the tile's own triangles
+  const float* verts = in.verts.data();
+  int nverts = in.vertCount();
   const int* tris = in.tris.data();
   int ntris = in.triCount();
   if (!s.tiled) {
@@ -203,27 +197,26 @@ bool buildRecastTile(const TileJobContext& c, int tx, int ty, PolyMeshData* pm, 
     rcVcopy(cfg.bmax, c.bmax);
     rcCalcGridSize(cfg.bmin, cfg.bmax, cfg.cs, &cfg.width, &cfg.height);
   } else {
-    float tbmin[3], tbmax[3];
-    tileBounds(c.bmin, c.bmax, s, tx, ty, tbmin, tbmax);
-    cfg.tileSize = s.tileSize;
-    cfg.borderSize = cfg.walkableRadius + 3; // Reserve enough padding.
-    cfg.width = cfg.tileSize + cfg.borderSize * 2;
-    cfg.height = cfg.tileSize + cfg.borderSize * 2;
-    rcVcopy(cfg.bmin, tbmin);
-    rcVcopy(cfg.bmax, tbmax);
-    cfg.bmin[0] -= float(cfg.borderSize) * cfg.cs;
-    cfg.bmin[2] -= float(cfg.borderSize) * cfg.cs;
-    cfg.bmax[0] += float(cfg.borderSize) * cfg.cs;
-    cfg.bmax[2] += float(cfg.borderSize) * cfg.cs;
-    const float qmin[2] = {cfg.bmin[0], cfg.bmin[2]}, qmax[2] = {cfg.bmax[0], cfg.bmax[2]};
-    std::vector<int> ids;
-    c.grid->query(qmin, qmax, ids);
-    if (ids.empty()) return true; // nothing here
-    tileTris.resize(ids.size() * 3);
-    for (size_t i = 0; i < ids.size(); ++i)
-      std::memcpy(&tileTris[i * 3], &in.tris[size_t(ids[i]) * 3], 3 * sizeof(int));
-    tris = tileTris.data();
-    ntris = int(ids.size());
+    tileConfig(c.bmin, c.bmax, s, tx, ty, &cfg);
+    if (c.fetch) {
+      std::string why;
+      if (!c.fetch(tx, ty, &fetched, &why)) return fail(why);
+      if (fetched.tris.empty()) return true; // nothing here
+      verts = fetched.verts.data();
+      nverts = int(fetched.verts.size() / 3);
+      tris = fetched.tris.data();
+      ntris = int(fetched.tris.size() / 3);
+    } else {
+      const float qmin[2] = {cfg.bmin[0], cfg.bmin[2]}, qmax[2] = {cfg.bmax[0], cfg.bmax[2]};
+      std::vector<int> ids;
+      c.grid->query(qmin, qmax, ids);
+      if (ids.empty()) return true; // nothing here
+      tileTris.resize(ids.size() * 3);
+      for (size_t i = 0; i < ids.size(); ++i)
+        std::memcpy(&tileTris[i * 3], &in.tris[size_t(ids[i]) * 3], 3 * sizeof(int));
+      tris = tileTris.data();
+      ntris = int(ids.size());
+    }
   }
   // Poly mesh vertices are 16-bit cell coordinates; the heightfield holds a pointer per cell.
   if (cfg.width > 0xffff || cfg.height > 0xffff || double(cfg.width) * double(cfg.height) > double(MAX_GRID_CELLS))
@@ -237,11 +230,13 @@ bool buildRecastTile(const TileJobContext& c, int tx, int ty, PolyMeshData* pm, 
     return fail("out of memory for the heightfield (" + std::to_string(cfg.width) + " x " + std::to_string(cfg.height) + " cells)");
   {
     std::vector<unsigned char> triAreas(size_t(ntris), 0);
-    rcMarkWalkableTriangles(&ctx, cfg.walkableSlopeAngle, in.verts.data(), in.vertCount(), tris, ntris, triAreas.data());
-    if (!rcRasterizeTriangles(&ctx, in.verts.data(), in.vertCount(), tris, triAreas.data(), ntris, *solid, cfg.walkableClimb))
+    rcMarkWalkableTriangles(&ctx, cfg.walkableSlopeAngle, verts, nverts, tris, ntris, triAreas.data());
+    if (!rcRasterizeTriangles(&ctx, verts, nverts, tris, triAreas.data(), ntris, *solid, cfg.walkableClimb))
       return fail("could not rasterize the triangles");
   }
 
+  fetched.release(); // the tile's input is not needed after rasterizing
+  tileTris = std::vector<int>();
   if (!stage(BakeStage::Filter)) return false;
   if (s.filterLowHangingObstacles) rcFilterLowHangingWalkableObstacles(&ctx, cfg.walkableClimb, *solid);
   if (s.filterLedgeSpans) rcFilterLedgeSpans(&ctx, cfg.walkableHeight, cfg.walkableClimb, *solid);
@@ -353,6 +348,76 @@ void tileBounds(const float* bmin, const float* bmax, const BakeSettings& s, int
   tbmax[2] = bmin[2] + float(ty + 1) * tcs;
 }
 
+void detail::tileQueryRect(const float* bmin, const float* bmax, const BakeSettings& s, int tx, int ty, float qmin[2],
+                           float qmax[2]) {
+  rcConfig cfg = makeConfig(s);
+  tileConfig(bmin, bmax, s, tx, ty, &cfg);
+  qmin[0] = cfg.bmin[0];
+  qmin[1] = cfg.bmin[2];
+  qmax[0] = cfg.bmax[0];
+  qmax[1] = cfg.bmax[2];
+}
+
+void detail::tileGridFor(const float* bmin, const float* bmax, const BakeSettings& s, int* tilesX, int* tilesY) {
+  if (!s.tiled) {
+    *tilesX = *tilesY = 1;
+    return;
+  }
+  int gw = 0, gh = 0;
+  rcCalcGridSize(bmin, bmax, s.cellSize, &gw, &gh);
+  const int ts = s.tileSize;
+  *tilesX = (gw + ts - 1) / ts;
+  *tilesY = (gh + ts - 1) / ts;
+}
+
+bool detail::tiledMeshParams(const float* bmin, const BakeSettings& s, int tw, int th, NavMeshParams* params,
+                             std::string* why) {
+  const int tileTotal = tw * th;
+  if (tileTotal > (1 << 14)) {
+    if (why)
+      *why = "the level needs " + std::to_string(tw) + " x " + std::to_string(th) + " = " + std::to_string(tileTotal) +
+             " tiles; at most 16384 fit 32-bit poly refs (raise tileSize or cellSize)";
+    return false;
+  }
+  const int tileBits = std::min(int(ilog2(nextPow2(unsigned(tileTotal)))), 14);
+  *params = NavMeshParams{};
+  rcVcopy(params->orig, bmin);
+  params->tileWidth = float(s.tileSize) * s.cellSize;
+  params->tileHeight = float(s.tileSize) * s.cellSize;
+  params->maxTiles = 1 << tileBits;
+  params->maxPolys = 1 << (22 - tileBits);
+  return true;
+}
+
+void detail::logInputAndGrid(long long verts, long long tris, const BakeInput& extras, const BakeSettings& s,
+                             const float* bmin, const float* bmax, int tw, int th, std::vector<std::string>* log) {
+  const rcConfig cfg = makeConfig(s);
+  int gw = 0, gh = 0;
+  rcCalcGridSize(bmin, bmax, s.cellSize, &gw, &gh);
+  std::ostringstream l;
+  l << "input: " << verts << " verts, " << tris << " tris, " << extras.volumes.size() << " convex volumes, "
+    << extras.links.size() << " off-mesh links; bounds (" << bmin[0] << ", " << bmin[1] << ", " << bmin[2] << ") - ("
+    << bmax[0] << ", " << bmax[1] << ", " << bmax[2] << ")";
+  log->push_back(l.str());
+  std::ostringstream g;
+  g << "grid: " << gw << " x " << gh << " cells of " << s.cellSize << " x " << s.cellHeight << " wu; agent "
+    << cfg.walkableHeight << " cells tall, climb " << cfg.walkableClimb << ", radius " << cfg.walkableRadius
+    << "; partition " << partitionName(s.partition);
+  if (s.tiled)
+    g << "; " << tw << " x " << th << " tiles of " << s.tileSize << " cells, border " << cfg.walkableRadius + 3 << " cells";
+  else
+    g << "; solo mesh";
+  log->push_back(g.str());
+}
+
+std::string detail::doneLine(const BakeReport& r) {
+  std::ostringstream l;
+  l << "done: " << r.tileCount << " tiles, " << r.polyCount << " polys, " << r.vertCount << " verts, "
+    << r.offMeshConCount << " off-mesh connections, " << r.dataBytes << " bytes in " << r.totalMs << " ms on "
+    << r.threads << " thread(s)";
+  return l.str();
+}
+
 void fillTileBuildParams(const PolyMeshData& pm, const Baker::OffMeshArrays& off, const BakeSettings& s,
                          nav::TileBuildParams* p) {
   *p = nav::TileBuildParams();
@@ -453,15 +518,7 @@ bool Baker::setVolumesAndLinks(std::vector<ConvexVolume> volumes, std::vector<Of
 }
 
 void Baker::tileGrid(const BakeSettings& s, int* tilesX, int* tilesY) const {
-  if (!s.tiled) {
-    *tilesX = *tilesY = 1;
-    return;
-  }
-  int gw = 0, gh = 0;
-  rcCalcGridSize(m_impl->bmin, m_impl->bmax, s.cellSize, &gw, &gh);
-  const int ts = s.tileSize;
-  *tilesX = (gw + ts - 1) / ts;
-  *tilesY = (gh + ts - 1) / ts;
+  tileGridFor(m_impl->bmin, m_impl->bmax, s, tilesX, tilesY);
 }
 
 bool Baker::buildPolyMesh(const BakeSettings& s, int tx, int ty, PolyMeshData* out, std::string* why) const {
@@ -515,19 +572,9 @@ void countMesh(const NavMesh& mesh, BakeReport* r) {
   }
 }
 
-/// One tile, all the way to a blob. data stays null for an empty tile.
-struct TileSlot {
-  uint8_t* data = nullptr;
-  int dataSize = 0;
-  TileOutput out;
-  bool failed = false;
-  TileSlot() = default;
-  TileSlot(const TileSlot&) = delete;
-  TileSlot& operator=(const TileSlot&) = delete;
-  ~TileSlot() { delete[] data; }
-};
+} // namespace
 
-void bakeTileToBlob(const TileJobContext& c, const Baker::OffMeshArrays& off, int tx, int ty, TileSlot* slot) {
+void detail::bakeTileToBlob(const TileJobContext& c, const Baker::OffMeshArrays& off, int tx, int ty, TileSlot* slot) {
   PolyMeshData pm;
   if (!buildRecastTile(c, tx, ty, &pm, &slot->out)) {
     slot->failed = true;
@@ -546,11 +593,9 @@ void bakeTileToBlob(const TileJobContext& c, const Baker::OffMeshArrays& off, in
   slot->out.stageMs[int(BakeStage::TileData)] += msSince(t0);
 }
 
-std::string tileName(const BakeSettings& s, int tx, int ty) {
+std::string detail::tileName(const BakeSettings& s, int tx, int ty) {
   return s.tiled ? "tile (" + std::to_string(tx) + ", " + std::to_string(ty) + ")" : "solo mesh";
 }
-
-} // namespace
 
 bool Baker::bake(const BakeSettings& s, const BakeOptions& opt, BakeReport* reportOut) {
   BakeReport localReport;
@@ -572,7 +617,12 @@ bool Baker::bake(const BakeSettings& s, const BakeOptions& opt, BakeReport* repo
   rcVcopy(r.bmax, m_impl->bmax);
 
   auto report = [&](BakeStage st, int done, int total) {
-    if (opt.progress) opt.progress(BakeProgress{st, done, total});
+    if (!opt.progress) return;
+    BakeProgress p;
+    p.stage = st;
+    p.tilesDone = done;
+    p.tilesTotal = total;
+    opt.progress(p);
   };
   report(BakeStage::Prepare, 0, 1);
 
@@ -587,38 +637,12 @@ bool Baker::bake(const BakeSettings& s, const BakeOptions& opt, BakeReport* repo
   tileGrid(s, &tw, &th);
   r.tilesX = tw;
   r.tilesY = th;
-  const rcConfig cfg = makeConfig(s);
-  {
-    int gw = 0, gh = 0;
-    rcCalcGridSize(m_impl->bmin, m_impl->bmax, s.cellSize, &gw, &gh);
-    std::ostringstream l;
-    l << "input: " << m_input.vertCount() << " verts, " << m_input.triCount() << " tris, " << m_input.volumes.size()
-      << " convex volumes, " << m_input.links.size() << " off-mesh links; bounds (" << r.bmin[0] << ", " << r.bmin[1] << ", "
-      << r.bmin[2] << ") - (" << r.bmax[0] << ", " << r.bmax[1] << ", " << r.bmax[2] << ")";
-    r.log.push_back(l.str());
-    std::ostringstream g;
-    g << "grid: " << gw << " x " << gh << " cells of " << s.cellSize << " x " << s.cellHeight << " wu; agent "
-      << cfg.walkableHeight << " cells tall, climb " << cfg.walkableClimb << ", radius " << cfg.walkableRadius
-      << "; partition " << partitionName(s.partition);
-    if (s.tiled)
-      g << "; " << tw << " x " << th << " tiles of " << s.tileSize << " cells, border " << cfg.walkableRadius + 3 << " cells";
-    else
-      g << "; solo mesh";
-    r.log.push_back(g.str());
-  }
+  logInputAndGrid(m_input.vertCount(), m_input.triCount(), m_input, s, r.bmin, r.bmax, tw, th, &r.log);
 
   const int tileTotal = tw * th;
   NavMeshParams params{};
   if (s.tiled) {
-    const int tileBits = std::min(int(ilog2(nextPow2(unsigned(tileTotal)))), 14);
-    if (tileTotal > (1 << 14))
-      return fail("the level needs " + std::to_string(tw) + " x " + std::to_string(th) + " = " + std::to_string(tileTotal) +
-                  " tiles; at most 16384 fit 32-bit poly refs (raise tileSize or cellSize)");
-    rcVcopy(params.orig, m_impl->bmin);
-    params.tileWidth = float(s.tileSize) * s.cellSize;
-    params.tileHeight = float(s.tileSize) * s.cellSize;
-    params.maxTiles = 1 << tileBits;
-    params.maxPolys = 1 << (22 - tileBits);
+    if (!tiledMeshParams(m_impl->bmin, s, tw, th, &params, &why)) return fail(why);
     {
       const Clock::time_point t0 = Clock::now();
       c.grid = &m_impl->gridFor(m_input, params.tileWidth);
@@ -710,13 +734,7 @@ bool Baker::bake(const BakeSettings& s, const BakeOptions& opt, BakeReport* repo
   m_bakedSettings = s;
   r.ok = true;
   r.totalMs = msSince(tStart);
-  {
-    std::ostringstream l;
-    l << "done: " << r.tileCount << " tiles, " << r.polyCount << " polys, " << r.vertCount << " verts, "
-      << r.offMeshConCount << " off-mesh connections, " << r.dataBytes << " bytes in " << r.totalMs << " ms on "
-      << r.threads << " thread(s)";
-    r.log.push_back(l.str());
-  }
+  r.log.push_back(doneLine(r));
   report(BakeStage::Done, tileTotal, tileTotal);
   return true;
 }

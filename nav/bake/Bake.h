@@ -94,6 +94,10 @@ struct BakeProgress {
                                         ///< tiles are baking, then AddTiles, then Done.
   int tilesDone = 0;
   int tilesTotal = 0;
+  /// Prepare of a file bake (StreamBake.h): reading and binning the input, done of total
+  /// (total 1000 while it runs, 0 otherwise).
+  int inputDone = 0;
+  int inputTotal = 0;
 };
 
 struct BakeOptions {

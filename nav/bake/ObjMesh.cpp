@@ -52,6 +52,8 @@ public:
     }
   }
   long long line() const { return m_line; }
+  /// Bytes of the file read so far (changes once per block).
+  long long bytesRead() const { return m_read; }
   bool failed() const { return m_error; }
   /// A line longer than MAX_LINE stopped the reading (line() + 1 is that line).
   bool tooLong() const { return m_tooLong; }
@@ -74,6 +76,7 @@ private:
     if (m_len + BLOCK > m_buf.size()) m_buf.resize(m_len + BLOCK); // a line longer than a block
     const size_t got = std::fread(m_buf.data() + m_len, 1, m_buf.size() - m_len, m_file);
     m_len += got;
+    m_read += (long long)got;
     if (got == 0) {
       m_eof = true;
       m_error = std::ferror(m_file) != 0;
@@ -84,7 +87,7 @@ private:
   std::FILE* m_file;
   std::vector<char> m_buf;
   size_t m_pos = 0, m_len = 0;
-  long long m_line = 0;
+  long long m_line = 0, m_read = 0;
   bool m_eof = false, m_skipLf = false, m_error = false, m_tooLong = false;
 };
 
@@ -132,24 +135,140 @@ bool parseRef(const char* b, const char* e, long long* out) {
 
 } // namespace
 
+namespace {
+
+/// Opens `path` for reading and checks its size; false with why = "<path>: problem".
+bool openObj(const std::string& path, File* file, long long* bytes, std::string* why) {
+  auto fail = [&](const std::string& msg) {
+    if (why) *why = path + ": " + msg;
+    return false;
+  };
+  file->reset(std::fopen(path.c_str(), "rb"));
+  if (!*file) return fail("cannot open the file (missing or unreadable)");
+  *bytes = -1;
+  if (std::fseek(file->get(), 0, SEEK_END) == 0) {
+    *bytes = std::ftell(file->get());
+    if (*bytes > MAX_OBJ_BYTES)
+      return fail("file is " + std::to_string(*bytes >> 20) + " MiB, over the " + std::to_string(MAX_OBJ_BYTES >> 20) +
+                  " MiB OBJ size limit");
+  }
+  std::rewind(file->get());
+  return true;
+}
+
+/// The parsing pass shared by loadObj and streamObj: every vertex and fan triangle to `sink`.
+bool parseObj(const std::string& path, std::FILE* file, long long fileBytes, ObjSink& sink, long long* vertCount,
+              long long* triCount, std::string* why) {
+  auto fail = [&](const std::string& msg) {
+    if (why) *why = path + ": " + msg;
+    return false;
+  };
+  long long nverts = 0, ntris = 0;
+  long long maxRef = -1, maxRefLine = 0; // a face may refer forward: checked at the end
+  LineReader lines(file);
+  const char *b, *e, *rest;
+  auto lineFail = [&](const std::string& msg) { return fail("line " + std::to_string(lines.line()) + ": " + msg); };
+  long long lastBlock = -1;
+  while (lines.next(&b, &e)) {
+    if (lines.bytesRead() != lastBlock) {
+      lastBlock = lines.bytesRead();
+      if (!sink.progress(lastBlock, fileBytes)) return fail(sink.failure.empty() ? "stopped" : sink.failure);
+    }
+    const Record rec = classify(b, e, &rest);
+    if (rec == Record::Vertex) {
+      const char* p = rest;
+      float xyz[3];
+      for (int k = 0; k < 3; ++k) {
+        p = skipBlank(p, e);
+        const char* t = tokenEnd(p, e);
+        if (p == t) return lineFail("a vertex needs three numbers (v x y z)");
+        if (!parseCoord(p, t, &xyz[k])) return lineFail("vertex coordinate '" + std::string(p, t) + "' is not a finite number");
+        p = t;
+      }
+      // Anything after x y z (w, or a colour) is not a position: ignored.
+      if (nverts >= INT_MAX) return lineFail("more than " + std::to_string(INT_MAX) + " vertices, more than a bake takes");
+      if (!sink.vertex(xyz)) return fail(sink.failure);
+      ++nverts;
+    } else if (rec == Record::Face) {
+      const long long vertsSoFar = nverts;
+      int first = -1, prev = -1, count = 0;
+      for (const char* p = skipBlank(rest, e); p < e;) {
+        const char* t = tokenEnd(p, e);
+        long long ref = 0;
+        if (!parseRef(p, t, &ref))
+          return lineFail("face reference '" + std::string(p, t) + "' does not start with a vertex number");
+        long long idx = 0;
+        if (ref > 0) {
+          idx = ref - 1;
+          if (idx >= INT_MAX)
+            return lineFail("face refers to vertex " + std::to_string(ref) + ", more than a bake takes");
+          if (idx > maxRef) {
+            maxRef = idx;
+            maxRefLine = lines.line();
+          }
+        } else if (ref < 0) {
+          idx = vertsSoFar + ref;
+          if (idx < 0)
+            return lineFail("relative face reference " + std::to_string(ref) + " reaches before the first vertex (" +
+                            std::to_string(vertsSoFar) + " vertices so far)");
+        } else {
+          return lineFail("face reference 0 (OBJ vertex numbers start at 1)");
+        }
+        const int cur = int(idx);
+        if (count == 0) first = cur;
+        if (count >= 2) {
+          if (ntris >= INT_MAX / 3) return lineFail("more than " + std::to_string(INT_MAX / 3) + " triangles, more than a bake takes");
+          if (!sink.triangle(first, prev, cur)) return fail(sink.failure);
+          ++ntris;
+        }
+        prev = cur;
+        ++count;
+        p = skipBlank(t, e);
+      }
+    }
+  }
+  if (lines.failed()) return fail("read error");
+  if (lines.tooLong())
+    return fail("line " + std::to_string(lines.line() + 1) + " is longer than " +
+                std::to_string(LineReader::MAX_LINE >> 20) + " MiB (not a text OBJ file?)");
+  if (maxRef >= nverts)
+    return fail("line " + std::to_string(maxRefLine) + ": face refers to vertex " + std::to_string(maxRef + 1) +
+                ", but the file has " + std::to_string(nverts) + " vertices");
+  if (ntris == 0) return fail("no triangles (" + std::to_string(nverts) + " vertices, no faces)");
+  *vertCount = nverts;
+  *triCount = ntris;
+  return true;
+}
+
+/// loadObj's sink: straight into the arrays.
+struct ArraySink : ObjSink {
+  ObjMesh* m = nullptr;
+  bool vertex(const float* xyz) override {
+    m->verts.insert(m->verts.end(), xyz, xyz + 3);
+    return true;
+  }
+  bool triangle(int a, int b, int c) override {
+    m->tris.push_back(a);
+    m->tris.push_back(b);
+    m->tris.push_back(c);
+    return true;
+  }
+};
+
+} // namespace
+
 bool loadObj(const std::string& path, ObjMesh* out, std::string* why) {
   auto fail = [&](const std::string& msg) {
     if (why) *why = path + ": " + msg;
     return false;
   };
-  File file(std::fopen(path.c_str(), "rb"));
-  if (!file) return fail("cannot open the file (missing or unreadable)");
-  if (std::fseek(file.get(), 0, SEEK_END) == 0) {
-    const long long bytes = std::ftell(file.get());
-    if (bytes > MAX_OBJ_BYTES)
-      return fail("file is " + std::to_string(bytes >> 20) + " MiB, over the " + std::to_string(MAX_OBJ_BYTES >> 20) +
-                  " MiB OBJ size limit");
-  }
+  File file;
+  long long bytes = 0;
+  if (!openObj(path, &file, &bytes, why)) return false;
 
   // Pass 1: count vertices and fan triangles, so the arrays are allocated once at their size.
   size_t nverts = 0, ntris = 0;
   {
-    std::rewind(file.get());
     LineReader lines(file.get());
     const char *b, *e, *rest;
     while (lines.next(&b, &e)) {
@@ -174,72 +293,23 @@ bool loadObj(const std::string& path, ObjMesh* out, std::string* why) {
   ObjMesh m;
   m.verts.reserve(nverts * 3);
   m.tris.reserve(ntris * 3);
-  long long maxRef = -1, maxRefLine = 0; // a face may refer forward: checked at the end
-  {
-    std::rewind(file.get());
-    LineReader lines(file.get());
-    const char *b, *e, *rest;
-    auto lineFail = [&](const std::string& msg) { return fail("line " + std::to_string(lines.line()) + ": " + msg); };
-    while (lines.next(&b, &e)) {
-      const Record rec = classify(b, e, &rest);
-      if (rec == Record::Vertex) {
-        const char* p = rest;
-        for (int k = 0; k < 3; ++k) {
-          p = skipBlank(p, e);
-          const char* t = tokenEnd(p, e);
-          if (p == t) return lineFail("a vertex needs three numbers (v x y z)");
-          float c = 0;
-          if (!parseCoord(p, t, &c)) return lineFail("vertex coordinate '" + std::string(p, t) + "' is not a finite number");
-          m.verts.push_back(c);
-          p = t;
-        }
-        // Anything after x y z (w, or a colour) is not a position: ignored.
-      } else if (rec == Record::Face) {
-        const long long vertsSoFar = (long long)(m.verts.size() / 3);
-        int first = -1, prev = -1, count = 0;
-        for (const char* p = skipBlank(rest, e); p < e;) {
-          const char* t = tokenEnd(p, e);
-          long long ref = 0;
-          if (!parseRef(p, t, &ref))
-            return lineFail("face reference '" + std::string(p, t) + "' does not start with a vertex number");
-          long long idx = 0;
-          if (ref > 0) {
-            idx = ref - 1;
-            if (idx >= INT_MAX)
-              return lineFail("face refers to vertex " + std::to_string(ref) + ", more than a bake takes");
-            if (idx > maxRef) {
-              maxRef = idx;
-              maxRefLine = lines.line();
-            }
-          } else if (ref < 0) {
-            idx = vertsSoFar + ref;
-            if (idx < 0)
-              return lineFail("relative face reference " + std::to_string(ref) + " reaches before the first vertex (" +
-                              std::to_string(vertsSoFar) + " vertices so far)");
-          } else {
-            return lineFail("face reference 0 (OBJ vertex numbers start at 1)");
-          }
-          const int cur = int(idx);
-          if (count == 0) first = cur;
-          if (count >= 2) {
-            m.tris.push_back(first);
-            m.tris.push_back(prev);
-            m.tris.push_back(cur);
-          }
-          prev = cur;
-          ++count;
-          p = skipBlank(t, e);
-        }
-      }
-    }
-    if (lines.failed()) return fail("read error");
-  }
-  const long long nv = (long long)(m.verts.size() / 3);
-  if (maxRef >= nv)
-    return fail("line " + std::to_string(maxRefLine) + ": face refers to vertex " + std::to_string(maxRef + 1) +
-                ", but the file has " + std::to_string(nv) + " vertices");
-  if (m.tris.empty()) return fail("no triangles (" + std::to_string(nv) + " vertices, no faces)");
+  std::rewind(file.get());
+  ArraySink sink;
+  sink.m = &m;
+  long long nv = 0, nt = 0;
+  if (!parseObj(path, file.get(), bytes, sink, &nv, &nt, why)) return false;
   *out = std::move(m);
+  return true;
+}
+
+bool streamObj(const std::string& path, ObjSink& sink, long long* vertCount, long long* triCount, std::string* why) {
+  File file;
+  long long bytes = 0;
+  if (!openObj(path, &file, &bytes, why)) return false;
+  long long nv = 0, nt = 0;
+  if (!parseObj(path, file.get(), bytes, sink, &nv, &nt, why)) return false;
+  if (vertCount) *vertCount = nv;
+  if (triCount) *triCount = nt;
   return true;
 }
 

@@ -31,4 +31,28 @@ constexpr long long MAX_OBJ_BYTES = 512ll << 20;
 /// face reference that is not a number, zero, or outside the vertices, no triangles.
 bool loadObj(const std::string& path, ObjMesh* out, std::string* why);
 
+/// Receives an OBJ's content in file order from streamObj (nothing is kept by the reader).
+class ObjSink {
+public:
+  virtual ~ObjSink() = default;
+  /// A vertex [x, y, z] [Unit: wu]. False stops the reading; set `failure` to say why.
+  virtual bool vertex(const float* xyz) = 0;
+  /// A fan triangle of 0-based vertex indices, resolved as loadObj does. It may name a vertex
+  /// not read yet (streamObj fails at the end if that vertex never comes). False stops.
+  virtual bool triangle(int a, int b, int c) = 0;
+  /// Called as each block is read (bytesRead of fileBytes; fileBytes -1 if unknown). False
+  /// stops the reading (a cancel); `failure` says why.
+  virtual bool progress(long long bytesRead, long long fileBytes) {
+    (void)bytesRead;
+    (void)fileBytes;
+    return true;
+  }
+  std::string failure; ///< Why a callback returned false (streamObj's message is "<path>: failure").
+};
+
+/// Reads `path` once, in 1 MiB blocks, handing every vertex and fan triangle to `sink`: the same
+/// records, order, checks and messages as loadObj, with memory independent of the file's size.
+/// Counts are set on success.
+bool streamObj(const std::string& path, ObjSink& sink, long long* vertCount, long long* triCount, std::string* why);
+
 } // namespace nav::bake

@@ -1,0 +1,109 @@
+// BakeInternal.h: the parts of Bake.cpp the file bake (StreamBake.cpp) shares. Not an API: only
+// nav/bake's own sources include it.
+#pragma once
+
+#include "nav/bake/Bake.h"
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace nav::bake {
+class TriangleGrid;
+}
+
+namespace nav::bake::detail {
+
+using Clock = std::chrono::steady_clock;
+inline double msSince(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+/// A tile's input triangles as Recast takes them: verts [(x, y, z) * n], tris [(a, b, c) * m].
+/// `held` (optional) counts the bytes while they are held: release() (or the destructor) frees
+/// the arrays and takes `bytes` off it.
+struct TileTriangles {
+  std::vector<float> verts;
+  std::vector<int> tris;
+  std::atomic<long long>* held = nullptr;
+  long long bytes = 0;
+  TileTriangles() = default;
+  TileTriangles(const TileTriangles&) = delete;
+  TileTriangles& operator=(const TileTriangles&) = delete;
+  ~TileTriangles() { release(); }
+  void release() {
+    verts = std::vector<float>();
+    tris = std::vector<int>();
+    if (held) held->fetch_sub(bytes);
+    held = nullptr;
+    bytes = 0;
+  }
+};
+
+/// Everything a tile build reads; shared read-only by the workers.
+struct TileJobContext {
+  const BakeInput* input = nullptr;               ///< Volumes (and, unless fetch is set, the triangles).
+  const BakeSettings* settings = nullptr;
+  float bmin[3] = {0, 0, 0}, bmax[3] = {0, 0, 0}; ///< Level bounds.
+  const TriangleGrid* grid = nullptr;       ///< Tiled, triangles in `input`.
+  /// Tiled, triangles elsewhere: fills `out` with the triangles whose xz bounds overlap the closed
+  /// rect [qmin, qmax] of tile (tx, ty), in level order. False on a read error (`why`).
+  std::function<bool(int tx, int ty, TileTriangles* out, std::string* why)> fetch;
+  const std::atomic<bool>* cancel = nullptr;
+  std::function<void(BakeStage)> onStage;         ///< Solo progress; may be empty.
+};
+
+/// Output of a tile build.
+struct TileOutput {
+  double stageMs[BAKE_STAGE_COUNT] = {};
+  std::vector<std::string> log;
+  std::string error;
+  bool cancelled = false;
+};
+
+/// One tile, all the way to a blob. data stays null for an empty tile.
+struct TileSlot {
+  uint8_t* data = nullptr;
+  int dataSize = 0;
+  TileOutput out;
+  bool failed = false;
+  TileSlot() = default;
+  TileSlot(const TileSlot&) = delete;
+  TileSlot& operator=(const TileSlot&) = delete;
+  ~TileSlot() { delete[] data; }
+};
+
+/// Recast + nav::buildTileData for tile (tx, ty) into `slot`.
+void bakeTileToBlob(const TileJobContext& c, const Baker::OffMeshArrays& off, int tx, int ty, TileSlot* slot);
+
+/// The closed xz rect [qmin, qmax] whose triangles tile (tx, ty) rasterizes: the tile's bounds
+/// plus its border (the same float arithmetic the tile build uses).
+void tileQueryRect(const float* bmin, const float* bmax, const BakeSettings& s, int tx, int ty, float qmin[2],
+                   float qmax[2]);
+
+/// Tile grid over the bounds (rcCalcGridSize then tiles of tileSize cells).
+void tileGridFor(const float* bmin, const float* bmax, const BakeSettings& s, int* tilesX, int* tilesY);
+
+/// NavMesh params of a tiled bake over the bounds; false (why) past the ref bits' tile limit.
+bool tiledMeshParams(const float* bmin, const BakeSettings& s, int tilesX, int tilesY, NavMeshParams* params,
+                     std::string* why);
+
+/// The "input: ..." and "grid: ..." log lines of a bake.
+void logInputAndGrid(long long verts, long long tris, const BakeInput& extras, const BakeSettings& s, const float* bmin,
+                     const float* bmax, int tilesX, int tilesY, std::vector<std::string>* log);
+/// The final "done: ..." log line.
+std::string doneLine(const BakeReport& r);
+/// "tile (x, y)" or "solo mesh".
+std::string tileName(const BakeSettings& s, int tx, int ty);
+
+/// A triangle's degenerate test, as BakeInput::validate makes it (zero cross product).
+inline bool degenerate(const float* a, const float* b, const float* c) {
+  const float e0[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+  const float e1[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+  const float n[3] = {e0[1] * e1[2] - e0[2] * e1[1], e0[2] * e1[0] - e0[0] * e1[2], e0[0] * e1[1] - e0[1] * e1[0]};
+  return n[0] == 0 && n[1] == 0 && n[2] == 0;
+}
+
+} // namespace nav::bake::detail
