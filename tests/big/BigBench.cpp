@@ -16,6 +16,7 @@
 #include "nav/TileSetFile.h"
 #include "nav/bake/Bake.h"
 #include "nav/bake/LevelFile.h"
+#include "nav/bake/StreamBake.h"
 
 #include <DetourAlloc.h>
 #include <DetourNavMesh.h>
@@ -118,22 +119,31 @@ bool prepare(World& w, int pairs, int threads) {
   lv.settings.tiled = true;
   if (!nav::bake::saveLevelFile(base + ".json", lv, &why)) return std::fprintf(stderr, "%s\n", why.c_str()), false;
   {
-    nav::bake::BakeInput in;
+    // The file bake `navbench bake` runs (nav/bake/StreamBake): OBJ streamed, binned per tile on
+    // disk, tiles written as they are final.
+    nav::bake::FileBakeInput in;
     nav::bake::BakeSettings s;
-    if (!nav::bake::loadBakeInput(base + ".json", &in, &s, &why)) return std::fprintf(stderr, "%s\n", why.c_str()), false;
-    nav::bake::Baker baker;
-    if (!baker.setInput(std::move(in), &why)) return std::fprintf(stderr, "%s\n", why.c_str()), false;
+    if (!nav::bake::loadFileBakeInput(base + ".json", &in, &s, &why)) return std::fprintf(stderr, "%s\n", why.c_str()), false;
     nav::bake::BakeOptions opt;
     opt.threads = threads;
     nav::bake::BakeReport rep;
-    if (!baker.bake(s, opt, &rep)) return std::fprintf(stderr, "big_bench: bake: %s\n", rep.error.c_str()), false;
+    nav::bake::FileBakeStats fs;
+    if (!nav::bake::bakeFileToTileSet(in, s, base + ".bin", opt, &rep, nav::bake::FileBakeOptions(), &fs))
+      return std::fprintf(stderr, "big_bench: bake: %s\n", rep.error.c_str()), false;
     w.bakeMs = rep.totalMs;
     w.threads = rep.threads;
     w.tiles = rep.tileCount;
     w.polys = rep.polyCount;
     w.rssAfterBakeMb = peakRssMb();
-    if (nav::statusFailed(nav::saveTileSetFile(*baker.navMesh(), base + ".bin", &why)))
-      return std::fprintf(stderr, "%s\n", why.c_str()), false;
+    std::fprintf(stderr,
+                 "bake %d m: read %.0f ms, bin %.0f ms, %lld tris -> %lld tile records (%.2f per tri), temp files %.1f MB, "
+                 "vertex cache %lld lookups %.3f%% page misses; held: fixed %.2f MiB, tile inputs peak %.2f MiB "
+                 "(largest tile %d tris, %.2f MiB), output window peak %d tiles, pending peak %d\n",
+                 w.size, fs.readMs, fs.binMs, fs.tris, fs.binEntries, double(fs.binEntries) / double(fs.tris),
+                 double(fs.tempFileBytes) / 1e6, fs.vertexLookups,
+                 fs.vertexLookups ? 100.0 * double(fs.vertexPageMisses) / double(fs.vertexLookups) : 0.0,
+                 double(fs.fixedBytes) / 1048576.0, double(fs.peakTileInputBytes) / 1048576.0, fs.largestTileTris,
+                 double(fs.largestTileInputBytes) / 1048576.0, fs.peakWindowTiles, fs.peakPendingTiles);
   }
   {
     std::ifstream f(base + ".bin", std::ios::binary | std::ios::ate);
