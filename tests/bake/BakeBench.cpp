@@ -3,12 +3,15 @@
 // Not part of ctest. Run: bake_bench [--benchmark_filter=dungeon]
 #include "BakeTestUtil.h"
 #include "RecastDemoRef.h"
+#include "nav/TileSetFile.h"
+#include "nav/bake/StreamBake.h"
 
 #include <DetourNavMesh.h>
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
 #include <thread>
+#include <unistd.h>
 
 using namespace nav::bake;
 
@@ -16,6 +19,7 @@ namespace {
 
 struct Loaded {
   std::string name;
+  std::string path;
   BakeInput input;
 };
 
@@ -47,6 +51,55 @@ void benchOurs(benchmark::State& state, const Loaded* lv, bool tiled, int thread
   state.counters["threads"] = r.threads;
 }
 
+/// What `navbench bake` did before the file bake: read the OBJ, Baker::bake, saveTileSetFile.
+void benchOursToFile(benchmark::State& state, const Loaded* lv, int threads) {
+  const std::string out = "/tmp/navbench_bakebench_" + std::to_string(::getpid()) + ".bin";
+  BakeSettings s;
+  s.tiled = true;
+  BakeOptions opt;
+  opt.threads = threads;
+  BakeReport r;
+  std::string why;
+  for (auto _ : state) {
+    BakeInput in;
+    BakeSettings ignored;
+    Baker baker;
+    if (!loadBakeInput(lv->path, &in, &ignored, &why) || !baker.setInput(std::move(in), &why)) {
+      state.SkipWithError(why.c_str());
+      return;
+    }
+    if (!baker.bake(s, opt, &r) || nav::statusFailed(nav::saveTileSetFile(*baker.navMesh(), out, &why))) {
+      state.SkipWithError(r.error.c_str());
+      return;
+    }
+  }
+  std::remove(out.c_str());
+  state.counters["tiles"] = r.tileCount;
+}
+
+/// What `navbench bake` does now: the file bake (OBJ streamed and binned on disk, tiles written
+/// as they are final). Includes reading the OBJ, which the in-memory benchmarks do not.
+void benchFileBake(benchmark::State& state, const Loaded* lv, int threads) {
+  const std::string out = "/tmp/navbench_bakebench_" + std::to_string(::getpid()) + ".bin";
+  FileBakeInput in;
+  in.objPath = lv->path;
+  in.volumes = lv->input.volumes;
+  in.links = lv->input.links;
+  BakeSettings s;
+  s.tiled = true;
+  BakeOptions opt;
+  opt.threads = threads;
+  BakeReport r;
+  for (auto _ : state) {
+    if (!bakeFileToTileSet(in, s, out, opt, &r)) {
+      state.SkipWithError(r.error.c_str());
+      return;
+    }
+  }
+  std::remove(out.c_str());
+  state.counters["tiles"] = r.tileCount;
+}
+
 void benchRecastDemo(benchmark::State& state, const Loaded* lv, bool tiled) {
   BakeSettings s;
   s.tiled = tiled;
@@ -73,6 +126,7 @@ int main(int argc, char** argv) {
   for (const auto& [name, path] : paths) {
     Loaded l;
     l.name = name;
+    l.path = path;
     BakeSettings ignored;
     std::string why;
     if (!baketest::loadLevel(path, &l.input, &ignored, &why)) {
@@ -89,6 +143,12 @@ int main(int argc, char** argv) {
           ->Unit(benchmark::kMillisecond)->UseRealTime();
       benchmark::RegisterBenchmark(("bake/" + lv.name + "/" + mode + "/navbench_1thread").c_str(), benchOurs, &lv, tiled, 1)
           ->Unit(benchmark::kMillisecond)->UseRealTime();
+      if (tiled) {
+        benchmark::RegisterBenchmark(("bake/" + lv.name + "/tiled/navbench_to_file_1thread").c_str(), benchOursToFile, &lv, 1)
+            ->Unit(benchmark::kMillisecond)->UseRealTime();
+        benchmark::RegisterBenchmark(("bake/" + lv.name + "/tiled/file_bake_1thread").c_str(), benchFileBake, &lv, 1)
+            ->Unit(benchmark::kMillisecond)->UseRealTime();
+      }
       if (tiled && all > 1)
         benchmark::RegisterBenchmark(("bake/" + lv.name + "/" + mode + "/navbench_" + std::to_string(all) + "threads").c_str(),
                                      benchOurs, &lv, tiled, all)
