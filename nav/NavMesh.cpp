@@ -6,6 +6,7 @@
 
 #include "nav/NavMath.h"
 
+#include <atomic>
 #include <cfloat>
 #include <cstdarg>
 #include <cstdio>
@@ -128,7 +129,13 @@ NavMesh::NavMesh() = default;
 
 NavMesh::~NavMesh() { release(); }
 
+void NavMesh::changed() {
+  static std::atomic<uint64_t> counter{0};
+  m_generation = ++counter;
+}
+
 void NavMesh::release() {
+  changed();
   if (m_tiles) {
     for (int i = 0; i < m_maxTiles; ++i) {
       if (m_tiles[i].header && (m_tiles[i].flags & TILE_FREE_DATA)) delete[] m_tiles[i].data;
@@ -160,6 +167,8 @@ void NavMesh::swap(NavMesh& o) {
   navSwap(m_saltBits, o.m_saltBits);
   navSwap(m_tileBits, o.m_tileBits);
   navSwap(m_polyBits, o.m_polyBits);
+  changed();
+  o.changed();
 }
 
 Status NavMesh::init(const NavMeshParams& params, std::string* why) {
@@ -594,6 +603,7 @@ Status NavMesh::addTile(uint8_t* data, int dataSize, int flags, TileRef lastRef,
     }
   }
   if (result) *result = getTileRef(tile);
+  changed();
   return SUCCESS;
 }
 
@@ -641,6 +651,7 @@ Status NavMesh::removeTile(TileRef ref, uint8_t** data, int* dataSize) {
   if (tile->salt == 0) tile->salt++;
   tile->next = m_nextFree;
   m_nextFree = tile;
+  changed();
   return SUCCESS;
 }
 
@@ -893,6 +904,7 @@ Status NavMesh::setPolyFlags(PolyRef ref, uint16_t flags) {
   const Status s = getTileAndPolyByRef(ref, &tile, &poly);
   if (statusFailed(s)) return FAILURE | INVALID_PARAM;
   const_cast<Poly*>(poly)->flags = flags;
+  changed();
   return SUCCESS;
 }
 
@@ -909,6 +921,7 @@ Status NavMesh::setPolyArea(PolyRef ref, uint8_t area) {
   const Poly* poly;
   if (statusFailed(getTileAndPolyByRef(ref, &tile, &poly))) return FAILURE | INVALID_PARAM;
   const_cast<Poly*>(poly)->setArea(area);
+  changed();
   return SUCCESS;
 }
 

@@ -84,6 +84,10 @@ public:
   TileRef getTileRef(const MeshTile* tile) const;
   const MeshTile* getTileByRef(TileRef ref) const;
   int getMaxTiles() const { return m_maxTiles; }
+  /// A value that changes (to one no mesh had before) with every change of tiles, links, poly
+  /// flags or areas: init, swap, addTile, removeTile, setPolyFlags, setPolyArea. Caches derived
+  /// from the mesh (ShortestPath's corner cache) compare it to know when to forget.
+  uint64_t generation() const { return m_generation; }
   /// Tile slot i (0 <= i < getMaxTiles()); its header is null when the slot is empty.
   const MeshTile* getTile(int i) const { return &m_tiles[i]; }
 
@@ -161,6 +165,8 @@ private:
   MeshTile* m_nextFree = nullptr;
   MeshTile* m_tiles = nullptr;
   uint32_t m_saltBits = 0, m_tileBits = 0, m_polyBits = 0;
+  uint64_t m_generation = 0;
+  void changed(); ///< m_generation = a new value.
 };
 
 inline Status NavMesh::getTileAndPolyByRef(PolyRef ref, const MeshTile** tile, const Poly** poly) const {

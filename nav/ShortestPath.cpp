@@ -113,6 +113,9 @@ ShortestPath::~ShortestPath() {
   delete[] m_scratch;
   delete[] m_slots;
   delete[] m_slotMove;
+  delete[] m_cornerTiles;
+  delete[] m_cornerState;
+  delete[] m_cornerFlags;
 }
 
 Status ShortestPath::init(const NavMesh* mesh, int maxNodes) {
@@ -123,6 +126,9 @@ Status ShortestPath::init(const NavMesh* mesh, int maxNodes) {
   delete[] m_scratch;
   delete[] m_slots;
   delete[] m_slotMove;
+  delete[] m_cornerTiles;
+  delete[] m_cornerState;
+  delete[] m_cornerFlags;
   m_mesh = mesh;
   m_maxNodes = maxNodes;
   m_maxRoots = maxNodes * 2;
@@ -133,7 +139,20 @@ Status ShortestPath::init(const NavMesh* mesh, int maxNodes) {
   m_scratch = new (std::nothrow) int[size_t(m_maxRoots)];
   m_slots = new (std::nothrow) Slot[slotCount];
   m_slotMove = new (std::nothrow) Slot[slotCount / 8 * 3 + 1];
-  if (!m_nodes || !m_roots || !m_heap || !m_scratch || !m_slots || !m_slotMove) {
+  // Corner cache: room for twice the vertices loaded now (at least 32 K), for up to 64 K tiles.
+  int64_t verts = 0;
+  for (int i = 0; i < mesh->getMaxTiles(); ++i)
+    if (const MeshTile* t = mesh->getTile(i); t->header) verts += t->header->vertCount;
+  m_cornerTileCount = uint32_t(navMin(mesh->getMaxTiles(), 1 << 16));
+  m_cornerCap = int(navMin<int64_t>(navMax<int64_t>(2 * verts, 1 << 15), 1 << 26));
+  m_cornerTiles = new (std::nothrow) CornerTile[m_cornerTileCount];
+  m_cornerState = new (std::nothrow) uint8_t[size_t(m_cornerCap)];
+  m_cornerFlags = new (std::nothrow) uint32_t[size_t(m_cornerCap)];
+  m_cornerUsed = 0;
+  m_cornerEpoch = 1;
+  m_cornerGeneration = 0;
+  if (!m_nodes || !m_roots || !m_heap || !m_scratch || !m_slots || !m_slotMove || !m_cornerTiles || !m_cornerState ||
+      !m_cornerFlags) {
     m_mesh = nullptr;
     m_maxNodes = 0;
     return FAILURE | OUT_OF_MEMORY;
@@ -318,6 +337,13 @@ Status ShortestPath::initSlicedFindPath(PolyRef startRef, PolyRef endRef, const 
   m_slotMask = navMin(m_slotFullMask + 1, kFirstSlots) - 1;
   m_slotsUsed = 0;
   m_filter = filter;
+  m_cornerFilterFlags = filter->passFn() == nullptr;
+  if (m_mesh->generation() != m_cornerGeneration) { // tiles, links or flags changed: forget corners
+    m_cornerGeneration = m_mesh->generation();
+    forgetCorners();
+  }
+  m_includeFlags = filter->getIncludeFlags();
+  m_excludeFlags = filter->getExcludeFlags();
   m_endRef = endRef;
   vcopy(m_endPos, endPos);
   m_outOfNodes = false;
@@ -332,13 +358,15 @@ Status ShortestPath::initSlicedFindPath(PolyRef startRef, PolyRef endRef, const 
     for (int a = 0; a < MAX_AREAS; ++a)
       if (filter->getAreaEnterCost(a) != 0.0f) m_uniform = false;
   const float* areaCost = filter->areaCosts();
-  m_unitCost = areaCost[0];
-  m_minCost = m_unitCost;
+  const float unitCost = areaCost[0];
+  float minCost = unitCost;
   bool sameCost = true;
-  for (int a = 0; a < MAX_AREAS; ++a) { // branch-free: runs per query
-    sameCost &= areaCost[a] == m_unitCost;
-    m_minCost = navMin(m_minCost, areaCost[a]);
+  for (int a = 0; a < MAX_AREAS; ++a) { // branch-free on locals (vectorised): runs per query
+    sameCost &= areaCost[a] == unitCost;
+    minCost = navMin(minCost, areaCost[a]);
   }
+  m_unitCost = unitCost;
+  m_minCost = minCost;
   if (!sameCost) m_uniform = false;
   if (!(m_minCost > 0.0f)) m_minCost = 0.0f;
 
@@ -1107,10 +1135,69 @@ float ShortestPath::heuristic(const float* root, const float* l, const float* r,
 bool ShortestPath::isCorner(uint64_t key, PolyRef polyRef, const float* pos) {
   if (key == 0) return false;
   if (key & kPartialBit) return true;
+  // The cache first (the walk without the filter, once per mesh generation); the filter decides
+  // closed fans from their polys' flags when it can.
+  const uint32_t cacheTile = uint32_t((key - 1) >> 16);
+  if (cacheTile < m_cornerTileCount) {
+    const int base = cornerBase(cacheTile);
+    if (base >= 0) {
+      const int idx = base + int((key - 1) & 0xffff);
+      uint8_t st = m_cornerState[idx];
+      if (st == 0) {
+        st = walkFan(key, polyRef, pos, nullptr, &m_cornerFlags[idx]);
+        m_cornerState[idx] = st;
+      }
+      if (st == 1) return true;
+      if (m_cornerFilterFlags) {
+        // A closed fan is no corner when the filter lets every poly of it pass; when it excludes
+        // one the walk below would meet it: a corner. Else (an include mask some poly may miss) ask.
+        const uint32_t fl = m_cornerFlags[idx];
+        if (((fl >> 16) & m_excludeFlags) != 0) return true;
+        if ((fl & m_includeFlags) != 0) return false;
+      }
+    }
+  }
   Slot* sl = slot(SLOT_VERT | key, true);
   if (!sl) return true;
   if (sl->state >= 0) return sl->state == 1;
-  sl->state = 1;
+  uint32_t flags = 0;
+  const bool corner = walkFan(key, polyRef, pos, m_filter, &flags) != 2;
+  sl->state = corner ? 1 : 0;
+  return corner;
+}
+
+void ShortestPath::forgetCorners() {
+  m_cornerUsed = 0;
+  if (++m_cornerEpoch == 0) { // (once per 2^32: clear the old epochs for real)
+    for (uint32_t i = 0; i < m_cornerTileCount; ++i) m_cornerTiles[i].epoch = 0;
+    m_cornerEpoch = 1;
+  }
+}
+
+// Where tile `tileIndex`'s vertices start in the corner cache, giving it a range (all unknown) when
+// it has none in this epoch; -1 when it does not fit (then no caching for it).
+int ShortestPath::cornerBase(uint32_t tileIndex) {
+  CornerTile& ct = m_cornerTiles[tileIndex];
+  if (ct.epoch == m_cornerEpoch) return ct.base;
+  const MeshTile* tile = m_mesh->getTile(int(tileIndex));
+  const int n = tile->header ? tile->header->vertCount : 0;
+  if (n > m_cornerCap) return -1;
+  if (m_cornerUsed + n > m_cornerCap) forgetCorners(); // full: the tiles fill again as asked
+  ct.epoch = m_cornerEpoch;
+  ct.base = m_cornerUsed;
+  std::memset(m_cornerState + m_cornerUsed, 0, size_t(n));
+  m_cornerUsed += n;
+  return ct.base;
+}
+
+// Walks around the mesh point with vertex key `key` (at pos, on polyRef's boundary) across links:
+// 2 when the walk comes back to polyRef (a closed fan: the vertex is inside walkable space, no
+// corner), else 1 (a wall, a partial portal, an off-mesh connection, a fan of over 32 polys, or a
+// poly the filter refuses when one is given). Without a filter the flags of the fan's polys go to
+// flagsOut (AND | OR << 16) for the caller to apply a flag filter later. The result does not depend
+// on which poly of the fan the walk starts from.
+uint8_t ShortestPath::walkFan(uint64_t key, PolyRef polyRef, const float* pos, const QueryFilter* filter,
+                              uint32_t* flagsOut) const {
   const MeshTile* tile = nullptr;
   const Poly* poly = nullptr;
   m_mesh->getTileAndPolyByRefUnsafe(polyRef, &tile, &poly);
@@ -1128,8 +1215,8 @@ bool ShortestPath::isCorner(uint64_t key, PolyRef polyRef, const float* pos) {
     return -1;
   };
   int m = findVert(tile, poly);
-  if (m < 0) return true;
-  PolyRef cur = polyRef;
+  if (m < 0) return 1;
+  uint32_t andF = 0xffff, orF = 0;
   const MeshTile* ct = tile;
   const Poly* cp = poly;
   for (int step = 0; step < 32; ++step) {
@@ -1146,26 +1233,26 @@ bool ShortestPath::isCorner(uint64_t key, PolyRef polyRef, const float* pos) {
       next = link.ref;
       break;
     }
-    if (!next) return true;
+    if (!next) return 1;
     const MeshTile* nt = nullptr;
     const Poly* np = nullptr;
     m_mesh->getTileAndPolyByRefUnsafe(next, &nt, &np);
-    if (np->getType() == POLYTYPE_OFFMESH_CONNECTION || !m_filter->passFilter(next, nt, np)) return true;
+    if (np->getType() == POLYTYPE_OFFMESH_CONNECTION) return 1;
+    if (filter && !filter->passFilter(next, nt, np)) return 1;
+    andF &= np->flags;
+    orF |= np->flags;
     const int k = findVert(nt, np);
-    if (k < 0) return true;
+    if (k < 0) return 1;
     if (next == polyRef) {
-      sl->state = 0;
-      return false;
+      *flagsOut = andF | (orF << 16);
+      return 2;
     }
-    cur = next;
     ct = nt;
     cp = np;
     m = k;
   }
-  (void)cur;
-  return true;
+  return 1;
 }
-
 // ---------------------------------------------------------------------------------------------
 // [SECTION] free helpers (closest-point cost model, path length)
 // ---------------------------------------------------------------------------------------------

@@ -88,6 +88,10 @@ public:
   /// node in all: 2.2 MB for the default 8192). Typical queries take tens to hundreds of nodes
   /// (game-sized levels), a few thousand on a 200 m field of 400 obstacles; OUT_OF_NODES says when
   /// the pool was too small. The mesh must outlive this object; tiles may change between queries.
+  /// Also sizes the corner cache kept across queries (whether a vertex's polygon fan is closed,
+  /// found once per mesh generation): 5 bytes per vertex for twice the vertices loaded now (at
+  /// least 32 K vertices) and 8 bytes per tile slot (at most 64 K slots); when more tiles are
+  /// visited than it holds it starts over, and a tile that does not fit is asked per query.
   Status init(const NavMesh* mesh, int maxNodes = 8192);
 
   /// Finds the shortest path from startPos (inside startRef) to endPos (inside endRef).
@@ -150,6 +154,10 @@ private:
   bool deadEnd(PolyRef polyRef, const MeshTile* tile, const Poly* poly, PolyRef from) const;
   float costTo(int n, int root, const float* p, bool pInsideNodePoly, PolyRef endNext);
   bool isCorner(uint64_t key, PolyRef polyRef, const float* pos);
+  int cornerBase(uint32_t tileIndex);
+  void forgetCorners();
+  uint8_t walkFan(uint64_t key, PolyRef polyRef, const float* pos, const QueryFilter* filter,
+                  uint32_t* flagsOut) const;
   Slot* slot(uint64_t key, bool create);
   bool growSlots();
   void nextStamp();
@@ -177,6 +185,24 @@ private:
   uint32_t m_slotMask = 0;     ///< Part of the table used by this query - 1 (starts small, doubles).
   uint32_t m_stamp = 0;
   int m_slotsUsed = 0;
+
+  // Mesh corners kept across queries: a vertex's fan depends on the mesh only, so its walk is done
+  // once per mesh generation (NavMesh::generation()) instead of once per query. Per tile index,
+  // where its vertices start in m_cornerState / m_cornerFlags (filled on demand). Sized by init;
+  // when full, or when the mesh changed, every tile is forgotten (a new epoch).
+  struct CornerTile {
+    uint32_t epoch = 0;
+    int base = 0;
+  };
+  CornerTile* m_cornerTiles = nullptr;  ///< [Size: m_cornerTileCount]
+  uint8_t* m_cornerState = nullptr;     ///< Per vertex: 0 unknown, 1 open fan, 2 closed fan.
+  uint32_t* m_cornerFlags = nullptr;    ///< Closed fans: AND of the fan's poly flags | OR << 16.
+  uint32_t m_cornerTileCount = 0;
+  int m_cornerCap = 0, m_cornerUsed = 0;
+  uint32_t m_cornerEpoch = 1;
+  uint64_t m_cornerGeneration = 0;      ///< The mesh generation the cache holds.
+  bool m_cornerFilterFlags = false;     ///< This query's filter is the flag test (no pass hook).
+  uint16_t m_includeFlags = 0, m_excludeFlags = 0;
 
   // Per query.
   Status m_sliceStatus = FAILURE;

@@ -10,6 +10,7 @@
 
 #include <DetourNavMesh.h>
 
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -383,4 +384,114 @@ TEST(ShortestPathHand, SlicedSearchEqualsOneShot) {
   nav::ShortestPathNodeView v;
   EXPECT_TRUE(sp.getNode(0, &v));
   EXPECT_FALSE(sp.getNode(sp.nodeCount(), &v));
+}
+
+namespace {
+
+// One ShortestPath kept across queries (its corner cache too) on a mesh that changes in between.
+Result runWith(nav::ShortestPath& sp, World& w, const float* s, const float* e, const nav::QueryFilter& filter) {
+  Result r;
+  r.pts.resize(64 * 3);
+  r.flags.resize(64);
+  r.refs.resize(64);
+  r.polys.resize(64);
+  int n = 0, np = 0;
+  r.status = sp.findPath(findPoly(w, s), findPoly(w, e), s, e, &filter, r.pts.data(), r.flags.data(), r.refs.data(),
+                         &n, 64, r.polys.data(), &np, 64, &r.length);
+  r.pts.resize(size_t(n) * 3);
+  r.flags.resize(size_t(n));
+  return r;
+}
+
+// Queries between all points of a grid (step 2 from (x0 + 1, z0 + 1)), so the corner cache holds
+// the state of every vertex the searches ask about.
+void warmUp(nav::ShortestPath& sp, World& w, float x0, float z0, float size, const nav::QueryFilter& filter) {
+  std::vector<std::array<float, 3>> pts;
+  for (float x = x0 + 1; x < x0 + size; x += 2)
+    for (float z = z0 + 1; z < z0 + size; z += 2) pts.push_back({x, 0, z});
+  for (const auto& a : pts)
+    for (const auto& b : pts) runWith(sp, w, a.data(), b.data(), filter);
+}
+
+} // namespace
+
+// The corner state of a vertex is cached across queries; changing the mesh must reset it. A room of
+// four quads around (5, 5) and a fifth quad east of it: the centre is no corner (a closed fan)
+// until the filter refuses the south-east quad, which setPolyFlags does between two queries of the
+// same ShortestPath. Then the path to the fifth quad must turn at the centre (the turn is the
+// search's own, not the last one to the end).
+TEST(ShortestPathHand, CornerCacheFollowsPolyFlags) {
+  HandMesh hm;
+  HandTile t;
+  t.addPoly({{0, 0}, {5, 0}, {5, 5}, {0, 5}});
+  t.addPoly({{5, 0}, {10, 0}, {10, 5}, {5, 5}}); // south-east
+  t.addPoly({{5, 5}, {10, 5}, {10, 10}, {5, 10}});
+  t.addPoly({{0, 5}, {5, 5}, {5, 10}, {0, 10}});
+  t.addPoly({{10, 5}, {15, 5}, {15, 10}, {10, 10}});
+  hm.tiles.push_back(t);
+  World w;
+  std::string why;
+  ASSERT_TRUE(buildHandMesh(hm, w, &why)) << why;
+  const float s[3] = {2, 0, 1}, e[3] = {14, 0, 9}, se[3] = {8, 0, 2};
+  nav::QueryFilter f;
+  f.setExcludeFlags(2);
+  nav::ShortestPath sp;
+  ASSERT_TRUE(nav::statusSucceeded(sp.init(&w.mesh, 256)));
+  warmUp(sp, w, 0, 0, 10, f);
+  Result r = runWith(sp, w, s, e, f);
+  ASSERT_TRUE(nav::statusSucceeded(r.status));
+  EXPECT_NEAR(r.length, std::sqrt(208.0f), 1e-4f); // straight, through the south-east quad
+  EXPECT_EQ(r.count(), 2);
+  ASSERT_TRUE(nav::statusSucceeded(w.mesh.setPolyFlags(findPoly(w, se), 2)));
+  r = runWith(sp, w, s, e, f);
+  ASSERT_TRUE(nav::statusSucceeded(r.status));
+  EXPECT_FALSE(r.status & nav::PARTIAL_RESULT);
+  EXPECT_NEAR(r.length, 5.0f + std::sqrt(97.0f), 1e-4f); // around the refused quad, turning at the centre
+  ASSERT_EQ(r.count(), 3);
+  expectPoint(r, 1, 5, 5);
+  ASSERT_TRUE(nav::statusSucceeded(w.mesh.setPolyFlags(findPoly(w, se), 1)));
+  r = runWith(sp, w, s, e, f);
+  EXPECT_NEAR(r.length, std::sqrt(208.0f), 1e-4f);
+}
+
+// Four tiles meet at (10, 10) (tile (0, 1) in two halves): with all four the point is inside
+// walkable space; once tile (1, 1) is removed it is the corner the path from tile (1, 0) to the
+// west half of tile (0, 1) turns at.
+TEST(ShortestPathHand, CornerCacheFollowsTileRemoval) {
+  HandMesh hm;
+  hm.tileSize = 10.0f;
+  for (int ty = 0; ty < 2; ++ty)
+    for (int tx = 0; tx < 2; ++tx) {
+      HandTile t;
+      t.tx = tx;
+      t.ty = ty;
+      const float x0 = 10.0f * float(tx), z0 = 10.0f * float(ty);
+      if (tx == 0 && ty == 1) {
+        t.addPoly({{x0, z0}, {x0 + 5, z0}, {x0 + 5, z0 + 10}, {x0, z0 + 10}});
+        t.addPoly({{x0 + 5, z0}, {x0 + 10, z0}, {x0 + 10, z0 + 10}, {x0 + 5, z0 + 10}});
+      } else {
+        t.addPoly({{x0, z0}, {x0 + 10, z0}, {x0 + 10, z0 + 10}, {x0, z0 + 10}});
+      }
+      hm.tiles.push_back(t);
+    }
+  World w;
+  std::string why;
+  ASSERT_TRUE(buildHandMesh(hm, w, &why)) << why;
+  const float s[3] = {12, 0, 9}, e[3] = {1, 0, 19};
+  nav::QueryFilter f;
+  nav::ShortestPath sp;
+  ASSERT_TRUE(nav::statusSucceeded(sp.init(&w.mesh, 256)));
+  warmUp(sp, w, 0, 0, 20, f);
+  Result r = runWith(sp, w, s, e, f);
+  ASSERT_TRUE(nav::statusSucceeded(r.status));
+  EXPECT_NEAR(r.length, std::sqrt(221.0f), 1e-4f); // straight, through tile (1, 1)
+  const nav::TileRef gone = w.mesh.getTileRefAt(1, 1, 0);
+  ASSERT_NE(gone, 0u);
+  ASSERT_TRUE(nav::statusSucceeded(w.mesh.removeTile(gone, nullptr, nullptr)));
+  r = runWith(sp, w, s, e, f);
+  ASSERT_TRUE(nav::statusSucceeded(r.status));
+  EXPECT_FALSE(r.status & nav::PARTIAL_RESULT);
+  EXPECT_NEAR(r.length, std::sqrt(5.0f) + std::sqrt(162.0f), 1e-4f);
+  ASSERT_EQ(r.count(), 3);
+  expectPoint(r, 1, 10, 10);
 }
