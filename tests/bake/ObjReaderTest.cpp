@@ -1,6 +1,7 @@
 // ObjReaderTest.cpp: the baking OBJ reader (nav/bake/ObjMesh, a streaming reader) gives exactly
 // the triangles and vertices tinyobjloader gives (fanned in file order, the old bake loader and
-// the viewer's parser) on every level we have, and refuses bad files naming the file and line.
+// the viewer's parser) on every level we have, and refuses bad files naming the file and line;
+// streamObj (the file bake's one-pass form) hands over the same records.
 #include "BakeTestUtil.h"
 #include "nav/bake/ObjMesh.h"
 #include "nav/bake/TriangleGrid.h"
@@ -229,5 +230,90 @@ TEST(ObjReader, BadFilesNameTheFileLineAndProblem) {
   ObjMesh m;
   EXPECT_FALSE(loadObj(tempPath("missing.obj"), &m, &why));
   EXPECT_NE(why.find("cannot open the file"), std::string::npos) << why;
+  std::remove(path.c_str());
+}
+
+namespace {
+
+/// streamObj into arrays, counting the progress calls.
+struct CollectSink : nav::bake::ObjSink {
+  ObjMesh m;
+  long long lastRead = -1, fileBytes = -2, blocks = 0;
+  long long stopAfterVerts = -1;
+  bool stopOnProgress = false;
+  bool vertex(const float* v) override {
+    if (stopAfterVerts >= 0 && (long long)(m.verts.size() / 3) == stopAfterVerts) {
+      failure = "sink full";
+      return false;
+    }
+    m.verts.insert(m.verts.end(), v, v + 3);
+    return true;
+  }
+  bool triangle(int a, int b, int c) override {
+    m.tris.insert(m.tris.end(), {a, b, c});
+    return true;
+  }
+  bool progress(long long read, long long total) override {
+    EXPECT_GT(read, lastRead);
+    lastRead = read;
+    fileBytes = total;
+    ++blocks;
+    if (stopOnProgress) failure = "cancelled";
+    return !stopOnProgress;
+  }
+};
+
+} // namespace
+
+// streamObj (the file bake's reader) hands over exactly what loadObj returns, block by block, and
+// fails with the same messages; a sink can stop it.
+TEST(ObjReader, StreamObjGivesWhatLoadObjReads) {
+  std::string text;
+  for (int i = 0; i < 120000; ++i) text += "v " + std::to_string(i) + ".125 0.5 " + std::to_string(i % 7) + "\n";
+  for (int i = 1; i + 3 <= 120000; i += 3)
+    text += "f " + std::to_string(i) + "/1 " + std::to_string(i + 1) + " " + std::to_string(i + 2) + " -1\n";
+  const std::string path = tempPath("stream.obj");
+  writeText(path, text);
+  for (const std::string& p : {path, baketest::defaultObj()}) {
+    SCOPED_TRACE(p);
+    ObjMesh ref;
+    std::string why;
+    ASSERT_TRUE(loadObj(p, &ref, &why)) << why;
+    CollectSink sink;
+    long long nv = 0, nt = 0;
+    ASSERT_TRUE(nav::bake::streamObj(p, sink, &nv, &nt, &why)) << why;
+    EXPECT_EQ(sink.m.verts, ref.verts);
+    EXPECT_EQ(sink.m.tris, ref.tris);
+    EXPECT_EQ(nv, (long long)ref.verts.size() / 3);
+    EXPECT_EQ(nt, (long long)ref.tris.size() / 3);
+    EXPECT_EQ(sink.lastRead, sink.fileBytes); // the last block ends the file
+    if (p == path) {
+      EXPECT_GE(sink.blocks, 2); // 2.7 MiB: several 1 MiB blocks
+    }
+  }
+  // Failures: the same message as loadObj.
+  writeText(path, "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\nf 1 2 9\n");
+  {
+    ObjMesh m;
+    CollectSink sink;
+    std::string whyLoad, whyStream;
+    EXPECT_FALSE(loadObj(path, &m, &whyLoad));
+    EXPECT_FALSE(nav::bake::streamObj(path, sink, nullptr, nullptr, &whyStream));
+    EXPECT_EQ(whyStream, whyLoad);
+    EXPECT_NE(whyStream.find("line 5: face refers to vertex 9"), std::string::npos) << whyStream;
+  }
+  // A sink stops it: from a callback, or from progress (a cancel).
+  {
+    CollectSink sink;
+    sink.stopAfterVerts = 2;
+    std::string why;
+    EXPECT_FALSE(nav::bake::streamObj(path, sink, nullptr, nullptr, &why));
+    EXPECT_EQ(why, path + ": sink full");
+    CollectSink cancel;
+    cancel.stopOnProgress = true;
+    EXPECT_FALSE(nav::bake::streamObj(path, cancel, nullptr, nullptr, &why));
+    EXPECT_EQ(why, path + ": cancelled");
+    EXPECT_TRUE(cancel.m.verts.empty());
+  }
   std::remove(path.c_str());
 }

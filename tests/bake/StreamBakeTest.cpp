@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <dirent.h>
 #include <cstdio>
 #include <fstream>
 #include <mutex>
@@ -25,6 +26,20 @@ namespace {
 
 std::string tempPath(const std::string& name) {
   return testing::TempDir() + "navbench_streambake_" + std::to_string(::getpid()) + "_" + name;
+}
+
+/// Entries of the folder of `out` whose name starts with out's name + ".bake" (temporary files).
+int tempFilesLeft(const std::string& out) {
+  const size_t slash = out.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : out.substr(0, slash);
+  const std::string prefix = out.substr(slash == std::string::npos ? 0 : slash + 1) + ".bake";
+  int n = 0;
+  if (DIR* d = ::opendir(dir.c_str())) {
+    while (const dirent* e = ::readdir(d))
+      if (std::string(e->d_name).rfind(prefix, 0) == 0) ++n;
+    ::closedir(d);
+  }
+  return n;
 }
 
 std::vector<uint8_t> readFile(const std::string& path) {
@@ -85,6 +100,7 @@ void expectSameFile(const std::string& levelPath, const BakeSettings& s, const s
     BakeReport r;
     FileBakeStats st;
     ASSERT_TRUE(bakeFileToTileSet(fin, s, out, opt, &r, v.opt, &st)) << r.error;
+    EXPECT_EQ(tempFilesLeft(out), 0);
     const std::vector<uint8_t> got = readFile(out);
     EXPECT_EQ(got.size(), expected.size());
     EXPECT_EQ(baketest::firstDiff(got, expected), -1) << baketest::tileSetLocation(got, baketest::firstDiff(got, expected));
@@ -228,6 +244,7 @@ TEST(StreamBake, FullDiskFailsNamingTheTemporaryFile) {
   EXPECT_FALSE(ok);
   EXPECT_NE(r.error.find("cannot write the temporary file " + out + ".bake"), std::string::npos) << r.error;
   EXPECT_NE(r.error.find("disk is full"), std::string::npos) << r.error;
+  EXPECT_EQ(tempFilesLeft(out), 0);
   const std::vector<uint8_t> left = readFile(out);
   EXPECT_EQ(std::string(left.begin(), left.end()), "previous"); // the old output is untouched
   std::remove(out.c_str());
@@ -294,6 +311,7 @@ TEST(StreamBake, CancelDuringInputOrTilesLeavesTheOldFile) {
     EXPECT_EQ(r.error, "cancelled");
     const std::vector<uint8_t> left = readFile(out);
     EXPECT_EQ(std::string(left.begin(), left.end()), "previous");
+    EXPECT_EQ(tempFilesLeft(out), 0);
   }
   std::remove(out.c_str());
 }
@@ -313,6 +331,7 @@ TEST(StreamBake, BadInputAndUnwritableTempFolderAreNamed) {
   EXPECT_FALSE(bakeFileToTileSet(fin, s, out, BakeOptions(), &r));
   EXPECT_NE(r.error.find(obj + ": line 4: face refers to vertex 4, but the file has 3 vertices"), std::string::npos) << r.error;
   EXPECT_FALSE(baketest::fileExists(out));
+  EXPECT_EQ(tempFilesLeft(out), 0);
 
   EXPECT_FALSE(loadFileBakeInput(tempPath("missing.obj"), &fin, &s, &why));
   EXPECT_NE(why.find("missing.obj: cannot open"), std::string::npos) << why;
