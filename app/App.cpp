@@ -9,20 +9,24 @@
 #include "render/Screenshot.h"
 
 #include <imgui.h>
+#include <imgui_internal.h> // the window list, for --dump-state
 #include <imgui_stdlib.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <backends/imgui_impl_sdl.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -103,6 +107,7 @@ int App::run(const AppOptions& options) {
   m_opt = options;
   m_headless = !m_opt.screenshotPath.empty() || m_opt.benchFrames > 0;
   for (const std::string& k : m_opt.keys) {
+    if (k.rfind(AppOptions::kTypePrefix, 0) == 0) continue; // --type text
     SDL_Keycode sym;
     Uint16 mod;
     if (!parseKey(k, sym, mod)) {
@@ -135,7 +140,7 @@ int App::run(const AppOptions& options) {
     shutdown();
     return 1;
   }
-  if (!m_opt.levelPath.empty() && !openAny(m_opt.levelPath) && m_headless) {
+  if (!m_opt.levelPath.empty() && !openAny(m_opt.levelPath) && m_headless && !m_missing.active) { // (--ask-moved: asked)
     shutdown();
     return 1;
   }
@@ -193,7 +198,8 @@ int App::run(const AppOptions& options) {
     ImGui::NewFrame();
     // A screenshot frame (F12 the frame before, or headless --screenshot's last frame) hides the
     // panels when view-only and draws the caption strip.
-    const int shotAfter = std::max(m_opt.screenshotFrames, 3 + 3 * int(m_opt.clicks.size()) + 2 * int(m_opt.keys.size()));
+    const int shotAfter = std::max(m_opt.screenshotFrames, 3 + 3 * int(m_opt.clicks.size()) + 2 * int(m_opt.keys.size()) +
+                                                               (m_opt.hover ? 3 : 0));
     const bool headlessShot = m_headless && m_opt.benchFrames == 0 && !m_bake.running() && frame + 1 >= shotAfter;
     if (m_shotRequested) {
       m_shotRequested = false;
@@ -220,9 +226,10 @@ int App::run(const AppOptions& options) {
       m_captureFrame = false;
       const std::string path = nextScreenshotPath();
       std::string err;
-      std::error_code ec;
-      fs::create_directories(fs::path(absolutePath(path)).parent_path(), ec); // the screenshot folder, on first use
-      if (writeScreenshot(path, w, h, err)) {
+      if (!checkShotDir(true, err)) { // the screenshot folder is made on first use
+        m_log.error("screenshot not saved: " + err);
+        notify("Screenshot not saved: " + err, true);
+      } else if (writeScreenshot(path, w, h, err)) {
         m_log.info("Saved screenshot " + path);
         notify("Saved screenshot " + path, false);
       } else {
@@ -575,6 +582,20 @@ void App::navReplaced() {
   updateTitle();
 }
 
+void App::shotDirChanged() {
+  std::string why;
+  const std::string dir = m_shotDir.empty() ? std::string("screenshots") : m_shotDir;
+  std::error_code ec;
+  if (!checkShotDir(false, why)) {
+    m_log.error(why + ": F12 cannot save there");
+    notify(why, true);
+  } else if (!fs::exists(dir, ec)) {
+    m_log.info("screenshot folder " + dir + " (does not exist yet: made on the first screenshot)");
+  } else {
+    m_log.info("screenshot folder " + dir);
+  }
+}
+
 void App::updateTitle() {
   std::string title = "NavBench";
   if (!m_level.empty() && !m_levelFromNav) title += " - " + fs::path(m_level.path()).filename().string();
@@ -622,6 +643,35 @@ bool App::writeState(const std::string& path, std::string& error) const {
   for (const auto& e : m_log.entries())
     if (e.level == LogLevel::Error) ++errors;
   j["logErrors"] = errors;
+  // What the mouse is over (--hover): the level point and the navmesh poly the Navmesh panel shows.
+  j["hover"] = {{"hit", m_hoverHit}, {"polyRef", m_hovered}, {"pos", {m_hoverPos.x, m_hoverPos.y, m_hoverPos.z}}};
+  // The last frame's windows (layout tests: no panel covers another), in window pixels.
+  nlohmann::json wins = nlohmann::json::array();
+  if (ImGui::GetCurrentContext())
+    for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
+      if (!w->Active || w->Hidden || (w->Flags & (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Tooltip))) continue;
+      wins.push_back({{"name", w->Name}, {"x", w->Pos.x}, {"y", w->Pos.y}, {"w", w->Size.x}, {"h", w->Size.y},
+                      {"collapsed", w->Collapsed}, {"popup", (w->Flags & ImGuiWindowFlags_Popup) != 0},
+                      {"scrollMaxY", w->ScrollMax.y}});
+    }
+  j["windows"] = wins;
+  j["viewport"] = {ImGui::GetCurrentContext() ? ImGui::GetMainViewport()->Size.x : 0.0f,
+                   ImGui::GetCurrentContext() ? ImGui::GetMainViewport()->Size.y : 0.0f};
+  // The moved-files dialog (a scenario whose level or tile set is not where it says).
+  nlohmann::json miss = {{"open", m_missing.active}, {"source", m_missing.source}};
+  nlohmann::json files = nlohmann::json::array();
+  std::error_code ec;
+  if (m_missing.active) {
+    if (m_missing.levelMissing)
+      files.push_back({{"kind", "level"}, {"original", m_missing.scenario.level}, {"path", m_missing.level},
+                       {"found", fs::is_regular_file(m_missing.level, ec)}});
+    if (m_missing.navMissing)
+      files.push_back({{"kind", "navmesh"}, {"original", m_missing.scenario.navmesh}, {"path", m_missing.navmesh},
+                       {"found", fs::is_regular_file(m_missing.navmesh, ec)}});
+  }
+  miss["files"] = files;
+  j["missingDialog"] = miss;
+  j["screenshotDir"] = m_shotDir;
   // The last frame's cost (headless frames have no vsync): for frame-time measurements.
   j["frame"] = {{"cpuMs", m_stats.cpuMs}, {"debugDrawCalls", m_stats.debugDrawCalls},
                 {"debugVertices", m_stats.debugVertices}, {"levelTris", m_stats.levelTris}};
@@ -723,7 +773,27 @@ void App::setBenchPath() {
   tester->setEnd(b);
 }
 
+void App::typeScriptText() {
+  // A text field focused by a dialog that just opened is active from its next frame or so: the
+  // text waits for one (as a person would), at most a few frames.
+  if (m_scriptText.empty() || (!ImGui::GetIO().WantTextInput && ++m_scriptTextWait <= 6)) return;
+  const std::string& text = m_scriptText;
+  for (size_t i = 0; i < text.size();) { // chunks that fit the event, split between UTF-8 characters
+    size_t n = std::min(text.size() - i, sizeof(SDL_TextInputEvent::text) - 1);
+    while (n > 1 && i + n < text.size() && (static_cast<unsigned char>(text[i + n]) & 0xC0) == 0x80) --n;
+    SDL_Event ev{};
+    ev.type = SDL_TEXTINPUT;
+    ev.text.windowID = SDL_GetWindowID(m_window);
+    std::memcpy(ev.text.text, text.data() + i, n);
+    SDL_PushEvent(&ev);
+    i += n;
+  }
+  m_scriptText.clear();
+}
+
 void App::runScript(int frame) {
+  typeScriptText(); // --type text still waiting for its field
+  if (frame == 1 && m_opt.resizeW > 0) SDL_SetWindowSize(m_window, m_opt.resizeW, m_opt.resizeH);
   if (frame == 1) {
     for (const std::string& f : m_opt.drops) {
       SDL_Event drop{};
@@ -740,6 +810,22 @@ void App::runScript(int frame) {
   const int step = frame - 1;
   m_scriptMouse = false;
   const int keyStep = step - 3 * int(m_opt.clicks.size());
+  if (keyStep >= 0 && keyStep / 2 < int(m_opt.keys.size()) &&
+      m_opt.keys[size_t(keyStep / 2)].rfind(AppOptions::kTypePrefix, 0) == 0) { // --type: text input events
+    if (keyStep % 2 == 0) {
+      m_scriptText += m_opt.keys[size_t(keyStep / 2)].substr(std::strlen(AppOptions::kTypePrefix));
+      m_scriptTextWait = 0;
+      typeScriptText();
+    }
+    return;
+  }
+  if (m_opt.hover && keyStep >= 2 * int(m_opt.keys.size())) { // --hover: the mouse rests there from now on
+    m_scriptMouse = true;
+    m_scriptMouseX = m_opt.hoverX;
+    m_scriptMouseY = m_opt.hoverY;
+    m_scriptMouseDown = false;
+    return;
+  }
   if (keyStep >= 0 && keyStep / 2 < int(m_opt.keys.size())) {
     SDL_Keycode sym = SDLK_UNKNOWN;
     Uint16 mod = KMOD_NONE;
@@ -935,9 +1021,18 @@ void App::drawUi() {
         ImGui::Checkbox("3D view only (no panels)", &m_shotViewOnly);
         ImGui::Checkbox("Caption strip (level, start/end, status, length)", &m_shotCaption);
         ImGui::SetNextItemWidth(320);
-        ImGui::InputTextWithHint("Folder", "screenshots (next to where navbench runs)", &m_shotDir);
+        ImGui::InputTextWithHint("##folder", "screenshots (next to where navbench runs)", &m_shotDir);
+        const bool typed = ImGui::IsItemDeactivatedAfterEdit();
+        ImGui::SameLine();
+        if (ImGui::Button("Browse...")) m_folderDialog.open(m_shotDir.empty() ? std::string("screenshots") : m_shotDir);
+        ImGui::SameLine();
+        ImGui::TextUnformatted("Folder");
+        std::string why;
+        if (!checkShotDir(false, why)) ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s", why.c_str());
+        if (typed) shotDirChanged();
         ImGui::EndMenu();
       }
+      if (ImGui::MenuItem("Screenshot folder...")) m_folderDialog.open(m_shotDir.empty() ? std::string("screenshots") : m_shotDir);
       if (ImGui::MenuItem("Open test cases..."))
         m_testCases.openDialog(m_level.empty() ? std::string() : fs::path(absolutePath(m_level.path())).parent_path().string());
       ImGui::Separator();
@@ -971,15 +1066,38 @@ void App::drawUi() {
     ImGui::EndMainMenuBar();
   }
 
+  // The window was resized: panels keep their distance to the nearest corner (right / bottom ones
+  // move with the window's edges), the Tools and Log panels take their places again.
+  PanelLayout layout;
+  layout.menuBarHeight = m_menuBarHeight;
+  const ImVec2 viewSize = ImGui::GetMainViewport()->Size;
+  if (viewSize.x != m_layoutSize[0] || viewSize.y != m_layoutSize[1]) {
+    if (m_layoutSize[0] > 0 && m_layoutSize[1] > 0) {
+      layout.relayout = true;
+      for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
+        if (w->Flags & (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup |
+                        ImGuiWindowFlags_MenuBar | ImGuiWindowFlags_NoMove))
+          continue;
+        ImVec2 p = w->Pos;
+        if (p.x + w->Size.x * 0.5f > m_layoutSize[0] * 0.5f) p.x += viewSize.x - m_layoutSize[0];
+        if (p.y + w->Size.y * 0.5f > m_layoutSize[1] * 0.5f) p.y += viewSize.y - m_layoutSize[1];
+        p.x = std::max(0.0f, std::min(p.x, viewSize.x - std::min(w->Size.x, viewSize.x)));
+        p.y = std::max(m_menuBarHeight, std::min(p.y, viewSize.y - std::min(w->Size.y, viewSize.y - m_menuBarHeight)));
+        ImGui::SetWindowPos(w, p, ImGuiCond_Always);
+      }
+    }
+    m_layoutSize[0] = viewSize.x;
+    m_layoutSize[1] = viewSize.y;
+  }
   if (m_showTools) {
-    int next = drawToolsPanel(m_tools, m_activeTool, &m_showTools);
+    int next = drawToolsPanel(m_tools, m_activeTool, &m_showTools, layout);
     if (next != m_activeTool) {
       if (m_activeTool >= 0 && m_activeTool < int(m_tools.size())) m_tools[size_t(m_activeTool)]->reset();
       m_activeTool = next;
     }
   }
   if (m_showView && drawViewPanel(m_view, m_camera, m_level, &m_showView)) frameLevel();
-  if (m_showLog) drawLogPanel(m_log, &m_showLog);
+  if (m_showLog) drawLogPanel(m_log, &m_showLog, layout);
   if (m_showNav) {
     const float hp[3] = {m_hoverPos.x, m_hoverPos.y, m_hoverPos.z};
     if (drawNavPanel(m_nav, m_navDraw, m_hovered, m_hoverHit, hp, &m_showNav))
@@ -1026,6 +1144,10 @@ void App::drawUi() {
   std::string chosen;
   if (m_openDialog.draw(chosen)) toOpen = chosen;
   if (m_scenarioDialog.draw(chosen)) toOpen = chosen;
+  if (m_folderDialog.draw(chosen)) {
+    m_shotDir = chosen;
+    shotDirChanged();
+  }
   drawScenarioUi();
   if (m_uiCapture && m_shotCaption) drawCaption();
   drawUnsavedPrompt();
@@ -1251,7 +1373,7 @@ bool App::applyScenario(const Scenario& s, const std::string& baseDir, const std
     std::string what;
     if (!exists(lvl)) what = "level '" + s.level + "' not found (looked at " + lvl + ")";
     if (!exists(nm)) what += std::string(what.empty() ? "" : "; ") + "tile set '" + s.navmesh + "' not found (looked at " + nm + ")";
-    if (m_headless) return fail(what);
+    if (m_headless && !m_opt.askMoved) return fail(what);
     m_log.warning(source + ": " + what + ": asking for the moved files");
     m_missing = Missing();
     m_missing.active = true;
@@ -1414,6 +1536,28 @@ void App::pasteScenario() {
   applyScenario(s, "", "clipboard scenario");
 }
 
+bool App::checkShotDir(bool create, std::string& why) const {
+  const std::string dir = m_shotDir.empty() ? std::string("screenshots") : m_shotDir;
+  std::error_code ec;
+  const bool exists = fs::exists(dir, ec);
+  if (exists && !fs::is_directory(dir, ec)) {
+    why = "the screenshot folder '" + dir + "' is a file, not a folder";
+    return false;
+  }
+  if (!exists) {
+    if (!create) return true; // made on the first screenshot
+    if (!fs::create_directories(dir, ec) && !fs::is_directory(dir)) {
+      why = "cannot create the screenshot folder '" + dir + "': " + (ec ? ec.message() : std::string("unknown error"));
+      return false;
+    }
+  }
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    why = "the screenshot folder '" + dir + "' is not writable: " + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
 std::string App::nextScreenshotPath() const {
   const std::string dir = m_shotDir.empty() ? std::string("screenshots") : m_shotDir;
   const std::time_t now = std::time(nullptr);
@@ -1510,13 +1654,19 @@ void App::drawScenarioUi() {
     ImGui::TextWrapped("%s refers to files that are not where it says. Locate them to open the scenario, or Cancel "
                        "(nothing changes).", m.source.c_str());
     std::error_code ec;
+    int edited = -1; // the row whose path changed this frame
+    bool focused = false;
     auto row = [&](const char* label, const std::string& original, std::string& path, bool wasMissing, int which) {
       if (!wasMissing) return;
       ImGui::Separator();
       ImGui::Text("%s: %s", label, original.c_str());
       ImGui::PushID(which);
       ImGui::SetNextItemWidth(-110);
-      ImGui::InputText("##p", &path);
+      if (ImGui::IsWindowAppearing() && !focused) { // type or paste the new place at once
+        ImGui::SetKeyboardFocusHere();
+        focused = true;
+      }
+      if (ImGui::InputText("##p", &path, ImGuiInputTextFlags_AutoSelectAll)) edited = which;
       ImGui::SameLine();
       if (ImGui::Button("Browse...")) {
         m_locateWhich = which;
@@ -1531,15 +1681,31 @@ void App::drawScenarioUi() {
     row("Level", m.scenario.level, m.level, m.levelMissing, 0);
     row("Tile set", m.scenario.navmesh, m.navmesh, m.navMissing, 1);
     std::string chosen;
-    if (m_locateDialog.draw(chosen)) (m_locateWhich == 0 ? m.level : m.navmesh) = chosen;
+    if (m_locateDialog.draw(chosen)) {
+      (m_locateWhich == 0 ? m.level : m.navmesh) = chosen;
+      edited = m_locateWhich;
+    }
+    // Files usually move together: a located file's folder is searched for the other missing one.
+    if (edited >= 0 && fs::is_regular_file(edited == 0 ? m.level : m.navmesh, ec)) {
+      const fs::path dir = fs::path(edited == 0 ? m.level : m.navmesh).parent_path();
+      std::string& other = edited == 0 ? m.navmesh : m.level;
+      const std::string& otherOriginal = edited == 0 ? m.scenario.navmesh : m.scenario.level;
+      const bool otherMissing = edited == 0 ? m.navMissing : m.levelMissing;
+      if (otherMissing && !fs::is_regular_file(other, ec) && !otherOriginal.empty()) {
+        const fs::path candidate = dir / fs::path(otherOriginal).filename();
+        if (fs::is_regular_file(candidate, ec)) other = candidate.string();
+      }
+    }
     ImGui::Separator();
     const bool ready = (m.level.empty() || fs::is_regular_file(m.level, ec)) && (m.navmesh.empty() || fs::is_regular_file(m.navmesh, ec));
     bool apply = false;
+    const bool keys = !m_locateDialog.isOpen(); // Enter / Esc belong to the Browse dialog while it is open
     if (!ready) ImGui::BeginDisabled();
-    if (ImGui::Button("Open scenario")) apply = true;
+    if (ImGui::Button("Open scenario (Enter)") || (ready && keys && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false)))
+      apply = true;
     if (!ready) ImGui::EndDisabled();
     ImGui::SameLine();
-    if (ImGui::Button("Cancel")) {
+    if (ImGui::Button("Cancel (Esc)") || (keys && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false))) {
       m_log.info(m.source + ": not opened (cancelled)");
       m.active = false;
       ImGui::CloseCurrentPopup();

@@ -57,8 +57,19 @@ struct AppOptions {
   std::vector<Click> clicks;
   /// Keys pressed after the clicks, one every two frames (down, then up), as real SDL key events:
   /// an SDL key name with optional "ctrl+", "shift+", "alt+" prefixes ("ctrl+z", "ctrl+shift+z",
-  /// "space"). For headless tests of keyboard shortcuts (undo/redo...).
+  /// "space"). For headless tests of keyboard shortcuts (undo/redo...). An entry starting with
+  /// kTypePrefix is text typed instead (--type: SDL_TEXTINPUT events, as a keyboard would send).
   std::vector<std::string> keys;
+  static constexpr const char* kTypePrefix = "text:";
+  /// --hover X,Y: after the clicks and keys the mouse rests on window pixel (X, Y) until the run
+  /// ends (the Navmesh panel's hovered poly, the A* Stepper's hovered node and its tooltip).
+  bool hover = false;
+  float hoverX = 0, hoverY = 0;
+  /// --ask-moved: headless runs ask for a scenario's moved files (the modal) like the interactive
+  /// viewer, instead of failing; the script (--type, --key return / escape) answers it.
+  bool askMoved = false;
+  /// --resize WxH: after the first frame the window is resized to WxH (as dragging its border).
+  int resizeW = 0, resizeH = 0;
   /// Files "dropped" on the window after the first frame (real SDL_DROPFILE events).
   std::vector<std::string> drops;
   /// Headless: at exit, save the current scenario here (--save-scenario), as File > Save would.
@@ -183,10 +194,14 @@ private:
   bool m_leftDown = false, m_rightDown = false, m_dragged = false;
   int m_pressX = 0, m_pressY = 0;
   float m_menuBarHeight = 0;
+  float m_layoutSize[2] = {0, 0}; ///< The window size the panels were laid out for (PanelLayout).
   int m_frameIndex = 0;
   bool m_scriptShift = false; ///< Shift state of the scripted click being released.
   bool m_scriptMouse = false, m_scriptMouseDown = false; ///< A scripted click drives ImGui's mouse this frame.
   float m_scriptMouseX = 0, m_scriptMouseY = 0;
+  std::string m_scriptText; ///< --type text not sent yet (waits for a text field to be active).
+  int m_scriptTextWait = 0;
+  void typeScriptText();
 
   // Scenarios and screenshots.
   std::string m_scenarioPath; ///< Where Ctrl+S saves ("" = ask).
@@ -212,6 +227,12 @@ private:
   bool m_shotRequested = false, m_captureFrame = false;
   bool m_uiCapture = false; ///< This frame is captured: view-only hides the UI, the caption is drawn.
   std::string m_shotDir;
+  OpenFileDialog m_folderDialog{"Choose screenshot folder", {}, "path/to/folder (typed, or pick one above)",
+                                OpenFileDialog::Mode::Folder};
+  /// The screenshot folder ("" = ./screenshots) usable: an existing writable folder, or made now
+  /// when `create` (else one that does not exist yet is fine). False with a message naming it.
+  bool checkShotDir(bool create, std::string& why) const;
+  void shotDirChanged(); ///< Logs the new screenshot folder, or why F12 cannot save there.
   bool m_shotCaption = false, m_shotViewOnly = false;
   LevelLoader m_levelLoader;      ///< A big level loading in the background (openLevel).
   bool m_levelLoadSiblingNav = true;

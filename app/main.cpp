@@ -46,6 +46,14 @@ void printHelp(FILE* out) {
                "                       the active tool); repeatable, one click per three frames\n"
                "  --key NAME           after the clicks, press key NAME (SDL name, optional ctrl+ shift+ alt+,\n"
                "                       e.g. ctrl+z); repeatable, one key per two frames\n"
+               "  --type TEXT          after the clicks, in order with the --key presses, type TEXT (text input\n"
+               "                       events, as a keyboard would send into the focused text field)\n"
+               "  --hover X,Y          after the clicks and keys, rest the mouse on window pixel (X, Y) until the\n"
+               "                       end (hover readouts: Navmesh panel, A* Stepper; --dump-state \"hover\")\n"
+               "  --resize WxH         after the first frame, resize the window to WxH (panels are laid out again)\n"
+               "  --ask-moved          headless: a scenario whose level or tile set moved opens the 'Scenario files\n"
+               "                       not found' dialog (as interactive runs do) instead of failing; the script\n"
+               "                       answers it (--type a path, --key return opens, --key escape cancels)\n"
                "  --drop FILE          after the first frame, drop FILE on the window (as a file manager would)\n"
                "  --save-scenario FILE at exit, save the scenario (as File > Save scenario) to FILE\n"
                "  --screenshot-dir DIR where F12 writes navbench-YYYYMMDD-HHMMSS.png (default ./screenshots)\n"
@@ -133,6 +141,24 @@ int main(int argc, char** argv) {
       opt.dumpStatePath = value("an output file name");
     } else if (a == "--key") {
       opt.keys.push_back(value("a key name (e.g. ctrl+z)"));
+    } else if (a == "--type") {
+      opt.keys.push_back(std::string(navbench::AppOptions::kTypePrefix) + value("the text to type"));
+    } else if (a == "--hover") {
+      const char* v = value("X,Y");
+      char extra = 0;
+      if (std::sscanf(v, "%f,%f%c", &opt.hoverX, &opt.hoverY, &extra) != 2) {
+        std::fprintf(stderr, "navbench: --hover: expected X,Y, got '%s'\n", v);
+        return 2;
+      }
+      opt.hover = true;
+    } else if (a == "--resize") {
+      const char* v = value("WxH");
+      if (!parseSize(v, opt.resizeW, opt.resizeH)) {
+        std::fprintf(stderr, "navbench: --resize: expected WxH (16..16384), got '%s'\n", v);
+        return 2;
+      }
+    } else if (a == "--ask-moved") {
+      opt.askMoved = true;
     } else if (a == "--drop") {
       opt.drops.push_back(value("a file"));
     } else if (a == "--save-scenario") {

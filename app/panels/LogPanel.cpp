@@ -1,14 +1,31 @@
 #include "app/panels/Panels.h"
 
 #include <imgui.h>
+#include <imgui_internal.h> // FindWindowByName: where the Log is before it is drawn
+
+#include <algorithm>
 
 namespace navbench {
 
-void drawLogPanel(Log& log, bool* open) {
+void drawLogPanel(Log& log, bool* open, const PanelLayout& layout) {
   ImGuiViewport* vp = ImGui::GetMainViewport();
   const bool small = vp->Size.y < 600; // small window: start collapsed at the bottom, keep the view clear
-  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + 10, vp->Pos.y + vp->Size.y - (small ? 30 : 120)), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(vp->Size.x - 20 - 280, 110), ImGuiCond_FirstUseEver);
+  // Its place: along the bottom, right of the Tools panel when that reaches down to the strip,
+  // and left of the View panel's corner (260 px wide, bottom right).
+  const float h = 110, y = vp->Pos.y + vp->Size.y - (small ? 30 : h + 10);
+  float x = vp->Pos.x + 10;
+  if (layout.toolsShown && layout.toolsMax[1] > y - 10) x = std::max(x, layout.toolsMax[0] + 10);
+  const float w = std::max(160.0f, vp->Pos.x + vp->Size.x - 280 - x);
+  // Placed at start, when the window size changes, and when it meets the Tools panel (moved there,
+  // or the Tools panel grew with another tool's options): the Log never covers the tools.
+  bool place = layout.relayout;
+  if (const ImGuiWindow* self = ImGui::FindWindowByName("Log"); self && layout.toolsShown) {
+    const ImRect r(self->Pos, ImVec2(self->Pos.x + self->Size.x, self->Pos.y + self->Size.y));
+    place = place || r.Overlaps(ImRect(layout.toolsMin[0], layout.toolsMin[1], layout.toolsMax[0], layout.toolsMax[1]));
+  }
+  const ImGuiCond cond = place ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  ImGui::SetNextWindowPos(ImVec2(x, y), cond);
+  ImGui::SetNextWindowSize(ImVec2(w, h), cond);
   if (small) ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("Log", open)) {
     ImGui::End();

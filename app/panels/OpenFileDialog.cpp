@@ -12,7 +12,10 @@ namespace fs = std::filesystem;
 
 void OpenFileDialog::open(const std::string& dir) {
   std::error_code ec;
-  m_dir = dir.empty() ? fs::current_path(ec).string() : dir;
+  fs::path start = dir.empty() ? fs::current_path(ec) : fs::absolute(dir, ec);
+  while (!start.empty() && !fs::is_directory(start, ec) && start.has_parent_path() && start.parent_path() != start)
+    start = start.parent_path(); // a folder not made yet: its nearest existing parent
+  m_dir = start.string();
   m_pathInput.clear();
   m_error.clear();
   m_requestOpen = true;
@@ -36,13 +39,16 @@ void OpenFileDialog::refresh() {
     bool dir = e.is_directory(ec2);
     std::string ext = e.path().extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    if (dir || std::find(m_exts.begin(), m_exts.end(), ext) != m_exts.end()) m_entries.push_back({name, dir});
+    if (dir || (m_mode == Mode::File && std::find(m_exts.begin(), m_exts.end(), ext) != m_exts.end()))
+      m_entries.push_back({name, dir});
   }
   std::sort(m_entries.begin(), m_entries.end(), [](const Entry& a, const Entry& b) {
     if (a.isDir != b.isDir) return a.isDir;
     return a.name < b.name;
   });
 }
+
+bool OpenFileDialog::isOpen() const { return m_requestOpen || m_shown || m_closedFrame == ImGui::GetFrameCount(); }
 
 bool OpenFileDialog::draw(std::string& chosen) {
   if (m_requestOpen) {
@@ -51,7 +57,14 @@ bool OpenFileDialog::draw(std::string& chosen) {
   }
   bool done = false;
   ImGui::SetNextWindowSize(ImVec2(520, 400), ImGuiCond_Appearing);
-  if (!ImGui::BeginPopupModal(m_title.c_str(), nullptr)) return false;
+  if (!ImGui::BeginPopupModal(m_title.c_str(), nullptr)) {
+    if (m_shown) m_closedFrame = ImGui::GetFrameCount();
+    m_shown = false;
+    return false;
+  }
+  m_shown = true;
+  const bool folders = m_mode == Mode::Folder;
+  if (folders) ImGui::TextDisabled("Choose a folder (double-click enters it):");
   ImGui::TextUnformatted(m_dir.c_str());
   if (ImGui::Button("Up")) {
     fs::path p(m_dir);
@@ -70,7 +83,7 @@ bool OpenFileDialog::draw(std::string& chosen) {
     std::string label = e.isDir ? "[dir] " + e.name : e.name;
     if (ImGui::Selectable(label.c_str(), m_selected == i, ImGuiSelectableFlags_AllowDoubleClick)) {
       m_selected = i;
-      if (!e.isDir) m_pathInput = (fs::path(m_dir) / e.name).string();
+      if (!e.isDir || folders) m_pathInput = (fs::path(m_dir) / e.name).string();
       if (ImGui::IsMouseDoubleClicked(0)) {
         if (e.isDir)
           enterDir = (fs::path(m_dir) / e.name).string();
@@ -87,8 +100,16 @@ bool OpenFileDialog::draw(std::string& chosen) {
     refresh();
   }
   ImGui::SetNextItemWidth(-1);
+  if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere(); // type or paste a path at once
   bool enter = ImGui::InputTextWithHint("##path", m_hint.c_str(), &m_pathInput, ImGuiInputTextFlags_EnterReturnsTrue);
-  if ((ImGui::Button("Open") || enter) && !m_pathInput.empty()) {
+  if (folders) {
+    // The typed (or selected) folder, else the one shown; one that does not exist yet is allowed
+    // (the caller creates it on first use, and says so when it cannot).
+    if (ImGui::Button("Choose folder") || enter) {
+      chosen = m_pathInput.empty() ? m_dir : m_pathInput;
+      done = true;
+    }
+  } else if ((ImGui::Button("Open") || enter) && !m_pathInput.empty()) {
     std::error_code ec;
     if (fs::is_directory(m_pathInput, ec)) {
       m_dir = m_pathInput;
@@ -100,8 +121,13 @@ bool OpenFileDialog::draw(std::string& chosen) {
     }
   }
   ImGui::SameLine();
-  if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ImGui::CloseCurrentPopup();
-  if (done) ImGui::CloseCurrentPopup();
+  bool close = done;
+  if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) close = true;
+  if (close) { // closed this frame (Cancel, Esc, a choice)
+    ImGui::CloseCurrentPopup();
+    m_shown = false;
+    m_closedFrame = ImGui::GetFrameCount();
+  }
   ImGui::EndPopup();
   return done;
 }

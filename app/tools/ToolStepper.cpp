@@ -748,6 +748,9 @@ void ToolStepper::dumpResult(nlohmann::json& out) const {
   out["searchStatus"] = m_searchStatus;
   out["corridor"] = m_corridor;
   out["straight"] = std::vector<float>(m_straight.begin(), m_straight.begin() + m_nstraight * 3);
+  const int hov = hoveredNode(); // the node under the mouse (--hover), whose numbers the tooltip shows
+  if (hov >= 0) out["hovered"] = isAStar() ? nlohmann::json{{"ref", m_nodes[size_t(hov)].ref}, {"g", m_nodes[size_t(hov)].g}}
+                                           : nlohmann::json{{"ref", m_exactNodes[size_t(hov)].poly}, {"g", m_exactNodes[size_t(hov)].g}};
   if (m_algo == ALGO_EXACT) {
     out["exactNodes"] = int(m_exactNodes.size());
     out["exactOpen"] = m_exactOpen;

@@ -1,0 +1,340 @@
+// Viewer usability, driven through the real navbench binary headless (SDL_VIDEODRIVER=offscreen)
+// with scripted input (--click, --key, --type, --hover, --resize) and read back with --dump-state:
+//  - Layout: no panel covers another at 1280x720 in any tool mode, at 1920x1080, in a short
+//    window (the Tools panel scrolls), and after the window is resized either way.
+//  - Hover: the mouse resting on the level gives the hovered poly (Navmesh panel) and the A*
+//    Stepper's hovered node (its tooltip); over a panel or the background, nothing.
+//  - Moved files: a scenario whose level and tile set moved opens the "Scenario files not found"
+//    dialog listing them; typing the new place (the tile set is found beside it) restores the
+//    scenario; Cancel changes nothing.
+//  - Screenshot folder: chosen in the folder dialog (File > Screenshot folder...), F12 writes
+//    there; a folder that cannot be made or is a file: a message naming it, no crash.
+#include "TestUtil.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::string q(const std::string& s) { return "'" + s + "'"; }
+
+fs::path tmpRoot() {
+  const fs::path p = fs::path(NAVBENCH_TEST_TMP);
+  fs::create_directories(p);
+  return p;
+}
+
+struct AppRun : navbench::test::CommandResult {
+  json state;
+};
+
+/// Runs navbench with `args` from `cwd` (a screenshot ends the run), dumping its state.
+AppRun runApp(const std::string& args, const std::string& tag, const std::string& cwd = std::string()) {
+  AppRun r;
+  const fs::path dir = tmpRoot();
+  const std::string dump = (dir / (tag + ".json")).string();
+  fs::remove(dump);
+  static_cast<navbench::test::CommandResult&>(r) = navbench::test::runCommand(
+      (cwd.empty() ? std::string() : "cd " + q(cwd) + " && ") + navbench::test::headlessEnv((dir / ("config_" + tag)).string()) +
+      q(NAVBENCH_EXE) + " " + args + " --screenshot " + q((dir / (tag + ".png")).string()) + " --dump-state " + q(dump));
+  std::ifstream f(dump);
+  if (f) r.state = json::parse(f, nullptr, false);
+  return r;
+}
+
+const std::string kLevel = q(NAVBENCH_DEFAULT_LEVEL);
+// Start on the floor in front of the central block, end on the upper floor behind it (1280x720,
+// default camera), as in StepperGuiTest.
+const std::string kClicks = "--click 680,420,shift --click 700,180";
+const std::string kClicks1080 = "--click 1020,630,shift --click 1050,270"; // the same points at 1920x1080
+
+struct Rect {
+  std::string name;
+  float x0, y0, x1, y1;
+};
+
+/// The dumped windows a user sees as panels (not the menu bar, popups or tooltips).
+std::vector<Rect> panels(const json& state) {
+  std::vector<Rect> out;
+  for (const json& w : state["windows"]) {
+    const std::string name = w["name"];
+    if (name == "##MainMenuBar" || w["popup"].get<bool>()) continue;
+    const float x = w["x"], y = w["y"], ww = w["w"], h = w["h"];
+    out.push_back({name, x, y, x + ww, y + h});
+  }
+  return out;
+}
+
+const Rect* find(const std::vector<Rect>& rs, const std::string& name) {
+  for (const Rect& r : rs)
+    if (r.name == name) return &r;
+  return nullptr;
+}
+
+/// No two panels intersect and each lies inside the window.
+void expectNoOverlap(const AppRun& r, const std::string& what) {
+  ASSERT_EQ(r.exitCode, 0) << what << "\n" << r.output;
+  ASSERT_TRUE(r.state.is_object()) << what << "\n" << r.output;
+  const float vw = r.state["viewport"][0], vh = r.state["viewport"][1];
+  const std::vector<Rect> ps = panels(r.state);
+  ASSERT_NE(find(ps, "Tools"), nullptr) << what;
+  ASSERT_NE(find(ps, "Log"), nullptr) << what;
+  for (size_t i = 0; i < ps.size(); ++i) {
+    const Rect& a = ps[i];
+    EXPECT_TRUE(a.x0 >= 0 && a.y0 >= 0 && a.x1 <= vw + 0.5f && a.y1 <= vh + 0.5f)
+        << what << ": " << a.name << " (" << a.x0 << "," << a.y0 << ")-(" << a.x1 << "," << a.y1 << ") leaves the "
+        << vw << "x" << vh << " window";
+    for (size_t j = i + 1; j < ps.size(); ++j) {
+      const Rect& b = ps[j];
+      const bool overlap = a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+      EXPECT_FALSE(overlap) << what << ": " << a.name << " (" << a.x0 << "," << a.y0 << ")-(" << a.x1 << "," << a.y1
+                            << ") covers " << b.name << " (" << b.x0 << "," << b.y0 << ")-(" << b.x1 << "," << b.y1 << ")";
+    }
+  }
+}
+
+/// The tool names, from the viewer's own refusal of an unknown one.
+std::vector<std::string> toolNames() {
+  const navbench::test::CommandResult r = navbench::test::runCommand(
+      navbench::test::headlessEnv((tmpRoot() / "config_tools").string()) + q(NAVBENCH_EXE) +
+      " --tool 'no such tool' --screenshot " + q((tmpRoot() / "tools.png").string()));
+  std::vector<std::string> names;
+  const size_t at = r.output.find("(tools: ");
+  if (at == std::string::npos) return names;
+  const size_t end = r.output.find(')', at);
+  std::string list = r.output.substr(at + 8, end - at - 8);
+  for (size_t p = 0; p <= list.size();) {
+    size_t c = list.find(", ", p);
+    if (c == std::string::npos) c = list.size();
+    names.push_back(list.substr(p, c - p));
+    p = c + 2;
+  }
+  return names;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layout
+
+TEST(ViewerLayout, NoPanelCoversAnotherInAnyToolModeAt720p) {
+  const std::vector<std::string> tools = toolNames();
+  ASSERT_GE(tools.size(), 5u) << "could not read the tool list";
+  ASSERT_NE(std::find(tools.begin(), tools.end(), "A* Stepper"), tools.end());
+  for (const std::string& t : tools) {
+    const AppRun r = runApp(kLevel + " --tool " + q(t) + " --size 1280x720 " + kClicks, "layout720");
+    expectNoOverlap(r, t + " at 1280x720");
+    EXPECT_EQ(r.state["activeTool"], t);
+  }
+}
+
+TEST(ViewerLayout, StepperAt1080pAndInAShortWindow) {
+  expectNoOverlap(runApp(kLevel + " --tool 'A* Stepper' --size 1920x1080 " + kClicks1080, "layout1080"), "A* Stepper at 1920x1080");
+  // 1280x480: the stepper's options do not fit: the Tools panel stops at the window's bottom and
+  // scrolls (its lowest controls stay reachable), the Log starts collapsed beside it.
+  const AppRun r = runApp(kLevel + " --tool 'A* Stepper' --size 1280x480 --click 680,290,shift --click 700,130", "layout480");
+  expectNoOverlap(r, "A* Stepper at 1280x480");
+  for (const json& w : r.state["windows"]) {
+    if (w["name"] == "Tools") {
+      EXPECT_GT(w["scrollMaxY"].get<float>(), 0.0f) << "the Tools panel should scroll";
+    }
+  }
+}
+
+TEST(ViewerLayout, ResizingTheWindowLaysThePanelsOutAgain) {
+  // Shrunk: panels on the right and bottom follow those edges, the Tools and Log take their places.
+  const AppRun small = runApp(kLevel + " --tool 'A* Stepper' --size 1920x1080 --resize 1280x720 " + kClicks, "resize_down");
+  expectNoOverlap(small, "1920x1080 resized to 1280x720");
+  EXPECT_EQ(small.state["viewport"][0].get<float>(), 1280.0f);
+  // Grown: the View panel is back in the bottom-right corner.
+  const AppRun big = runApp(kLevel + " --tool 'A* Stepper' --size 1280x720 --resize 1920x1080 " + kClicks, "resize_up");
+  expectNoOverlap(big, "1280x720 resized to 1920x1080");
+  const Rect* view = find(panels(big.state), "View");
+  ASSERT_NE(view, nullptr);
+  EXPECT_NEAR(view->x1, 1910.0f, 2.0f);
+  EXPECT_NEAR(view->y1, 1070.0f, 2.0f);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hover
+
+TEST(ViewerHover, StepperNodeAndPolyUnderTheMouse) {
+  // Twenty expansions in, the mouse rests where the start was clicked: the start node (g 0).
+  const AppRun r = runApp(kLevel + " --tool 'A* Stepper' --size 1280x720 " + kClicks + " --key pagedown --key pagedown --hover 680,420",
+                          "hover_start");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  ASSERT_TRUE(r.state.is_object()) << r.output;
+  const json& s = r.state["toolState"];
+  ASSERT_EQ(s["index"], 20);
+  const json& h = r.state["hover"];
+  ASSERT_TRUE(h["hit"].get<bool>()) << h.dump();
+  EXPECT_EQ(h["polyRef"], s["startRef"]) << "the Navmesh panel's hovered poly";
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(h["pos"][size_t(i)].get<float>(), s["start"][size_t(i)].get<float>(), 0.01f);
+  ASSERT_TRUE(s.contains("hovered")) << s.dump();
+  EXPECT_EQ(s["hovered"]["ref"], s["startRef"]);
+  EXPECT_EQ(s["hovered"]["g"].get<float>(), 0.0f);
+  // Resting on the end point (upper floor): its poly, and no node of the search there yet.
+  const AppRun e = runApp(kLevel + " --tool 'A* Stepper' --size 1280x720 " + kClicks + " --hover 700,180", "hover_end");
+  ASSERT_EQ(e.exitCode, 0) << e.output;
+  EXPECT_TRUE(e.state["hover"]["hit"].get<bool>());
+  EXPECT_EQ(e.state["hover"]["polyRef"], e.state["toolState"]["endRef"]);
+  EXPECT_FALSE(e.state["toolState"].contains("hovered")) << "step 0 has only the start node";
+}
+
+TEST(ViewerHover, NothingUnderAPanelOrTheBackground) {
+  // Over the Tools panel (ImGui has the mouse) and over the empty background bottom left.
+  for (const char* at : {"100,100", "150,670"}) {
+    const AppRun r = runApp(kLevel + " --tool 'A* Stepper' --size 1280x720 " + kClicks + " --key pagedown --hover " + at,
+                            "hover_none");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_FALSE(r.state["hover"]["hit"].get<bool>()) << at;
+    EXPECT_EQ(r.state["hover"]["polyRef"], 0) << at;
+    EXPECT_FALSE(r.state["toolState"].contains("hovered")) << at;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Moved files
+
+/// <tmp>/moved/s/scn.json saved with the default level in <tmp>/moved/a, then a moved to b.
+struct MovedScenario {
+  fs::path root, scenario, newLevel, newNav;
+  json saved; // the scenario as written
+  MovedScenario() {
+    // Each test its own copy (ctest runs them in parallel).
+    const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    root = tmpRoot() / ("moved_" + test);
+    fs::remove_all(root);
+    fs::create_directories(root / "a");
+    fs::create_directories(root / "s");
+    const fs::path src = fs::path(NAVBENCH_DEFAULT_LEVEL).parent_path();
+    for (const char* f : {"default.obj", "default.mtl", "default.bin"})
+      if (fs::exists(src / f)) fs::copy_file(src / f, root / "a" / f);
+    scenario = root / "s" / "scn.json";
+    const AppRun r = runApp(q((root / "a" / "default.obj").string()) + " --tool 'Pathfind Straight' " + kClicks +
+                                " --save-scenario " + q(scenario.string()),
+                            "moved_save_" + test);
+    EXPECT_EQ(r.exitCode, 0) << r.output;
+    std::ifstream f(scenario);
+    saved = json::parse(f, nullptr, false);
+    fs::rename(root / "a", root / "b");
+    newLevel = root / "b" / "default.obj";
+    newNav = root / "b" / "default.bin";
+  }
+};
+
+TEST(MovedFiles, TheDialogListsTheMissingFiles) {
+  const MovedScenario m;
+  ASSERT_TRUE(m.saved.is_object());
+  ASSERT_EQ(m.saved["level"], "../a/default.obj");
+  // Without --ask-moved a headless run refuses (exit 1) with the message.
+  const AppRun plain = runApp(q(m.scenario.string()), "moved_plain");
+  EXPECT_EQ(plain.exitCode, 1);
+  EXPECT_NE(plain.output.find("level '../a/default.obj' not found"), std::string::npos) << plain.output;
+  const AppRun r = runApp(q(m.scenario.string()) + " --ask-moved", "moved_ask");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  const json& d = r.state["missingDialog"];
+  ASSERT_TRUE(d["open"].get<bool>()) << d.dump();
+  ASSERT_EQ(d["files"].size(), 2u) << d.dump();
+  EXPECT_EQ(d["files"][0]["kind"], "level");
+  EXPECT_EQ(d["files"][0]["original"], "../a/default.obj");
+  EXPECT_FALSE(d["files"][0]["found"].get<bool>());
+  EXPECT_EQ(d["files"][1]["kind"], "navmesh");
+  EXPECT_EQ(d["files"][1]["original"], "../a/default.bin");
+  EXPECT_EQ(r.state["level"], "") << "nothing opened while asking";
+  EXPECT_EQ(r.state["nav"], "");
+}
+
+TEST(MovedFiles, TypingTheNewPlaceRestoresTheScenario) {
+  const MovedScenario m;
+  // The level's field has the focus: type its new place, Enter. The tile set, missing too, is
+  // found beside it by name.
+  const AppRun r = runApp(q(m.scenario.string()) + " --ask-moved --type " + q(m.newLevel.string()) + " --key return", "moved_fix");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_FALSE(r.state["missingDialog"]["open"].get<bool>());
+  EXPECT_EQ(r.state["level"], m.newLevel.string());
+  EXPECT_EQ(r.state["nav"], m.newNav.string());
+  EXPECT_EQ(r.state["activeTool"], "Pathfind Straight");
+  const json& s = r.state["toolState"];
+  for (const char* k : {"start", "end"})
+    for (size_t i = 0; i < 3; ++i)
+      EXPECT_EQ(s[k][i].get<float>(), m.saved["tool"]["state"][k][i].get<float>()) << k << i;
+  EXPECT_NE(s["startRef"], 0);
+  EXPECT_NE(r.output.find("opened scenario"), std::string::npos) << r.output;
+}
+
+TEST(MovedFiles, CancelChangesNothing) {
+  const MovedScenario m;
+  // Another scenario is open (a level, Raycast with a point); the moved one is dropped on the
+  // window (it asks), then Esc.
+  const fs::path good = m.root / "s" / "good.json";
+  const AppRun saved = runApp(q(m.newLevel.string()) + " --tool Raycast --click 680,420 --save-scenario " + q(good.string()),
+                              "moved_good");
+  ASSERT_EQ(saved.exitCode, 0) << saved.output;
+  const std::string base = q(good.string());
+  const AppRun before = runApp(base, "moved_before");
+  ASSERT_TRUE(before.state.is_object()) << before.output;
+  ASSERT_TRUE(before.state["toolState"].contains("end")) << "the Raycast point was not restored";
+  const AppRun r = runApp(base + " --drop " + q(m.scenario.string()) + " --ask-moved --key escape", "moved_cancel");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  ASSERT_TRUE(before.state.is_object() && r.state.is_object()) << r.output;
+  EXPECT_NE(r.output.find("not opened (cancelled)"), std::string::npos) << r.output;
+  EXPECT_FALSE(r.state["missingDialog"]["open"].get<bool>());
+  for (const char* k : {"level", "nav", "activeTool", "toolState", "scenario", "scenarioPath"})
+    EXPECT_EQ(r.state[k], before.state[k]) << k;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Screenshot folder
+
+TEST(ScreenshotFolder, ChosenInTheFolderDialogThenF12WritesThere) {
+  const fs::path root = tmpRoot() / "shots";
+  fs::remove_all(root);
+  fs::create_directories(root);
+  const fs::path dir = root / "chosen" / "new"; // does not exist yet: made on the first F12
+  // File (menu bar), File > Screenshot folder... (the folder dialog; its path field has the
+  // focus), type the folder, Enter, then F12.
+  const AppRun r = runApp(kLevel + " --size 1280x720 --click 25,9 --click 70,212 --type " + q(dir.string()) +
+                              " --key return --key f12",
+                          "folder_dialog", root.string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_EQ(r.state["screenshotDir"], dir.string()) << r.output;
+  EXPECT_NE(r.output.find("screenshot folder " + dir.string()), std::string::npos) << r.output;
+  int pngs = 0;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".png") ++pngs;
+  EXPECT_EQ(pngs, 1) << "F12 did not write into " << dir << "\n" << r.output;
+  EXPECT_FALSE(fs::exists(root / "screenshots")) << "written to the default folder instead";
+}
+
+TEST(ScreenshotFolder, UnusableFolderIsNamedInTheLogNotACrash) {
+  const fs::path root = tmpRoot() / "badshots";
+  fs::remove_all(root);
+  fs::create_directories(root);
+  const std::string file = (root / "a-file").string();
+  std::ofstream(file) << "not a folder";
+  // A folder under a regular file cannot be made; a regular file is not a folder.
+  const std::string under = (fs::path(file) / "sub").string();
+  AppRun r = runApp(kLevel + " --screenshot-dir " + q(under) + " --key f12", "folder_under_file", root.string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("cannot create the screenshot folder '" + under + "'"), std::string::npos) << r.output;
+  EXPECT_GE(r.state["logErrors"].get<int>(), 1);
+  r = runApp(kLevel + " --screenshot-dir " + q(file) + " --key f12", "folder_is_file", root.string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("the screenshot folder '" + file + "' is a file, not a folder"), std::string::npos) << r.output;
+  std::ifstream f(file);
+  std::string content;
+  std::getline(f, content);
+  EXPECT_EQ(content, "not a folder") << "the file was overwritten";
+}
+
+} // namespace
