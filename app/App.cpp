@@ -38,6 +38,12 @@ namespace {
 // load): smaller ones keep the synchronous, same-frame load that scripted runs rely on.
 constexpr std::uintmax_t ASYNC_LEVEL_BYTES = std::uintmax_t(8) << 20;
 
+// View > Level LOD, unless NAVBENCH_LEVEL_LOD=0/1 in the environment forces it (benchmarks).
+bool levelLodOn(const ViewSettings& view) {
+  static const char* env = std::getenv("NAVBENCH_LEVEL_LOD");
+  return env ? std::atoi(env) != 0 : view.levelLod;
+}
+
 } // namespace
 
 namespace {
@@ -254,13 +260,16 @@ int App::run(const AppOptions& options) {
         const int n = int(benchMs.size());
         std::printf("bench: frames=%d cpu_ms_mean=%.4f cpu_ms_min=%.4f cpu_ms_max=%.4f draw_calls=%.1f "
                     "debug_vertices=%.0f level_tris=%d polys=%d tiles=%d size=%dx%d static_vertices=%lld "
-                    "static_mb=%.2f static_build_ms=%.1f visible_tiles=%d culled_tiles=%d finish_ms_mean=%.4f\n",
+                    "static_mb=%.2f static_build_ms=%.1f visible_tiles=%d culled_tiles=%d finish_ms_mean=%.4f "
+                    "level_tris_drawn=%d level_lod=%d level_cells_by_lod=%d,%d,%d,%d\n",
                     n, sum / n, double(*std::min_element(benchMs.begin(), benchMs.end())),
                     double(*std::max_element(benchMs.begin(), benchMs.end())), double(benchCalls) / n,
                     double(benchVerts) / n, m_stats.levelTris, m_nav.polyCount(), m_nav.tileCount(), w, h,
                     m_navCache.stats().vertices, double(m_navCache.stats().gpuBytes) / 1048576.0,
                     m_navCache.stats().maxUpdateMs, m_navCache.stats().visibleTiles, m_navCache.stats().culledTiles,
-                    benchFinishMs / n);
+                    benchFinishMs / n, m_levelMesh.lastDrawnVertices() / 3, levelLodOn(m_view) ? 1 : 0,
+                    m_levelMesh.lastCellsAtLevel(0), m_levelMesh.lastCellsAtLevel(1), m_levelMesh.lastCellsAtLevel(2),
+                    m_levelMesh.lastCellsAtLevel(3));
         std::fflush(stdout);
         m_running = false;
       }
@@ -444,7 +453,9 @@ void App::drawLevelLoad() {
   ImGui::Begin("Opening level", nullptr,
                ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
   ImGui::TextUnformatted(fs::path(m_levelLoader.path()).filename().string().c_str());
-  ImGui::ProgressBar(m_levelLoader.fraction());
+  const float fraction = m_levelLoader.fraction();
+  ImGui::TextUnformatted(loadPhaseLabel(m_levelLoader.phase()));
+  ImGui::ProgressBar(fraction);
   ImGui::Text("%.1f s", m_levelLoader.elapsedMs() / 1000.0);
   ImGui::SameLine();
   if (ImGui::Button("Cancel")) m_levelLoader.cancel();
@@ -680,30 +691,59 @@ bool App::writeState(const std::string& path, std::string& error) const {
 
 void App::uploadLevel() {
   const TriMesh& m = m_level.mesh();
+  const LevelLod& lod = m_level.lod();
   const float cosSlope = std::cos(glm::radians(m_view.walkableSlopeDeg));
   // Walkable-looking surfaces in sand, brighter and warmer the higher they are; steep ones blue-grey.
   const glm::vec3 floorLow(0.74f, 0.71f, 0.64f), floorHigh(0.93f, 0.82f, 0.60f), wallColor(0.58f, 0.62f, 0.69f),
       underColor(0.38f, 0.40f, 0.45f);
   const float y0 = m.boundsMin.y, yRange = std::max(m.boundsMax.y - m.boundsMin.y, 1e-3f);
   std::vector<render::MeshVertex> verts;
-  verts.reserve(size_t(m.triCount()) * 3);
-  for (int t = 0; t < m.triCount(); ++t) {
-    glm::vec3 a = m.vert(m.tris[size_t(t) * 3]), b = m.vert(m.tris[size_t(t) * 3 + 1]), c = m.vert(m.tris[size_t(t) * 3 + 2]);
+  // One flat-shaded triangle; `source` gives the material (simplified triangles: the one they come from).
+  auto addTri = [&](const glm::vec3& a, const glm::vec3& b, const glm::vec3& c, int source) {
     glm::vec3 n = glm::cross(b - a, c - a);
     float len = glm::length(n);
     n = len > 0 ? n / len : glm::vec3(0, 1, 0);
     const float hy = std::clamp(((a.y + b.y + c.y) / 3.0f - y0) / yRange, 0.0f, 1.0f);
     glm::vec3 rgb = n.y >= cosSlope ? glm::mix(floorLow, floorHigh, hy) : n.y < -0.5f ? underColor : wallColor;
-    if (!m.triMaterial.empty() && m.triMaterial[size_t(t)] >= 0) { // the level's own material colour
-      rgb = m.materialColors[size_t(m.triMaterial[size_t(t)])];
+    if (!m.triMaterial.empty() && m.triMaterial[size_t(source)] >= 0) { // the level's own material colour
+      rgb = m.materialColors[size_t(m.triMaterial[size_t(source)])];
       if (n.y < cosSlope) rgb *= 0.85f; // steep sides a little darker than tops
     }
     const uint32_t col = render::rgbaf(rgb.r, rgb.g, rgb.b);
     verts.push_back({a, n, col});
     verts.push_back({b, n, col});
     verts.push_back({c, n, col});
+  };
+  auto meshTri = [&](int t) {
+    addTri(m.vert(m.tris[size_t(t) * 3]), m.vert(m.tris[size_t(t) * 3 + 1]), m.vert(m.tris[size_t(t) * 3 + 2]), t);
+  };
+  if (lod.empty()) {
+    verts.reserve(size_t(m.triCount()) * 3);
+    for (int t = 0; t < m.triCount(); ++t) meshTri(t);
+    m_levelMesh.upload(verts);
+  } else { // LevelLod's cells: every cell at full detail, then every cell at level 1, ...
+    verts.reserve((lod.order.size() + lod.tris.size()) * 3);
+    std::vector<render::MeshCell> cells(lod.cells.size());
+    for (int k = 0; k < LevelLod::kLevels; ++k) {
+      for (size_t c = 0; c < lod.cells.size(); ++c) {
+        const LevelLod::Cell& lc = lod.cells[c];
+        cells[c].bmin = lc.bmin;
+        cells[c].bmax = lc.bmax;
+        cells[c].first[k] = int(verts.size());
+        for (int i = lc.first[k]; i < lc.first[k] + lc.count[k]; ++i) {
+          if (k == 0) {
+            meshTri(lod.order[size_t(i)]);
+          } else {
+            const LevelLod::Tri& t = lod.tris[size_t(i)];
+            addTri(lod.verts[size_t(t.v[0])], lod.verts[size_t(t.v[1])], lod.verts[size_t(t.v[2])], t.source);
+          }
+        }
+        cells[c].count[k] = int(verts.size()) - cells[c].first[k];
+      }
+    }
+    static_assert(LevelLod::kLevels <= render::kMaxLod, "MeshBuffer holds every level");
+    m_levelMesh.upload(verts, std::move(cells), lod.clusterSize, LevelLod::kLevels);
   }
-  m_levelMesh.upload(verts);
   m_stats.levelTris = m.triCount();
 }
 
@@ -1239,7 +1279,11 @@ void App::drawScene(int w, int h) {
     m_levelShader.set("uWire", 0);
     m_levelShader.set("uFogColor", bg);
     m_levelShader.set("uFogDistance", std::max(50.0f, m_camera.distance * 2.5f));
-    m_levelMesh.draw(render::Frustum(vp)); // the grid cells in view
+    render::LodView lod; // far cells simplified (View > Level LOD)
+    lod.enabled = levelLodOn(m_view);
+    lod.eye = m_camera.eye();
+    lod.pixelsPerUnit = float(h) / (2.0f * std::tan(m_camera.fovY * 0.5f));
+    m_levelMesh.draw(render::Frustum(vp), lod); // the grid cells in view
     if (m_view.wireframe) {
       glEnable(GL_BLEND);
       glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
@@ -1248,7 +1292,7 @@ void App::drawScene(int w, int h) {
       glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
       m_levelShader.set("uWire", 1);
       m_levelShader.set("uWireColor", glm::vec4(0.08f, 0.09f, 0.12f, 0.55f));
-      m_levelMesh.draw(render::Frustum(vp));
+      m_levelMesh.draw(render::Frustum(vp), lod);
       glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
       glDisable(GL_POLYGON_OFFSET_LINE);
       glDisable(GL_BLEND);

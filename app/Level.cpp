@@ -337,20 +337,106 @@ LoadResult loadObj(const std::string& path, TriMesh& out, std::string& error, co
   return LoadResult::Failed;
 }
 
-bool Level::load(const std::string& path, std::string& error) { return load(path, error, LoadProgress()) == LoadResult::Ok; }
+const char* loadPhaseLabel(LoadPhase phase) {
+  switch (phase) {
+  case LoadPhase::Reading: return "Reading\u2026";
+  case LoadPhase::Parsing: return "Parsing\u2026";
+  case LoadPhase::Triangles: return "Setting up triangles\u2026";
+  case LoadPhase::Bvh: return "Building BVH\u2026";
+  case LoadPhase::Lod: return "Building LOD\u2026";
+  }
+  return "";
+}
 
-LoadResult Level::load(const std::string& path, std::string& error, const LoadProgress& progress) {
+float loadPhaseStart(LoadPhase phase) {
+  switch (phase) {
+  case LoadPhase::Reading: return 0.0f;
+  case LoadPhase::Parsing: return 0.30f;
+  case LoadPhase::Triangles: return 0.65f;
+  case LoadPhase::Bvh: return 0.70f;
+  case LoadPhase::Lod: return 0.70f; // built alongside the BVH: the same stretch of the bar
+  }
+  return 0.0f;
+}
+
+bool Level::load(const std::string& path, std::string& error) { return load(path, error, LevelProgress()) == LoadResult::Ok; }
+
+LoadResult Level::load(const std::string& path, std::string& error, const LevelProgress& progress) {
   TriMesh mesh;
-  const LoadResult r = loadObj(path, mesh, error, progress);
+  // loadObj's units: reading and validating are the first two thirds, the parse the last third
+  // (reported when done).
+  const float readEnd = loadPhaseStart(LoadPhase::Parsing), parseEnd = loadPhaseStart(LoadPhase::Triangles);
+  float last = -1.0f;
+  LoadPhase lastPhase = LoadPhase::Reading;
+  auto tell = [&](LoadPhase phase, float f) { // monotonic, and no repeats
+    f = std::max(f, std::max(last, 0.0f));
+    if (f == last && phase == lastPhase) return true;
+    last = f;
+    lastPhase = phase;
+    return !progress || progress(phase, f);
+  };
+  const LoadResult r = loadObj(path, mesh, error, [&](long long done, long long total) {
+    const long long readTotal = total / 3 * 2; // total = 3 * bytes
+    if (done >= total) return tell(LoadPhase::Parsing, parseEnd);
+    if (done >= readTotal) return tell(LoadPhase::Parsing, readEnd);
+    return tell(LoadPhase::Reading, readEnd * float(double(done) / double(std::max(1ll, readTotal))));
+  });
   if (r != LoadResult::Ok) return r;
-  set(std::move(mesh), path);
+  if (!build(mesh, path, [&](LoadPhase phase, float f) { return tell(phase, f); })) {
+    error = path + ": loading cancelled";
+    return LoadResult::Cancelled;
+  }
+  tell(LoadPhase::Lod, 1.0f); // the end, once; the Level is already replaced, so no cancel here
   return LoadResult::Ok;
 }
 
-void Level::set(TriMesh mesh, const std::string& name) {
+void Level::set(TriMesh mesh, const std::string& name) { build(mesh, name, LevelProgress()); }
+
+bool Level::build(TriMesh& mesh, const std::string& name, const LevelProgress& progress) {
+  // The BVH on this thread, the LOD on a second one (they only read the mesh); progress is
+  // reported from this thread only.
+  const float start = loadPhaseStart(LoadPhase::Triangles), bvhStart = loadPhaseStart(LoadPhase::Bvh);
+  constexpr float kBvhWeight = 0.7f; // of the BVH + LOD stretch: the BVH takes ~2-3x as long
+  std::atomic<bool> cancel{false};
+  std::atomic<float> lodFraction{0.0f};
+  LevelLod lod;
+  std::thread lodThread([&] {
+    buildLevelLod(mesh, lod, [&](float f) {
+      lodFraction = f;
+      return !cancel.load();
+    });
+    lodFraction = 1.0f;
+  });
+  float bvhFraction = 0.0f;
+  auto combined = [&](float bvh) {
+    const float setup = TriBvh::kSetupShare;
+    if (bvh < setup) return std::pair<LoadPhase, float>(LoadPhase::Triangles, start + (bvhStart - start) * bvh / setup);
+    const float b = (bvh - setup) / (1.0f - setup);
+    const float f = bvhStart + (1.0f - bvhStart) * (kBvhWeight * b + (1.0f - kBvhWeight) * lodFraction.load());
+    return std::pair<LoadPhase, float>(b < 1.0f ? LoadPhase::Bvh : LoadPhase::Lod, std::min(f, 0.999f));
+  };
+  TriBvh bvh;
+  const bool built = bvh.build(mesh.verts, mesh.tris, [&](float f) {
+    bvhFraction = f;
+    if (!progress) return true;
+    const auto [phase, at] = combined(f);
+    return progress(phase, at);
+  });
+  if (!built) cancel = true;
+  while (progress && built && !cancel.load() && lodFraction.load() < 1.0f) { // the LOD still going: keep the bar moving
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (progress) {
+      const auto [phase, at] = combined(bvhFraction);
+      if (!progress(phase, at)) cancel = true;
+    }
+  }
+  lodThread.join();
+  if (cancel.load()) return false;
   m_mesh = std::move(mesh);
   m_path = name;
-  m_bvh.build(m_mesh.verts, m_mesh.tris);
+  m_bvh = std::move(bvh);
+  m_lod = std::move(lod);
+  return true;
 }
 
 LevelLoader::~LevelLoader() {
@@ -363,8 +449,11 @@ void LevelLoader::start(const std::string& path, const std::string& tag) {
   if (m_thread.joinable()) m_thread.join();
   m_cancel = false;
   m_finished = false;
-  m_done = 0;
-  m_total = 1;
+  m_fraction = 0.0f;
+  m_shown = 0.0f;
+  m_phase = int(LoadPhase::Reading);
+  m_readMs = 0.0;
+  m_parseStartMs = 0.0;
   m_path = path;
   m_tag = tag;
   m_error.clear();
@@ -372,20 +461,35 @@ void LevelLoader::start(const std::string& path, const std::string& tag) {
   m_result = LoadResult::Failed;
   m_start = std::chrono::steady_clock::now();
   m_thread = std::thread([this] {
-    // Reading, validating and parsing are 3/4 of the bar; the picking BVH the last quarter.
-    m_result = m_level.load(m_path, m_error, [this](long long done, long long total) {
-      m_done = done * 3;
-      m_total = total * 4;
+    m_result = m_level.load(m_path, m_error, [this](LoadPhase phase, float f) {
+      if (phase == LoadPhase::Parsing && LoadPhase(m_phase.load()) == LoadPhase::Reading) {
+        m_readMs = elapsedMs();
+        m_parseStartMs = elapsedMs();
+      }
+      m_fraction = f;
+      m_phase = int(phase);
       return !m_cancel.load();
     });
-    if (m_result == LoadResult::Ok) m_done = m_total.load();
+    if (m_result == LoadResult::Ok) m_fraction = 1.0f;
     m_finished = true;
   });
 }
 
 float LevelLoader::fraction() const {
-  const long long total = m_total.load();
-  return total > 0 ? std::min(1.0f, float(double(m_done.load()) / double(total))) : 0.0f;
+  float f = m_fraction.load();
+  if (LoadPhase(m_phase.load()) == LoadPhase::Parsing && f < loadPhaseStart(LoadPhase::Triangles)) {
+    // No reports from inside the parser: move on by the expected parse time, slowing down
+    // towards 90 % of the parse's stretch (never past it before the parser is really done).
+    const double expected = std::max(1.0, m_readMs.load() * kParseOverRead);
+    const double t = std::max(0.0, elapsedMs() - m_parseStartMs.load());
+    const float a = loadPhaseStart(LoadPhase::Parsing), b = loadPhaseStart(LoadPhase::Triangles);
+    f = std::max(f, a + (b - a) * 0.9f * float(1.0 - std::exp(-t / expected)));
+  }
+  f = std::clamp(f, 0.0f, 1.0f);
+  // Never backwards (the estimate above and the real reports come from two sources).
+  float shown = m_shown.load();
+  while (f > shown && !m_shown.compare_exchange_weak(shown, f)) {}
+  return std::max(f, shown);
 }
 
 double LevelLoader::elapsedMs() const {
@@ -411,6 +515,7 @@ void Level::clear() {
   m_mesh = TriMesh{};
   m_path.clear();
   m_bvh.clear();
+  m_lod.clear();
 }
 
 } // namespace navbench

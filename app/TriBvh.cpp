@@ -32,15 +32,21 @@ void TriBvh::clear() {
   m_nodes.clear();
 }
 
-void TriBvh::build(const std::vector<float>& verts, const std::vector<int>& tris) {
+bool TriBvh::build(const std::vector<float>& verts, const std::vector<int>& tris, const std::function<bool(float)>& progress) {
   clear();
+  const int n = int(tris.size() / 3);
+  if (n == 0) return !progress || progress(1.0f);
+  auto cancelled = [this] {
+    clear();
+    return false;
+  };
   m_verts = verts;
   m_tris = tris;
-  const int n = int(tris.size() / 3);
-  if (n == 0) return;
   const size_t count = size_t(n);
   std::vector<glm::vec3> centroid(count), tmin(count), tmax(count);
+  constexpr int kReportEvery = 1 << 16; // triangles
   for (int i = 0; i < n; ++i) {
+    if (progress && (i & (kReportEvery - 1)) == 0 && !progress(kSetupShare * float(i) / float(n))) return cancelled();
     glm::vec3 a = vert(tris[size_t(i) * 3]), b = vert(tris[size_t(i) * 3 + 1]), c = vert(tris[size_t(i) * 3 + 2]);
     tmin[size_t(i)] = glm::min(a, glm::min(b, c));
     tmax[size_t(i)] = glm::max(a, glm::max(b, c));
@@ -55,6 +61,8 @@ void TriBvh::build(const std::vector<float>& verts, const std::vector<int>& tris
     int node, first, count;
   };
   std::vector<Task> stack{{0, 0, n}};
+  if (progress && !progress(kSetupShare)) return cancelled();
+  long long placed = 0, nextReport = kReportEvery; // triangles in finished leaves
   while (!stack.empty()) {
     Task task = stack.back();
     stack.pop_back();
@@ -75,6 +83,11 @@ void TriBvh::build(const std::vector<float>& verts, const std::vector<int>& tris
     if (task.count <= kLeafSize || ext[axis] <= 0.0f) {
       node.first = task.first;
       node.count = task.count;
+      placed += task.count;
+      if (progress && placed >= nextReport) {
+        nextReport = placed + kReportEvery;
+        if (!progress(kSetupShare + (1.0f - kSetupShare) * float(double(placed) / double(n)))) return cancelled();
+      }
       continue;
     }
     int mid = task.first + task.count / 2;
@@ -88,6 +101,8 @@ void TriBvh::build(const std::vector<float>& verts, const std::vector<int>& tris
     stack.push_back({left, task.first, mid - task.first});
     stack.push_back({left + 1, mid, task.first + task.count - mid});
   }
+  if (progress && !progress(1.0f)) return cancelled();
+  return true;
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include <glm/glm.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace navbench {
@@ -27,9 +28,16 @@ class TriBvh {
 public:
   static constexpr int kLeafSize = 4;
 
+  /// Share of build()'s progress taken by the per-triangle set-up (bounds, centroids); the rest
+  /// is the splits (reported as the triangles placed in finished leaves).
+  static constexpr float kSetupShare = 0.15f;
+
   /// `verts` is [(x, y, z) * vertCount], `tris` is [(a, b, c) * triCount] with valid indices.
-  /// The arrays are copied.
-  void build(const std::vector<float>& verts, const std::vector<int>& tris);
+  /// The arrays are copied. `progress(fraction in [0, 1])` is called now and then (never
+  /// decreasing, 1 at the end); when it returns false the build stops, the BVH is left empty and
+  /// build() returns false.
+  bool build(const std::vector<float>& verts, const std::vector<int>& tris,
+             const std::function<bool(float)>& progress = {});
   void clear();
   bool empty() const { return m_nodes.empty(); }
   int nodeCount() const { return int(m_nodes.size()); }

@@ -7,6 +7,17 @@
 
 namespace render {
 
+int selectLod(const glm::vec3& bmin, const glm::vec3& bmax, const float* levelError, int levels, const LodView& view) {
+  if (!view.enabled || levels <= 1 || !(view.pixelsPerUnit > 0.0f)) return 0;
+  const glm::vec3 nearest = glm::clamp(view.eye, bmin, bmax);
+  const float d = glm::length(view.eye - nearest);
+  if (!(d > 0.0f)) return 0;
+  int level = 0;
+  for (int k = 1; k < std::min(levels, kMaxLod); ++k)
+    if (levelError[k] * view.pixelsPerUnit <= view.maxErrorPx * d) level = k;
+  return level;
+}
+
 MeshBuffer::~MeshBuffer() { clear(); }
 
 void MeshBuffer::clear() {
@@ -14,15 +25,17 @@ void MeshBuffer::clear() {
   if (m_vao) glDeleteVertexArrays(1, &m_vao);
   m_vbo = m_vao = 0;
   m_count = 0;
+  m_levels = 1;
   m_cells.clear();
 }
 
-void MeshBuffer::upload(const std::vector<MeshVertex>& verts) {
-  if (!m_vao) {
-    glGenVertexArrays(1, &m_vao);
-    glGenBuffers(1, &m_vbo);
-    glBindVertexArray(m_vao);
-    glBindBuffer(GL_ARRAY_BUFFER, m_vbo);
+namespace {
+void setUpVao(GLuint& vao, GLuint& vbo) {
+  if (!vao) {
+    glGenVertexArrays(1, &vao);
+    glGenBuffers(1, &vbo);
+    glBindVertexArray(vao);
+    glBindBuffer(GL_ARRAY_BUFFER, vbo);
     glEnableVertexAttribArray(0);
     glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(MeshVertex), reinterpret_cast<void*>(offsetof(MeshVertex, pos)));
     glEnableVertexAttribArray(1);
@@ -30,6 +43,23 @@ void MeshBuffer::upload(const std::vector<MeshVertex>& verts) {
     glEnableVertexAttribArray(2);
     glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(MeshVertex), reinterpret_cast<void*>(offsetof(MeshVertex, color)));
   }
+}
+} // namespace
+
+void MeshBuffer::upload(const std::vector<MeshVertex>& verts, std::vector<MeshCell> cells, const float* lodError, int levels) {
+  setUpVao(m_vao, m_vbo);
+  glBindVertexArray(m_vao);
+  glBindBuffer(GL_ARRAY_BUFFER, m_vbo);
+  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(verts.size() * sizeof(MeshVertex)), verts.empty() ? nullptr : verts.data(), GL_STATIC_DRAW);
+  glBindVertexArray(0);
+  m_count = int(verts.size());
+  m_levels = std::clamp(levels, 1, kMaxLod);
+  for (int k = 0; k < kMaxLod; ++k) m_lodError[k] = k < m_levels ? lodError[k] : 0.0f;
+  m_cells = std::move(cells);
+}
+
+void MeshBuffer::upload(const std::vector<MeshVertex>& verts) {
+  setUpVao(m_vao, m_vbo);
   // Bucket the triangles by grid cell of their centroid (x/z), counting sort, written straight
   // into the buffer in cell order (no second copy of the vertices).
   const size_t tris = verts.size() / 3;
@@ -41,6 +71,10 @@ void MeshBuffer::upload(const std::vector<MeshVertex>& verts) {
   const int g = std::clamp(int(std::sqrt(double(tris) / 4096.0)), 1, 32);
   const float sx = (mx.x - mn.x) > 0 ? float(g) / (mx.x - mn.x) : 0.0f, sz = (mx.z - mn.z) > 0 ? float(g) / (mx.z - mn.z) : 0.0f;
   std::vector<int> cellOf(tris);
+  struct Cell {
+    int first = 0, count = 0;
+    glm::vec3 bmin{0.0f}, bmax{0.0f};
+  };
   std::vector<Cell> cells(size_t(g) * size_t(g));
   for (size_t t = 0; t < tris; ++t) {
     const glm::vec3 c = (verts[t * 3].pos + verts[t * 3 + 1].pos + verts[t * 3 + 2].pos) / 3.0f;
@@ -81,9 +115,17 @@ void MeshBuffer::upload(const std::vector<MeshVertex>& verts) {
   }
   glBindVertexArray(0);
   m_count = int(tris * 3);
+  m_levels = 1;
   m_cells.clear();
-  for (const Cell& c : cells)
-    if (c.count > 0) m_cells.push_back(c);
+  for (const Cell& c : cells) {
+    if (c.count == 0) continue;
+    MeshCell mc;
+    mc.bmin = c.bmin;
+    mc.bmax = c.bmax;
+    mc.first[0] = c.first;
+    mc.count[0] = c.count;
+    m_cells.push_back(mc);
+  }
 }
 
 void MeshBuffer::uploadTriangles(const float* pos, int vertCount, const int* tris, int triCount, uint32_t color) {
@@ -113,18 +155,23 @@ void MeshBuffer::draw() const {
   m_lastDrawn = m_count;
 }
 
-void MeshBuffer::draw(const Frustum& frustum) const {
+void MeshBuffer::draw(const Frustum& frustum, const LodView& lod) const {
   m_lastDrawn = 0;
+  for (int& n : m_lastCells) n = 0;
   if (!m_vao || m_count == 0) return;
   m_first.clear();
   m_counts.clear();
-  for (const Cell& c : m_cells) {
+  for (const MeshCell& c : m_cells) {
     if (!frustum.visible(c.bmin, c.bmax)) continue;
-    m_lastDrawn += c.count;
-    if (!m_first.empty() && m_first.back() + m_counts.back() == c.first) m_counts.back() += c.count;
+    const int k = selectLod(c.bmin, c.bmax, m_lodError, m_levels, lod);
+    ++m_lastCells[k];
+    const int first = c.first[k], count = c.count[k];
+    if (count <= 0) continue;
+    m_lastDrawn += count;
+    if (!m_first.empty() && m_first.back() + m_counts.back() == first) m_counts.back() += count;
     else {
-      m_first.push_back(c.first);
-      m_counts.push_back(c.count);
+      m_first.push_back(first);
+      m_counts.push_back(count);
     }
   }
   if (m_first.empty()) return;

@@ -26,6 +26,7 @@ bool drawViewPanel(ViewSettings& view, render::Camera& cam, const Level& level, 
   ImGui::Checkbox("Grid", &view.grid);
   ImGui::SameLine();
   ImGui::Checkbox("Stats", &view.showStats);
+  ImGui::Checkbox("Level LOD", &view.levelLod);
   ImGui::SliderFloat("Ambient", &view.ambient, 0.0f, 1.0f, "%.2f");
   ImGui::SliderAngle("Light yaw", &view.lightYaw, -180.0f, 180.0f);
   ImGui::SliderAngle("Light pitch", &view.lightPitch, 5.0f, 90.0f);

@@ -282,9 +282,9 @@ TEST(LevelLoad, CancelReturnsCancelledAndKeepsTheLevel) {
   std::string error;
   ASSERT_TRUE(level.load(dir.write("small.obj", "v 0 0 0\nv 1 0 0\nv 1 0 1\nf 1 2 3\n"), error)) << error;
   const std::string before = level.path();
-  for (int cancelAt : {1, 3, 1000}) { // while reading, while validating, at the last report
+  for (int cancelAt : {1, 3, 1000}) { // while reading, while validating, never
     int calls = 0;
-    const navbench::LoadResult r = level.load(big, error, [&](long long, long long) { return ++calls < cancelAt; });
+    const navbench::LoadResult r = level.load(big, error, [&](navbench::LoadPhase, float) { return ++calls < cancelAt; });
     if (cancelAt == 1000) {
       // More calls than reports: this one completes, so the cancel case above really cancelled early.
       ASSERT_EQ(r, navbench::LoadResult::Ok) << error;
@@ -344,4 +344,100 @@ TEST(LevelLoad, BackgroundLoaderHandsOverTheLevelOrLeavesItAlone) {
   }
   EXPECT_GE(cancelled, 1);
   loader.start(big); // destroyed while loading: cancels and joins (no crash, no leak under ASan)
+}
+
+// Level::load reports every phase, in order, with the fraction of the whole load never going back
+// and reaching 1 exactly once, at the end (what the viewer's progress window shows).
+TEST(LevelLoad, LevelProgressGoesThroughEveryPhaseToOne) {
+  TempDir dir;
+  const std::string big = dir.write("big.obj", bigObj());
+  std::vector<std::pair<navbench::LoadPhase, float>> calls;
+  Level level;
+  std::string error;
+  ASSERT_EQ(level.load(big, error,
+                       [&](navbench::LoadPhase phase, float f) {
+                         calls.emplace_back(phase, f);
+                         return true;
+                       }),
+            navbench::LoadResult::Ok)
+      << error;
+  ASSERT_GE(calls.size(), 5u);
+  for (size_t i = 0; i < calls.size(); ++i) {
+    EXPECT_GE(calls[i].second, 0.0f);
+    EXPECT_LE(calls[i].second, 1.0f);
+    if (i > 0) {
+      EXPECT_GE(calls[i].second, calls[i - 1].second) << "call " << i;
+      EXPECT_GE(int(calls[i].first), int(calls[i - 1].first)) << "phases in order, call " << i;
+    }
+    // Each report lies in its phase's stretch of the bar.
+    EXPECT_GE(calls[i].second, navbench::loadPhaseStart(calls[i].first) - 1e-6f) << "call " << i;
+    if (i + 1 < calls.size()) {
+      EXPECT_LT(calls[i].second, 1.0f) << "1 only at the end, call " << i;
+    }
+  }
+  EXPECT_EQ(calls.back().second, 1.0f);
+  std::vector<navbench::LoadPhase> seen;
+  for (const auto& c : calls)
+    if (seen.empty() || seen.back() != c.first) seen.push_back(c.first);
+  using P = navbench::LoadPhase;
+  EXPECT_EQ(seen, (std::vector<P>{P::Reading, P::Parsing, P::Triangles, P::Bvh, P::Lod}));
+  // Reading moves inside its phase (several reports below the parse's start), not only at its ends.
+  int inReading = 0;
+  for (const auto& c : calls) inReading += c.first == P::Reading && c.second > 0.0f && c.second < navbench::loadPhaseStart(P::Parsing);
+  EXPECT_GE(inReading, 1);
+  EXPECT_FALSE(level.lod().empty());
+  EXPECT_FALSE(level.bvh().empty());
+  for (P p : seen) EXPECT_NE(std::string(navbench::loadPhaseLabel(p)), "");
+  EXPECT_EQ(std::string(navbench::loadPhaseLabel(P::Bvh)), "Building BVH\u2026");
+  EXPECT_EQ(std::string(navbench::loadPhaseLabel(P::Reading)), "Reading\u2026");
+}
+
+// A cancel while the BVH and LOD are being built (after the parse) also leaves the Level alone.
+TEST(LevelLoad, CancelWhileBuildingBvhKeepsTheLevel) {
+  TempDir dir;
+  const std::string big = dir.write("big.obj", bigObj());
+  Level level;
+  std::string error;
+  ASSERT_TRUE(level.load(dir.write("small.obj", "v 0 0 0\nv 1 0 0\nv 1 0 1\nf 1 2 3\n"), error)) << error;
+  for (navbench::LoadPhase at : {navbench::LoadPhase::Triangles, navbench::LoadPhase::Bvh}) {
+    bool sawPhase = false;
+    const navbench::LoadResult r = level.load(big, error, [&](navbench::LoadPhase phase, float) {
+      sawPhase |= phase == at;
+      return !sawPhase;
+    });
+    EXPECT_TRUE(sawPhase);
+    EXPECT_EQ(r, navbench::LoadResult::Cancelled);
+    EXPECT_NE(error.find("cancelled"), std::string::npos) << error;
+    EXPECT_EQ(level.mesh().triCount(), 1);
+    EXPECT_EQ(level.lod().triangles(0), 1);
+  }
+}
+
+// The viewer's background loader: its fraction, sampled while it loads, never goes back, ends at
+// 1, and its phase moves forward through the phases.
+TEST(LevelLoad, BackgroundLoaderFractionAndPhaseMoveForward) {
+  TempDir dir;
+  const std::string big = dir.write("big.obj", bigObj());
+  navbench::LevelLoader loader;
+  loader.start(big);
+  float last = 0.0f;
+  int lastPhase = 0, samples = 0;
+  while (!loader.finished()) {
+    const float f = loader.fraction();
+    const int p = int(loader.phase());
+    EXPECT_GE(f, last);
+    EXPECT_GE(p, lastPhase);
+    EXPECT_LE(f, 1.0f);
+    last = f;
+    lastPhase = p;
+    ++samples;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  EXPECT_GE(samples, 1);
+  EXPECT_EQ(loader.fraction(), 1.0f);
+  EXPECT_EQ(loader.phase(), navbench::LoadPhase::Lod);
+  Level level;
+  std::string error;
+  ASSERT_EQ(loader.take(level, error), navbench::LoadResult::Ok) << error;
+  EXPECT_EQ(level.mesh().triCount(), 59998);
 }
