@@ -144,12 +144,23 @@ TEST(StreamBake, SameFileAsBakerOnTheSharedLevels) {
 }
 
 #ifdef NAVBENCH_HAVE_WORLDGEN
+/// Removes the generated worlds when the test process ends.
+struct WorldFiles {
+  std::vector<std::string> paths;
+  ~WorldFiles() {
+    for (const std::string& p : paths) std::remove(p.c_str());
+  }
+};
+
 /// A generated world's level file (written once per process).
 std::string worldLevel(float size) {
   const std::string base = tempPath("world" + std::to_string(int(size)));
   static std::mutex mu;
+  static WorldFiles files;
   std::lock_guard<std::mutex> lock(mu);
   if (baketest::fileExists(base + ".json")) return base + ".json";
+  files.paths.push_back(base + ".obj");
+  files.paths.push_back(base + ".json");
   navbench::worldgen::WorldParams p;
   p.size = size;
   p.seed = 1;
