@@ -17,6 +17,25 @@
 #include <cstring>
 #include <new>
 
+#if defined(__GNUC__)
+#define NAV_SP_INLINE __attribute__((always_inline)) inline
+#elif defined(_MSC_VER)
+#define NAV_SP_INLINE __forceinline
+#else
+#define NAV_SP_INLINE inline
+#endif
+
+#ifndef NAV_SP_SSE // (-DNAV_SP_SSE=0 builds the scalar loop, for checking it gives the same answers)
+#if defined(__SSE2__) || defined(_M_X64)
+#define NAV_SP_SSE 1
+#else
+#define NAV_SP_SSE 0
+#endif
+#endif
+#if NAV_SP_SSE
+#include <emmintrin.h>
+#endif
+
 namespace nav {
 
 // ---------------------------------------------------------------------------------------------
@@ -562,7 +581,7 @@ bool ShortestPath::deadEnd(PolyRef polyRef, const MeshTile* tile, const Poly* po
   return true;
 }
 
-void ShortestPath::pushSuccessor(int parent, int root, PolyRef polyRef, const float* l, const float* r,
+NAV_SP_INLINE void ShortestPath::pushSuccessor(int parent, int root, PolyRef polyRef, const float* l, const float* r,
                                  uint64_t lkey, uint64_t rkey, const float* e0, const float* e1) {
   if (sqr(r[0] - l[0]) + sqr(r[2] - l[2]) < kMinPiece * kMinPiece) return;
   const int n = newNode();
@@ -718,24 +737,73 @@ int ShortestPath::expandNode(int n) {
   const float lx = s * (nd.l[0] - R[0]), lz = s * (nd.l[2] - R[2]);
   const float rx = s * (nd.r[0] - R[0]), rz = s * (nd.r[2] - R[2]);
   const float* vp[VERTS_PER_POLYGON];
-  float av[VERTS_PER_POLYGON], bv[VERTS_PER_POLYGON];
   // Bit masks per vertex (bit i = vertex i), so the edge tests below are branch-free bit tests.
-  uint32_t onLine = 0, aNeg = 0, bNeg = 0;
-  bool rootBehind = true; // the root is on the other side of the interval than the polygon
+  uint32_t onLine = 0, aNeg = 0, bNeg = 0, front = 0;
+  const float farTol2 = 100.0f * tol2;
+  const float e0x = nd.e0[0], e0z = nd.e0[2], ex = nd.e1[0] - e0x, ez = nd.e1[2] - e0z;
+#if NAV_SP_SSE
+  // Four or eight lanes in one or two SSE registers (lanes past nv repeat vertex 0 and are masked
+  // off below); the same IEEE operations in the same order as the scalar loop, so the same bits.
+  alignas(16) float vxs[8], vzs[8];
   for (int i = 0; i < nv; ++i) {
     const float* v = &tile->verts[poly->verts[i] * 3];
     vp[i] = v;
-    const float sv = cross2(nd.e0, nd.e1, v);
-    onLine |= uint32_t(sv * sv <= tol2) << i;
-    // cross2(l, r, R) has the sign of c; a vertex clearly on the root's side means the root is not
-    // behind the interval (a tile-border portal quantised to bytes can put it a little in front).
-    rootBehind &= !(sv * c > 0.0f && sv * sv > 100.0f * tol2);
+    vxs[i] = v[0];
+    vzs[i] = v[2];
+  }
+  const int blocks = nv <= 4 ? 1 : 2;
+  for (int i = nv; i < 4 * blocks; ++i) {
+    vxs[i] = vxs[0];
+    vzs[i] = vzs[0];
+  }
+  alignas(16) float avs[8], bvs[8];
+  {
+    const __m128 zero = _mm_setzero_ps();
+    const __m128 vE0x = _mm_set1_ps(e0x), vE0z = _mm_set1_ps(e0z), vEx = _mm_set1_ps(ex), vEz = _mm_set1_ps(ez);
+    const __m128 vRx = _mm_set1_ps(R[0]), vRz = _mm_set1_ps(R[2]);
+    const __m128 vLx = _mm_set1_ps(lx), vLz = _mm_set1_ps(lz), vRrx = _mm_set1_ps(rx), vRrz = _mm_set1_ps(rz);
+    const __m128 vTol2 = _mm_set1_ps(tol2), vFar = _mm_set1_ps(farTol2), vC = _mm_set1_ps(c);
+    for (int h = 0; h < blocks; ++h) {
+      const __m128 x = _mm_load_ps(vxs + 4 * h), z = _mm_load_ps(vzs + 4 * h);
+      const __m128 svv = _mm_sub_ps(_mm_mul_ps(vEx, _mm_sub_ps(z, vE0z)), _mm_mul_ps(vEz, _mm_sub_ps(x, vE0x)));
+      const __m128 q = _mm_mul_ps(svv, svv);
+      const __m128 dx = _mm_sub_ps(x, vRx), dz = _mm_sub_ps(z, vRz);
+      const __m128 a = _mm_sub_ps(_mm_mul_ps(vLx, dz), _mm_mul_ps(vLz, dx));
+      const __m128 b = _mm_sub_ps(_mm_mul_ps(dx, vRrz), _mm_mul_ps(dz, vRrx));
+      _mm_store_ps(avs + 4 * h, a);
+      _mm_store_ps(bvs + 4 * h, b);
+      const int sh = 4 * h;
+      onLine |= uint32_t(_mm_movemask_ps(_mm_cmple_ps(q, vTol2))) << sh;
+      front |= uint32_t(_mm_movemask_ps(_mm_and_ps(_mm_cmpgt_ps(_mm_mul_ps(svv, vC), zero), _mm_cmpgt_ps(q, vFar)))) << sh;
+      aNeg |= uint32_t(_mm_movemask_ps(_mm_cmplt_ps(a, zero))) << sh;
+      bNeg |= uint32_t(_mm_movemask_ps(_mm_cmplt_ps(b, zero))) << sh;
+    }
+  }
+  const float* av = avs;
+  const float* bv = bvs;
+#else
+  float av[VERTS_PER_POLYGON], bv[VERTS_PER_POLYGON];
+  for (int i = 0; i < nv; ++i) {
+    const float* v = &tile->verts[poly->verts[i] * 3];
+    vp[i] = v;
+    const float sv = ex * (v[2] - e0z) - ez * (v[0] - e0x); // cross2(e0, e1, v)
+    const float q = sv * sv;
+    onLine |= uint32_t(q <= tol2) << i;
+    front |= uint32_t(sv * c > 0.0f && q > farTol2) << i;
     const float vx = v[0] - R[0], vz = v[2] - R[2];
     av[i] = lx * vz - lz * vx; // s * cross2(R, l, v)
     bv[i] = vx * rz - vz * rx; // s * cross2(R, v, r)
     aNeg |= uint32_t(av[i] < 0.0f) << i;
     bNeg |= uint32_t(bv[i] < 0.0f) << i;
   }
+#endif
+  const uint32_t all = (1u << nv) - 1;
+  onLine &= all;
+  aNeg &= all;
+  bNeg &= all;
+  // cross2(l, r, R) has the sign of c; a vertex clearly on the root's side (front) means the root
+  // is not behind the interval (a tile-border portal quantised to bytes can put it a little in front).
+  const bool rootBehind = (front & all) == 0; // the root is on the other side of the interval than the polygon
 
   // A root on the interval's line, or slightly on the polygon's side of it, is treated as on it.
   if (c * c <= tol2 || !rootBehind) {
@@ -801,7 +869,6 @@ int ShortestPath::expandNode(int n) {
   };
 
   // Per edge j (vertices j, j + 1): bit j of the masks below.
-  const uint32_t all = (1u << nv) - 1;
   auto bothEnds = [nv](uint32_t m) { return m & ((m >> 1) | ((m & 1u) << (nv - 1))); };
   const uint32_t aOut = bothEnds(aNeg), bOut = bothEnds(bNeg); // whole edge beyond l / r
   const uint32_t aIn = bothEnds(~aNeg & all), bIn = bothEnds(~bNeg & all);
