@@ -18,6 +18,9 @@
 //   if (baker.bake(settings, opt, &report)) use(baker.navMesh());   // else report.error; old mesh kept
 // A failed or cancelled bake leaves the previous mesh untouched (the new one is built aside and
 // swapped in only on success). rebuildTile() re-bakes one tile of the current mesh in place.
+// Baker holds the whole level (and the finished mesh) in memory: what the viewer needs to draw and
+// rebuild tiles. To bake a level file straight to a tile-set file with memory bounded by the tiles
+// in flight (navbench bake), see nav/bake/StreamBake.h: same bytes.
 #pragma once
 
 #include "nav/NavMesh.h"
