@@ -1,27 +1,20 @@
 // The default level's features hold in a real bake (default settings: agent radius 0.6, height 2,
 // climb 0.9, slope 45): the level is baked and queried through the navbench CLI, as a user would,
 // with the points of assets/levels/default_level_features.md.
+#include "TestUtil.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <sys/wait.h>
 #include <vector>
 
 namespace {
 
-int runQuiet(const std::string& cmd, std::string& output) {
-  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return -1;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) output.append(buf, n);
-  int status = ::pclose(p);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+using navbench::test::CommandResult;
+using navbench::test::runCommand;
 
 struct PathResult {
   bool found = false, partial = false;
@@ -33,18 +26,21 @@ std::vector<PathResult> query(const std::vector<std::string>& cases) {
   const std::string dir = NAVBENCH_TEST_TMP;
   std::filesystem::create_directories(dir);
   const std::string mesh = dir + "/default_nav.bin", txt = dir + "/features.txt", out = dir + "/features.jsonl";
-  std::string output;
+  // The bake and query subcommands open no window: no headlessEnv (and so leak checks stay on
+  // under ASan).
   std::filesystem::remove(mesh);
-  int rc = runQuiet(std::string("'") + NAVBENCH_EXE + "' bake '" + NAVBENCH_DEFAULT_LEVEL + "' -o '" + mesh + "' -q", output);
-  EXPECT_EQ(rc, 0) << output;
+  const CommandResult bake =
+      runCommand(std::string("'") + NAVBENCH_EXE + "' bake '" + NAVBENCH_DEFAULT_LEVEL + "' -o '" + mesh + "' -q");
+  EXPECT_EQ(bake.exitCode, 0) << bake.output;
   {
     std::ofstream f(txt);
     f << "s Solo Mesh\nf default.obj\n";
     for (const std::string& c : cases) f << "pf " << c << " 0xffff 0x0\n";
   }
   std::filesystem::remove(out);
-  rc = runQuiet(std::string("'") + NAVBENCH_EXE + "' query '" + mesh + "' '" + txt + "' --json '" + out + "'", output);
-  EXPECT_EQ(rc, 0) << output;
+  const CommandResult run =
+      runCommand(std::string("'") + NAVBENCH_EXE + "' query '" + mesh + "' '" + txt + "' --json '" + out + "'");
+  EXPECT_EQ(run.exitCode, 0) << bake.output << run.output;
   std::vector<PathResult> results;
   std::ifstream in(out);
   std::string line;
@@ -57,7 +53,7 @@ std::vector<PathResult> query(const std::vector<std::string>& cases) {
     r.length = j.value("straightLen", 0.0);
     results.push_back(r);
   }
-  EXPECT_EQ(results.size(), cases.size()) << output;
+  EXPECT_EQ(results.size(), cases.size()) << bake.output << run.output;
   results.resize(cases.size());
   return results;
 }

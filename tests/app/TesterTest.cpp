@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -97,6 +98,39 @@ AppRun runMode(const char* tool, const char* tag) {
 
 bool hasStartEnd(const json& s) { return s.contains("start") && s.contains("end"); }
 
+std::vector<nav::PolyRef> refList(const json& j) { return j.get<std::vector<nav::PolyRef>>(); }
+std::vector<nav::PolyRef> refList(const nav::PolyRef* refs, int n) { return std::vector<nav::PolyRef>(refs, refs + n); }
+
+/// The dumped points `got` ([(x, y, z) * n]) equal pts within 1e-4 (a fatal failure when the
+/// counts differ: call through ASSERT_NO_FATAL_FAILURE).
+void expectPoints(const json& got, const float* pts, int n) {
+  const std::vector<float> v = got.get<std::vector<float>>();
+  ASSERT_EQ(v.size(), size_t(n) * 3);
+  for (size_t i = 0; i < v.size(); ++i) EXPECT_NEAR(v[i], pts[i], 1e-4f) << i;
+}
+
+/// The tester modes' tests: nav computed directly on the points a run dumped.
+class TesterGui : public ::testing::Test {
+protected:
+  /// Reads the dumped start (and end, unless !withEnd) into a (b) with their nearest polys
+  /// sr (er) found directly; a fatal failure when they are missing (call through
+  /// ASSERT_NO_FATAL_FAILURE).
+  void readPoints(const json& s, bool withEnd = true) {
+    if (withEnd) ASSERT_TRUE(hasStartEnd(s)) << s.dump();
+    else ASSERT_TRUE(s.contains("start")) << s.dump();
+    if (!d) d = std::make_unique<Direct>();
+    vec3(s["start"], a);
+    sr = d->nearest(a);
+    if (withEnd) {
+      vec3(s["end"], b);
+      er = d->nearest(b);
+    }
+  }
+  std::unique_ptr<Direct> d; ///< Made by readPoints (the tests without points need no nav).
+  float a[3] = {0, 0, 0}, b[3] = {0, 0, 0};
+  nav::PolyRef sr = 0, er = 0;
+};
+
 } // namespace
 
 TEST(NavState, LoadsDefaultBinAndKeepsItOnBadInput) {
@@ -123,58 +157,44 @@ TEST(NavState, LoadsDefaultBinAndKeepsItOnBadInput) {
   EXPECT_EQ(navbench::siblingBin(tmpDir() + "/nothing.obj"), "");
 }
 
-TEST(TesterGui, PathfindFollowMatchesNav) {
+TEST_F(TesterGui, PathfindFollowMatchesNav) {
   AppRun r = runMode("Pathfind Follow", "follow");
   const json& s = r.state["toolState"];
-  ASSERT_TRUE(hasStartEnd(s)) << s.dump();
-  Direct d;
-  float a[3], b[3];
-  vec3(s["start"], a);
-  vec3(s["end"], b);
-  const nav::PolyRef sr = d.nearest(a), er = d.nearest(b);
+  ASSERT_NO_FATAL_FAILURE(readPoints(s));
   ASSERT_NE(sr, 0u);
   ASSERT_NE(er, 0u);
   EXPECT_EQ(s["startRef"].get<nav::PolyRef>(), sr);
   EXPECT_EQ(s["endRef"].get<nav::PolyRef>(), er);
   std::vector<nav::PolyRef> path(2048);
   int n = 0;
-  ASSERT_TRUE(nav::statusSucceeded(d.query.findPath(sr, er, a, b, &d.filter, path.data(), &n, 2048)));
+  ASSERT_TRUE(nav::statusSucceeded(d->query.findPath(sr, er, a, b, &d->filter, path.data(), &n, 2048)));
   path.resize(size_t(n));
   EXPECT_GT(n, 3) << "the clicks should be far apart";
-  EXPECT_EQ(s["corridor"].get<std::vector<nav::PolyRef>>(), path);
+  EXPECT_EQ(refList(s["corridor"]), path);
   std::vector<float> smooth(2048 * 3);
   int ns = 0;
-  nav::findSmoothPath(&d.query, &d.filter, sr, a, b, path.data(), n, smooth.data(), &ns, 2048);
+  nav::findSmoothPath(&d->query, &d->filter, sr, a, b, path.data(), n, smooth.data(), &ns, 2048);
   ASSERT_GT(ns, 2);
   EXPECT_EQ(s["smoothCount"].get<int>(), ns);
-  const std::vector<float> got = s["smooth"].get<std::vector<float>>();
-  ASSERT_EQ(got.size(), size_t(ns) * 3);
-  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], smooth[i], 1e-4f) << i;
+  expectPoints(s["smooth"], smooth.data(), ns);
 }
 
-TEST(TesterGui, PathfindStraightMatchesNav) {
+TEST_F(TesterGui, PathfindStraightMatchesNav) {
   AppRun r = runMode("Pathfind Straight", "straight");
   const json& s = r.state["toolState"];
-  ASSERT_TRUE(hasStartEnd(s)) << s.dump();
-  Direct d;
-  float a[3], b[3];
-  vec3(s["start"], a);
-  vec3(s["end"], b);
-  const nav::PolyRef sr = d.nearest(a), er = d.nearest(b);
+  ASSERT_NO_FATAL_FAILURE(readPoints(s));
   std::vector<nav::PolyRef> path(2048);
   int n = 0;
-  d.query.findPath(sr, er, a, b, &d.filter, path.data(), &n, 2048);
+  d->query.findPath(sr, er, a, b, &d->filter, path.data(), &n, 2048);
   path.resize(size_t(n));
-  EXPECT_EQ(s["corridor"].get<std::vector<nav::PolyRef>>(), path);
+  EXPECT_EQ(refList(s["corridor"]), path);
   std::vector<float> pts(2048 * 3);
   std::vector<uint8_t> flags(2048);
   int nc = 0;
   ASSERT_TRUE(nav::statusSucceeded(
-      d.query.findStraightPath(a, b, path.data(), n, pts.data(), flags.data(), nullptr, &nc, 2048, 0)));
+      d->query.findStraightPath(a, b, path.data(), n, pts.data(), flags.data(), nullptr, &nc, 2048, 0)));
   ASSERT_GE(nc, 2);
-  const std::vector<float> got = s["straight"].get<std::vector<float>>();
-  ASSERT_EQ(got.size(), size_t(nc) * 3);
-  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], pts[i], 1e-4f) << i;
+  ASSERT_NO_FATAL_FAILURE(expectPoints(s["straight"], pts.data(), nc));
   const std::vector<int> gotFlags = s["straightFlags"].get<std::vector<int>>();
   EXPECT_EQ(gotFlags.front() & nav::STRAIGHTPATH_START, nav::STRAIGHTPATH_START);
   EXPECT_EQ(gotFlags.back() & nav::STRAIGHTPATH_END, nav::STRAIGHTPATH_END);
@@ -183,33 +203,27 @@ TEST(TesterGui, PathfindStraightMatchesNav) {
 // --shortest: the exact shortest path (nav::ShortestPath) shown next to Detour's in both path
 // modes; the dump must equal ShortestPath run directly on the same points, be no longer than the
 // mode's own path, run from start to end, and list the polys it passes outside the corridor.
-TEST(TesterGui, ShortestPathOptionMatchesNav) {
+TEST_F(TesterGui, ShortestPathOptionMatchesNav) {
   for (const char* tool : {"Pathfind Straight", "Pathfind Follow"}) {
     SCOPED_TRACE(tool);
     AppRun r = runApp(levelArg() + " --tool '" + tool + "' --shortest " + kClicks, std::string("shortest_") + tool[9]);
     ASSERT_EQ(r.exitCode, 0) << r.output;
     const json& s = r.state["toolState"];
-    ASSERT_TRUE(hasStartEnd(s)) << s.dump();
+    ASSERT_NO_FATAL_FAILURE(readPoints(s));
     ASSERT_TRUE(s.contains("shortestLen") && s.contains("shortestPath") && s.contains("shortestPolysOutsideCorridor"))
         << s.dump();
-    Direct d;
-    float a[3], b[3];
-    vec3(s["start"], a);
-    vec3(s["end"], b);
-    const nav::PolyRef sr = d.nearest(a), er = d.nearest(b);
     nav::ShortestPath sp;
-    ASSERT_TRUE(nav::statusSucceeded(sp.init(&d.mesh, 8192)));
+    ASSERT_TRUE(nav::statusSucceeded(sp.init(&d->mesh, 8192)));
     std::vector<float> pts(2048 * 3);
     std::vector<nav::PolyRef> polys(8192);
     int n = 0, np = 0;
     float len = 0;
-    ASSERT_TRUE(nav::statusSucceeded(sp.findPath(sr, er, a, b, &d.filter, pts.data(), nullptr, nullptr, &n, 2048,
+    ASSERT_TRUE(nav::statusSucceeded(sp.findPath(sr, er, a, b, &d->filter, pts.data(), nullptr, nullptr, &n, 2048,
                                                  polys.data(), &np, 8192, &len)));
     ASSERT_GE(n, 2);
     EXPECT_NEAR(s["shortestLen"].get<float>(), len, 1e-4f);
+    ASSERT_NO_FATAL_FAILURE(expectPoints(s["shortestPath"], pts.data(), n));
     const std::vector<float> got = s["shortestPath"].get<std::vector<float>>();
-    ASSERT_EQ(got.size(), size_t(n) * 3);
-    for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], pts[i], 1e-4f) << i;
     for (int k = 0; k < 3; ++k) {
       EXPECT_NEAR(got[size_t(k)], a[k], 1e-4f) << "the shortest path starts at the start";
       EXPECT_NEAR(got[got.size() - 3 + size_t(k)], b[k], 1e-4f) << "the shortest path ends at the end";
@@ -223,13 +237,13 @@ TEST(TesterGui, ShortestPathOptionMatchesNav) {
                           (own[i + 2] - own[i - 1]) * (own[i + 2] - own[i - 1]));
     EXPECT_LE(s["shortestLen"].get<float>(), ownLen + 1e-4f);
     // Outside polys: exactly the path's polys not in the corridor.
-    const std::vector<nav::PolyRef> corridor = s["corridor"].get<std::vector<nav::PolyRef>>();
+    const std::vector<nav::PolyRef> corridor = refList(s["corridor"]);
     std::vector<nav::PolyRef> outside;
     for (int i = 0; i < np; ++i)
       if (std::find(corridor.begin(), corridor.end(), polys[size_t(i)]) == corridor.end() &&
           std::find(outside.begin(), outside.end(), polys[size_t(i)]) == outside.end())
         outside.push_back(polys[size_t(i)]);
-    EXPECT_EQ(s["shortestPolysOutsideCorridor"].get<std::vector<nav::PolyRef>>(), outside);
+    EXPECT_EQ(refList(s["shortestPolysOutsideCorridor"]), outside);
   }
   // Without --shortest nothing of it is dumped.
   AppRun off = runMode("Pathfind Straight", "shortest_off");
@@ -238,79 +252,62 @@ TEST(TesterGui, ShortestPathOptionMatchesNav) {
 
 // Pathfind Sliced with --shortest steps the exact search over frames; its final path is
 // ShortestPath's own.
-TEST(TesterGui, SlicedExactSearchFinishesAndMatchesNav) {
+TEST_F(TesterGui, SlicedExactSearchFinishesAndMatchesNav) {
   AppRun r = runApp(levelArg() + " --tool 'Pathfind Sliced' --shortest --frames 80 " + kClicks, "sliced_exact");
   ASSERT_EQ(r.exitCode, 0) << r.output;
   const json& s = r.state["toolState"];
-  ASSERT_TRUE(hasStartEnd(s)) << s.dump();
+  ASSERT_NO_FATAL_FAILURE(readPoints(s));
   EXPECT_EQ(s["exact"], true);
   EXPECT_EQ(s["running"], false) << "80 frames are enough for the exact search on the default level";
   EXPECT_GT(s["iterations"].get<int>(), 1) << "the search is stepped, not run in one go";
-  Direct d;
-  float a[3], b[3];
-  vec3(s["start"], a);
-  vec3(s["end"], b);
   nav::ShortestPath sp;
-  ASSERT_TRUE(nav::statusSucceeded(sp.init(&d.mesh, 8192)));
+  ASSERT_TRUE(nav::statusSucceeded(sp.init(&d->mesh, 8192)));
   std::vector<float> pts(2048 * 3);
   int n = 0;
   float len = 0;
   ASSERT_TRUE(nav::statusSucceeded(
-      sp.findPath(d.nearest(a), d.nearest(b), a, b, &d.filter, pts.data(), nullptr, nullptr, &n, 2048, nullptr, nullptr, 0, &len)));
+      sp.findPath(sr, er, a, b, &d->filter, pts.data(), nullptr, nullptr, &n, 2048, nullptr, nullptr, 0, &len)));
   EXPECT_NEAR(s["exactLen"].get<float>(), len, 1e-4f);
-  const std::vector<float> got = s["straight"].get<std::vector<float>>();
-  ASSERT_EQ(got.size(), size_t(n) * 3);
-  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], pts[i], 1e-4f) << i;
+  expectPoints(s["straight"], pts.data(), n);
 }
 
-TEST(TesterGui, RaycastMatchesNav) {
+TEST_F(TesterGui, RaycastMatchesNav) {
   AppRun r = runMode("Raycast", "raycast");
   const json& s = r.state["toolState"];
-  ASSERT_TRUE(hasStartEnd(s)) << s.dump();
-  Direct d;
-  float a[3], b[3];
-  vec3(s["start"], a);
-  vec3(s["end"], b);
+  ASSERT_NO_FATAL_FAILURE(readPoints(s));
   float t = 0, normal[3];
   nav::PolyRef visited[2048];
   int nv = 0;
-  d.query.raycast(d.nearest(a), a, b, &d.filter, &t, normal, visited, &nv, 2048);
+  d->query.raycast(sr, a, b, &d->filter, &t, normal, visited, &nv, 2048);
   EXPECT_NEAR(s["t"].get<float>(), t > 1.0f ? -1.0f : t, 1e-5f);
-  EXPECT_EQ(s["visited"].get<std::vector<nav::PolyRef>>(), std::vector<nav::PolyRef>(visited, visited + nv));
+  EXPECT_EQ(refList(s["visited"]), refList(visited, nv));
   EXPECT_GE(nv, 1);
 }
 
-TEST(TesterGui, DistanceToWallMatchesNav) {
+TEST_F(TesterGui, DistanceToWallMatchesNav) {
   AppRun r = runMode("Distance to Wall", "wall");
   const json& s = r.state["toolState"];
-  ASSERT_TRUE(s.contains("start")) << s.dump();
-  Direct d;
-  float a[3];
-  vec3(s["start"], a);
+  ASSERT_NO_FATAL_FAILURE(readPoints(s, false));
   float dist = 0, pos[3], n[3];
-  d.query.findDistanceToWall(d.nearest(a), a, 100.0f, &d.filter, &dist, pos, n);
+  d->query.findDistanceToWall(sr, a, 100.0f, &d->filter, &dist, pos, n);
   EXPECT_GT(dist, 0.0f);
   EXPECT_NEAR(s["distance"].get<float>(), dist, 1e-5f);
 }
 
-TEST(TesterGui, PolysInCircleMatchesNav) {
+TEST_F(TesterGui, PolysInCircleMatchesNav) {
   AppRun r = runMode("Find Polys in Circle", "circle");
   const json& s = r.state["toolState"];
-  ASSERT_TRUE(hasStartEnd(s)) << s.dump();
-  Direct d;
-  float a[3], b[3];
-  vec3(s["start"], a);
-  vec3(s["end"], b);
+  ASSERT_NO_FATAL_FAILURE(readPoints(s));
   const float rad = std::sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) + (b[2] - a[2]) * (b[2] - a[2]));
   nav::PolyRef refs[256], parents[256];
   int n = 0;
-  d.query.findPolysAroundCircle(d.nearest(a), a, rad, &d.filter, refs, parents, nullptr, &n, 256);
+  d->query.findPolysAroundCircle(sr, a, rad, &d->filter, refs, parents, nullptr, &n, 256);
   EXPECT_GT(n, 3);
-  EXPECT_EQ(s["found"].get<std::vector<nav::PolyRef>>(), std::vector<nav::PolyRef>(refs, refs + n));
-  EXPECT_EQ(s["parents"].get<std::vector<nav::PolyRef>>(), std::vector<nav::PolyRef>(parents, parents + n));
+  EXPECT_EQ(refList(s["found"]), refList(refs, n));
+  EXPECT_EQ(refList(s["parents"]), refList(parents, n));
 }
 
-TEST(TesterGui, BinAloneIsClickedDirectly) {
+TEST_F(TesterGui, BinAloneIsClickedDirectly) {
   // No OBJ: the navmesh's own detail triangles are the level; clicks still set start and end.
   AppRun r = runApp("'" + defaultBin() + "' --tool 'Pathfind Straight' --click 700,470,shift --click 800,250", "binonly");
   ASSERT_EQ(r.exitCode, 0) << r.output;
@@ -323,7 +320,7 @@ TEST(TesterGui, BinAloneIsClickedDirectly) {
   EXPECT_FALSE(s["corridor"].empty());
 }
 
-TEST(TesterGui, BadBinIsReportedWithFileName) {
+TEST_F(TesterGui, BadBinIsReportedWithFileName) {
   const std::string bad = tmpDir() + "/broken.bin";
   std::ofstream(bad, std::ios::binary) << "MSET but not really";
   AppRun r = runApp(levelArg() + " '" + bad + "'", "badbin");
@@ -331,77 +328,64 @@ TEST(TesterGui, BadBinIsReportedWithFileName) {
   EXPECT_NE(r.output.find("broken.bin"), std::string::npos) << r.output;
 }
 
-TEST(TesterGui, PathfindSlicedFinishesOverFramesAndMatchesNav) {
+TEST_F(TesterGui, PathfindSlicedFinishesOverFramesAndMatchesNav) {
   AppRun r = runApp(levelArg() + " --tool 'Pathfind Sliced' --frames 80 " + kClicks, "sliced");
   ASSERT_EQ(r.exitCode, 0) << r.output;
   const json& s = r.state["toolState"];
-  ASSERT_TRUE(hasStartEnd(s)) << s.dump();
+  ASSERT_NO_FATAL_FAILURE(readPoints(s));
   EXPECT_FALSE(s["running"].get<bool>()) << "the search should finish within the frames";
   EXPECT_GT(s["iterations"].get<int>(), 2) << "a few iterations per frame, not all at once";
-  Direct d;
-  float a[3], b[3];
-  vec3(s["start"], a);
-  vec3(s["end"], b);
-  ASSERT_TRUE(nav::statusInProgress(d.query.initSlicedFindPath(d.nearest(a), d.nearest(b), a, b, &d.filter)));
+  ASSERT_TRUE(nav::statusInProgress(d->query.initSlicedFindPath(sr, er, a, b, &d->filter)));
   int iters = 0;
   nav::Status st;
   do {
     int done = 0;
-    st = d.query.updateSlicedFindPath(1, &done);
+    st = d->query.updateSlicedFindPath(1, &done);
     iters += done;
   } while (nav::statusInProgress(st));
   nav::PolyRef path[2048];
   int n = 0;
-  d.query.finalizeSlicedFindPath(path, &n, 2048);
+  d->query.finalizeSlicedFindPath(path, &n, 2048);
   EXPECT_EQ(s["iterations"].get<int>(), iters);
-  EXPECT_EQ(s["corridor"].get<std::vector<nav::PolyRef>>(), std::vector<nav::PolyRef>(path, path + n));
+  EXPECT_EQ(refList(s["corridor"]), refList(path, n));
 }
 
-TEST(TesterGui, PolysInShapeMatchesNav) {
+TEST_F(TesterGui, PolysInShapeMatchesNav) {
   AppRun r = runMode("Find Polys in Shape", "shape");
   const json& s = r.state["toolState"];
-  ASSERT_TRUE(hasStartEnd(s)) << s.dump();
-  Direct d;
-  float a[3];
-  vec3(s["start"], a);
+  ASSERT_NO_FATAL_FAILURE(readPoints(s));
   const std::vector<float> shape = s["shape"].get<std::vector<float>>();
   ASSERT_EQ(shape.size(), 12u);
   nav::PolyRef refs[256], parents[256];
   int n = 0;
-  d.query.findPolysAroundShape(d.nearest(a), shape.data(), 4, &d.filter, refs, parents, nullptr, &n, 256);
+  d->query.findPolysAroundShape(sr, shape.data(), 4, &d->filter, refs, parents, nullptr, &n, 256);
   EXPECT_GT(n, 3);
-  EXPECT_EQ(s["found"].get<std::vector<nav::PolyRef>>(), std::vector<nav::PolyRef>(refs, refs + n));
+  EXPECT_EQ(refList(s["found"]), refList(refs, n));
 }
 
-TEST(TesterGui, LocalNeighbourhoodMatchesNav) {
+TEST_F(TesterGui, LocalNeighbourhoodMatchesNav) {
   AppRun r = runMode("Find Local Neighbourhood", "neigh");
   const json& s = r.state["toolState"];
-  ASSERT_TRUE(s.contains("start")) << s.dump();
-  Direct d;
-  float a[3];
-  vec3(s["start"], a);
+  ASSERT_NO_FATAL_FAILURE(readPoints(s, false));
   nav::PolyRef refs[64], parents[64];
   int n = 0;
-  d.query.findLocalNeighbourhood(d.nearest(a), a, s["radius"].get<float>(), &d.filter, refs, parents, &n, 64);
+  d->query.findLocalNeighbourhood(sr, a, s["radius"].get<float>(), &d->filter, refs, parents, &n, 64);
   EXPECT_GT(n, 1);
-  EXPECT_EQ(s["found"].get<std::vector<nav::PolyRef>>(), std::vector<nav::PolyRef>(refs, refs + n));
+  EXPECT_EQ(refList(s["found"]), refList(refs, n));
 }
 
-TEST(TesterGui, RandomPointsAroundTheStartLieOnTheMesh) {
+TEST_F(TesterGui, RandomPointsAroundTheStartLieOnTheMesh) {
   AppRun r = runMode("Random Points", "random");
   const json& s = r.state["toolState"];
-  ASSERT_TRUE(s.contains("start")) << s.dump();
+  ASSERT_NO_FATAL_FAILURE(readPoints(s, false));
   const std::vector<float> pts = s["points"].get<std::vector<float>>();
   ASSERT_GE(pts.size(), 3u * 50);
-  Direct d;
-  float a[3];
-  vec3(s["start"], a);
   const float rad = s["radius"].get<float>();
   for (size_t i = 0; i < pts.size(); i += 3) {
     const float ext[3] = {0.05f, 0.5f, 0.05f};
     nav::PolyRef ref = 0;
     float q[3];
-    d.query.findNearestPoly(&pts[i], ext, &d.filter, &ref, q);
+    d->query.findNearestPoly(&pts[i], ext, &d->filter, &ref, q);
     EXPECT_NE(ref, 0u) << "point " << i / 3 << " is not on the navmesh";
     // Points come from polys touching the circle; they are within the circle plus one poly.
     const float dx = pts[i] - a[0], dz = pts[i + 2] - a[2];
@@ -409,7 +393,7 @@ TEST(TesterGui, RandomPointsAroundTheStartLieOnTheMesh) {
   }
 }
 
-TEST(TesterGui, LevelFileWithoutBinIsBakedInTheBackground) {
+TEST_F(TesterGui, LevelFileWithoutBinIsBakedInTheBackground) {
   // default.json next to its OBJ but without default.bin: the app bakes it (BakeJob) at load and
   // the headless run waits for the bake; the result equals the committed default.bin in size.
   const fs::path dir = fs::path(tmpDir()) / "bake_level";
@@ -429,23 +413,19 @@ TEST(TesterGui, LevelFileWithoutBinIsBakedInTheBackground) {
   EXPECT_EQ(r.state["logErrors"].get<int>(), 0);
 }
 
-TEST(TesterGui, UnreachableEndIsReportedPartial) {
+TEST_F(TesterGui, UnreachableEndIsReportedPartial) {
   // The end on top of the walled-in block (not connected to the floor): the path is partial.
   AppRun r = runApp(levelArg() + " --tool 'Pathfind Straight' --click 680,420,shift --click 620,300", "partial");
   ASSERT_EQ(r.exitCode, 0) << r.output;
   const json& s = r.state["toolState"];
-  ASSERT_TRUE(hasStartEnd(s)) << s.dump();
-  Direct d;
-  float a[3], b[3];
-  vec3(s["start"], a);
-  vec3(s["end"], b);
+  ASSERT_NO_FATAL_FAILURE(readPoints(s));
   nav::PolyRef path[2048];
   int n = 0;
-  const nav::Status st = d.query.findPath(d.nearest(a), d.nearest(b), a, b, &d.filter, path, &n, 2048);
+  const nav::Status st = d->query.findPath(sr, er, a, b, &d->filter, path, &n, 2048);
   ASSERT_TRUE(nav::statusDetail(st, nav::PARTIAL_RESULT)) << "test setup: the end should be unreachable";
   EXPECT_EQ(s["status"].get<nav::Status>(), st);
   EXPECT_NE(s["statusText"].get<std::string>().find("partial"), std::string::npos);
-  EXPECT_EQ(s["corridor"].get<std::vector<nav::PolyRef>>(), std::vector<nav::PolyRef>(path, path + n));
+  EXPECT_EQ(refList(s["corridor"]), refList(path, n));
 }
 
 TEST(SettingsCamera, RoundTripsAndRejectsGarbage) {
@@ -482,7 +462,7 @@ int pathColouredPixels(const std::string& png) {
 }
 } // namespace
 
-TEST(TesterGui, StraightPathIsVisibleInTheRenderedImage) {
+TEST_F(TesterGui, StraightPathIsVisibleInTheRenderedImage) {
   AppRun with = runApp(levelArg() + " --tool 'Pathfind Straight' " + kClicks, "img_path");
   AppRun without = runApp(levelArg() + " --tool 'Pathfind Straight'", "img_nopath");
   ASSERT_EQ(with.exitCode, 0) << with.output;
@@ -534,7 +514,7 @@ TEST(NavDraw, PortalsAreTheInternalEdgesEachOnce) {
 // Undo/redo through the keyboard (--key replays real SDL key events after the clicks):
 // Ctrl+Z takes the end point back, Ctrl+Y / Ctrl+Shift+Z put it back with the same path, two
 // undos leave nothing; an unknown key name is refused (exit 2, named).
-TEST(TesterGui, UndoRedoKeys) {
+TEST_F(TesterGui, UndoRedoKeys) {
   const std::string base = levelArg() + " --tool 'Pathfind Follow' " + kClicks;
   AppRun full = runApp(base, "undo_full");
   ASSERT_EQ(full.exitCode, 0) << full.output;
