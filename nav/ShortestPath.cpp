@@ -993,7 +993,8 @@ int ShortestPath::expandNode(int n) {
         k1 = partialKey(pe);
       }
     }
-    for (int k = 0; k < 3; ++k) {
+    const bool inViewEdge = (inView >> j) & 1u;
+    for (int k = 0; k < (inViewEdge ? 1 : 3); ++k) { // (an edge in view has only the first piece)
       const float lo = piece[k][0], hi = piece[k][1];
       if (lo >= hi) continue;
       const int pieceRoot = k == 0 ? nd.root : turnRoot(k == 1);
