@@ -136,6 +136,22 @@ TEST(ViewerLayout, NoPanelCoversAnotherInAnyToolModeAt720p) {
   }
 }
 
+TEST(ViewerLayout, TheLogMakesRoomWhenAnotherModeGrowsTheToolsPanel) {
+  // Pick's short Tools panel leaves the Log the whole bottom strip; clicking the A* Stepper's radio
+  // button grows the Tools panel down into that strip: the Log moves beside it.
+  const AppRun pick = runApp(kLevel + " --size 1280x720", "grow_pick");
+  expectNoOverlap(pick, "Pick at 1280x720");
+  const Rect* log0 = find(panels(pick.state), "Log");
+  ASSERT_NE(log0, nullptr);
+  EXPECT_EQ(log0->x0, 10.0f) << "the Log starts at the left edge under a short Tools panel";
+  const AppRun r = runApp(kLevel + " --size 1280x720 --click 75,156 " + kClicks, "grow_stepper");
+  expectNoOverlap(r, "Pick, then the A* Stepper's radio button");
+  EXPECT_EQ(r.state["activeTool"], "A* Stepper");
+  const std::vector<Rect> ps = panels(r.state);
+  ASSERT_NE(find(ps, "Tools"), nullptr);
+  EXPECT_GT(find(ps, "Tools")->y1, find(ps, "Log")->y0) << "the Tools panel should reach the Log's strip here";
+}
+
 TEST(ViewerLayout, StepperAt1080pAndInAShortWindow) {
   expectNoOverlap(runApp(kLevel + " --tool 'A* Stepper' --size 1920x1080 " + kClicks1080, "layout1080"), "A* Stepper at 1920x1080");
   // 1280x480: the stepper's options do not fit: the Tools panel stops at the window's bottom and
@@ -335,6 +351,16 @@ TEST(ScreenshotFolder, UnusableFolderIsNamedInTheLogNotACrash) {
   std::string content;
   std::getline(f, content);
   EXPECT_EQ(content, "not a folder") << "the file was overwritten";
+  // A read-only folder (only when the permission holds: root writes anywhere).
+  const fs::path ro = root / "read-only";
+  fs::create_directories(ro);
+  fs::permissions(ro, fs::perms::owner_read | fs::perms::owner_exec);
+  if (::access(ro.c_str(), W_OK) != 0) {
+    r = runApp(kLevel + " --screenshot-dir " + q(ro.string()) + " --key f12", "folder_read_only", root.string());
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_NE(r.output.find("the screenshot folder '" + ro.string() + "' is not writable"), std::string::npos) << r.output;
+  }
+  fs::permissions(ro, fs::perms::owner_all);
 }
 
 } // namespace
