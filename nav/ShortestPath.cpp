@@ -184,6 +184,13 @@ Status ShortestPath::init(const NavMesh* mesh, int maxNodes) {
   return SUCCESS;
 }
 
+// As NavMesh::getTileAndPolyByRefUnsafe, with the decoding read once per query.
+inline void ShortestPath::tileAndPoly(PolyRef ref, const MeshTile** tile, const Poly** poly) const {
+  const MeshTile* t = m_tiles + ((ref >> m_polyBits) & m_tileMask);
+  *tile = t;
+  *poly = &t->polys[ref & m_polyMask];
+}
+
 ShortestPath::Slot* ShortestPath::slot(uint64_t key, bool create) {
   uint64_t h = key * 0x9E3779B97F4A7C15ull;
   uint32_t i = uint32_t(h >> 32) & m_slotMask;
@@ -356,6 +363,10 @@ Status ShortestPath::initSlicedFindPath(PolyRef startRef, PolyRef endRef, const 
   m_slotMask = navMin(m_slotFullMask + 1, kFirstSlots) - 1;
   m_slotsUsed = 0;
   m_filter = filter;
+  m_tiles = m_mesh->getTile(0);
+  m_polyBits = m_mesh->polyBits();
+  m_tileMask = (1u << m_mesh->tileBits()) - 1;
+  m_polyMask = (1u << m_polyBits) - 1;
   m_cornerFilterFlags = filter->passFn() == nullptr;
   if (m_mesh->generation() != m_cornerGeneration) { // tiles, links or flags changed: forget corners
     m_cornerGeneration = m_mesh->generation();
@@ -671,7 +682,7 @@ void ShortestPath::expandPoint(int parent, int root, PolyRef polyRef, const floa
 
   const MeshTile* tile = nullptr;
   const Poly* poly = nullptr;
-  m_mesh->getTileAndPolyByRefUnsafe(polyRef, &tile, &poly);
+  tileAndPoly(polyRef, &tile, &poly);
   const float* rootPos = m_roots[root].pos;
   const float rootG = m_roots[root].g;
 
@@ -682,14 +693,14 @@ void ShortestPath::expandPoint(int parent, int root, PolyRef polyRef, const floa
   }
 
   const float entryLen = entryL ? dist2(entryL, entryR) : 0.0f;
-  const uint32_t tileIndex = m_mesh->decodePolyIdTile(polyRef);
+  const uint32_t tileIndex = tileOf(polyRef);
   const int nv = poly->vertCount;
   for (uint32_t i = poly->firstLink; i != NULL_LINK; i = tile->links[i].next) {
     const Link& link = tile->links[i];
     if (!link.ref) continue;
     const MeshTile* ntile = nullptr;
     const Poly* npoly = nullptr;
-    m_mesh->getTileAndPolyByRefUnsafe(link.ref, &ntile, &npoly);
+    tileAndPoly(link.ref, &ntile, &npoly);
     if (!m_filter->passFilter(link.ref, ntile, npoly)) continue;
     if (npoly->getType() == POLYTYPE_OFFMESH_CONNECTION) {
       handleOffMesh(parent, root, polyRef, link.ref, nullptr, nullptr, true);
@@ -727,7 +738,7 @@ int ShortestPath::expandNode(int n) {
 
   const MeshTile* tile = nullptr;
   const Poly* poly = nullptr;
-  m_mesh->getTileAndPolyByRefUnsafe(polyRef, &tile, &poly);
+  tileAndPoly(polyRef, &tile, &poly);
   const int nv = poly->vertCount;
 
   // Side values of the vertices against the interval's line; onLine: the vertex is on it.
@@ -835,7 +846,7 @@ int ShortestPath::expandNode(int n) {
       float pa[3] = {via[0], 0.0f, via[2]}, pb[3] = {t[0], 0.0f, t[2]};
       const MeshTile* ct = nullptr;
       const Poly* cp = nullptr;
-      m_mesh->getTileAndPolyByRefUnsafe(polyRef, &ct, &cp);
+      tileAndPoly(polyRef, &ct, &cp);
       cost = costTo(n, nd.root, via, true, 0) +
              m_filter->getCost(pa, pb, 0, nullptr, nullptr, polyRef, ct, cp, 0, nullptr, nullptr);
     } else {
@@ -845,7 +856,7 @@ int ShortestPath::expandNode(int n) {
     if (m_uniform) return -1;
   }
 
-  const uint32_t tileIndex = m_mesh->decodePolyIdTile(polyRef);
+  const uint32_t tileIndex = tileOf(polyRef);
 
 
   int lCorner = -1, rCorner = -1; // isCorner of l / r; -1: not asked yet
@@ -888,7 +899,7 @@ int ShortestPath::expandNode(int n) {
       // Not an edge: a link to an off-mesh connection polygon.
       const MeshTile* ntile = nullptr;
       const Poly* npoly = nullptr;
-      m_mesh->getTileAndPolyByRefUnsafe(link.ref, &ntile, &npoly);
+      tileAndPoly(link.ref, &ntile, &npoly);
       if (npoly->getType() != POLYTYPE_OFFMESH_CONNECTION || !m_filter->passFilter(link.ref, ntile, npoly)) continue;
       ++offMeshPushed;
       handleOffMesh(n, nd.root, polyRef, link.ref, nd.l, nd.r, false);
@@ -977,7 +988,7 @@ int ShortestPath::expandNode(int n) {
     if (!any) continue;
     const MeshTile* ntile = nullptr;
     const Poly* npoly = nullptr;
-    m_mesh->getTileAndPolyByRefUnsafe(link.ref, &ntile, &npoly);
+    tileAndPoly(link.ref, &ntile, &npoly);
     if (!m_filter->passFilter(link.ref, ntile, npoly)) continue;
     if (deadEnd(link.ref, ntile, npoly, polyRef)) continue;
 
@@ -1053,7 +1064,7 @@ void ShortestPath::handleOffMesh(int parent, int root, PolyRef fromRef, PolyRef 
                                  const float* r, bool pointRoot) {
   const MeshTile* ctile = nullptr;
   const Poly* cpoly = nullptr;
-  m_mesh->getTileAndPolyByRefUnsafe(conRef, &ctile, &cpoly);
+  tileAndPoly(conRef, &ctile, &cpoly);
   int startIdx = -1;
   PolyRef landRef = 0;
   for (uint32_t i = cpoly->firstLink; i != NULL_LINK; i = ctile->links[i].next)

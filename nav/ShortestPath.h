@@ -202,6 +202,11 @@ private:
   uint32_t m_cornerEpoch = 1;
   uint64_t m_cornerGeneration = 0;      ///< The mesh generation the cache holds.
   bool m_cornerFilterFlags = false;     ///< This query's filter is the flag test (no pass hook).
+  // The mesh's ref decoding, read once per query (the hot loops then decode in registers).
+  const MeshTile* m_tiles = nullptr;
+  uint32_t m_polyBits = 0, m_tileMask = 0, m_polyMask = 0;
+  void tileAndPoly(PolyRef ref, const MeshTile** tile, const Poly** poly) const;
+  uint32_t tileOf(PolyRef ref) const { return (ref >> m_polyBits) & m_tileMask; }
   uint16_t m_includeFlags = 0, m_excludeFlags = 0;
 
   // Per query.
