@@ -880,7 +880,9 @@ int ShortestPath::expandNode(int n) {
   };
 
   // Per edge j (vertices j, j + 1): bit j of the masks below.
-  auto bothEnds = [nv](uint32_t m) { return m & ((m >> 1) | ((m & 1u) << (nv - 1))); };
+  // (Masks are within `all`: bits that m << (nv - 1) pushes past the last vertex meet zeros of m.)
+  const int wrap = nv - 1;
+  auto bothEnds = [wrap](uint32_t m) { return m & ((m >> 1) | (m << wrap)); };
   const uint32_t aOut = bothEnds(aNeg), bOut = bothEnds(bNeg); // whole edge beyond l / r
   const uint32_t aIn = bothEnds(~aNeg & all), bIn = bothEnds(~bNeg & all);
   const uint32_t inView = aIn & bIn; // whole edge in view
