@@ -234,12 +234,40 @@ bool loadObjBody(const std::string& path, TriMesh& out, std::string& error, cons
     // No materials to keep: the bake's streaming reader gives the same triangles (same fan, same
     // vertex order: tests/bake/ObjReaderTest.cpp) in a fraction of tinyobjloader's time and memory.
     text = std::string(); // the reader streams the file itself
-    nav::bake::ObjMesh obj;
+    // Its blocks report the parse's progress (the last third of the work units).
+    struct Sink : nav::bake::ObjSink {
+      nav::bake::ObjMesh mesh;
+      std::function<bool(long long)> tick;
+      bool cancelled = false;
+      bool vertex(const float* xyz) override {
+        mesh.verts.insert(mesh.verts.end(), xyz, xyz + 3);
+        return true;
+      }
+      bool triangle(int a, int b, int c) override {
+        mesh.tris.insert(mesh.tris.end(), {a, b, c});
+        return true;
+      }
+      bool progress(long long bytesRead, long long) override {
+        if (tick(bytesRead)) return true;
+        cancelled = true;
+        failure = "loading cancelled";
+        return false;
+      }
+    } sink;
+    sink.mesh.verts.reserve(size_t(vertCount) * 3);
+    sink.mesh.tris.reserve(size_t(faceCount) * 3); // at least one triangle per face
+    sink.tick = [&](long long n) { return report(2 * bytes + std::min(n, bytes - 1)); };
     std::string why;
-    if (!nav::bake::loadObj(path, &obj, &why)) {
+    long long readVerts = 0, readTris = 0;
+    if (!nav::bake::streamObj(path, sink, &readVerts, &readTris, &why)) {
+      if (sink.cancelled) {
+        cancelled = true;
+        return false;
+      }
       error = why.rfind(path, 0) == 0 ? why : path + ": " + why;
       return false;
     }
+    nav::bake::ObjMesh& obj = sink.mesh;
     TriMesh mesh;
     mesh.verts = std::move(obj.verts);
     mesh.tris = std::move(obj.tris);
@@ -351,10 +379,10 @@ const char* loadPhaseLabel(LoadPhase phase) {
 float loadPhaseStart(LoadPhase phase) {
   switch (phase) {
   case LoadPhase::Reading: return 0.0f;
-  case LoadPhase::Parsing: return 0.30f;
-  case LoadPhase::Triangles: return 0.65f;
-  case LoadPhase::Bvh: return 0.70f;
-  case LoadPhase::Lod: return 0.70f; // built alongside the BVH: the same stretch of the bar
+  case LoadPhase::Parsing: return 0.33f;
+  case LoadPhase::Triangles: return 0.52f;
+  case LoadPhase::Bvh: return 0.58f;
+  case LoadPhase::Lod: return 0.58f; // built alongside the BVH: the same stretch of the bar
   }
   return 0.0f;
 }
@@ -378,7 +406,9 @@ LoadResult Level::load(const std::string& path, std::string& error, const LevelP
   const LoadResult r = loadObj(path, mesh, error, [&](long long done, long long total) {
     const long long readTotal = total / 3 * 2; // total = 3 * bytes
     if (done >= total) return tell(LoadPhase::Parsing, parseEnd);
-    if (done >= readTotal) return tell(LoadPhase::Parsing, readEnd);
+    if (done >= readTotal) // the parse (the streaming reader reports its blocks; tinyobjloader nothing)
+      return tell(LoadPhase::Parsing,
+                  readEnd + (parseEnd - readEnd) * float(double(done - readTotal) / double(std::max(1ll, total - readTotal))));
     return tell(LoadPhase::Reading, readEnd * float(double(done) / double(std::max(1ll, readTotal))));
   });
   if (r != LoadResult::Ok) return r;
@@ -477,9 +507,9 @@ void LevelLoader::start(const std::string& path, const std::string& tag) {
 
 float LevelLoader::fraction() const {
   float f = m_fraction.load();
-  if (LoadPhase(m_phase.load()) == LoadPhase::Parsing && f < loadPhaseStart(LoadPhase::Triangles)) {
-    // No reports from inside the parser: move on by the expected parse time, slowing down
-    // towards 90 % of the parse's stretch (never past it before the parser is really done).
+  if (LoadPhase(m_phase.load()) == LoadPhase::Parsing && f <= loadPhaseStart(LoadPhase::Parsing)) {
+    // No reports from inside the parser (tinyobjloader, for OBJs with materials): move on by the
+    // expected parse time, slowing down towards 90 % of the parse's stretch.
     const double expected = std::max(1.0, m_readMs.load() * kParseOverRead);
     const double t = std::max(0.0, elapsedMs() - m_parseStartMs.load());
     const float a = loadPhaseStart(LoadPhase::Parsing), b = loadPhaseStart(LoadPhase::Triangles);
