@@ -13,13 +13,18 @@
 //   finish_ms_mean                         glFinish after each frame: the rendering still queued
 //                                          after the submit (llvmpipe rasterises here) [Unit: ms]
 //   nav_load_ms                            the tile set's load time, from the viewer's log
+//   level_tris_drawn, level_lod            level triangles drawn in the last frame (the cells in view,
+//                                          each at its level of detail) / View > Level LOD on (1) or off
+//   level_cells_lod0..3                    level grid cells drawn at full detail / each coarser level
 // Generated worlds (`navbench worldgen --size S --seed 1` + `navbench bake`, as big_bench makes
 // them: 0.3 m cells, 64-cell tiles; written once under the build dir and reused) are measured
 // twice: the whole world framed ("frame/world_S") and a close view of its centre through a
 // scenario file (".../part", most tiles culled). Sizes: NAVBENCH_BENCH_WORLDS (default
 // "256,1000,2000"; "" = none); frames per world run: NAVBENCH_BENCH_WORLD_FRAMES (default 20).
 // "frame_immediate/..." runs the same with NAVBENCH_NAVDRAW=immediate (the whole mesh recorded
-// into the debug-draw batches every frame, as before the static buffers) for comparison.
+// into the debug-draw batches every frame, as before the static buffers) for comparison, and
+// "frame_nolod/world_S..." with NAVBENCH_LEVEL_LOD=0 (every level triangle of the cells in view,
+// as before the level LOD).
 // The benchmark's time column is the mean CPU ms per frame (manual time). Frames per run:
 // NAVBENCH_BENCH_FRAMES (default 120).
 #include <benchmark/benchmark.h>
@@ -86,8 +91,9 @@ void setEnv(const fs::path& tmp) {
 }
 
 /// Runs the viewer command and fills the counters; false (and a skip) when it fails.
-bool measure(benchmark::State& state, const std::string& cmd, bool immediate) {
-  const std::string full = (immediate ? "NAVBENCH_NAVDRAW=immediate " : "NAVBENCH_NAVDRAW=cache ") + cmd;
+bool measure(benchmark::State& state, const std::string& cmd, bool immediate, bool levelLod = true) {
+  const std::string full = std::string(levelLod ? "NAVBENCH_LEVEL_LOD=1 " : "NAVBENCH_LEVEL_LOD=0 ") +
+                           (immediate ? "NAVBENCH_NAVDRAW=immediate " : "NAVBENCH_NAVDRAW=cache ") + cmd;
   for (auto _ : state) {
     int st = 0;
     double loadMs = 0;
@@ -111,8 +117,15 @@ bool measure(benchmark::State& state, const std::string& cmd, bool immediate) {
     state.counters["polys"] = polys;
     state.counters["tiles"] = tiles;
     state.counters["frames"] = n;
-    for (const char* k : {"static_vertices", "static_mb", "static_build_ms", "visible_tiles", "culled_tiles", "finish_ms_mean"})
+    for (const char* k : {"static_vertices", "static_mb", "static_build_ms", "visible_tiles", "culled_tiles", "finish_ms_mean",
+                          "level_tris_drawn", "level_lod"})
       state.counters[k] = field(line, k);
+    // "level_cells_by_lod=a,b,c,d": cells drawn at each level.
+    const size_t at = line.find(" level_cells_by_lod=");
+    int cells[4] = {0, 0, 0, 0};
+    if (at != std::string::npos)
+      std::sscanf(line.c_str() + at + 20, "%d,%d,%d,%d", &cells[0], &cells[1], &cells[2], &cells[3]);
+    for (int k = 0; k < 4; ++k) state.counters["level_cells_lod" + std::to_string(k)] = cells[k];
     state.counters["nav_load_ms"] = loadMs;
   }
   return true;
@@ -176,7 +189,7 @@ void benchLevel(benchmark::State& state, const std::string& level, bool bake, bo
   measure(state, cmd, immediate);
 }
 
-void benchWorld(benchmark::State& state, int size, bool part, bool immediate) {
+void benchWorld(benchmark::State& state, int size, bool part, bool immediate, bool levelLod) {
   setEnv(fs::path(NAVBENCH_BENCH_TMP));
   std::string why;
   const std::string bin = worldBin(size, why);
@@ -187,7 +200,7 @@ void benchWorld(benchmark::State& state, int size, bool part, bool immediate) {
   const std::string frames = std::to_string(envInt("NAVBENCH_BENCH_WORLD_FRAMES", 20));
   const std::string open = part ? quote(partScenario(size, bin))
                                 : quote(bin.substr(0, bin.size() - 4) + ".obj") + " " + quote(bin) + " --tool 'Pathfind Follow'";
-  measure(state, quote(NAVBENCH_EXE) + " " + open + " --size 1280x720 --bench-frames " + frames + " 2>&1", immediate);
+  measure(state, quote(NAVBENCH_EXE) + " " + open + " --size 1280x720 --bench-frames " + frames + " 2>&1", immediate, levelLod);
 }
 
 } // namespace
@@ -211,11 +224,14 @@ int main(int argc, char** argv) {
   std::istringstream in(w ? w : "256,1000,2000");
   for (std::string t; std::getline(in, t, ',');)
     if (std::atoi(t.c_str()) > 0) sizes.push_back(std::atoi(t.c_str()));
-  for (bool imm : {false, true})
+  for (int mode = 0; mode < 3; ++mode) // cached overlays + level LOD, level LOD off, immediate overlays
     for (int size : sizes)
-      for (bool part : {false, true})
-        reg(std::string(imm ? "frame_immediate/" : "frame/") + "world_" + std::to_string(size) + (part ? "/part" : ""),
-            [size, part, imm](benchmark::State& s) { benchWorld(s, size, part, imm); });
+      for (bool part : {false, true}) {
+        const bool imm = mode == 2, lod = mode != 1;
+        reg(std::string(mode == 0 ? "frame/" : mode == 1 ? "frame_nolod/" : "frame_immediate/") + "world_" +
+                std::to_string(size) + (part ? "/part" : ""),
+            [size, part, imm, lod](benchmark::State& s) { benchWorld(s, size, part, imm, lod); });
+      }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;
