@@ -1111,7 +1111,8 @@ void App::drawUi() {
   PanelLayout layout;
   layout.menuBarHeight = m_menuBarHeight;
   const ImVec2 viewSize = ImGui::GetMainViewport()->Size;
-  if (viewSize.x != m_layoutSize[0] || viewSize.y != m_layoutSize[1]) {
+  // (A minimised window can report a tiny size: nothing is moved for it, or all would pile up.)
+  if ((viewSize.x != m_layoutSize[0] || viewSize.y != m_layoutSize[1]) && viewSize.x >= 64 && viewSize.y >= 64) {
     if (m_layoutSize[0] > 0 && m_layoutSize[1] > 0) {
       layout.relayout = true;
       for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
