@@ -725,6 +725,26 @@ void ShortestPath::expandPoint(int parent, int root, PolyRef polyRef, const floa
   }
 }
 
+// Is the mesh point with turn key `key` (at pos, on polyRef's boundary) a corner? The cached
+// answer inline; the first time per mesh generation, or for filters the cache cannot decide,
+// isCornerSlow.
+NAV_SP_INLINE bool ShortestPath::isCorner(uint64_t key, PolyRef polyRef, const float* pos) {
+  if (key == 0) return false;
+  if (key & kPartialBit) return true;
+  const uint32_t cacheTile = uint32_t((key - 1) >> 16);
+  if (cacheTile < m_cornerTileCount && m_cornerTiles[cacheTile].epoch == m_cornerEpoch) {
+    const int idx = m_cornerTiles[cacheTile].base + int((key - 1) & 0xffff);
+    const uint8_t st = m_cornerState[idx];
+    if (st == 1) return true;
+    if (st == 2 && m_cornerFilterFlags) {
+      const uint32_t fl = m_cornerFlags[idx];
+      if (((fl >> 16) & m_excludeFlags) != 0) return true;
+      if ((fl & m_includeFlags) != 0) return false;
+    }
+  }
+  return isCornerSlow(key, polyRef, pos);
+}
+
 int ShortestPath::expandNode(int n) {
   const Node& nd = m_nodes[n]; // the pool never moves; successors go to other slots
   const float* R = m_roots[nd.root].pos;
@@ -1210,12 +1230,11 @@ float ShortestPath::heuristic(const float* root, const float* l, const float* r,
   return dist2(root, r) + dist2(r, tm);
 }
 
-// Is the mesh point with turn key `key` (at pos, on polyRef's boundary) a corner, i.e. may a
-// shortest path bend there? Partial portal ends: yes. Vertices: unless walking around the vertex
-// across links comes back to the first polygon (a closed fan: the vertex is inside walkable space).
-bool ShortestPath::isCorner(uint64_t key, PolyRef polyRef, const float* pos) {
-  if (key == 0) return false;
-  if (key & kPartialBit) return true;
+// isCorner's way when the cache has no answer yet (a vertex key, not 0, not a partial end): may a
+// shortest path bend at the vertex? Yes unless walking around the vertex across links comes back
+// to the first polygon (a closed fan: the vertex is inside walkable space) through polys the
+// filter lets pass.
+bool ShortestPath::isCornerSlow(uint64_t key, PolyRef polyRef, const float* pos) {
   // The cache first (the walk without the filter, once per mesh generation); the filter decides
   // closed fans from their polys' flags when it can.
   const uint32_t cacheTile = uint32_t((key - 1) >> 16);

@@ -154,6 +154,7 @@ private:
   bool deadEnd(PolyRef polyRef, const MeshTile* tile, const Poly* poly, PolyRef from) const;
   float costTo(int n, int root, const float* p, bool pInsideNodePoly, PolyRef endNext);
   bool isCorner(uint64_t key, PolyRef polyRef, const float* pos);
+  bool isCornerSlow(uint64_t key, PolyRef polyRef, const float* pos);
   int cornerBase(uint32_t tileIndex);
   void forgetCorners();
   uint8_t walkFan(uint64_t key, PolyRef polyRef, const float* pos, const QueryFilter* filter,
