@@ -1202,7 +1202,7 @@ float ShortestPath::costTo(int n, int root, const float* p, bool pOnInterval, Po
 
 // Shortest way from root through [l, r] to the end, mirrored across the interval's line when the end
 // is on the root's side (it can only come back after passing the interval). [Unit: wu]
-float ShortestPath::heuristic(const float* root, const float* l, const float* r, const float* e0,
+NAV_SP_INLINE float ShortestPath::heuristic(const float* root, const float* l, const float* r, const float* e0,
                               const float* e1) const {
   const float* t = m_endPos;
   const float elen2 = sqr(e1[0] - e0[0]) + sqr(e1[2] - e0[2]);
