@@ -697,9 +697,10 @@ void App::uploadLevel() {
   const glm::vec3 floorLow(0.74f, 0.71f, 0.64f), floorHigh(0.93f, 0.82f, 0.60f), wallColor(0.58f, 0.62f, 0.69f),
       underColor(0.38f, 0.40f, 0.45f);
   const float y0 = m.boundsMin.y, yRange = std::max(m.boundsMax.y - m.boundsMin.y, 1e-3f);
-  std::vector<render::MeshVertex> verts;
-  // One flat-shaded triangle; `source` gives the material (simplified triangles: the one they come from).
-  auto addTri = [&](const glm::vec3& a, const glm::vec3& b, const glm::vec3& c, int source) {
+  // One flat-shaded triangle into `out`; `source` gives the material (simplified triangles: the
+  // one they come from).
+  auto addTri = [&](std::vector<render::MeshVertex>& out, const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
+                    int source) {
     glm::vec3 n = glm::cross(b - a, c - a);
     float len = glm::length(n);
     n = len > 0 ? n / len : glm::vec3(0, 1, 0);
@@ -710,39 +711,58 @@ void App::uploadLevel() {
       if (n.y < cosSlope) rgb *= 0.85f; // steep sides a little darker than tops
     }
     const uint32_t col = render::rgbaf(rgb.r, rgb.g, rgb.b);
-    verts.push_back({a, n, col});
-    verts.push_back({b, n, col});
-    verts.push_back({c, n, col});
-  };
-  auto meshTri = [&](int t) {
-    addTri(m.vert(m.tris[size_t(t) * 3]), m.vert(m.tris[size_t(t) * 3 + 1]), m.vert(m.tris[size_t(t) * 3 + 2]), t);
+    out.push_back({a, n, col});
+    out.push_back({b, n, col});
+    out.push_back({c, n, col});
   };
   if (lod.empty()) {
+    std::vector<render::MeshVertex> verts;
     verts.reserve(size_t(m.triCount()) * 3);
-    for (int t = 0; t < m.triCount(); ++t) meshTri(t);
+    for (int t = 0; t < m.triCount(); ++t)
+      addTri(verts, m.vert(m.tris[size_t(t) * 3]), m.vert(m.tris[size_t(t) * 3 + 1]), m.vert(m.tris[size_t(t) * 3 + 2]), t);
     m_levelMesh.upload(verts);
   } else { // LevelLod's cells: every cell at full detail, then every cell at level 1, ...
-    verts.reserve((lod.order.size() + lod.tris.size()) * 3);
+    // Written straight into the GPU buffer, by two threads (halves of the (level, cell) blocks).
     std::vector<render::MeshCell> cells(lod.cells.size());
-    for (int k = 0; k < LevelLod::kLevels; ++k) {
+    size_t total = 0;
+    for (int k = 0; k < LevelLod::kLevels; ++k)
       for (size_t c = 0; c < lod.cells.size(); ++c) {
-        const LevelLod::Cell& lc = lod.cells[c];
-        cells[c].bmin = lc.bmin;
-        cells[c].bmax = lc.bmax;
-        cells[c].first[k] = int(verts.size());
-        for (int i = lc.first[k]; i < lc.first[k] + lc.count[k]; ++i) {
-          if (k == 0) {
-            meshTri(lod.order[size_t(i)]);
-          } else {
-            const LevelLod::Tri& t = lod.tris[size_t(i)];
-            addTri(lod.verts[size_t(t.v[0])], lod.verts[size_t(t.v[1])], lod.verts[size_t(t.v[2])], t.source);
+        cells[c].bmin = lod.cells[c].bmin;
+        cells[c].bmax = lod.cells[c].bmax;
+        cells[c].first[k] = int(total);
+        cells[c].count[k] = lod.cells[c].count[k] * 3;
+        total += size_t(cells[c].count[k]);
+      }
+    render::MeshVertex* dst = m_levelMesh.beginUpload(total);
+    auto fill = [&](size_t fromVertex, size_t toVertex) {
+      std::vector<render::MeshVertex> tri; // reused: addTri appends to `out`
+      for (int k = 0; k < LevelLod::kLevels; ++k)
+        for (size_t c = 0; c < lod.cells.size(); ++c) {
+          const size_t at = size_t(cells[c].first[k]);
+          if (at < fromVertex || at >= toVertex) continue;
+          render::MeshVertex* out = dst + at;
+          const LevelLod::Cell& lc = lod.cells[c];
+          for (int i = lc.first[k]; i < lc.first[k] + lc.count[k]; ++i) {
+            tri.clear();
+            if (k == 0) {
+              const int t = lod.order[size_t(i)];
+              addTri(tri, m.vert(m.tris[size_t(t) * 3]), m.vert(m.tris[size_t(t) * 3 + 1]), m.vert(m.tris[size_t(t) * 3 + 2]), t);
+            } else {
+              const LevelLod::Tri& t = lod.tris[size_t(i)];
+              addTri(tri, lod.verts[size_t(t.v[0])], lod.verts[size_t(t.v[1])], lod.verts[size_t(t.v[2])], t.source);
+            }
+            std::copy(tri.begin(), tri.end(), out);
+            out += 3;
           }
         }
-        cells[c].count[k] = int(verts.size()) - cells[c].first[k];
-      }
+    };
+    if (dst) {
+      std::thread half([&] { fill(total / 2, total); });
+      fill(0, total / 2);
+      half.join();
     }
     static_assert(LevelLod::kLevels <= render::kMaxLod, "MeshBuffer holds every level");
-    m_levelMesh.upload(verts, std::move(cells), lod.clusterSize, LevelLod::kLevels);
+    m_levelMesh.endUpload(std::move(cells), lod.clusterSize, LevelLod::kLevels);
   }
   m_stats.levelTris = m.triCount();
 }

@@ -367,11 +367,11 @@ LoadResult loadObj(const std::string& path, TriMesh& out, std::string& error, co
 
 const char* loadPhaseLabel(LoadPhase phase) {
   switch (phase) {
-  case LoadPhase::Reading: return "Reading\u2026";
-  case LoadPhase::Parsing: return "Parsing\u2026";
-  case LoadPhase::Triangles: return "Setting up triangles\u2026";
-  case LoadPhase::Bvh: return "Building BVH\u2026";
-  case LoadPhase::Lod: return "Building LOD\u2026";
+  case LoadPhase::Reading: return "Reading...";
+  case LoadPhase::Parsing: return "Parsing...";
+  case LoadPhase::Triangles: return "Setting up triangles...";
+  case LoadPhase::Bvh: return "Building BVH...";
+  case LoadPhase::Lod: return "Building LOD...";
   }
   return "";
 }

@@ -68,7 +68,8 @@ LoadResult loadObj(const std::string& path, TriMesh& out, std::string& error, co
 enum class LoadPhase { Reading, Parsing, Triangles, Bvh, Lod };
 
 /// What the progress window shows for a phase: "Reading...", "Parsing...", "Setting up
-/// triangles...", "Building BVH...", "Building LOD..." (with U+2026 ellipses, UTF-8).
+/// triangles...", "Building BVH...", "Building LOD..." (ASCII dots: the viewer's font has no
+/// U+2026).
 const char* loadPhaseLabel(LoadPhase phase);
 
 /// Progress of Level::load: the phase running and the fraction of the whole load done, in [0, 1]

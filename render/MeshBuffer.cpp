@@ -47,12 +47,39 @@ void setUpVao(GLuint& vao, GLuint& vbo) {
 } // namespace
 
 void MeshBuffer::upload(const std::vector<MeshVertex>& verts, std::vector<MeshCell> cells, const float* lodError, int levels) {
+  MeshVertex* dst = beginUpload(verts.size());
+  if (dst && !verts.empty()) std::memcpy(dst, verts.data(), verts.size() * sizeof(MeshVertex));
+  endUpload(std::move(cells), lodError, levels);
+}
+
+MeshVertex* MeshBuffer::beginUpload(size_t vertexCount) {
   setUpVao(m_vao, m_vbo);
   glBindVertexArray(m_vao);
   glBindBuffer(GL_ARRAY_BUFFER, m_vbo);
-  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(verts.size() * sizeof(MeshVertex)), verts.empty() ? nullptr : verts.data(), GL_STATIC_DRAW);
+  const GLsizeiptr bytes = GLsizeiptr(vertexCount * sizeof(MeshVertex));
+  glBufferData(GL_ARRAY_BUFFER, bytes, nullptr, GL_STATIC_DRAW);
+  m_count = int(vertexCount);
+  m_staging.clear();
+  m_mapped = nullptr;
+  if (vertexCount > 0)
+    m_mapped = static_cast<MeshVertex*>(glMapBufferRange(GL_ARRAY_BUFFER, 0, bytes, GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT));
   glBindVertexArray(0);
-  m_count = int(verts.size());
+  if (vertexCount > 0 && !m_mapped) { // no mapping: a CPU copy, sent by endUpload
+    m_staging.resize(vertexCount);
+    return m_staging.data();
+  }
+  return m_mapped;
+}
+
+void MeshBuffer::endUpload(std::vector<MeshCell> cells, const float* lodError, int levels) {
+  glBindVertexArray(m_vao);
+  glBindBuffer(GL_ARRAY_BUFFER, m_vbo);
+  if (m_mapped) glUnmapBuffer(GL_ARRAY_BUFFER);
+  else if (!m_staging.empty())
+    glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(m_staging.size() * sizeof(MeshVertex)), m_staging.data());
+  glBindVertexArray(0);
+  m_mapped = nullptr;
+  m_staging = std::vector<MeshVertex>();
   m_levels = std::clamp(levels, 1, kMaxLod);
   for (int k = 0; k < kMaxLod; ++k) m_lodError[k] = k < m_levels ? lodError[k] : 0.0f;
   m_cells = std::move(cells);

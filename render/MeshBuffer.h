@@ -69,6 +69,12 @@ public:
   /// levels (see selectLod). Ranges of neighbouring cells at the same level that touch in
   /// `verts` are drawn with one range.
   void upload(const std::vector<MeshVertex>& verts, std::vector<MeshCell> cells, const float* lodError, int levels);
+  /// The same without a vertex array of the caller's: beginUpload returns memory for
+  /// `vertexCount` vertices (the mapped GL buffer, or a staging copy when mapping fails) that the
+  /// caller fills, from any threads, before endUpload (on the GL thread) hands it over with the
+  /// cells. Nothing may be drawn in between.
+  MeshVertex* beginUpload(size_t vertexCount);
+  void endUpload(std::vector<MeshCell> cells, const float* lodError, int levels);
   /// Builds flat-shaded vertices from indexed triangles: `pos` is [(x, y, z) * vertCount],
   /// `tris` is [(a, b, c) * triCount] with counter-clockwise front faces, one colour for all.
   void uploadTriangles(const float* pos, int vertCount, const int* tris, int triCount, uint32_t color);
@@ -92,6 +98,8 @@ private:
   int m_levels = 1;
   float m_lodError[kMaxLod] = {0, 0, 0, 0};
   std::vector<MeshCell> m_cells;
+  MeshVertex* m_mapped = nullptr;      ///< Between beginUpload and endUpload.
+  std::vector<MeshVertex> m_staging;   ///< The same when the buffer could not be mapped.
   mutable int m_lastCells[kMaxLod] = {0, 0, 0, 0};
   mutable std::vector<GLint> m_first;
   mutable std::vector<GLsizei> m_counts;
