@@ -279,6 +279,37 @@ void Tester::drawPartialMarker(render::DebugDraw& dd, const float* p) const {
   dd.circle(q, 0.8f, render::rgba(255, 30, 30), 2.0f, false);
 }
 
+bool PathTester::findCorridor(float* endPos) {
+  m_npath = 0;
+  NavState* nav = m_ctx ? m_ctx->nav : nullptr;
+  if (!nav || !m_startRef || !m_endRef) return false;
+  m_status = nav->query().findPath(m_startRef, m_endRef, &m_start.x, &m_end.x, &nav->filter(), m_path.data(), &m_npath,
+                                   kMaxPolys);
+  m_nodesUsed = nav->query().searchView().nodeCount;
+  if (m_npath == 0) return false;
+  corridorEnd(endPos);
+  return true;
+}
+
+void PathTester::corridorEnd(float* endPos) const {
+  endPos[0] = m_end.x;
+  endPos[1] = m_end.y;
+  endPos[2] = m_end.z;
+  if (m_path[size_t(m_npath - 1)] != m_endRef)
+    m_ctx->nav->query().closestPointOnPoly(m_path[size_t(m_npath - 1)], &m_end.x, endPos, nullptr);
+}
+
+void PathTester::drawPath(render::DebugDraw& dd) const {
+  drawCorridor(dd, m_path.data(), m_npath);
+  drawStraight(dd, m_straight.data(), m_flags.data(), m_nstraight);
+  if (m_nstraight > 0) drawPartialMarker(dd, &m_straight[size_t(m_nstraight - 1) * 3]);
+}
+
+void PathTester::dumpPath(nlohmann::json& out) const {
+  out["corridor"] = std::vector<nav::PolyRef>(m_path.begin(), m_path.begin() + m_npath);
+  out["straight"] = std::vector<float>(m_straight.begin(), m_straight.begin() + m_nstraight * 3);
+}
+
 void Tester::dumpState(nlohmann::json& out) const {
   out["tool"] = name();
   if (m_hasStart) out["start"] = {m_start.x, m_start.y, m_start.z};

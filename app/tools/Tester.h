@@ -108,4 +108,28 @@ private:
   double m_spUs = 0;
 };
 
+/// A mode with a path from the start toward the end (Pathfind Follow / Straight / Sliced, A*
+/// Stepper): the polygon corridor and the straight path along it, with what those modes do alike.
+/// Follow draws a smooth path instead of the straight one; the stepper keeps its own corridor.
+class PathTester : public Tester {
+protected:
+  /// findPath from the start to the end poly into m_path / m_npath (m_status, m_nodesUsed set),
+  /// then corridorEnd(). False, with m_npath = 0 for no corridor, when there is nothing to join.
+  bool findCorridor(float* endPos);
+  /// Where a path along m_path ends [(x, y, z)]: the end point, or the nearest point of the last
+  /// corridor poly when the corridor stops short of the end poly (a partial path). Needs m_npath > 0.
+  void corridorEnd(float* endPos) const;
+  /// The corridor, the straight path (coloured by m_flags) and the partial marker.
+  void drawPath(render::DebugDraw& dd) const;
+  /// "corridor": [poly refs], "straight": [(x, y, z) * m_nstraight].
+  void dumpPath(nlohmann::json& out) const;
+  float straightLength() const { return polylineLength(m_straight.data(), m_nstraight); }
+
+  std::vector<nav::PolyRef> m_path = std::vector<nav::PolyRef>(kMaxPolys); ///< [Size: kMaxPolys], m_npath used.
+  int m_npath = 0;
+  std::vector<float> m_straight = std::vector<float>(kMaxPolys * 3); ///< [(x, y, z) * kMaxPolys], m_nstraight used.
+  std::vector<uint8_t> m_flags = std::vector<uint8_t>(kMaxPolys);    ///< STRAIGHTPATH_* per straight path corner.
+  int m_nstraight = 0;
+};
+
 } // namespace navbench

@@ -1,6 +1,6 @@
 // TesterModes.h: the NavMeshTesterTool modes (one .cpp each): Pathfind Follow, Pathfind Straight,
 // Pathfind Sliced, Raycast, Distance to Wall, Find Polys in Circle, Find Polys in Shape, Find Local
-// Neighbourhood, Random Points. Common input and readouts: Tester.h.
+// Neighbourhood, Random Points. Common input and readouts: Tester.h (PathTester: the path modes).
 #pragma once
 
 #include "app/tools/Tester.h"
@@ -21,7 +21,7 @@ bool optionFloat(const nlohmann::json& in, const char* key, float lo, float hi, 
 bool optionBool(const nlohmann::json& in, const char* key, bool& out, std::string& error);
 
 /// findPath + the whole smooth path (nav::findSmoothPath), and stepping (Space / Play).
-class ToolFollow : public Tester {
+class ToolFollow : public PathTester {
 public:
   const char* name() const override { return "Pathfind Follow"; }
   void step() override;
@@ -42,8 +42,6 @@ protected:
   }
 
 private:
-  std::vector<nav::PolyRef> m_path = std::vector<nav::PolyRef>(kMaxPolys);
-  int m_npath = 0;
   std::vector<float> m_smooth = std::vector<float>(2048 * 3);
   int m_nsmooth = 0;
   std::unique_ptr<nav::PathFollower> m_follower = std::make_unique<nav::PathFollower>();
@@ -56,7 +54,7 @@ private:
 };
 
 /// findPath + findStraightPath with the crossing option (None / Area / All).
-class ToolStraight : public Tester {
+class ToolStraight : public PathTester {
 public:
   const char* name() const override { return "Pathfind Straight"; }
 
@@ -67,19 +65,14 @@ protected:
   void dumpResult(nlohmann::json& out) const override;
   void saveOptions(nlohmann::json& out) const override;
   bool loadOptions(const nlohmann::json& in, std::string& error) override;
-  float resultLength() const override { return polylineLength(m_straight.data(), m_nstraight); }
+  float resultLength() const override { return straightLength(); }
   int corridorForShortest(const nav::PolyRef** polys) const override {
     *polys = m_path.data();
     return m_npath;
   }
 
 private:
-  std::vector<nav::PolyRef> m_path = std::vector<nav::PolyRef>(kMaxPolys);
-  int m_npath = 0;
-  std::vector<float> m_straight = std::vector<float>(kMaxPolys * 3);
-  std::vector<uint8_t> m_flags = std::vector<uint8_t>(kMaxPolys);
   std::vector<nav::PolyRef> m_refs = std::vector<nav::PolyRef>(kMaxPolys);
-  int m_nstraight = 0;
   int m_crossing = 0; ///< 0 none, 1 area, 2 all.
 };
 
@@ -140,7 +133,7 @@ private:
 };
 
 /// The sliced A*: a few iterations per frame, the search (open/closed nodes) drawn as it grows.
-class ToolSliced : public Tester {
+class ToolSliced : public PathTester {
 public:
   const char* name() const override { return "Pathfind Sliced"; }
   void update(float dt) override;
@@ -157,7 +150,7 @@ protected:
   bool loadOptions(const nlohmann::json& in, std::string& error) override;
   void afterScenarioLoad() override;
   float resultLength() const override {
-    return m_running ? -1.0f : m_exact ? m_exactLen : polylineLength(m_straight.data(), m_nstraight);
+    return m_running ? -1.0f : m_exact ? m_exactLen : straightLength();
   }
 
 private:
@@ -165,15 +158,10 @@ private:
   bool m_running = false, m_paused = false;
   int m_itersPerFrame = 2;
   int m_totalIters = 0;
-  std::vector<nav::PolyRef> m_path = std::vector<nav::PolyRef>(kMaxPolys);
-  int m_npath = 0;
-  std::vector<float> m_straight = std::vector<float>(kMaxPolys * 3);
-  std::vector<uint8_t> m_flags = std::vector<uint8_t>(kMaxPolys);
   bool m_exact = false; ///< Step nav::ShortestPath's search (intervals and roots drawn) instead of A*.
   std::shared_ptr<nav::ShortestPath> m_exactSearch;
   const void* m_exactMesh = nullptr;
   float m_exactLen = 0;
-  int m_nstraight = 0;
   int m_restoreIters = 0; ///< Iterations to replay after a scenario load.
 };
 

@@ -9,20 +9,14 @@
 namespace navbench {
 
 void ToolFollow::recompute() {
-  m_npath = m_nsmooth = 0;
+  m_nsmooth = 0;
   m_stepped.clear();
   m_stepping = false;
   m_steps = 0;
-  NavState* nav = m_ctx ? m_ctx->nav : nullptr;
-  if (!nav || !m_startRef || !m_endRef) return;
-  m_status = nav->query().findPath(m_startRef, m_endRef, &m_start.x, &m_end.x, &nav->filter(), m_path.data(), &m_npath,
-                                   kMaxPolys);
-  m_nodesUsed = nav->query().searchView().nodeCount;
-  if (m_npath == 0) return;
   // Smooth toward the end point, or the nearest point of the last corridor poly (partial path).
-  float endPos[3] = {m_end.x, m_end.y, m_end.z};
-  if (m_path[size_t(m_npath - 1)] != m_endRef)
-    nav->query().closestPointOnPoly(m_path[size_t(m_npath - 1)], &m_end.x, endPos, nullptr);
+  float endPos[3];
+  if (!findCorridor(endPos)) return;
+  NavState* nav = m_ctx->nav;
   nav::findSmoothPath(&nav->query(), &nav->filter(), m_startRef, &m_start.x, endPos, m_path.data(), m_npath,
                       m_smooth.data(), &m_nsmooth, 2048);
 }
@@ -32,9 +26,8 @@ void ToolFollow::step() {
   if (!nav || m_npath == 0) return;
   ++m_steps;
   if (!m_stepping) {
-    float endPos[3] = {m_end.x, m_end.y, m_end.z};
-    if (m_path[size_t(m_npath - 1)] != m_endRef)
-      nav->query().closestPointOnPoly(m_path[size_t(m_npath - 1)], &m_end.x, endPos, nullptr);
+    float endPos[3];
+    corridorEnd(endPos);
     if (nav::statusFailed(m_follower->init(&nav->query(), &nav->filter(), m_startRef, &m_start.x, endPos, m_path.data(),
                                            m_npath)))
       return;

@@ -62,9 +62,8 @@ void ToolSliced::advance(int iters) {
   const nav::Status fs = nav->query().finalizeSlicedFindPath(m_path.data(), &m_npath, kMaxPolys);
   m_status = fs | (m_status & nav::STATUS_DETAIL_MASK);
   if (m_npath == 0) return;
-  float endPos[3] = {m_end.x, m_end.y, m_end.z};
-  if (m_path[size_t(m_npath - 1)] != m_endRef)
-    nav->query().closestPointOnPoly(m_path[size_t(m_npath - 1)], &m_end.x, endPos, nullptr);
+  float endPos[3];
+  corridorEnd(endPos);
   nav->query().findStraightPath(&m_start.x, endPos, m_path.data(), m_npath, m_straight.data(), m_flags.data(), nullptr,
                                 &m_nstraight, kMaxPolys);
 }
@@ -111,9 +110,7 @@ void ToolSliced::drawResult(render::DebugDraw& dd) {
                render::rgba(255, 40, 40), 11.0f);
     return;
   }
-  drawCorridor(dd, m_path.data(), m_npath);
-  drawStraight(dd, m_straight.data(), m_flags.data(), m_nstraight);
-  if (m_nstraight > 0) drawPartialMarker(dd, &m_straight[size_t(m_nstraight - 1) * 3]);
+  drawPath(dd);
 }
 
 void ToolSliced::resultUi() {
@@ -127,7 +124,7 @@ void ToolSliced::resultUi() {
   if (m_exact) ImGui::TextWrapped("Intervals (cyan), their roots (orange), parent links (yellow)");
   ImGui::Text("%s after %d iterations", m_running ? "Searching" : "Done", m_totalIters);
   ImGui::Text("Corridor %d polys, %s path %d corners, %.2f m", m_npath, m_exact ? "shortest" : "straight", m_nstraight,
-              double(m_exact ? m_exactLen : polylineLength(m_straight.data(), m_nstraight)));
+              double(m_exact ? m_exactLen : straightLength()));
 }
 
 void ToolSliced::dumpResult(nlohmann::json& out) const {
@@ -135,8 +132,7 @@ void ToolSliced::dumpResult(nlohmann::json& out) const {
   out["exact"] = m_exact;
   if (m_exact) out["exactLen"] = m_exactLen;
   out["iterations"] = m_totalIters;
-  out["corridor"] = std::vector<nav::PolyRef>(m_path.begin(), m_path.begin() + m_npath);
-  out["straight"] = std::vector<float>(m_straight.begin(), m_straight.begin() + m_nstraight * 3);
+  dumpPath(out);
 }
 
 void ToolSliced::saveOptions(nlohmann::json& out) const {

@@ -35,7 +35,7 @@ class ShortestPath;
 
 namespace navbench {
 
-class ToolStepper : public Tester {
+class ToolStepper : public PathTester {
 public:
   ToolStepper();
   ~ToolStepper() override;
@@ -123,9 +123,7 @@ private:
   int m_selected = -1;         ///< Node picked in the table (index into m_nodes, or m_exactNodes for the exact search).
   float m_firstRow[3] = {-1, -1, 0}; ///< The open table's first row centre (window pixels) and row pitch.
   bool m_finished = false;
-  std::vector<nav::PolyRef> m_corridor;
-  std::vector<float> m_straight;
-  int m_nstraight = 0;
+  std::vector<nav::PolyRef> m_corridor; ///< Sized to the corridor (m_path of PathTester is unused here).
   float m_exactLen = 0;
   struct ExactNode {
     float left[3], right[3], root[3];
