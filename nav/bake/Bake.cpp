@@ -358,13 +358,30 @@ void detail::tileQueryRect(const float* bmin, const float* bmax, const BakeSetti
   qmax[1] = cfg.bmax[2];
 }
 
+namespace {
+/// rcCalcGridSize, except that a level wider than MAX_GRID_SIDE cells gets MAX_GRID_SIDE (Recast's
+/// float -> int conversion is undefined past INT_MAX: a level 1e6 wu wide, or one stray vertex at
+/// 1e30, gave a garbage grid whose tile count overflowed and passed the tile limit, then crashed).
+/// Such a grid is far past the tile limit, so tiledMeshParams refuses it with its size named.
+constexpr float MAX_GRID_SIDE = 1e9f;
+void gridSize(const float* bmin, const float* bmax, float cs, int* gw, int* gh) {
+  const float w = (bmax[0] - bmin[0]) / cs, h = (bmax[2] - bmin[2]) / cs;
+  if (w < MAX_GRID_SIDE && h < MAX_GRID_SIDE) {
+    rcCalcGridSize(bmin, bmax, cs, gw, gh);
+    return;
+  }
+  *gw = w < MAX_GRID_SIDE ? int(w + 0.5f) : int(MAX_GRID_SIDE);
+  *gh = h < MAX_GRID_SIDE ? int(h + 0.5f) : int(MAX_GRID_SIDE);
+}
+} // namespace
+
 void detail::tileGridFor(const float* bmin, const float* bmax, const BakeSettings& s, int* tilesX, int* tilesY) {
   if (!s.tiled) {
     *tilesX = *tilesY = 1;
     return;
   }
   int gw = 0, gh = 0;
-  rcCalcGridSize(bmin, bmax, s.cellSize, &gw, &gh);
+  gridSize(bmin, bmax, s.cellSize, &gw, &gh);
   const int ts = s.tileSize;
   *tilesX = (gw + ts - 1) / ts;
   *tilesY = (gh + ts - 1) / ts;
@@ -372,7 +389,7 @@ void detail::tileGridFor(const float* bmin, const float* bmax, const BakeSetting
 
 bool detail::tiledMeshParams(const float* bmin, const BakeSettings& s, int tw, int th, NavMeshParams* params,
                              std::string* why) {
-  const int tileTotal = tw * th;
+  const long long tileTotal = (long long)tw * th; // both up to 1e9 / tileSize: no int overflow here
   if (tileTotal > (1 << 14)) {
     if (why)
       *why = "the level needs " + std::to_string(tw) + " x " + std::to_string(th) + " = " + std::to_string(tileTotal) +
@@ -393,7 +410,7 @@ void detail::logInputAndGrid(long long verts, long long tris, const BakeInput& e
                              const float* bmin, const float* bmax, int tw, int th, std::vector<std::string>* log) {
   const rcConfig cfg = makeConfig(s);
   int gw = 0, gh = 0;
-  rcCalcGridSize(bmin, bmax, s.cellSize, &gw, &gh);
+  gridSize(bmin, bmax, s.cellSize, &gw, &gh);
   std::ostringstream l;
   l << "input: " << verts << " verts, " << tris << " tris, " << extras.volumes.size() << " convex volumes, "
     << extras.links.size() << " off-mesh links; bounds (" << bmin[0] << ", " << bmin[1] << ", " << bmin[2] << ") - ("

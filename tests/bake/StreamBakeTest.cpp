@@ -28,15 +28,18 @@ std::string tempPath(const std::string& name) {
   return testing::TempDir() + "navbench_streambake_" + std::to_string(::getpid()) + "_" + name;
 }
 
-/// Entries of the folder of `out` whose name starts with out's name + ".bake" (temporary files).
+/// Entries of the folder of `out` whose name starts with out's name + ".bake" (the bake's
+/// temporary files) or + ".tmp" (the output's AtomicFile temporary).
 int tempFilesLeft(const std::string& out) {
   const size_t slash = out.find_last_of('/');
   const std::string dir = slash == std::string::npos ? "." : out.substr(0, slash);
-  const std::string prefix = out.substr(slash == std::string::npos ? 0 : slash + 1) + ".bake";
+  const std::string name = out.substr(slash == std::string::npos ? 0 : slash + 1);
   int n = 0;
   if (DIR* d = ::opendir(dir.c_str())) {
-    while (const dirent* e = ::readdir(d))
-      if (std::string(e->d_name).rfind(prefix, 0) == 0) ++n;
+    while (const dirent* e = ::readdir(d)) {
+      const std::string entry = e->d_name;
+      if (entry.rfind(name + ".bake", 0) == 0 || entry.rfind(name + ".tmp", 0) == 0) ++n;
+    }
     ::closedir(d);
   }
   return n;
@@ -354,6 +357,47 @@ TEST(StreamBake, BadInputAndUnwritableTempFolderAreNamed) {
   EXPECT_NE(r.error.find("cannot create the temporary file /nonexistent/navbench/"), std::string::npos) << r.error;
   EXPECT_FALSE(baketest::fileExists(out));
   std::remove(obj.c_str());
+}
+
+// A level far too wide for the tile limit (1e6 wu: ~1e10 tiles, whose int product overflowed and
+// passed the 16384-tile check; or one stray vertex at 1e30, past Recast's float -> int grid size)
+// is refused with the tile count named: no crash (it threw std::length_error from a vector sized
+// by the garbage grid), no temporary file left, the old output kept.
+TEST(StreamBake, LevelTooWideForTheTileLimitIsRefused) {
+  for (const char* far : {"1e6 0 1e6", "1e30 0 0", "-3e38 0 3e38"}) {
+    SCOPED_TRACE(far);
+    const std::string obj = tempPath("wide.obj");
+    {
+      std::ofstream f(obj);
+      f << "v 0 0 0\nv 10 0 0\nv 0 0 10\nv " << far << "\nf 1 3 2\n";
+    }
+    FileBakeInput fin;
+    BakeSettings s;
+    std::string why;
+    ASSERT_TRUE(loadFileBakeInput(obj, &fin, &s, &why)) << why;
+    const std::string out = tempPath("wide.bin");
+    {
+      std::ofstream old(out, std::ios::binary);
+      old << "previous";
+    }
+    BakeReport r;
+    EXPECT_FALSE(bakeFileToTileSet(fin, s, out, BakeOptions(), &r));
+    EXPECT_NE(r.error.find("tiles; at most 16384 fit"), std::string::npos) << r.error;
+    EXPECT_EQ(tempFilesLeft(out), 0);
+    const std::vector<uint8_t> left = readFile(out);
+    EXPECT_EQ(std::string(left.begin(), left.end()), "previous");
+    // Baker refuses it the same way.
+    BakeInput in;
+    ASSERT_TRUE(loadBakeInput(obj, &in, &s, &why)) << why;
+    Baker baker;
+    if (baker.setInput(std::move(in), &why)) {
+      BakeReport br;
+      EXPECT_FALSE(baker.bake(s, BakeOptions(), &br));
+      EXPECT_NE(br.error.find("tiles; at most 16384 fit"), std::string::npos) << br.error;
+    }
+    std::remove(out.c_str());
+    std::remove(obj.c_str());
+  }
 }
 
 } // namespace
