@@ -310,6 +310,23 @@ void PathTester::dumpPath(nlohmann::json& out) const {
   out["straight"] = std::vector<float>(m_straight.begin(), m_straight.begin() + m_nstraight * 3);
 }
 
+void Tester::drawFoundPolys(render::DebugDraw& dd, const nav::PolyRef* refs, const nav::PolyRef* parents, int n) const {
+  if (!m_ctx || !m_ctx->nav) return;
+  const nav::NavMesh& mesh = m_ctx->nav->mesh();
+  const glm::vec3 up(0, 0.3f, 0);
+  for (int i = 0; i < n; ++i) {
+    drawPolyFill(dd, mesh, refs[i], render::rgba(255, 196, 0, 70), 0.08f);
+    if (parents[i]) // parent -> child arrow
+      drawArc(dd, polyCenter(mesh, parents[i]) + up, polyCenter(mesh, refs[i]) + up, 0.4f, render::rgba(0, 0, 0, 160), false,
+              1.5f);
+  }
+}
+
+void Tester::dumpFoundPolys(nlohmann::json& out, const nav::PolyRef* refs, const nav::PolyRef* parents, int n) {
+  out["found"] = std::vector<nav::PolyRef>(refs, refs + n);
+  out["parents"] = std::vector<nav::PolyRef>(parents, parents + n);
+}
+
 void Tester::dumpState(nlohmann::json& out) const {
   out["tool"] = name();
   if (m_hasStart) out["start"] = {m_start.x, m_start.y, m_start.z};

@@ -73,6 +73,10 @@ protected:
   static float polylineLength(const float* pts, int n);
   /// A partial / out-of-nodes result: a red marker where the path stopped (pts = its last point).
   void drawPartialMarker(render::DebugDraw& dd, const float* lastPoint) const;
+  /// The polys a search found (refs, and parents: 0 for a root) [Size: n each]: filled, with an
+  /// arrow from each parent; dumped as "found" and "parents".
+  void drawFoundPolys(render::DebugDraw& dd, const nav::PolyRef* refs, const nav::PolyRef* parents, int n) const;
+  static void dumpFoundPolys(nlohmann::json& out, const nav::PolyRef* refs, const nav::PolyRef* parents, int n);
 
   /// The "Shortest path" option (modes with a path call these): runs nav::ShortestPath for the
   /// current start/end/filter when on, and compares it with the mode's path (pts, n points) and

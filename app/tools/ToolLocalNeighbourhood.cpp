@@ -48,8 +48,7 @@ void ToolLocalNeighbourhood::resultUi() {
 
 void ToolLocalNeighbourhood::dumpResult(nlohmann::json& out) const {
   out["radius"] = m_radius;
-  out["found"] = std::vector<nav::PolyRef>(m_refs, m_refs + m_count);
-  out["parents"] = std::vector<nav::PolyRef>(m_parents, m_parents + m_count);
+  dumpFoundPolys(out, m_refs, m_parents, m_count);
 }
 
 void ToolLocalNeighbourhood::saveOptions(nlohmann::json& out) const { out["radius"] = exactFloat(m_radius); }

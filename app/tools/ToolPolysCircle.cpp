@@ -20,16 +20,9 @@ void ToolPolysCircle::recompute() {
 
 void ToolPolysCircle::drawResult(render::DebugDraw& dd) {
   if (!m_ctx || !m_ctx->nav || !m_startRef || !m_hasEnd) return;
-  const nav::NavMesh& mesh = m_ctx->nav->mesh();
   const glm::vec3 up(0, 0.3f, 0);
   dd.circle(m_start + up, glm::length(m_end - m_start), render::rgba(64, 16, 0, 220), 2.0f, true, 48);
-  for (int i = 0; i < m_count; ++i) {
-    drawPolyFill(dd, mesh, m_refs[i], render::rgba(255, 196, 0, 70), 0.08f);
-    if (m_parents[i]) { // parent -> child arrow
-      drawArc(dd, polyCenter(mesh, m_parents[i]) + up, polyCenter(mesh, m_refs[i]) + up, 0.4f, render::rgba(0, 0, 0, 160),
-              false, 1.5f);
-    }
-  }
+  drawFoundPolys(dd, m_refs, m_parents, m_count);
 }
 
 void ToolPolysCircle::resultUi() {
@@ -37,8 +30,7 @@ void ToolPolysCircle::resultUi() {
 }
 
 void ToolPolysCircle::dumpResult(nlohmann::json& out) const {
-  out["found"] = std::vector<nav::PolyRef>(m_refs, m_refs + m_count);
-  out["parents"] = std::vector<nav::PolyRef>(m_parents, m_parents + m_count);
+  dumpFoundPolys(out, m_refs, m_parents, m_count);
 }
 
 } // namespace navbench

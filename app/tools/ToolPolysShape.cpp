@@ -25,19 +25,12 @@ void ToolPolysShape::recompute() {
 
 void ToolPolysShape::drawResult(render::DebugDraw& dd) {
   if (!m_ctx || !m_ctx->nav || !m_startRef || !m_hasEnd) return;
-  const nav::NavMesh& mesh = m_ctx->nav->mesh();
-  const glm::vec3 up(0, 0.3f, 0);
   for (int i = 0; i < 4; ++i) {
     const int j = (i + 1) % 4;
     dd.line(glm::vec3(m_shape[i * 3], m_shape[i * 3 + 1], m_shape[i * 3 + 2]),
             glm::vec3(m_shape[j * 3], m_shape[j * 3 + 1], m_shape[j * 3 + 2]), render::rgba(64, 16, 0, 220), 2.0f);
   }
-  for (int i = 0; i < m_count; ++i) {
-    drawPolyFill(dd, mesh, m_refs[i], render::rgba(255, 196, 0, 70), 0.08f);
-    if (m_parents[i])
-      drawArc(dd, polyCenter(mesh, m_parents[i]) + up, polyCenter(mesh, m_refs[i]) + up, 0.4f, render::rgba(0, 0, 0, 160),
-              false, 1.5f);
-  }
+  drawFoundPolys(dd, m_refs, m_parents, m_count);
 }
 
 void ToolPolysShape::resultUi() {
@@ -46,8 +39,7 @@ void ToolPolysShape::resultUi() {
 
 void ToolPolysShape::dumpResult(nlohmann::json& out) const {
   out["shape"] = std::vector<float>(m_shape, m_shape + 12);
-  out["found"] = std::vector<nav::PolyRef>(m_refs, m_refs + m_count);
-  out["parents"] = std::vector<nav::PolyRef>(m_parents, m_parents + m_count);
+  dumpFoundPolys(out, m_refs, m_parents, m_count);
 }
 
 } // namespace navbench
