@@ -1604,14 +1604,20 @@ void App::pasteScenario() {
 bool App::checkShotDir(bool create, std::string& why) const {
   const std::string dir = m_shotDir.empty() ? std::string("screenshots") : m_shotDir;
   std::error_code ec;
-  const bool exists = fs::exists(dir, ec);
-  if (exists && !fs::is_directory(dir, ec)) {
+  const fs::file_status st = fs::status(dir, ec);
+  if (ec && st.type() != fs::file_type::not_found) { // e.g. under a folder we may not enter
+    why = "cannot reach the screenshot folder '" + dir + "': " + ec.message();
+    return false;
+  }
+  const bool exists = fs::exists(st);
+  if (exists && !fs::is_directory(st)) {
     why = "the screenshot folder '" + dir + "' is a file, not a folder";
     return false;
   }
   if (!exists) {
     if (!create) return true; // made on the first screenshot
-    if (!fs::create_directories(dir, ec) && !fs::is_directory(dir)) {
+    std::error_code ec2; // (the throwing is_directory(path) aborted the viewer on EACCES)
+    if (!fs::create_directories(dir, ec) && !fs::is_directory(dir, ec2)) {
       why = "cannot create the screenshot folder '" + dir + "': " + (ec ? ec.message() : std::string("unknown error"));
       return false;
     }

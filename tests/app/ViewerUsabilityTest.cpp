@@ -365,4 +365,20 @@ TEST(ScreenshotFolder, UnusableFolderIsNamedInTheLogNotACrash) {
   fs::permissions(ro, fs::perms::owner_all);
 }
 
+TEST(ScreenshotFolder, UnreachableFolderIsNamedNotACrash) {
+  // A folder the system cannot even look at (here under a symlink loop: ELOOP, as root too; for a
+  // user, a folder under one it may not enter: EACCES): named in the log. The viewer aborted on an
+  // uncaught filesystem_error from F12's check before.
+  const fs::path root = tmpRoot() / "loopshots";
+  fs::remove_all(root);
+  fs::create_directories(root);
+  fs::create_directory_symlink("loop", root / "loop");
+  const std::string dir = (root / "loop" / "sub").string();
+  const AppRun r = runApp(kLevel + " --screenshot-dir " + q(dir) + " --key f12", "folder_loop", root.string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("cannot reach the screenshot folder '" + dir + "'"), std::string::npos) << r.output;
+  EXPECT_GE(r.state["logErrors"].get<int>(), 1);
+  fs::remove_all(root);
+}
+
 } // namespace
