@@ -125,6 +125,7 @@ struct ViewBool {
 const ViewBool kViewBools[] = {
     {"drawLevel", &ViewSettings::drawLevel}, {"wireframe", &ViewSettings::wireframe},
     {"grid", &ViewSettings::grid},           {"showStats", &ViewSettings::showStats},
+    {"levelLod", &ViewSettings::levelLod},
 };
 struct ViewFloat {
   const char* name;

@@ -15,7 +15,8 @@ struct ViewSettings {
   bool grid = true;          ///< 1 m grid on the level surfaces.
   bool showStats = true;     ///< FPS / frame-time overlay.
   /// Far grid cells of the level drawn simplified (app/LevelLod.h), at most ~3 px off on screen;
-  /// off = every triangle always. NAVBENCH_LEVEL_LOD=0/1 in the environment overrides it (benchmarks).
+  /// off = every triangle always. Kept in scenario files ("levelLod"); NAVBENCH_LEVEL_LOD=0/1 in the
+  /// environment overrides it (benchmarks).
   bool levelLod = true;
   float lightYaw = -2.0f;    ///< Directional light, radians around +y (default: from behind the default camera, to its right).
   float lightPitch = 0.95f;  ///< Elevation of the light, radians.

@@ -6,6 +6,7 @@
 
 #include "app/Level.h"
 #include "app/LevelLod.h"
+#include "app/Scenario.h"
 #include "app/cli/WorldGen.h"
 #include "render/Camera.h"
 #include "render/Frustum.h"
@@ -300,4 +301,24 @@ TEST(LevelLod, GeneratedWorldWholeViewUnderBudgetCloseViewFullDetail) {
   std::printf("world %.0f m: %d triangles; whole view draws %lld (cells by level %d/%d/%d/%d), close view %lld of %lld\n",
               double(p.size), m.triCount(), reduced.tris, reduced.cellsAt[0], reduced.cellsAt[1], reduced.cellsAt[2],
               reduced.cellsAt[3], closeDrawn.tris, closeAll.tris);
+}
+
+// View > Level LOD is stored with the other view settings in scenario files; older files without
+// it open with the default (on).
+TEST(LevelLod, ScenarioFilesKeepTheLevelLodToggle) {
+  navbench::Scenario s;
+  s.level = "world.obj";
+  s.toolName = "Pick";
+  s.view.levelLod = false;
+  const std::string text = navbench::toJson(s);
+  navbench::Scenario r;
+  std::string error;
+  ASSERT_TRUE(navbench::parseScenario(text, r, error)) << error;
+  EXPECT_FALSE(r.view.levelLod);
+  auto j = nlohmann::json::parse(text);
+  ASSERT_TRUE(j["view"].contains("levelLod"));
+  j["view"].erase("levelLod");
+  navbench::Scenario old;
+  ASSERT_TRUE(navbench::parseScenario(j.dump(), old, error)) << error;
+  EXPECT_TRUE(old.view.levelLod);
 }
