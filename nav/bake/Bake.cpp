@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <mutex>
@@ -656,7 +657,8 @@ bool Baker::bake(const BakeSettings& s, const BakeOptions& opt, BakeReport* repo
   r.tilesY = th;
   logInputAndGrid(m_input.vertCount(), m_input.triCount(), m_input, s, r.bmin, r.bmax, tw, th, &r.log);
 
-  const int tileTotal = tw * th;
+  // (tiledMeshParams refuses more than 16384 tiles; the product may not fit an int before that.)
+  const int tileTotal = int(std::min<long long>((long long)tw * th, INT_MAX));
   NavMeshParams params{};
   if (s.tiled) {
     if (!tiledMeshParams(m_impl->bmin, s, tw, th, &params, &why)) return fail(why);
