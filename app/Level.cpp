@@ -437,6 +437,16 @@ bool Level::build(TriMesh& mesh, const std::string& name, const LevelProgress& p
     });
     lodFraction = 1.0f;
   });
+  struct Joiner { // also on an exception (bad_alloc) from the BVH build: stop and join the LOD thread
+    std::thread& thread;
+    std::atomic<bool>& stop;
+    ~Joiner() {
+      if (thread.joinable()) {
+        stop = true;
+        thread.join();
+      }
+    }
+  } joiner{lodThread, cancel};
   float bvhFraction = 0.0f;
   auto combined = [&](float bvh) {
     const float setup = TriBvh::kSetupShare;
