@@ -105,8 +105,11 @@ bool OpenFileDialog::draw(std::string& chosen) {
   if (folders) {
     // The typed (or selected) folder, else the one shown; one that does not exist yet is allowed
     // (the caller creates it on first use, and says so when it cannot).
+    // A relative name is taken in the folder shown (typing "shots" there means that folder's
+    // "shots", not one beside wherever navbench was started).
     if (ImGui::Button("Choose folder") || enter) {
-      chosen = m_pathInput.empty() ? m_dir : m_pathInput;
+      const fs::path typed(m_pathInput);
+      chosen = m_pathInput.empty() ? m_dir : typed.is_relative() ? (fs::path(m_dir) / typed).string() : m_pathInput;
       done = true;
     }
   } else if ((ImGui::Button("Open") || enter) && !m_pathInput.empty()) {

@@ -334,6 +334,23 @@ TEST(ScreenshotFolder, ChosenInTheFolderDialogThenF12WritesThere) {
   EXPECT_FALSE(fs::exists(root / "screenshots")) << "written to the default folder instead";
 }
 
+TEST(ScreenshotFolder, ARelativeNameIsTakenInTheFolderShown) {
+  // The dialog opens in the current screenshot folder (elsewhere than where navbench runs); a name
+  // typed there is that folder's subfolder, not one beside the working directory.
+  const fs::path root = tmpRoot() / "relshots";
+  fs::remove_all(root);
+  fs::create_directories(root / "cwd");
+  fs::create_directories(root / "current");
+  const AppRun r = runApp(kLevel + " --size 1280x720 --screenshot-dir " + q((root / "current").string()) +
+                              " --click 25,9 --click 70,212 --type sub --key return --key f12",
+                          "folder_relative", (root / "cwd").string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_EQ(r.state["screenshotDir"], (root / "current" / "sub").string()) << r.output;
+  EXPECT_TRUE(fs::is_directory(root / "current" / "sub")) << r.output;
+  EXPECT_FALSE(fs::exists(root / "cwd" / "sub")) << "made beside the working directory instead";
+  fs::remove_all(root);
+}
+
 TEST(ScreenshotFolder, UnusableFolderIsNamedInTheLogNotACrash) {
   const fs::path root = tmpRoot() / "badshots";
   fs::remove_all(root);
