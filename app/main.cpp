@@ -7,6 +7,7 @@
 #include "app/App.h"
 #include "app/cli/Cli.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -146,8 +147,10 @@ int main(int argc, char** argv) {
     } else if (a == "--hover") {
       const char* v = value("X,Y");
       char extra = 0;
-      if (std::sscanf(v, "%f,%f%c", &opt.hoverX, &opt.hoverY, &extra) != 2) {
-        std::fprintf(stderr, "navbench: --hover: expected X,Y, got '%s'\n", v);
+      // (sscanf's %f takes "nan" and "inf" too: no window pixel, so refused as well.)
+      if (std::sscanf(v, "%f,%f%c", &opt.hoverX, &opt.hoverY, &extra) != 2 || !std::isfinite(opt.hoverX) ||
+          !std::isfinite(opt.hoverY)) {
+        std::fprintf(stderr, "navbench: --hover: expected X,Y (window pixels), got '%s'\n", v);
         return 2;
       }
       opt.hover = true;

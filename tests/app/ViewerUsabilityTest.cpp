@@ -217,6 +217,16 @@ TEST(ViewerHover, NothingUnderAPanelOrTheBackground) {
   }
 }
 
+TEST(ViewerHover, ABadPointIsRefusedWithTheUsage) {
+  // Not two numbers, or not a pixel (sscanf's %f reads "nan" and "inf"): exit 2 with the value named.
+  for (const char* at : {"nan,nan", "10,inf", "10", "10,20,30", "x,y"}) {
+    const AppRun r = runApp(kLevel + " --hover " + at, "hover_bad");
+    EXPECT_EQ(r.exitCode, 2) << at << "\n" << r.output;
+    EXPECT_NE(r.output.find(std::string("--hover: expected X,Y (window pixels), got '") + at + "'"), std::string::npos)
+        << r.output;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Moved files
 
