@@ -165,6 +165,23 @@ TEST(ViewerLayout, StepperAt1080pAndInAShortWindow) {
   }
 }
 
+TEST(ViewerLayout, TheLogStaysInANarrowWindow) {
+  // No room for the Log right of the A* Stepper's tall Tools panel: it goes to the left edge inside
+  // the window (it was placed right of the Tools: at 440 px its right 31 px, at 200 px all of it,
+  // outside the window). Started that narrow, and shrunk to it.
+  for (const char* args : {"--size 440x640", "--size 1280x720 --resize 440x640", "--size 1280x720 --resize 200x150"}) {
+    const AppRun r = runApp(kLevel + " --tool 'A* Stepper' " + args, "narrow");
+    ASSERT_EQ(r.exitCode, 0) << args << "\n" << r.output;
+    ASSERT_TRUE(r.state.is_object()) << args << "\n" << r.output;
+    const float vw = r.state["viewport"][0], vh = r.state["viewport"][1];
+    const Rect* log = find(panels(r.state), "Log");
+    ASSERT_NE(log, nullptr) << args;
+    EXPECT_TRUE(log->x0 >= 0 && log->y0 >= 0 && log->x1 <= vw + 0.5f && log->y1 <= vh + 0.5f)
+        << args << ": the Log (" << log->x0 << "," << log->y0 << ")-(" << log->x1 << "," << log->y1 << ") leaves the " << vw
+        << "x" << vh << " window";
+  }
+}
+
 TEST(ViewerLayout, ResizingTheWindowLaysThePanelsOutAgain) {
   // Shrunk: panels on the right and bottom follow those edges, the Tools and Log take their places.
   const AppRun small = runApp(kLevel + " --tool 'A* Stepper' --size 1920x1080 --resize 1280x720 " + kClicks, "resize_down");
@@ -406,6 +423,34 @@ TEST(ScreenshotFolder, UnreachableFolderIsNamedNotACrash) {
   EXPECT_NE(r.output.find("cannot reach the screenshot folder '" + dir + "'"), std::string::npos) << r.output;
   EXPECT_GE(r.state["logErrors"].get<int>(), 1);
   fs::remove_all(root);
+}
+
+TEST(StatsOverlay, CountsTheLevelTrianglesDrawn) {
+  // The default camera frames the whole default level: every triangle is drawn, none culled.
+  const AppRun all = runApp(kLevel, "stats_all");
+  ASSERT_EQ(all.exitCode, 0) << all.output;
+  const int total = all.state["frame"]["levelTris"].get<int>();
+  ASSERT_GT(total, 0);
+  EXPECT_EQ(all.state["frame"]["levelTrisDrawn"].get<int>(), total);
+  // The level hidden (View > Level, through a scenario): nothing of it drawn, still counted.
+  const fs::path scen = tmpRoot() / "stats_nolevel.json";
+  const AppRun saved = runApp(kLevel + " --save-scenario " + q(scen.string()), "stats_save");
+  ASSERT_EQ(saved.exitCode, 0) << saved.output;
+  json j;
+  {
+    std::ifstream f(scen);
+    j = json::parse(f, nullptr, false);
+  }
+  ASSERT_TRUE(j.is_object() && j["view"].contains("drawLevel")) << scen;
+  j["view"]["drawLevel"] = false;
+  {
+    std::ofstream f(scen);
+    f << j.dump(1);
+  }
+  const AppRun hidden = runApp(q(scen.string()), "stats_nolevel");
+  ASSERT_EQ(hidden.exitCode, 0) << hidden.output;
+  EXPECT_EQ(hidden.state["frame"]["levelTris"].get<int>(), total);
+  EXPECT_EQ(hidden.state["frame"]["levelTrisDrawn"].get<int>(), 0);
 }
 
 } // namespace
