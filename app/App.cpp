@@ -685,7 +685,8 @@ bool App::writeState(const std::string& path, std::string& error) const {
   j["screenshotDir"] = m_shotDir;
   // The last frame's cost (headless frames have no vsync): for frame-time measurements.
   j["frame"] = {{"cpuMs", m_stats.cpuMs}, {"debugDrawCalls", m_stats.debugDrawCalls},
-                {"debugVertices", m_stats.debugVertices}, {"levelTris", m_stats.levelTris}};
+                {"debugVertices", m_stats.debugVertices}, {"levelTris", m_stats.levelTris},
+                {"levelTrisDrawn", m_stats.levelTrisDrawn}};
   return nav::writeFileAtomic(path, j.dump(1) + "\n", error); // temp file + rename
 }
 
@@ -1288,6 +1289,7 @@ void App::drawScene(int w, int h) {
   glCullFace(GL_BACK);
   glFrontFace(GL_CCW);
   glDisable(GL_BLEND);
+  m_stats.levelTrisDrawn = 0;
   if (m_view.drawLevel && m_levelMesh.vertexCount() > 0) {
     m_levelShader.use();
     m_levelShader.set("uViewProj", vp);
@@ -1305,6 +1307,7 @@ void App::drawScene(int w, int h) {
     lod.eye = m_camera.eye();
     lod.pixelsPerUnit = float(h) / (2.0f * std::tan(m_camera.fovY * 0.5f));
     m_levelMesh.draw(render::Frustum(vp), lod); // the grid cells in view
+    m_stats.levelTrisDrawn = m_levelMesh.lastDrawnVertices() / 3;
     if (m_view.wireframe) {
       glEnable(GL_BLEND);
       glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);

@@ -21,7 +21,8 @@ struct FrameStats {
   float fps = 0;           ///< ImGui's running average.
   float frameMs = 0;       ///< Wall time of the last frame.
   float cpuMs = 0;         ///< CPU time spent building and submitting the last frame (no swap).
-  int levelTris = 0;
+  int levelTris = 0;       ///< Triangles of the level mesh.
+  int levelTrisDrawn = 0;  ///< Level triangles drawn by the last frame (culled cells and Level LOD).
   int debugDrawCalls = 0;
   int debugVertices = 0;
 };

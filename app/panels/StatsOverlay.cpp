@@ -15,7 +15,7 @@ void drawStatsOverlay(const FrameStats& s, float menuBarHeight) {
   if (ImGui::Begin("##stats", nullptr, flags)) {
     ImGui::Text("%.0f FPS  %.2f ms", double(s.fps), double(s.frameMs));
     ImGui::Text("CPU %.2f ms", double(s.cpuMs));
-    ImGui::Text("Level %d tris", s.levelTris);
+    ImGui::Text("Level %d of %d tris drawn", s.levelTrisDrawn, s.levelTris);
     ImGui::Text("Debug %d verts, %d calls", s.debugVertices, s.debugDrawCalls);
   }
   ImGui::End();

@@ -425,4 +425,32 @@ TEST(ScreenshotFolder, UnreachableFolderIsNamedNotACrash) {
   fs::remove_all(root);
 }
 
+TEST(StatsOverlay, CountsTheLevelTrianglesDrawn) {
+  // The default camera frames the whole default level: every triangle is drawn, none culled.
+  const AppRun all = runApp(kLevel, "stats_all");
+  ASSERT_EQ(all.exitCode, 0) << all.output;
+  const int total = all.state["frame"]["levelTris"].get<int>();
+  ASSERT_GT(total, 0);
+  EXPECT_EQ(all.state["frame"]["levelTrisDrawn"].get<int>(), total);
+  // The level hidden (View > Level, through a scenario): nothing of it drawn, still counted.
+  const fs::path scen = tmpRoot() / "stats_scenario_nolevel.json";
+  const AppRun saved = runApp(kLevel + " --save-scenario " + q(scen.string()), "stats_save");
+  ASSERT_EQ(saved.exitCode, 0) << saved.output;
+  json j;
+  {
+    std::ifstream f(scen);
+    j = json::parse(f, nullptr, false);
+  }
+  ASSERT_TRUE(j.is_object() && j["view"].contains("drawLevel")) << scen;
+  j["view"]["drawLevel"] = false;
+  {
+    std::ofstream f(scen);
+    f << j.dump(1);
+  }
+  const AppRun hidden = runApp(q(scen.string()), "stats_nolevel");
+  ASSERT_EQ(hidden.exitCode, 0) << hidden.output;
+  EXPECT_EQ(hidden.state["frame"]["levelTris"].get<int>(), total);
+  EXPECT_EQ(hidden.state["frame"]["levelTrisDrawn"].get<int>(), 0);
+}
+
 } // namespace
