@@ -75,6 +75,7 @@ std::vector<Rect> panels(const json& state) {
   return out;
 }
 
+/// The panel named `name` in `rs` (a pointer into rs: keep rs alive), or null.
 const Rect* find(const std::vector<Rect>& rs, const std::string& name) {
   for (const Rect& r : rs)
     if (r.name == name) return &r;
@@ -141,7 +142,8 @@ TEST(ViewerLayout, TheLogMakesRoomWhenAnotherModeGrowsTheToolsPanel) {
   // button grows the Tools panel down into that strip: the Log moves beside it.
   const AppRun pick = runApp(kLevel + " --size 1280x720", "grow_pick");
   expectNoOverlap(pick, "Pick at 1280x720");
-  const Rect* log0 = find(panels(pick.state), "Log");
+  const std::vector<Rect> pickPanels = panels(pick.state); // (find points into it)
+  const Rect* log0 = find(pickPanels, "Log");
   ASSERT_NE(log0, nullptr);
   EXPECT_EQ(log0->x0, 10.0f) << "the Log starts at the left edge under a short Tools panel";
   const AppRun r = runApp(kLevel + " --size 1280x720 --click 75,156 " + kClicks, "grow_stepper");
@@ -174,7 +176,8 @@ TEST(ViewerLayout, TheLogStaysInANarrowWindow) {
     ASSERT_EQ(r.exitCode, 0) << args << "\n" << r.output;
     ASSERT_TRUE(r.state.is_object()) << args << "\n" << r.output;
     const float vw = r.state["viewport"][0], vh = r.state["viewport"][1];
-    const Rect* log = find(panels(r.state), "Log");
+    const std::vector<Rect> ps = panels(r.state); // (find points into it)
+    const Rect* log = find(ps, "Log");
     ASSERT_NE(log, nullptr) << args;
     EXPECT_TRUE(log->x0 >= 0 && log->y0 >= 0 && log->x1 <= vw + 0.5f && log->y1 <= vh + 0.5f)
         << args << ": the Log (" << log->x0 << "," << log->y0 << ")-(" << log->x1 << "," << log->y1 << ") leaves the " << vw
@@ -190,7 +193,8 @@ TEST(ViewerLayout, ResizingTheWindowLaysThePanelsOutAgain) {
   // Grown: the View panel is back in the bottom-right corner.
   const AppRun big = runApp(kLevel + " --tool 'A* Stepper' --size 1280x720 --resize 1920x1080 " + kClicks, "resize_up");
   expectNoOverlap(big, "1280x720 resized to 1920x1080");
-  const Rect* view = find(panels(big.state), "View");
+  const std::vector<Rect> bigPanels = panels(big.state); // (find points into it)
+  const Rect* view = find(bigPanels, "View");
   ASSERT_NE(view, nullptr);
   EXPECT_NEAR(view->x1, 1910.0f, 2.0f);
   EXPECT_NEAR(view->y1, 1070.0f, 2.0f);
