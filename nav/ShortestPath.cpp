@@ -54,6 +54,8 @@ constexpr uint32_t kFirstSlots = 1024; ///< Slots a query starts with (24 KB; do
 constexpr uint64_t SLOT_VERT = 1ull << 62;      ///< | vertex key: best g of the root, corner state.
 constexpr uint64_t SLOT_EXPANDED = 2ull << 62;  ///< | (poly << 28 | root): point expansion done.
 constexpr uint64_t SLOT_OFFMESH = 3ull << 62;   ///< | (con poly << 1 | start end): best g.
+constexpr int kMaxEdgeWalk = 8; ///< Earlier nodes on a successor's edge list it is compared with.
+constexpr uint32_t kMaxEdgeHeads = 1024; ///< Dominance lists' heads (8 KB), fewer for small pools.
 
 enum NodeKind : uint8_t { KIND_INTERVAL = 0, KIND_GOAL = 1, KIND_OFFMESH = 2 };
 enum RootFlags : uint8_t { ROOT_START = 1, ROOT_TURN = 2, ROOT_OFFMESH_START = 4, ROOT_OFFMESH_END = 8, ROOT_END = 16 };
@@ -99,6 +101,8 @@ struct ShortestPath::Node {
   PolyRef poly;     ///< Polygon entered across the interval (goal: the end poly).
   PolyRef via;      ///< Off-mesh node: the connection crossed before `poly`.
   uint64_t lkey, rkey; ///< Turn keys of l / r: 0 = not a mesh point, partialKey or vertKey.
+  float tlo, thi;   ///< The interval as parameters along e0 -> e1 (interval nodes).
+  int edgeNext;     ///< Next node on the same (edge, entered polygon), -1 at the end (dominance lists).
   uint8_t kind;
 };
 
@@ -132,6 +136,7 @@ ShortestPath::~ShortestPath() {
   delete[] m_scratch;
   delete[] m_slots;
   delete[] m_slotMove;
+  delete[] m_edgeHeads;
   delete[] m_cornerTiles;
   delete[] m_cornerState;
   delete[] m_cornerFlags;
@@ -145,6 +150,7 @@ Status ShortestPath::init(const NavMesh* mesh, int maxNodes) {
   delete[] m_scratch;
   delete[] m_slots;
   delete[] m_slotMove;
+  delete[] m_edgeHeads;
   delete[] m_cornerTiles;
   delete[] m_cornerState;
   delete[] m_cornerFlags;
@@ -158,6 +164,9 @@ Status ShortestPath::init(const NavMesh* mesh, int maxNodes) {
   m_scratch = new (std::nothrow) int[size_t(m_maxRoots)];
   m_slots = new (std::nothrow) Slot[slotCount];
   m_slotMove = new (std::nothrow) Slot[slotCount / 8 * 3 + 1];
+  const uint32_t edgeHeads = navMin(nextPow2(uint32_t(maxNodes)), kMaxEdgeHeads);
+  m_edgeHeads = new (std::nothrow) EdgeHead[edgeHeads];
+  m_edgeMask = edgeHeads - 1;
   // Corner cache: room for twice the vertices loaded now (at least 32 K), for up to 64 K tiles.
   int64_t verts = 0;
   for (int i = 0; i < mesh->getMaxTiles(); ++i)
@@ -170,13 +179,15 @@ Status ShortestPath::init(const NavMesh* mesh, int maxNodes) {
   m_cornerUsed = 0;
   m_cornerEpoch = 1;
   m_cornerGeneration = 0;
-  if (!m_nodes || !m_roots || !m_heap || !m_scratch || !m_slots || !m_slotMove || !m_cornerTiles || !m_cornerState ||
-      !m_cornerFlags) {
+  if (!m_nodes || !m_roots || !m_heap || !m_scratch || !m_slots || !m_slotMove || !m_edgeHeads || !m_cornerTiles ||
+      !m_cornerState || !m_cornerFlags) {
     m_mesh = nullptr;
     m_maxNodes = 0;
     return FAILURE | OUT_OF_MEMORY;
   }
   for (uint32_t i = 0; i < slotCount; ++i) m_slots[i].stamp = 0;
+  for (uint32_t i = 0; i <= m_edgeMask; ++i) m_edgeHeads[i].stamp = 0;
+  m_edgeStamp = 0;
   m_slotFullMask = slotCount - 1;
   m_slotMask = navMin(slotCount, kFirstSlots) - 1;
   m_stamp = 0;
@@ -360,6 +371,10 @@ Status ShortestPath::initSlicedFindPath(PolyRef startRef, PolyRef endRef, const 
 
   // Per-query state.
   nextStamp();
+  if (++m_edgeStamp == 0) { // dominance lists: all empty (cleared for real once per 2^32 queries)
+    for (uint32_t i = 0; i <= m_edgeMask; ++i) m_edgeHeads[i].stamp = 0;
+    m_edgeStamp = 1;
+  }
   m_slotMask = navMin(m_slotFullMask + 1, kFirstSlots) - 1;
   m_slotsUsed = 0;
   m_filter = filter;
@@ -485,19 +500,35 @@ Status ShortestPath::finalizeSlicedFindPath(float* straightPath, uint8_t* straig
     lastNode = gn.parent;
   } else {
     status |= PARTIAL_RESULT;
-    // The node coming closest to the end (every node stays in the pool until the next query).
+    // The node coming closest to the end (every node stays in the pool until the next query); of
+    // nodes as close (within float noise), the one reaching that point most cheaply (which of two
+    // roots reaching a point is kept depends on pruning, the path's cost should not).
     float best2 = sqr(endPos[0] - startPos[0]) + sqr(endPos[2] - startPos[2]);
+    float bestCost = 0.0f; // (the start itself)
+    auto costAt = [&](int i, const float* p) {
+      const Node& nd = m_nodes[i];
+      return nd.kind == KIND_OFFMESH ? nd.g : nd.g + costTo(i, nd.root, p, true, 0);
+    };
     for (int i = 0; i < m_nodeCount; ++i) {
       const Node& nd = m_nodes[i];
       if (nd.kind == KIND_GOAL) continue;
       float t = 0.0f;
       const float d2 = nd.kind == KIND_OFFMESH ? sqr(endPos[0] - nd.l[0]) + sqr(endPos[2] - nd.l[2])
                                                : distancePtSegSqr2D(endPos, nd.l, nd.r, t);
-      if (d2 < best2) {
-        best2 = d2;
-        m_bestNode = i;
-        vlerp(m_bestPoint, nd.l, nd.r, t);
+      const float tie = 1e-5f * best2 + 1e-8f;
+      if (d2 > best2 + tie) continue;
+      float p[3];
+      vlerp(p, nd.l, nd.r, t);
+      float cost = -1.0f; // not needed unless tied
+      if (d2 >= best2 - tie) {
+        if (bestCost < 0.0f) bestCost = costAt(m_bestNode, m_bestPoint);
+        cost = costAt(i, p);
+        if (!(cost < bestCost)) continue;
       }
+      best2 = navMin(best2, d2);
+      bestCost = cost;
+      m_bestNode = i;
+      vcopy(m_bestPoint, p);
     }
     float pt[3];
     int parentRoot = startRoot;
@@ -593,8 +624,63 @@ bool ShortestPath::deadEnd(PolyRef polyRef, const MeshTile* tile, const Poly* po
 }
 
 NAV_SP_INLINE void ShortestPath::pushSuccessor(int parent, int root, PolyRef polyRef, const float* l, const float* r,
-                                 uint64_t lkey, uint64_t rkey, const float* e0, const float* e1) {
+                                 uint64_t lkey, uint64_t rkey, const float* e0, const float* e1, float tlo,
+                                 float thi) {
   if (sqr(r[0] - l[0]) + sqr(r[2] - l[2]) < kMinPiece * kMinPiece) return;
+  // Dominance (uniform costs): an earlier node on the same edge into the same polygon whose root
+  // reaches each point of this interval at most as cheaply makes it redundant: its root sees its
+  // whole interval, and its subtree continues from any point of it. When it does so on a part of
+  // this interval at one end, the interval shrinks to the rest (the new end is no mesh point, so
+  // no turn is lost there: shortest paths turn at corners only).
+  EdgeHead* es = nullptr;
+  float lb[3], rb[3]; // the shrunk interval
+  if (m_uniform && m_unitCost > 0.0f && m_dominanceAfter >= 0) {
+    // Direct-mapped on (polygon, edge): lists of colliding edges share a head (each node says
+    // which edge it is on), so nothing is evicted and the table never grows.
+    const uint64_t h = (uint64_t(polyRef) ^ (uint64_t(uintptr_t(e0)) >> 2)) * 0x9E3779B97F4A7C15ull;
+    es = &m_edgeHeads[uint32_t(h >> 40) & m_edgeMask];
+    if (es->stamp != m_edgeStamp) {
+      es->stamp = m_edgeStamp;
+      es->head = -1;
+    }
+    if (m_stats.nodesExpanded >= m_dominanceAfter) {
+      int walked = 0;
+      for (int k = es->head; k >= 0 && walked < kMaxEdgeWalk; k = m_nodes[k].edgeNext, ++walked) {
+        const Node& o = m_nodes[k];
+        if (o.e0 != e0 || o.poly != polyRef || o.tlo >= thi || o.thi <= tlo) continue;
+        if (o.tlo <= tlo && o.thi >= thi) {
+          if (dominates(o.root, root, l, r)) {
+            ++m_stats.nodesDominated;
+            return;
+          }
+          continue;
+        }
+        // Overlap at one end of [tlo, thi] (o inside it would leave two pieces: kept whole).
+        const bool atLo = o.tlo <= tlo;
+        if (!atLo && o.thi < thi) continue;
+        const float cut = atLo ? o.thi : o.tlo;
+        float pc[3];
+        vlerp(pc, e0, e1, cut);
+        if (!dominates(o.root, root, atLo ? l : pc, atLo ? pc : r)) continue;
+        if (atLo) {
+          vcopy(lb, pc);
+          l = lb;
+          tlo = cut;
+          lkey = 0;
+        } else {
+          vcopy(rb, pc);
+          r = rb;
+          thi = cut;
+          rkey = 0;
+        }
+        ++m_stats.nodesShrunk;
+        if (sqr(r[0] - l[0]) + sqr(r[2] - l[2]) < kMinPiece * kMinPiece) {
+          ++m_stats.nodesDominated;
+          return;
+        }
+      }
+    }
+  }
   const int n = newNode();
   if (n < 0) return;
   Node& nd = m_nodes[n];
@@ -602,6 +688,13 @@ NAV_SP_INLINE void ShortestPath::pushSuccessor(int parent, int root, PolyRef pol
   vcopy(nd.r, r);
   nd.e0 = e0;
   nd.e1 = e1;
+  nd.tlo = tlo;
+  nd.thi = thi;
+  nd.edgeNext = -1;
+  if (es) {
+    nd.edgeNext = es->head;
+    es->head = n;
+  }
   nd.root = root;
   nd.parent = parent;
   nd.poly = polyRef;
@@ -721,7 +814,7 @@ void ShortestPath::expandPoint(int parent, int root, PolyRef polyRef, const floa
     vlerp(r, va, vb, t1);
     const uint64_t k0 = t0 == 0.0f ? vertKey(tileIndex, poly->verts[j]) : partialKey(l);
     const uint64_t k1 = t1 == 1.0f ? vertKey(tileIndex, poly->verts[(j + 1) % nv]) : partialKey(r);
-    pushSuccessor(parent, root, link.ref, l, r, k0, k1, va, vb);
+    pushSuccessor(parent, root, link.ref, l, r, k0, k1, va, vb, t0, t1);
   }
 }
 
@@ -1035,7 +1128,7 @@ int ShortestPath::expandNode(int n) {
       float pl[3], pr[3];
       vlerp(pl, va, vb, lo);
       vlerp(pr, va, vb, hi);
-      pushSuccessor(n, pieceRoot, link.ref, pl, pr, lo == t0 ? k0 : 0, hi == t1 ? k1 : 0, va, vb);
+      pushSuccessor(n, pieceRoot, link.ref, pl, pr, lo == t0 ? k0 : 0, hi == t1 ? k1 : 0, va, vb, lo, hi);
     }
   }
   // Exactly one successor, with the same root, and nothing else pushed: expand it right away.
@@ -1046,6 +1139,40 @@ int ShortestPath::expandNode(int n) {
   }
   flushDeferred();
   return -1;
+}
+
+// Does the node with root2 reach every point p of [a, b] (on an edge it covers) at most as cheaply
+// as root1: g2 + |root2 p| <= g1 + |root1 p| (uniform costs)? In doubles. With D = (g2 - g1) / cost
+// the points where it holds are those with |root1 p| - |root2 p| >= D: for D >= 0 the side of a
+// hyperbola branch (or line) holding root2, a convex set, so both ends of [a, b] in it decide
+// exactly. For D < 0 (root2 the cheaper one) a sufficient test: the triangle inequality
+// (D + |root2 root1| <= 0), else |root2 p| bounded by its chord between a and b (it is convex along
+// the segment) against the convex |root1 p|, their difference minimised in closed form.
+bool ShortestPath::dominates(int root2, int root1, const float* a, const float* b) const {
+  const Root& r2 = m_roots[root2];
+  const Root& r1 = m_roots[root1];
+  const double D = (double(r2.g) - double(r1.g)) / double(m_unitCost);
+  const double qx = double(r1.pos[0]) - r2.pos[0], qz = double(r1.pos[2]) - r2.pos[2];
+  const double q = std::sqrt(qx * qx + qz * qz);
+  if (D + q <= 0.0) return true;
+  if (D - q > 0.0) return false; // |r1 p| - |r2 p| <= |r1 r2| < D everywhere
+  const double ax = a[0], az = a[2], dx = double(b[0]) - ax, dz = double(b[2]) - az;
+  const double wx = ax - r1.pos[0], wz = az - r1.pos[2];
+  const double A = std::sqrt(sqr(ax - r2.pos[0]) + sqr(az - r2.pos[2]));
+  const double B = std::sqrt(sqr(double(b[0]) - r2.pos[0]) + sqr(double(b[2]) - r2.pos[2]));
+  const double A1 = std::sqrt(wx * wx + wz * wz);
+  const double B1 = std::sqrt(sqr(wx + dx) + sqr(wz + dz));
+  if (D + A > A1 || D + B > B1) return false; // not at an end
+  if (D >= 0.0) return true;
+  // phi(t) = |r1 p(t)| - k t (convex) against the chord A + k t of |r2 p(t)|: min phi >= D + A?
+  const double k = B - A, need = D + A;
+  const double d2 = dx * dx + dz * dz, den = d2 - k * k;
+  if (!(d2 > 0.0 && den > 0.0)) return true; // phi is monotone: its ends decided
+  const double t0 = -(wx * dx + wz * dz) / d2;
+  const double h = std::fabs(wx * dz - wz * dx) / std::sqrt(d2); // distance of r1 from the line
+  const double t = t0 + k * h / (std::sqrt(d2) * std::sqrt(den));
+  if (!(t > 0.0 && t < 1.0)) return true;
+  return std::sqrt(sqr(wx + t * dx) + sqr(wz + t * dz)) - k * t >= need;
 }
 
 // Root-level pruning, the lazy half: a node waiting in the open list whose root sits on a mesh

@@ -18,6 +18,10 @@
 //     target (the target is mirrored across the interval's line when it is on the root's side).
 //     h is exact when nothing blocks, so the search expands few nodes.
 //   * Roots are pruned when reached again with a longer g (root-level pruning of the paper).
+//   * Beyond the paper (uniform costs only): a successor on an edge is not generated when a node
+//     generated before on the same edge, into the same polygon, reaches every point of it at most
+//     as cheaply (g2 + |r2 p| <= g1 + |r1 p|; r2 sees its whole interval, so its subtree continues
+//     from any of those points), and is cut at one end where such a node does so on that part.
 //
 // Our own data: intervals are links' portals (tile borders: the link's bmin/bmax sub-segment of the
 // edge, as Detour's getPortalPoints), polygons that fail the filter are walls, off-mesh
@@ -63,6 +67,9 @@ struct ShortestPathStats {
   int rootsCreated = 0;   ///< Turn points, off-mesh ends and the start/end.
   int slotsUsed = 0;      ///< Hash entries of the query (vertices, expansions, off-mesh landings).
   int maxNodes = 0;       ///< Pool size (the node limit).
+  int nodesDominated = 0; ///< Successors not generated: an earlier node on the same edge reaches
+                          ///< every point of theirs at most as cheaply (uniform costs only).
+  int nodesShrunk = 0;    ///< Successors cut at one end where an earlier node dominates that part.
 };
 
 /// A read-only view of one search node, for drawing the search (intervals and roots).
@@ -127,6 +134,11 @@ public:
   int openCount() const { return m_heapSize; }
 
   const ShortestPathStats& lastStats() const { return m_stats; }
+
+  /// Dominance pruning (uniform costs only; see ShortestPath.cpp): successors are tested once the
+  /// search has expanded this many nodes [Limit: >= 0; < 0 turns the pruning off]. The default 24
+  /// spares small searches the tests, which rarely prune there; answers keep their length either way.
+  void setDominanceAfter(int expansions) { m_dominanceAfter = expansions; }
   int getMaxNodes() const { return m_maxNodes; }
 
   /// The nodes of the last query (valid until the next query), for drawing the search.
@@ -143,7 +155,8 @@ private:
   void flushDeferred();
   void expandPoint(int parent, int root, PolyRef polyRef, const float* entryL, const float* entryR);
   void pushSuccessor(int parent, int root, PolyRef polyRef, const float* l, const float* r, uint64_t lkey,
-                     uint64_t rkey, const float* e0, const float* e1);
+                     uint64_t rkey, const float* e0, const float* e1, float tlo, float thi);
+  bool dominates(int root2, int root1, const float* a, const float* b) const;
   void pushGoal(int parent, int root, const float* via, float cost);
   void handleOffMesh(int parent, int root, PolyRef fromRef, PolyRef conRef, const float* l, const float* r,
                      bool pointRoot);
@@ -186,6 +199,16 @@ private:
   uint32_t m_slotMask = 0;     ///< Part of the table used by this query - 1 (starts small, doubles).
   uint32_t m_stamp = 0;
   int m_slotsUsed = 0;
+  // Dominance lists (uniform costs): per (edge, entered polygon), hashed into a direct-mapped
+  // table of heads, the nodes generated there (linked through the nodes). Sized by init.
+  struct EdgeHead {
+    uint32_t stamp; ///< Valid for the query with this m_edgeStamp.
+    int head;       ///< Last node generated on an edge hashed here, -1 none.
+  };
+  EdgeHead* m_edgeHeads = nullptr;
+  uint32_t m_edgeMask = 0;
+  uint32_t m_edgeStamp = 0;
+  int m_dominanceAfter = 24;
 
   // Mesh corners kept across queries: a vertex's fan depends on the mesh only, so its walk is done
   // once per mesh generation (NavMesh::generation()) instead of once per query. Per tile index,

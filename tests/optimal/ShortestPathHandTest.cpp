@@ -1,6 +1,7 @@
 // Exact shortest paths on hand-made meshes whose answers are known in closed form: an L-corridor, a
 // room with a pillar, a ring with two routes of different lengths (also with a filter and area
-// costs), a tile border with a partial portal, a jump link, two storeys joined by a ladder.
+// costs), a tile border with a partial portal, a jump link, two storeys joined by a ladder; dominance
+// pruning (a node on an edge dropped when another root reaches all of it as cheaply).
 #include "nav/NavMeshQuery.h"
 #include "nav/QueryFilter.h"
 #include "nav/ShortestPath.h"
@@ -9,9 +10,11 @@
 #include <gtest/gtest.h>
 
 #include <DetourNavMesh.h>
+#include <DetourNavMeshQuery.h>
 
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 using namespace opttest;
@@ -494,4 +497,116 @@ TEST(ShortestPathHand, CornerCacheFollowsTileRemoval) {
   EXPECT_NEAR(r.length, std::sqrt(5.0f) + std::sqrt(162.0f), 1e-4f);
   ASSERT_EQ(r.count(), 3);
   expectPoint(r, 1, 10, 10);
+}
+
+namespace {
+
+// The xz length of every segment piece: the default metric, but through a CostFn, which turns the
+// uniform-cost shortcuts (dominance pruning among them) off while the answer stays the same.
+float xzLengthCost(const nav::QueryFilter&, const float* pa, const float* pb, nav::PolyRef, const nav::MeshTile*,
+                   const nav::Poly*, nav::PolyRef, const nav::MeshTile*, const nav::Poly*, nav::PolyRef,
+                   const nav::MeshTile*, const nav::Poly*) {
+  return std::hypot(pb[0] - pa[0], pb[2] - pa[2]);
+}
+
+} // namespace
+
+// The pillar room with a strip [0,12]x[12,14] north of it (and [0,12]x[14,16] beyond), and a quad
+// [0,2]x[20,22] that nothing links to. From (2, 1) the strip's south edge (z = 12) is reached by the start itself (x in [0, 7.5]),
+// around the pillar's north-west corner (5, 7) (g = sqrt(45), the rest) and around its north-east
+// corner (7, 7) (g = sqrt(41) + 2, all of it, later: the end is north-west); the last is dominated,
+// first shrunk by one of the others and then held whole by the other one, so it is not generated.
+// The search toward the unreachable quad visits everything; the same search without the pruning
+// (setDominanceAfter(-1)) generates more nodes for the same answer. A reachable end behind the
+// pillar: exact as before.
+TEST(ShortestPathHand, DominatedIntervalIsNotGenerated) {
+  HandMesh hm = pillarRoom();
+  hm.tiles[0].addPoly({{0, 12}, {12, 12}, {12, 14}, {0, 14}});
+  hm.tiles[0].addPoly({{0, 14}, {12, 14}, {12, 16}, {0, 16}}); // (so the strip is no dead end)
+  hm.tiles[0].addPoly({{0, 20}, {2, 20}, {2, 22}, {0, 22}});
+  World w;
+  std::string why;
+  ASSERT_TRUE(buildHandMesh(hm, w, &why)) << why;
+  const float s[3] = {2, 0, 1}, away[3] = {1, 0, 21};
+  nav::QueryFilter f;
+  nav::ShortestPath sp;
+  ASSERT_TRUE(nav::statusSucceeded(sp.init(&w.mesh, 256)));
+  sp.setDominanceAfter(0); // from the first expansion (the search here is small)
+  Result r = runWith(sp, w, s, away, f);
+  const nav::ShortestPathStats pruned = sp.lastStats();
+  ASSERT_TRUE(nav::statusSucceeded(r.status));
+  EXPECT_TRUE(r.status & nav::PARTIAL_RESULT);
+  EXPECT_GE(pruned.nodesDominated, 1);
+  sp.setDominanceAfter(-1);
+  Result full = runWith(sp, w, s, away, f);
+  const nav::ShortestPathStats unpruned = sp.lastStats();
+  EXPECT_EQ(full.status, r.status);
+  EXPECT_EQ(unpruned.nodesDominated, 0);
+  EXPECT_EQ(unpruned.nodesShrunk, 0);
+  EXPECT_GT(unpruned.nodesGenerated, pruned.nodesGenerated);
+  EXPECT_NEAR(full.length, r.length, 1e-4f);
+  ASSERT_EQ(r.count(), full.count());
+  // Partial results end on the search interval nearest to the end: on the strip's south edge (the
+  // quad beyond it leads nowhere, so the search does not enter it: dead-end pruning).
+  expectPoint(r, r.count() - 1, 1, 12);
+  EXPECT_NEAR(r.length, std::sqrt(122.0f), 1e-4f);
+
+  sp.setDominanceAfter(0);
+  const float e[3] = {9, 0, 13};
+  r = runWith(sp, w, s, e, f);
+  ASSERT_TRUE(nav::statusSucceeded(r.status));
+  EXPECT_FALSE(r.status & nav::PARTIAL_RESULT);
+  EXPECT_NEAR(r.length, std::sqrt(45.0f) + std::sqrt(52.0f), 1e-4f);
+  ASSERT_EQ(r.count(), 3);
+  expectPoint(r, 1, 5, 7);
+}
+
+// Dominance pruning on a generated obstacle field (many roots at obstacle corners reaching the
+// same edges): on random connected pairs the length is the one the unpruned search finds (the
+// same metric through a CostFn), and it saves nodes.
+TEST(ShortestPathHand, DominancePruningKeepsLengthsOnAnObstacleField) {
+  std::vector<float> verts;
+  std::vector<int> tris;
+  generateObstacleField(60.0f, 40, 4242, verts, tris);
+  World w;
+  std::string why;
+  ASSERT_TRUE(buildLevelFromTriangles(verts, tris, true, w, &why)) << why;
+  nav::QueryFilter plain, viaCostFn;
+  viaCostFn.setCostFn(xzLengthCost);
+  nav::ShortestPath sp;
+  ASSERT_TRUE(nav::statusSucceeded(sp.init(&w.mesh, 16384)));
+  dtQueryFilter df;
+  seedRandom(17);
+  std::vector<float> pts(3 * 256);
+  int compared = 0;
+  long genPruned = 0, genFull = 0, dominated = 0;
+  for (int i = 0; i < 150; ++i) {
+    dtPolyRef sr = 0, er = 0;
+    float s[3], e[3];
+    if (dtStatusFailed(w.dtq->findRandomPoint(&df, frand, &sr, s))) continue;
+    if (dtStatusFailed(w.dtq->findRandomPoint(&df, frand, &er, e))) continue;
+    int n = 0;
+    float len = 0, lenFull = 0;
+    const nav::Status st = sp.findPath(sr, er, s, e, &plain, pts.data(), nullptr, nullptr, &n, 256, nullptr, nullptr,
+                                       0, &len);
+    const nav::ShortestPathStats a = sp.lastStats();
+    const nav::Status stFull = sp.findPath(sr, er, s, e, &viaCostFn, pts.data(), nullptr, nullptr, &n, 256, nullptr,
+                                           nullptr, 0, &lenFull);
+    const nav::ShortestPathStats b = sp.lastStats();
+    ASSERT_TRUE(nav::statusSucceeded(st)) << "pair " << i;
+    ASSERT_FALSE(st & nav::OUT_OF_NODES) << "pair " << i;
+    ASSERT_FALSE(stFull & nav::OUT_OF_NODES) << "pair " << i;
+    EXPECT_EQ(st & nav::PARTIAL_RESULT, stFull & nav::PARTIAL_RESULT) << "pair " << i;
+    if (st & nav::PARTIAL_RESULT) continue;
+    ++compared;
+    EXPECT_NEAR(len, lenFull, 1e-4f + 1e-5f * lenFull) << "pair " << i;
+    genPruned += a.nodesGenerated;
+    genFull += b.nodesGenerated;
+    dominated += a.nodesDominated;
+  }
+  EXPECT_GT(compared, 75);
+  EXPECT_GT(dominated, 0);
+  EXPECT_LT(genPruned, genFull);
+  std::printf("[ field 60 m ] %d pairs: nodes generated %.1f per query pruned, %.1f unpruned\n", compared,
+              double(genPruned) / compared, double(genFull) / compared);
 }
