@@ -616,17 +616,9 @@ std::string detail::tileName(const BakeSettings& s, int tx, int ty) {
 }
 
 bool Baker::bake(const BakeSettings& s, const BakeOptions& opt, BakeReport* reportOut) {
-  BakeReport localReport;
-  BakeReport& r = reportOut ? *reportOut : localReport;
-  r = BakeReport();
-  const Clock::time_point tStart = Clock::now();
-  auto fail = [&](const std::string& msg) {
-    r.ok = false;
-    r.error = msg;
-    r.log.push_back("error: " + msg);
-    r.totalMs = msSince(tStart);
-    return false;
-  };
+  ReportWriter rw(reportOut);
+  BakeReport& r = rw.r;
+  auto fail = [&rw](const std::string& msg) { return rw.fail(msg); };
   std::string why;
   if (!s.validate(&why)) return fail("bad settings: " + why);
   if (m_input.triCount() == 0) return fail("no level loaded (the mesh has no triangles)");
@@ -634,14 +626,7 @@ bool Baker::bake(const BakeSettings& s, const BakeOptions& opt, BakeReport* repo
   rcVcopy(r.bmin, m_impl->bmin);
   rcVcopy(r.bmax, m_impl->bmax);
 
-  auto report = [&](BakeStage st, int done, int total) {
-    if (!opt.progress) return;
-    BakeProgress p;
-    p.stage = st;
-    p.tilesDone = done;
-    p.tilesTotal = total;
-    opt.progress(p);
-  };
+  auto report = [&opt](BakeStage st, int done, int total) { sendProgress(opt, st, done, total); };
   report(BakeStage::Prepare, 0, 1);
 
   TileJobContext c;
@@ -752,24 +737,16 @@ bool Baker::bake(const BakeSettings& s, const BakeOptions& opt, BakeReport* repo
   m_mesh = std::move(mesh);
   m_bakedSettings = s;
   r.ok = true;
-  r.totalMs = msSince(tStart);
+  r.totalMs = msSince(rw.start);
   r.log.push_back(doneLine(r));
   report(BakeStage::Done, tileTotal, tileTotal);
   return true;
 }
 
 bool Baker::rebuildTile(int tx, int ty, BakeReport* reportOut) {
-  BakeReport localReport;
-  BakeReport& r = reportOut ? *reportOut : localReport;
-  r = BakeReport();
-  const Clock::time_point tStart = Clock::now();
-  auto fail = [&](const std::string& msg) {
-    r.ok = false;
-    r.error = msg;
-    r.log.push_back("error: " + msg);
-    r.totalMs = msSince(tStart);
-    return false;
-  };
+  ReportWriter rw(reportOut);
+  BakeReport& r = rw.r;
+  auto fail = [&rw](const std::string& msg) { return rw.fail(msg); };
   if (!m_mesh) return fail("no navmesh to rebuild a tile of (bake first)");
   const BakeSettings& s = m_bakedSettings;
   if (!s.tiled) return fail("the current navmesh is a solo mesh; rebuild it whole");
@@ -820,7 +797,7 @@ bool Baker::rebuildTile(int tx, int ty, BakeReport* reportOut) {
   r.stageMs[int(BakeStage::AddTiles)] += msSince(tAdd);
   countMesh(*m_mesh, &r);
   r.ok = true;
-  r.totalMs = msSince(tStart);
+  r.totalMs = msSince(rw.start);
   r.log.push_back(tileName(s, tx, ty) + (m_mesh->getTileRefAt(tx, ty, 0) ? " rebuilt" : " is empty now (removed)"));
   return true;
 }

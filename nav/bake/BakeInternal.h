@@ -21,6 +21,37 @@ inline double msSince(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
+/// The report a bake fills: the caller's (reset) or a local one. fail() records an error (also as
+/// the log's last line) and the time taken, and returns false, for `return fail(...)`.
+struct ReportWriter {
+  BakeReport local;
+  BakeReport& r;
+  Clock::time_point start = Clock::now();
+  explicit ReportWriter(BakeReport* out) : r(out ? *out : local) { r = BakeReport(); }
+  ReportWriter(const ReportWriter&) = delete;
+  ReportWriter& operator=(const ReportWriter&) = delete;
+  bool fail(const std::string& msg) {
+    r.ok = false;
+    r.error = msg;
+    r.log.push_back("error: " + msg);
+    r.totalMs = msSince(start);
+    return false;
+  }
+};
+
+/// Sends one progress report when the options ask for them.
+inline void sendProgress(const BakeOptions& opt, BakeStage stage, int tilesDone, int tilesTotal, int inputDone = 0,
+                         int inputTotal = 0) {
+  if (!opt.progress) return;
+  BakeProgress p;
+  p.stage = stage;
+  p.tilesDone = tilesDone;
+  p.tilesTotal = tilesTotal;
+  p.inputDone = inputDone;
+  p.inputTotal = inputTotal;
+  opt.progress(p);
+}
+
 /// A tile's input triangles as Recast takes them: verts [(x, y, z) * n], tris [(a, b, c) * m].
 /// `held` (optional) counts the bytes while they are held: release() (or the destructor) frees
 /// the arrays and takes `bytes` off it.

@@ -392,20 +392,12 @@ bool bakeSoloFile(const FileBakeInput& fin, const BakeSettings& s, const std::st
 bool bakeFileToTileSet(const FileBakeInput& fin, const BakeSettings& s, const std::string& outPath,
                        const BakeOptions& opt, BakeReport* reportOut, const FileBakeOptions& fopt,
                        FileBakeStats* statsOut) {
-  BakeReport localReport;
-  BakeReport& r = reportOut ? *reportOut : localReport;
-  r = BakeReport();
+  ReportWriter rw(reportOut);
+  BakeReport& r = rw.r;
   FileBakeStats localStats;
   FileBakeStats& st = statsOut ? *statsOut : localStats;
   st = FileBakeStats();
-  const Clock::time_point tStart = Clock::now();
-  auto fail = [&](const std::string& msg) {
-    r.ok = false;
-    r.error = msg;
-    r.log.push_back("error: " + msg);
-    r.totalMs = msSince(tStart);
-    return false;
-  };
+  auto fail = [&rw](const std::string& msg) { return rw.fail(msg); };
   auto cancelled = [&]() { return opt.cancel && opt.cancel->load(); };
   auto failCancelled = [&]() {
     r.cancelled = true;
@@ -426,15 +418,8 @@ bool bakeFileToTileSet(const FileBakeInput& fin, const BakeSettings& s, const st
   extrasInput.volumes = fin.volumes;
   extrasInput.links = fin.links;
 
-  auto report = [&](BakeStage stage, int done, int total, int inDone, int inTotal) {
-    if (!opt.progress) return;
-    BakeProgress p;
-    p.stage = stage;
-    p.tilesDone = done;
-    p.tilesTotal = total;
-    p.inputDone = inDone;
-    p.inputTotal = inTotal;
-    opt.progress(p);
+  auto report = [&opt](BakeStage stage, int done, int total, int inDone, int inTotal) {
+    sendProgress(opt, stage, done, total, inDone, inTotal);
   };
   report(BakeStage::Prepare, 0, 1, 0, 1000);
 
@@ -722,7 +707,7 @@ bool bakeFileToTileSet(const FileBakeInput& fin, const BakeSettings& s, const st
   st.tempFileBytes = vertFile.written() + triFile.written() + binFile.written();
 
   r.ok = true;
-  r.totalMs = msSince(tStart);
+  r.totalMs = msSince(rw.start);
   r.log.push_back(doneLine(r));
   report(BakeStage::Done, tileTotal, tileTotal, 0, 0);
   return true;

@@ -177,13 +177,18 @@ std::string worldLevel(float size) {
   return base + ".json";
 }
 
+/// The file bake's input and settings for `level` (a fatal test failure when it cannot be read).
+void loadInput(const std::string& level, FileBakeInput* fin, BakeSettings* s) {
+  ASSERT_FALSE(level.empty()) << "the level could not be written";
+  std::string why;
+  ASSERT_TRUE(loadFileBakeInput(level, fin, s, &why)) << level << ": " << why;
+}
+
 TEST(StreamBake, SameFileAsBakerOnAGeneratedWorld) {
   const std::string level = worldLevel(256);
-  ASSERT_FALSE(level.empty());
-  BakeSettings s;
-  std::string why;
   FileBakeInput fin;
-  ASSERT_TRUE(loadFileBakeInput(level, &fin, &s, &why)) << why;
+  BakeSettings s;
+  ASSERT_NO_FATAL_FAILURE(loadInput(level, &fin, &s));
   expectSameFile(level, s, "world256");
 }
 
@@ -192,11 +197,9 @@ TEST(StreamBake, SameFileAsBakerOnAGeneratedWorld) {
 // about two rows of tiles, not the whole set.
 TEST(StreamBake, MemoryIsBoundedByTheTilesInFlight) {
   const std::string level = worldLevel(256);
-  ASSERT_FALSE(level.empty());
-  BakeSettings s;
-  std::string why;
   FileBakeInput fin;
-  ASSERT_TRUE(loadFileBakeInput(level, &fin, &s, &why)) << why;
+  BakeSettings s;
+  ASSERT_NO_FATAL_FAILURE(loadInput(level, &fin, &s));
   for (int threads : {1, 2}) {
     SCOPED_TRACE(std::to_string(threads) + " threads");
     BakeOptions opt;
@@ -234,11 +237,9 @@ TEST(StreamBake, MemoryIsBoundedByTheTilesInFlight) {
 
 TEST(StreamBake, FullDiskFailsNamingTheTemporaryFile) {
   const std::string level = worldLevel(256);
-  ASSERT_FALSE(level.empty());
-  BakeSettings s;
-  std::string why;
   FileBakeInput fin;
-  ASSERT_TRUE(loadFileBakeInput(level, &fin, &s, &why)) << why;
+  BakeSettings s;
+  ASSERT_NO_FATAL_FAILURE(loadInput(level, &fin, &s));
   const std::string out = tempPath("full.bin");
   {
     std::ofstream old(out, std::ios::binary);
@@ -268,8 +269,7 @@ TEST(StreamBake, FullDiskFailsNamingTheTemporaryFile) {
 TEST(StreamBake, ProgressCoversTheInputPassesThenTheTiles) {
   FileBakeInput fin;
   BakeSettings s;
-  std::string why;
-  ASSERT_TRUE(loadFileBakeInput(baketest::defaultLevel(), &fin, &s, &why)) << why;
+  ASSERT_NO_FATAL_FAILURE(loadInput(baketest::defaultLevel(), &fin, &s));
   std::vector<BakeProgress> seen;
   BakeOptions opt;
   opt.threads = 2;
@@ -303,8 +303,7 @@ TEST(StreamBake, ProgressCoversTheInputPassesThenTheTiles) {
 TEST(StreamBake, CancelDuringInputOrTilesLeavesTheOldFile) {
   FileBakeInput fin;
   BakeSettings s;
-  std::string why;
-  ASSERT_TRUE(loadFileBakeInput(baketest::defaultLevel(), &fin, &s, &why)) << why;
+  ASSERT_NO_FATAL_FAILURE(loadInput(baketest::defaultLevel(), &fin, &s));
   s.tileSize = 16;
   const std::string out = tempPath("cancel.bin");
   for (BakeStage when : {BakeStage::Prepare, BakeStage::TileData}) {
