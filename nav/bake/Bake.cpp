@@ -679,14 +679,7 @@ bool Baker::bake(const BakeSettings& s, const BakeOptions& opt, BakeReport* repo
       if (s.tiled) report(BakeStage::TileData, done, tileTotal);
     }
   };
-  if (threads == 1) {
-    worker();
-  } else {
-    std::vector<std::thread> pool;
-    pool.reserve(size_t(threads));
-    for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
-    for (std::thread& t : pool) t.join();
-  }
+  runWorkers(threads, worker);
 
   // Merge logs and times in tile order (deterministic whatever the threads did).
   for (int i = 0; i < tileTotal; ++i) {

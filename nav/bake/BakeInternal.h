@@ -8,6 +8,7 @@
 #include <chrono>
 #include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace nav::bake {
@@ -50,6 +51,18 @@ inline void sendProgress(const BakeOptions& opt, BakeStage stage, int tilesDone,
   p.inputDone = inputDone;
   p.inputTotal = inputTotal;
   opt.progress(p);
+}
+
+/// Runs `worker` on `threads` threads (on the caller's alone when 1) and waits for them all.
+inline void runWorkers(int threads, const std::function<void()>& worker) {
+  if (threads <= 1) {
+    worker();
+    return;
+  }
+  std::vector<std::thread> pool;
+  pool.reserve(size_t(threads));
+  for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
+  for (std::thread& t : pool) t.join();
 }
 
 /// A tile's input triangles as Recast takes them: verts [(x, y, z) * n], tris [(a, b, c) * m].

@@ -676,14 +676,7 @@ bool bakeFileToTileSet(const FileBakeInput& fin, const BakeSettings& s, const st
       cv.notify_all();
     }
   };
-  if (threads == 1) {
-    worker();
-  } else {
-    std::vector<std::thread> pool;
-    pool.reserve(size_t(threads));
-    for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
-    for (std::thread& t : pool) t.join();
-  }
+  runWorkers(threads, worker);
   st.peakTileInputBytes = size_t(peakHeld.load());
 
   if (cancelled() || failCancelledTile) return failCancelled();
