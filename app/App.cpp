@@ -146,13 +146,21 @@ int App::run(const AppOptions& options) {
     shutdown();
     return 1;
   }
-  if (!m_opt.levelPath.empty() && !openAny(m_opt.levelPath) && m_headless && !m_missing.active) { // (--ask-moved: asked)
+  // A level and a tile set on the command line: the level's sibling .bin is not opened as well.
+  const bool levelAndNav = !m_opt.levelPath.empty() && !m_opt.navPath.empty() && !isScenarioPath(m_opt.levelPath);
+  const bool levelOpened = m_opt.levelPath.empty() ||
+                           (levelAndNav ? openLevel(m_opt.levelPath, nullptr, false) : openAny(m_opt.levelPath));
+  if (!levelOpened && m_headless && !m_missing.active) { // (--ask-moved: asked)
     shutdown();
     return 1;
   }
-  if (!m_opt.navPath.empty() && !openNav(m_opt.navPath) && m_headless) {
-    shutdown();
-    return 1;
+  if (!m_opt.navPath.empty()) {
+    if (m_levelLoader.active()) {
+      m_levelLoadNav = m_opt.navPath; // after the level: opening a level closes the navmesh
+    } else if (!openNav(m_opt.navPath) && m_headless) {
+      shutdown();
+      return 1;
+    }
   }
   if (m_opt.allOverlays) m_navDraw.detailMesh = m_navDraw.bvTree = m_navDraw.tileLabels = m_navDraw.portals = true;
   if (m_opt.shortest)
@@ -431,17 +439,21 @@ void App::pollLevelLoad() {
   Level loaded;
   std::string error;
   const LoadResult r = m_levelLoader.take(loaded, error);
+  std::string nav;
+  nav.swap(m_levelLoadNav);
   if (r != LoadResult::Ok) {
     if (r == LoadResult::Cancelled)
       m_log.info(error);
     else
       m_log.error(error + (m_level.empty() ? std::string() : " (keeping " + m_level.path() + ")"));
+    if (r == LoadResult::Failed && !nav.empty()) openNav(nav); // asked for by name: shown without its level
     return;
   }
   char buf[96];
   std::snprintf(buf, sizeof buf, "loaded in the background in %.1f ms", ms);
   m_log.info(buf);
-  openLevel(path, &loaded, m_levelLoadSiblingNav);
+  openLevel(path, &loaded, m_levelLoadSiblingNav && nav.empty());
+  if (!nav.empty()) openNav(nav);
 }
 
 void App::drawLevelLoad() {
@@ -479,6 +491,7 @@ bool App::openLevel(const std::string& path, Level* preloaded, bool siblingNav) 
   std::string error;
   const double t0 = nowMs();
   if (m_levelLoader.active()) { // a newer open wins over a background load still running
+    m_levelLoadNav.clear();
     m_levelLoader.cancel();
     Level dropped;
     m_levelLoader.take(dropped, error);

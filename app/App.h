@@ -236,6 +236,7 @@ private:
   bool m_shotCaption = false, m_shotViewOnly = false;
   LevelLoader m_levelLoader;      ///< A big level loading in the background (openLevel).
   bool m_levelLoadSiblingNav = true;
+  std::string m_levelLoadNav; ///< Tile set to open once the background level load ends (the command line's).
   std::string m_toast;
   bool m_toastError = false;
   double m_toastUntil = 0;

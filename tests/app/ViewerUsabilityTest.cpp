@@ -457,4 +457,26 @@ TEST(StatsOverlay, CountsTheLevelTrianglesDrawn) {
   EXPECT_EQ(hidden.state["frame"]["levelTrisDrawn"].get<int>(), 0);
 }
 
+TEST(CommandLine, ALevelAndItsTileSetOpenTheTileSetOnce) {
+  // `navbench level.obj level.bin`: the .bin beside the level is the one named, opened once (it
+  // was opened as the level's sibling and then again as the second argument).
+  const std::string bin = (fs::path(NAVBENCH_DEFAULT_LEVEL).replace_extension(".bin")).string();
+  ASSERT_TRUE(fs::exists(bin)) << bin;
+  const AppRun r = runApp(kLevel + " " + q(bin), "cli_level_bin");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  size_t opened = 0;
+  for (size_t at = r.output.find("opened navmesh"); at != std::string::npos; at = r.output.find("opened navmesh", at + 1))
+    ++opened;
+  EXPECT_EQ(opened, 1u) << r.output;
+  EXPECT_EQ(r.state["nav"], bin);
+  // Another tile set named: that one, not the sibling.
+  const fs::path other = tmpRoot() / "other_name.bin";
+  fs::copy_file(bin, other, fs::copy_options::overwrite_existing);
+  const AppRun o = runApp(kLevel + " " + q(other.string()), "cli_level_other_bin");
+  ASSERT_EQ(o.exitCode, 0) << o.output;
+  EXPECT_EQ(o.state["nav"], other.string());
+  EXPECT_EQ(o.output.find("found "), std::string::npos) << o.output;
+  EXPECT_GT(o.state["navPolys"].get<int>(), 0);
+}
+
 } // namespace
