@@ -98,7 +98,9 @@ bool buildLevelLod(const TriMesh& mesh, LevelLod& out, const std::function<bool(
   for (int t = 0; t < triCount; ++t) {
     const glm::vec3 a = mesh.vert(tri[t * 3]), b = mesh.vert(tri[t * 3 + 1]), c = mesh.vert(tri[t * 3 + 2]);
     const glm::vec3 ctr = (a + b + c) / 3.0f;
-    const int cx = std::clamp(int((ctr.x - mn.x) * sx), 0, g - 1), cz = std::clamp(int((ctr.z - mn.z) * sz), 0, g - 1);
+    // (clamped as floats: a centroid or extent overflowing to inf/NaN must not reach the int conversion)
+    auto cellAt = [g](float v) { return v > 0.0f ? int(std::min(v, float(g - 1))) : 0; };
+    const int cx = cellAt((ctr.x - mn.x) * sx), cz = cellAt((ctr.z - mn.z) * sz);
     const int ci = cz * g + cx;
     cellOf[size_t(t)] = ci;
     LevelLod::Cell& cell = cells[size_t(ci)];
@@ -152,8 +154,9 @@ bool buildLevelLod(const TriMesh& mesh, LevelLod& out, const std::function<bool(
       next.reserve(size_t(vertCount) / 4 + 16);
       for (int i = 0; i < vertCount; ++i) {
         const glm::vec3 p = mesh.vert(i);
-        const int x = std::clamp(int((p.x - mn.x) * inv), 0, kCoordMax), y = std::clamp(int((p.y - mn.y) * inv), 0, kCoordMax),
-                  z = std::clamp(int((p.z - mn.z) * inv), 0, kCoordMax);
+        // Clamped in double before the conversion: a level 1e34 wide has cubes past int (UB).
+        auto cube = [](double d) { return d > 0.0 ? int(std::min(d, double(kCoordMax))) : 0; };
+        const int x = cube((p.x - mn.x) * inv), y = cube((p.y - mn.y) * inv), z = cube((p.z - mn.z) * inv);
         bool inserted = false;
         const int id = map.find(packKey(x, y, z), int(next.size()), inserted);
         if (inserted) next.push_back({x, y, z, glm::dvec3(0.0), 0});

@@ -105,7 +105,9 @@ void MeshBuffer::upload(const std::vector<MeshVertex>& verts) {
   std::vector<Cell> cells(size_t(g) * size_t(g));
   for (size_t t = 0; t < tris; ++t) {
     const glm::vec3 c = (verts[t * 3].pos + verts[t * 3 + 1].pos + verts[t * 3 + 2].pos) / 3.0f;
-    const int cx = std::clamp(int((c.x - mn.x) * sx), 0, g - 1), cz = std::clamp(int((c.z - mn.z) * sz), 0, g - 1);
+    // (clamped as floats: a centroid or extent overflowing to inf/NaN must not reach the int conversion)
+    auto cellAt = [g](float v) { return v > 0.0f ? int(std::min(v, float(g - 1))) : 0; };
+    const int cx = cellAt((c.x - mn.x) * sx), cz = cellAt((c.z - mn.z) * sz);
     const int ci = cz * g + cx;
     cellOf[t] = ci;
     Cell& cell = cells[size_t(ci)];
