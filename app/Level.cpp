@@ -202,6 +202,16 @@ bool loadObjBody(const std::string& path, TriMesh& out, std::string& error, cons
     reported = done;
     return !progress || progress(done, total);
   };
+  // Both parsers end alike: bounds, the last progress report (it may cancel), the mesh handed over.
+  auto finish = [&](TriMesh& mesh) {
+    finishBounds(mesh);
+    if (!report(total)) {
+      cancelled = true;
+      return false;
+    }
+    out = std::move(mesh);
+    return true;
+  };
   if (!readFile(path, text, error, cancelled, [&](long long n) { return report(n); })) return false;
   if (text.empty()) {
     error = path + ": file is empty";
@@ -279,13 +289,7 @@ bool loadObjBody(const std::string& path, TriMesh& out, std::string& error, cons
         return false;
       }
     }
-    finishBounds(mesh);
-    if (!report(total)) {
-      cancelled = true;
-      return false;
-    }
-    out = std::move(mesh);
-    return true;
+    return finish(mesh);
   }
 #endif
 
@@ -340,13 +344,7 @@ bool loadObjBody(const std::string& path, TriMesh& out, std::string& error, cons
     mesh.triMaterial.clear();
     mesh.materialColors.clear();
   }
-  finishBounds(mesh);
-  if (!report(total)) {
-    cancelled = true;
-    return false;
-  }
-  out = std::move(mesh);
-  return true;
+  return finish(mesh);
 }
 
 } // namespace
