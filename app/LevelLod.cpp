@@ -26,42 +26,63 @@ uint64_t packKey(int x, int y, int z) {
 }
 
 // Open-addressing map from packed cube keys to dense cluster ids (0, 1, 2, ... in order of
-// first insertion).
+// first insertion). Sized for the expected count and doubled whenever it gets half full: a
+// level whose vertices barely merge has as many cubes as vertices (a full table never ends a probe).
 class CubeMap {
 public:
   explicit CubeMap(size_t expected) {
     size_t cap = 16;
-    m_shift = 60;
-    while (cap < expected * 2) {
-      cap <<= 1;
-      --m_shift;
-    }
-    m_keys.assign(cap, kEmpty);
-    m_vals.resize(cap);
-    m_mask = cap - 1;
+    while (cap < expected * 2) cap <<= 1;
+    reset(cap);
   }
   /// The id of `key`, inserting it as `next` when new (then `inserted` is true).
   int find(uint64_t key, int next, bool& inserted) {
-    // Fibonacci hashing: the product's top bits depend on every bit of the key.
-    size_t h = size_t((key * 0x9E3779B97F4A7C15ull) >> m_shift) & m_mask;
+    size_t h = slot(key);
     for (;;) {
       if (m_keys[h] == key) {
         inserted = false;
         return m_vals[h];
       }
-      if (m_keys[h] == kEmpty) {
-        m_keys[h] = key;
-        m_vals[h] = next;
-        inserted = true;
-        return next;
-      }
+      if (m_keys[h] == kEmpty) break;
       h = (h + 1) & m_mask;
     }
+    inserted = true;
+    if ((m_count + 1) * 2 > m_keys.size()) {
+      grow();
+      h = slot(key);
+      while (m_keys[h] != kEmpty) h = (h + 1) & m_mask;
+    }
+    m_keys[h] = key;
+    m_vals[h] = next;
+    ++m_count;
+    return next;
   }
 
 private:
+  // Fibonacci hashing: the product's top bits depend on every bit of the key.
+  size_t slot(uint64_t key) const { return size_t((key * 0x9E3779B97F4A7C15ull) >> m_shift) & m_mask; }
+  void reset(size_t cap) {
+    m_keys.assign(cap, kEmpty);
+    m_vals.assign(cap, 0);
+    m_mask = cap - 1;
+    m_shift = 64;
+    for (size_t c = cap; c > 1; c >>= 1) --m_shift;
+  }
+  void grow() {
+    std::vector<uint64_t> keys = std::move(m_keys);
+    std::vector<int> vals = std::move(m_vals);
+    reset(keys.size() * 2);
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (keys[i] == kEmpty) continue;
+      size_t h = slot(keys[i]);
+      while (m_keys[h] != kEmpty) h = (h + 1) & m_mask;
+      m_keys[h] = keys[i];
+      m_vals[h] = vals[i];
+    }
+  }
   std::vector<uint64_t> m_keys;
   std::vector<int> m_vals;
+  size_t m_count = 0;
   size_t m_mask = 0;
   int m_shift = 60; // 64 - log2(capacity)
 };

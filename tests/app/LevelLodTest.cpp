@@ -28,6 +28,15 @@ namespace {
 
 float hill(float x, float z) { return 3.0f * std::sin(x * 0.05f) * std::cos(z * 0.04f); }
 
+void setBounds(TriMesh& m) {
+  m.boundsMin = glm::vec3(1e30f);
+  m.boundsMax = glm::vec3(-1e30f);
+  for (int i = 0; i < m.vertCount(); ++i) {
+    m.boundsMin = glm::min(m.boundsMin, m.vert(i));
+    m.boundsMax = glm::max(m.boundsMax, m.vert(i));
+  }
+}
+
 // An n x n quad grid of step `h` over gentle hills: 2 n^2 triangles, counter-clockwise from above.
 TriMesh heightField(int n, float h) {
   TriMesh m;
@@ -42,12 +51,7 @@ TriMesh heightField(int n, float h) {
       m.tris.insert(m.tris.end(), {at(i, j), at(i, j + 1), at(i + 1, j)});
       m.tris.insert(m.tris.end(), {at(i + 1, j), at(i, j + 1), at(i + 1, j + 1)});
     }
-  m.boundsMin = glm::vec3(1e30f);
-  m.boundsMax = glm::vec3(-1e30f);
-  for (int i = 0; i < m.vertCount(); ++i) {
-    m.boundsMin = glm::min(m.boundsMin, m.vert(i));
-    m.boundsMax = glm::max(m.boundsMax, m.vert(i));
-  }
+  setBounds(m);
   return m;
 }
 
@@ -237,6 +241,33 @@ TEST(LevelLod, CancelStopsTheBuildAndLeavesItEmpty) {
     EXPECT_TRUE(lod.empty());
     EXPECT_EQ(n, stopAt);
   }
+}
+
+// Vertices that never share a cube: the cube map was sized for ~4 vertices per cube and never
+// grew, so a level like this (a fuzzer found one) probed a full table forever. Every level-1
+// vertex is then one mesh vertex, and the full-detail triangles all survive at level 1.
+TEST(LevelLod, VerticesThatDoNotMergeStillBuild) {
+  TriMesh m;
+  // 600 triangles over 60 m x 60 m (cubes ~2.5 m, from the x/z extent), every vertex 10 m above
+  // the one before: no two vertices share a cube.
+  for (int j = 0; j < 25; ++j)
+    for (int i = 0; i < 24; ++i) {
+      const float x = float(i) * 2.5f, z = float(j) * 2.4f;
+      const int b = m.vertCount();
+      auto y = [](int v) { return 10.0f * float(v); };
+      m.verts.insert(m.verts.end(), {x, y(b), z, x, y(b + 1), z + 1.0f, x + 1.2f, y(b + 2), z});
+      m.tris.insert(m.tris.end(), {b, b + 1, b + 2});
+    }
+  setBounds(m);
+  ASSERT_EQ(m.triCount(), 600);
+  LevelLod lod;
+  ASSERT_TRUE(navbench::buildLevelLod(m, lod, nullptr));
+  ASSERT_EQ(lod.grid, 1);
+  EXPECT_EQ(lod.triangles(0), 600);
+  EXPECT_EQ(lod.triangles(1), 600); // nothing merged
+  // Level 1's vertices (first in out.verts) are the mesh's, one cube each.
+  ASSERT_GE(lod.verts.size(), size_t(m.vertCount()));
+  for (int i = 0; i < m.vertCount(); i += 37) EXPECT_NEAR(glm::length(lod.verts[size_t(i)] - m.vert(i)), 0.0f, 1e-4f) << i;
 }
 
 // A generated 1 km world (554k triangles; the 2 km one is what the viewer was slow on, too big
