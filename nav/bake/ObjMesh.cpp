@@ -1,10 +1,12 @@
 #include "nav/bake/ObjMesh.h"
 
+#include <algorithm>
 #include <charconv>
 #include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 
 namespace nav::bake {
@@ -16,10 +18,43 @@ struct FileCloser {
 };
 using File = std::unique_ptr<std::FILE, FileCloser>;
 
-/// Lines of a file read in blocks: [begin, end) without the line end (LF, CRLF or CR).
+/// An open file as an ObjSource.
+class FileSource : public ObjSource {
+public:
+  explicit FileSource(std::FILE* f) : m_file(f) {}
+  long long read(char* dst, size_t n) override {
+    const size_t got = std::fread(dst, 1, n, m_file);
+    if (got == 0 && std::ferror(m_file)) {
+      failure = "read error";
+      return -1;
+    }
+    return (long long)got;
+  }
+
+private:
+  std::FILE* m_file;
+};
+
+/// Text already in memory as an ObjSource.
+class MemorySource : public ObjSource {
+public:
+  MemorySource(const char* text, size_t size) : m_text(text), m_size(size) {}
+  long long read(char* dst, size_t n) override {
+    n = std::min(n, m_size - m_pos);
+    if (n > 0) std::memcpy(dst, m_text + m_pos, n);
+    m_pos += n;
+    return (long long)n;
+  }
+
+private:
+  const char* m_text;
+  size_t m_size, m_pos = 0;
+};
+
+/// Lines of a source read in blocks: [begin, end) without the line end (LF, CRLF or CR).
 class LineReader {
 public:
-  explicit LineReader(std::FILE* f) : m_file(f), m_buf(BLOCK) {}
+  explicit LineReader(ObjSource& src) : m_src(src), m_buf(BLOCK) {}
 
   /// Next line; false at the end of the file (or on a read error: see failed()).
   bool next(const char** b, const char** e) {
@@ -30,7 +65,7 @@ public:
         if (m_buf[m_pos] == '\n') ++m_pos;
         m_skipLf = false;
       }
-      for (size_t i = m_pos; i < m_len; ++i) {
+      for (size_t i = std::max(m_pos, m_scan); i < m_len; ++i) {
         const char c = m_buf[i];
         if (c != '\n' && c != '\r') continue;
         *b = m_buf.data() + m_pos;
@@ -40,6 +75,7 @@ public:
         ++m_line;
         return true;
       }
+      m_scan = m_len; // no line end up to here: a long line is not searched again from its start
       if (m_eof) {
         if (m_pos == m_len) return false;
         *b = m_buf.data() + m_pos; // last line without a line end
@@ -54,6 +90,7 @@ public:
   long long line() const { return m_line; }
   /// Bytes of the file read so far (changes once per block).
   long long bytesRead() const { return m_read; }
+  /// The source failed (a read error, or the source stopped the reading: its `failure` says why).
   bool failed() const { return m_error; }
   /// A line longer than MAX_LINE stopped the reading (line() + 1 is that line).
   bool tooLong() const { return m_tooLong; }
@@ -65,7 +102,8 @@ private:
   /// Keeps the unfinished line, reads the next block after it. False when nothing more came.
   bool refill() {
     const size_t keep = m_len - m_pos;
-    for (size_t i = 0; i < keep; ++i) m_buf[i] = m_buf[m_pos + i];
+    if (m_pos > 0 && keep > 0) std::memmove(m_buf.data(), m_buf.data() + m_pos, keep);
+    m_scan = m_scan > m_pos ? m_scan - m_pos : 0;
     m_pos = 0;
     m_len = keep;
     if (keep >= MAX_LINE) { // no line end in 64 MiB: not a text OBJ, and not worth the memory
@@ -74,19 +112,20 @@ private:
       return false;
     }
     if (m_len + BLOCK > m_buf.size()) m_buf.resize(m_len + BLOCK); // a line longer than a block
-    const size_t got = std::fread(m_buf.data() + m_len, 1, m_buf.size() - m_len, m_file);
-    m_len += got;
-    m_read += (long long)got;
-    if (got == 0) {
+    const long long got = m_src.read(m_buf.data() + m_len, m_buf.size() - m_len);
+    if (got <= 0) {
       m_eof = true;
-      m_error = std::ferror(m_file) != 0;
+      m_error = m_error || got < 0; // a source may answer 0 after it stopped: still failed
+      return false;
     }
-    return got > 0;
+    m_len += size_t(got);
+    m_read += got;
+    return true;
   }
 
-  std::FILE* m_file;
+  ObjSource& m_src;
   std::vector<char> m_buf;
-  size_t m_pos = 0, m_len = 0;
+  size_t m_pos = 0, m_len = 0, m_scan = 0; ///< m_scan: searched for a line end up to here
   long long m_line = 0, m_read = 0;
   bool m_eof = false, m_skipLf = false, m_error = false, m_tooLong = false;
 };
@@ -137,8 +176,14 @@ bool parseRef(const char* b, const char* e, long long* out) {
 
 namespace {
 
-/// Opens `path` for reading and checks its size; false with why = "<path>: problem".
-bool openObj(const std::string& path, File* file, long long* bytes, std::string* why) {
+/// "N MiB" for sizes of a MiB or more, "N bytes" below (a limit set small, e.g. by a test).
+std::string sizeText(long long bytes) {
+  return bytes >= (1ll << 20) ? std::to_string(bytes >> 20) + " MiB" : std::to_string(bytes) + " bytes";
+}
+
+/// Opens `path` for reading and checks its size against `maxBytes` (NO_OBJ_SIZE_LIMIT: none);
+/// false with why = "<path>: problem".
+bool openObj(const std::string& path, long long maxBytes, File* file, long long* bytes, std::string* why) {
   auto fail = [&](const std::string& msg) {
     if (why) *why = path + ": " + msg;
     return false;
@@ -148,16 +193,16 @@ bool openObj(const std::string& path, File* file, long long* bytes, std::string*
   *bytes = -1;
   if (std::fseek(file->get(), 0, SEEK_END) == 0) {
     *bytes = std::ftell(file->get());
-    if (*bytes > MAX_OBJ_BYTES)
-      return fail("file is " + std::to_string(*bytes >> 20) + " MiB, over the " + std::to_string(MAX_OBJ_BYTES >> 20) +
-                  " MiB OBJ size limit");
+    if (maxBytes >= 0 && *bytes > maxBytes)
+      return fail("file is " + sizeText(*bytes) + ", over the " + sizeText(maxBytes) + " OBJ size limit");
   }
   std::rewind(file->get());
   return true;
 }
 
 /// The parsing pass shared by loadObj and streamObj: every vertex and fan triangle to `sink`.
-bool parseObj(const std::string& path, std::FILE* file, long long fileBytes, ObjSink& sink, long long* vertCount,
+/// `path` names the input in messages.
+bool parseObj(const std::string& path, ObjSource& source, long long fileBytes, ObjSink& sink, long long* vertCount,
               long long* triCount, std::string* why) {
   auto fail = [&](const std::string& msg) {
     if (why) *why = path + ": " + msg;
@@ -165,7 +210,7 @@ bool parseObj(const std::string& path, std::FILE* file, long long fileBytes, Obj
   };
   long long nverts = 0, ntris = 0;
   long long maxRef = -1, maxRefLine = 0; // a face may refer forward: checked at the end
-  LineReader lines(file);
+  LineReader lines(source);
   const char *b, *e, *rest;
   auto lineFail = [&](const std::string& msg) { return fail("line " + std::to_string(lines.line()) + ": " + msg); };
   long long lastBlock = -1;
@@ -227,7 +272,7 @@ bool parseObj(const std::string& path, std::FILE* file, long long fileBytes, Obj
       }
     }
   }
-  if (lines.failed()) return fail("read error");
+  if (lines.failed()) return fail(source.failure.empty() ? "read error" : source.failure);
   if (lines.tooLong())
     return fail("line " + std::to_string(lines.line() + 1) + " is longer than " +
                 std::to_string(LineReader::MAX_LINE >> 20) + " MiB (not a text OBJ file?)");
@@ -257,19 +302,20 @@ struct ArraySink : ObjSink {
 
 } // namespace
 
-bool loadObj(const std::string& path, ObjMesh* out, std::string* why) {
+bool loadObj(const std::string& path, ObjMesh* out, std::string* why, long long maxBytes) {
   auto fail = [&](const std::string& msg) {
     if (why) *why = path + ": " + msg;
     return false;
   };
   File file;
   long long bytes = 0;
-  if (!openObj(path, &file, &bytes, why)) return false;
+  if (!openObj(path, maxBytes, &file, &bytes, why)) return false;
 
   // Pass 1: count vertices and fan triangles, so the arrays are allocated once at their size.
   size_t nverts = 0, ntris = 0;
   {
-    LineReader lines(file.get());
+    FileSource source(file.get());
+    LineReader lines(source);
     const char *b, *e, *rest;
     while (lines.next(&b, &e)) {
       const Record rec = classify(b, e, &rest);
@@ -294,23 +340,37 @@ bool loadObj(const std::string& path, ObjMesh* out, std::string* why) {
   m.verts.reserve(nverts * 3);
   m.tris.reserve(ntris * 3);
   std::rewind(file.get());
+  FileSource source(file.get());
   ArraySink sink;
   sink.m = &m;
   long long nv = 0, nt = 0;
-  if (!parseObj(path, file.get(), bytes, sink, &nv, &nt, why)) return false;
+  if (!parseObj(path, source, bytes, sink, &nv, &nt, why)) return false;
   *out = std::move(m);
   return true;
 }
 
-bool streamObj(const std::string& path, ObjSink& sink, long long* vertCount, long long* triCount, std::string* why) {
+bool streamObj(const std::string& path, ObjSink& sink, long long* vertCount, long long* triCount, std::string* why,
+               long long maxBytes) {
   File file;
   long long bytes = 0;
-  if (!openObj(path, &file, &bytes, why)) return false;
+  if (!openObj(path, maxBytes, &file, &bytes, why)) return false;
+  FileSource source(file.get());
+  return streamObj(path, source, bytes, sink, vertCount, triCount, why);
+}
+
+bool streamObj(const std::string& name, ObjSource& source, long long sourceBytes, ObjSink& sink, long long* vertCount,
+               long long* triCount, std::string* why) {
   long long nv = 0, nt = 0;
-  if (!parseObj(path, file.get(), bytes, sink, &nv, &nt, why)) return false;
+  if (!parseObj(name, source, sourceBytes, sink, &nv, &nt, why)) return false;
   if (vertCount) *vertCount = nv;
   if (triCount) *triCount = nt;
   return true;
+}
+
+bool streamObjText(const std::string& name, const char* text, size_t size, ObjSink& sink, long long* vertCount,
+                   long long* triCount, std::string* why) {
+  MemorySource source(text, size);
+  return streamObj(name, source, (long long)size, sink, vertCount, triCount, why);
 }
 
 } // namespace nav::bake

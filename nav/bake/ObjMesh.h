@@ -12,6 +12,7 @@
 // p) ignored, LF / CRLF / CR line ends. A face may refer to a vertex defined later in the file.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -22,14 +23,19 @@ struct ObjMesh {
   std::vector<int> tris;    ///< [(a, b, c) * triCount]
 };
 
-/// Largest OBJ file loadObj reads: 512 MiB (about 13 million triangles; the reader itself needs
-/// ~24 bytes per triangle, so the limit is about the bake after it). Bigger files are refused.
+/// Largest OBJ file loadObj reads by default: 512 MiB (about 13 million triangles; the reader
+/// itself needs ~24 bytes per triangle, so the limit is about what holds the mesh after it: the
+/// in-memory bake, the viewer). Bigger files are refused. The file bake (StreamBake.h) streams
+/// and passes NO_OBJ_SIZE_LIMIT.
 constexpr long long MAX_OBJ_BYTES = 512ll << 20;
+/// A size limit of none (loadObj / streamObj's maxBytes).
+constexpr long long NO_OBJ_SIZE_LIMIT = -1;
 
 /// Loads `path`. False with a message naming the file (and the line, for a bad record) and the
-/// problem: missing or unreadable, larger than MAX_OBJ_BYTES, a vertex without three numbers, a
-/// face reference that is not a number, zero, or outside the vertices, no triangles.
-bool loadObj(const std::string& path, ObjMesh* out, std::string* why);
+/// problem: missing or unreadable, larger than `maxBytes` (NO_OBJ_SIZE_LIMIT: no limit), a vertex
+/// without three numbers, a face reference that is not a number, zero, or outside the vertices,
+/// no triangles.
+bool loadObj(const std::string& path, ObjMesh* out, std::string* why, long long maxBytes = MAX_OBJ_BYTES);
 
 /// Receives an OBJ's content in file order from streamObj (nothing is kept by the reader).
 class ObjSink {
@@ -50,9 +56,36 @@ public:
   std::string failure; ///< Why a callback returned false (streamObj's message is "<path>: failure").
 };
 
+/// Where streamObj's bytes come from, in order: a file, text already in memory, or a caller's
+/// reader that looks at the bytes as they pass (the viewer validates while the mesh is parsed).
+class ObjSource {
+public:
+  virtual ~ObjSource() = default;
+  /// Copies the next bytes (at most `n`, at least 1 unless at the end) to `dst`: their count, 0
+  /// at the end (and on every call after it), or -1 to stop the reading (a read error, a cancel)
+  /// with `failure` saying why (streamObj's message is then "<name>: failure", or "<name>: read
+  /// error" when failure is empty).
+  virtual long long read(char* dst, size_t n) = 0;
+  std::string failure;
+};
+
 /// Reads `path` once, in 1 MiB blocks, handing every vertex and fan triangle to `sink`: the same
 /// records, order, checks and messages as loadObj, with memory independent of the file's size.
-/// Counts are set on success.
-bool streamObj(const std::string& path, ObjSink& sink, long long* vertCount, long long* triCount, std::string* why);
+/// A file over `maxBytes` is refused before any reading (NO_OBJ_SIZE_LIMIT: no limit; the file
+/// bake passes it, the viewer keeps the 512 MiB default as it holds the mesh). Counts are set on
+/// success.
+bool streamObj(const std::string& path, ObjSink& sink, long long* vertCount, long long* triCount, std::string* why,
+               long long maxBytes = MAX_OBJ_BYTES);
+
+/// streamObj over any source (no size limit: the source ends the input). `name` is the file named
+/// in messages, `sourceBytes` the total handed to sink.progress as fileBytes (-1 if unknown).
+bool streamObj(const std::string& name, ObjSource& source, long long sourceBytes, ObjSink& sink, long long* vertCount,
+               long long* triCount, std::string* why);
+
+/// streamObj over OBJ text already read into memory ([text, text + size), e.g. by a caller that
+/// had to look at the whole file first): the same records, checks and messages as reading the file
+/// `name` from disk, without reading it again.
+bool streamObjText(const std::string& name, const char* text, size_t size, ObjSink& sink, long long* vertCount,
+                   long long* triCount, std::string* why);
 
 } // namespace nav::bake

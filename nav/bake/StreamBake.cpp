@@ -445,7 +445,7 @@ bool bakeFileToTileSet(const FileBakeInput& fin, const BakeSettings& s, const st
     sink.onProgress = [&](long long done, long long total) {
       if (total > 0) report(BakeStage::Prepare, 0, 1, int(std::min<long long>(500, done * 500 / total)), 1000);
     };
-    if (!streamObj(fin.objPath, sink, &nverts, &ntris, &why)) {
+    if (!streamObj(fin.objPath, sink, &nverts, &ntris, &why, NO_OBJ_SIZE_LIMIT)) { // streamed: no size limit
       if (sink.failure == "cancelled") return failCancelled();
       return fail(why);
     }
