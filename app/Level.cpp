@@ -8,11 +8,13 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <sstream>
 
 namespace navbench {
@@ -78,99 +80,136 @@ bool startsWith(const char* s, const char* end, const char* word) {
 
 // Validates what tinyobjloader would accept silently: non-finite or malformed vertices ("nan" reads
 // as 0), zero or out-of-range face indices. Counts 'v' and 'f' records; `materials` tells whether
-// the file has usemtl/mtllib records. `text` ends with a '\0' (std::string), so strtod/strtol stop
-// at the end of the last token at the latest.
-bool prescan(const std::string& path, const std::string& text, int& vertCount, int& faceCount, bool& materials,
-             std::string& error, bool& cancelled, const std::function<bool(long long)>& tick) {
-  vertCount = faceCount = 0;
-  materials = false;
-  std::vector<Token> tok;
-  struct FaceRef {
-    int line, index;
-  };
-  std::vector<FaceRef> positive; // checked against the final vertex count
-  size_t pos = 0;
-  int lineNo = 0;
-  size_t nextTick = size_t(1) << 20;
-  while (pos < text.size()) {
-    if (pos >= nextTick) {
-      nextTick = pos + (size_t(1) << 20);
-      if (!tick((long long)pos)) {
-        cancelled = true;
+// the file has usemtl/mtllib records. Fed the file's bytes in pieces of any size (feed), in order,
+// then finish(): lines are split at '\n' across the pieces, so the result does not depend on how
+// the file was cut. Memory: the unfinished last line of a piece, and the forward face references.
+class Prescan {
+public:
+  explicit Prescan(const std::string& path) : m_path(path) {}
+
+  int vertCount = 0, faceCount = 0;
+  bool materials = false;
+  std::string error; ///< The first problem, "<path>: line N: ...", once feed or finish returned false.
+
+  /// The next bytes of the file (no '\0' in them: the caller checks for binary data first).
+  bool feed(const char* data, size_t n) {
+    const char* p = data;
+    const char* end = data + n;
+    if (!m_carry.empty()) { // the line left unfinished by the last piece
+      const char* nl = static_cast<const char*>(std::memchr(p, '\n', size_t(end - p)));
+      if (!nl) {
+        m_carry.append(p, end);
+        return true;
+      }
+      m_carry.append(p, nl);
+      p = nl + 1;
+      if (!line(m_carry.data(), m_carry.data() + m_carry.size())) return false;
+      m_carry.clear();
+    }
+    while (p < end) {
+      const char* nl = static_cast<const char*>(std::memchr(p, '\n', size_t(end - p)));
+      if (!nl) {
+        m_carry.assign(p, end);
+        break;
+      }
+      if (!line(p, nl)) return false;
+      p = nl + 1;
+    }
+    return true;
+  }
+
+  /// After the last piece: the last line if it has no line end, then the face references that
+  /// were ahead of the vertices read at their line against the file's vertex count.
+  bool finish() {
+    if (!m_carry.empty()) {
+      if (!line(m_carry.data(), m_carry.data() + m_carry.size())) return false;
+      m_carry.clear();
+    }
+    for (const FaceRef& r : m_forward) {
+      if (r.index > vertCount) {
+        error = m_path + ": line " + std::to_string(r.line) + ": face index " + std::to_string(r.index) +
+                " out of range (the file has " + std::to_string(vertCount) + " vertices)";
         return false;
       }
     }
-    size_t eol = text.find('\n', pos);
-    if (eol == std::string::npos) eol = text.size();
-    ++lineNo;
-    const char* s = text.data() + pos;
-    const char* end = text.data() + eol;
-    pos = eol + 1;
+    return true;
+  }
+
+private:
+  // One line [s, end) without its '\n'. *end is the '\n' or, for a line kept in m_carry, the
+  // string's '\0': either stops strtod/strtol at the end of the last token at the latest.
+  bool line(const char* s, const char* end) {
+    ++m_lineNo;
+    const int lineNo = m_lineNo;
     while (s < end && isSpace(*s)) ++s;
     if (!materials && (startsWith(s, end, "usemtl") || startsWith(s, end, "mtllib"))) materials = true;
-    if (end - s < 2 || !isSpace(s[1])) continue;
+    if (end - s < 2 || !isSpace(s[1])) return true;
     if (s[0] == 'v') {
-      tokens(s + 1, end, tok);
-      if (tok.size() < 3) {
-        error = path + ": line " + std::to_string(lineNo) + ": vertex has fewer than 3 coordinates";
+      tokens(s + 1, end, m_tok);
+      if (m_tok.size() < 3) {
+        error = m_path + ": line " + std::to_string(lineNo) + ": vertex has fewer than 3 coordinates";
         return false;
       }
       for (int k = 0; k < 3; ++k) {
-        const Token& t = tok[size_t(k)];
+        const Token& t = m_tok[size_t(k)];
         char* stop = nullptr;
         double v = std::strtod(t.b, &stop);
         if (stop == t.b || stop != t.e) {
-          error = path + ": line " + std::to_string(lineNo) + ": vertex coordinate '" + t.str() + "' is not a number";
+          error = m_path + ": line " + std::to_string(lineNo) + ": vertex coordinate '" + t.str() + "' is not a number";
           return false;
         }
         if (!std::isfinite(v) || std::abs(v) > double(std::numeric_limits<float>::max())) {
-          error = path + ": line " + std::to_string(lineNo) + ": vertex coordinate '" + t.str() +
+          error = m_path + ": line " + std::to_string(lineNo) + ": vertex coordinate '" + t.str() +
                   "' is not a finite number";
           return false;
         }
       }
       ++vertCount;
     } else if (s[0] == 'f') {
-      tokens(s + 1, end, tok);
-      if (tok.size() < 3) {
-        error = path + ": line " + std::to_string(lineNo) + ": face has fewer than 3 vertices";
+      tokens(s + 1, end, m_tok);
+      if (m_tok.size() < 3) {
+        error = m_path + ": line " + std::to_string(lineNo) + ": face has fewer than 3 vertices";
         return false;
       }
-      if (tok.size() > 255) {
-        error = path + ": line " + std::to_string(lineNo) + ": face has more than 255 vertices (tinyobjloader's limit)";
+      if (m_tok.size() > 255) {
+        error = m_path + ": line " + std::to_string(lineNo) + ": face has more than 255 vertices (tinyobjloader's limit)";
         return false;
       }
-      for (const Token& t : tok) {
+      for (const Token& t : m_tok) {
         char* stop = nullptr;
         long idx = std::strtol(t.b, &stop, 10);
         if (stop == t.b || (stop != t.e && *stop != '/')) {
-          error = path + ": line " + std::to_string(lineNo) + ": face index '" + t.str() + "' is not an integer";
+          error = m_path + ": line " + std::to_string(lineNo) + ": face index '" + t.str() + "' is not an integer";
           return false;
         }
         if (idx == 0) {
-          error = path + ": line " + std::to_string(lineNo) + ": face index 0 is invalid (OBJ indices start at 1)";
+          error = m_path + ": line " + std::to_string(lineNo) + ": face index 0 is invalid (OBJ indices start at 1)";
           return false;
         }
         if (idx < 0 && idx < -long(vertCount)) { // not -idx: strtol saturates at LONG_MIN (fuzz_obj_level)
-          error = path + ": line " + std::to_string(lineNo) + ": face index " + std::to_string(idx) +
+          error = m_path + ": line " + std::to_string(lineNo) + ": face index " + std::to_string(idx) +
                   " out of range (only " + std::to_string(vertCount) + " vertices before this line)";
           return false;
         }
         if (idx > std::numeric_limits<int>::max()) idx = std::numeric_limits<int>::max();
-        if (idx > 0) positive.push_back({lineNo, int(idx)});
+        // A positive index up to the vertices read so far is in range whatever follows; only the
+        // ones ahead are kept for finish() (in file order, so it reports the first bad one).
+        if (idx > vertCount) m_forward.push_back({lineNo, int(idx)});
       }
       ++faceCount;
     }
+    return true;
   }
-  for (const FaceRef& r : positive) {
-    if (r.index > vertCount) {
-      error = path + ": line " + std::to_string(r.line) + ": face index " + std::to_string(r.index) +
-              " out of range (the file has " + std::to_string(vertCount) + " vertices)";
-      return false;
-    }
-  }
-  return true;
-}
+
+  struct FaceRef {
+    int line, index;
+  };
+  std::string m_path;
+  std::string m_carry;
+  int m_lineNo = 0;
+  std::vector<FaceRef> m_forward;
+  std::vector<Token> m_tok;
+};
 
 void finishBounds(TriMesh& mesh) {
   mesh.boundsMin = glm::vec3(std::numeric_limits<float>::max());
@@ -181,20 +220,139 @@ void finishBounds(TriMesh& mesh) {
   }
 }
 
+#ifdef NAVBENCH_HAVE_BAKE_OBJ_READER
+// The streaming reader's sink: vertices and triangles straight into the mesh arrays. Without
+// counts up front (the one-pass load), an array that is full grows to its size projected over the
+// whole file from the bytes read so far (at least by half), so it ends near its final size after
+// a few reallocations instead of doubling past it; with counts (reserve()) it never grows.
+struct MeshSink : nav::bake::ObjSink {
+  std::vector<float> verts;
+  std::vector<int> tris;
+  const long long* bytesRead = nullptr; ///< Bytes handed to the reader so far (for the projection).
+  long long fileBytes = 0;
+  std::function<bool(long long)> tick; ///< Per block read by streamObj (the parse's progress), if set.
+  bool cancelled = false;
+
+  template <class T> void room(std::vector<T>& v, size_t add) {
+    const size_t need = v.size() + add;
+    if (need <= v.capacity()) return;
+    size_t want = need + need / 2;
+    if (bytesRead && *bytesRead > 0 && fileBytes > *bytesRead)
+      want = std::max(want, size_t(double(need) * double(fileBytes) / double(*bytesRead) * 1.02));
+    v.reserve(want);
+  }
+  bool vertex(const float* xyz) override {
+    room(verts, 3);
+    verts.insert(verts.end(), xyz, xyz + 3);
+    return true;
+  }
+  bool triangle(int a, int b, int c) override {
+    room(tris, 3);
+    tris.insert(tris.end(), {a, b, c});
+    return true;
+  }
+  bool progress(long long read, long long) override {
+    if (!tick || tick(read)) return true;
+    cancelled = true;
+    failure = "loading cancelled";
+    return false;
+  }
+};
+
+// The one-pass load's source: the file in blocks, each checked for binary data and prescanned
+// (Prescan: the viewer's own checks, counts and the materials test) before the reader parses it,
+// with the progress reports and the cancel. It stops the reading (-1) at binary data, a prescan
+// problem, a usemtl/mtllib record, a read error or a cancel; `cancelled` tells the last apart.
+struct CheckingSource : nav::bake::ObjSource {
+  CheckingSource(std::FILE* f, Prescan& p, std::function<bool(long long)> t) : file(f), prescan(p), tick(std::move(t)) {}
+  std::FILE* file;
+  Prescan& prescan;
+  std::function<bool(long long)> tick; ///< Bytes handed over so far (parsed by now); false cancels.
+  long long handedOut = 0;
+  bool cancelled = false, stopped = false, atEnd = false;
+
+  long long stop(const std::string& why) {
+    stopped = true;
+    failure = why;
+    return -1;
+  }
+  long long read(char* dst, size_t n) override {
+    if (stopped) return -1;
+    if (atEnd) return 0;
+    if (handedOut > 0 && !tick(handedOut)) {
+      cancelled = true;
+      return stop("loading cancelled");
+    }
+    const size_t got = std::fread(dst, 1, n, file);
+    if (got == 0) {
+      if (std::ferror(file)) return stop("read error");
+      atEnd = true;
+      if (!prescan.finish()) return stop(prescan.error);
+      return 0;
+    }
+    if (std::memchr(dst, 0, got)) return stop("binary data");
+    if (!prescan.feed(dst, got)) return stop(prescan.error);
+    if (prescan.materials) return stop("materials");
+    handedOut += (long long)got;
+    return (long long)got;
+  }
+};
+
+enum class OnePass { Loaded, Cancelled, Other };
+
+// The load of an OBJ without materials in one pass over the file: read, checked as prescan checks
+// it and parsed by nav_bake's streaming reader block by block, so the file is read once and never
+// held whole. Loaded: `mesh` is the file's mesh, exactly what reading it whole, prescanning it and
+// parsing it would give (the same bytes through the same checks and the same parser). Other: the
+// file has materials, or something is wrong with it (or it could not be read): the caller loads it
+// the checked way, which gives the error message (so messages and their precedence are unchanged).
+OnePass loadOnePass(const std::string& path, long long bytes, TriMesh& mesh,
+                    const std::function<bool(long long)>& tick) {
+  struct FileCloser {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+  };
+  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
+  if (!file) return OnePass::Other;
+  Prescan prescan(path);
+  CheckingSource source(file.get(), prescan, tick);
+  MeshSink sink;
+  sink.bytesRead = &source.handedOut;
+  sink.fileBytes = bytes;
+  std::string why;
+  long long readVerts = 0, readTris = 0;
+  const bool ok = nav::bake::streamObj(path, source, bytes, sink, &readVerts, &readTris, &why);
+  if (source.cancelled) return OnePass::Cancelled;
+  // A file whose '\n' lines hold no face (say one with CR line ends only: one line for prescan)
+  // is refused by the checked way even when the reader, splitting at CR too, found triangles.
+  if (!ok || prescan.faceCount == 0) return OnePass::Other;
+  mesh.verts = std::move(sink.verts);
+  mesh.tris = std::move(sink.tris);
+  mesh.polygonCount = prescan.faceCount;
+  // No index check here: streamObj hands over only indices in [0, vertices read): a positive
+  // reference is refused at the end when over the vertex count, a negative one at its line when it
+  // reaches before the first vertex (idx = vertices so far + ref, ref < 0), 0 is refused; and the
+  // sink keeps every vertex it is given, so mesh.vertCount() is that count.
+  return OnePass::Loaded;
+}
+#endif
+
 bool loadObjBody(const std::string& path, TriMesh& out, std::string& error, const LoadProgress& progress,
-                 bool& cancelled) {
+                 bool& cancelled, long long maxBytes) {
   std::string text;
   long long bytes = 0;
   {
     std::ifstream probe(path, std::ios::binary | std::ios::ate);
     bytes = probe ? static_cast<long long>(probe.tellg()) : 0;
-    if (bytes > MAX_OBJ_BYTES) {
-      error = path + ": file is " + std::to_string(bytes >> 20) + " MiB, over the " +
-              std::to_string(MAX_OBJ_BYTES >> 20) + " MiB OBJ size limit";
+    if (maxBytes >= 0 && bytes > maxBytes) {
+      auto size = [](long long n) {
+        return n >= (1ll << 20) ? std::to_string(n >> 20) + " MiB" : std::to_string(n) + " bytes";
+      };
+      error = path + ": file is " + size(bytes) + ", over the " + size(maxBytes) + " OBJ size limit";
       return false;
     }
   }
-  // Work units: reading (bytes), validating (bytes), parsing (bytes, reported when done).
+  // Work units: reading (bytes), validating (bytes), parsing (bytes). The one-pass load does all
+  // three per block: 3 units per byte read.
   const long long total = std::max(1ll, 3 * bytes);
   long long reported = 0;
   auto report = [&](long long done) {
@@ -212,6 +370,19 @@ bool loadObjBody(const std::string& path, TriMesh& out, std::string& error, cons
     out = std::move(mesh);
     return true;
   };
+
+#ifdef NAVBENCH_HAVE_BAKE_OBJ_READER
+  {
+    TriMesh mesh;
+    switch (loadOnePass(path, bytes, mesh, [&](long long n) { return report(std::min(3 * n, total - 1)); })) {
+    case OnePass::Loaded: return finish(mesh);
+    case OnePass::Cancelled: cancelled = true; return false;
+    case OnePass::Other: break; // materials, or an error to name: the checked way below
+    }
+  }
+#endif
+
+  // The checked way: the whole text read, checked (binary data, prescan), then parsed.
   if (!readFile(path, text, error, cancelled, [&](long long n) { return report(n); })) return false;
   if (text.empty()) {
     error = path + ": file is empty";
@@ -221,11 +392,24 @@ bool loadObjBody(const std::string& path, TriMesh& out, std::string& error, cons
     error = path + ": not an OBJ file (binary data)";
     return false;
   }
-  int vertCount = 0, faceCount = 0;
-  bool usesMaterials = false;
-  if (!prescan(path, text, vertCount, faceCount, usesMaterials, error, cancelled,
-               [&](long long n) { return report(bytes + n); }))
+  Prescan prescan(path);
+  for (size_t at = 0; at < text.size();) { // 1 MiB at a time between progress reports
+    const size_t n = std::min(text.size() - at, size_t(1) << 20);
+    if (at > 0 && !report(bytes + (long long)at)) {
+      cancelled = true;
+      return false;
+    }
+    if (!prescan.feed(text.data() + at, n)) {
+      error = prescan.error;
+      return false;
+    }
+    at += n;
+  }
+  if (!prescan.finish()) {
+    error = prescan.error;
     return false;
+  }
+  const int vertCount = prescan.vertCount, faceCount = prescan.faceCount;
   if (!report(2 * bytes)) {
     cancelled = true;
     return false;
@@ -240,36 +424,19 @@ bool loadObjBody(const std::string& path, TriMesh& out, std::string& error, cons
   }
 
 #ifdef NAVBENCH_HAVE_BAKE_OBJ_READER
-  if (!usesMaterials) {
-    // No materials to keep: the bake's streaming reader gives the same triangles (same fan, same
-    // vertex order: tests/bake/ObjReaderTest.cpp) in a fraction of tinyobjloader's time and memory.
-    text = std::string(); // the reader streams the file itself
-    // Its blocks report the parse's progress (the last third of the work units).
-    struct Sink : nav::bake::ObjSink {
-      nav::bake::ObjMesh mesh;
-      std::function<bool(long long)> tick;
-      bool cancelled = false;
-      bool vertex(const float* xyz) override {
-        mesh.verts.insert(mesh.verts.end(), xyz, xyz + 3);
-        return true;
-      }
-      bool triangle(int a, int b, int c) override {
-        mesh.tris.insert(mesh.tris.end(), {a, b, c});
-        return true;
-      }
-      bool progress(long long bytesRead, long long) override {
-        if (tick(bytesRead)) return true;
-        cancelled = true;
-        failure = "loading cancelled";
-        return false;
-      }
-    } sink;
-    sink.mesh.verts.reserve(size_t(vertCount) * 3);
-    sink.mesh.tris.reserve(size_t(faceCount) * 3); // at least one triangle per face
+  if (!prescan.materials) {
+    // No materials to keep, yet the one-pass load did not take it (a problem only the reader
+    // finds, e.g. a coordinate it does not parse, or a read error the first time): the reader parses
+    // the text already read (its message names the file as a read from disk would).
+    MeshSink sink;
+    sink.verts.reserve(size_t(vertCount) * 3);
+    sink.tris.reserve(size_t(faceCount) * 3); // at least one triangle per face
     sink.tick = [&](long long n) { return report(2 * bytes + std::min(n, bytes - 1)); };
     std::string why;
     long long readVerts = 0, readTris = 0;
-    if (!nav::bake::streamObj(path, sink, &readVerts, &readTris, &why)) {
+    const bool ok = nav::bake::streamObjText(path, text.data(), text.size(), sink, &readVerts, &readTris, &why);
+    text = std::string();
+    if (!ok) {
       if (sink.cancelled) {
         cancelled = true;
         return false;
@@ -277,18 +444,11 @@ bool loadObjBody(const std::string& path, TriMesh& out, std::string& error, cons
       error = why.rfind(path, 0) == 0 ? why : path + ": " + why;
       return false;
     }
-    nav::bake::ObjMesh& obj = sink.mesh;
     TriMesh mesh;
-    mesh.verts = std::move(obj.verts);
-    mesh.tris = std::move(obj.tris);
+    mesh.verts = std::move(sink.verts);
+    mesh.tris = std::move(sink.tris);
     mesh.polygonCount = faceCount;
-    const int nv = mesh.vertCount();
-    for (int i : mesh.tris) {
-      if (i < 0 || i >= nv) {
-        error = path + ": face index out of range (the file has " + std::to_string(nv) + " vertices)";
-        return false;
-      }
-    }
+    // No index check: streamObj's checks cover it (see loadOnePass).
     return finish(mesh);
   }
 #endif
@@ -353,9 +513,10 @@ bool loadObj(const std::string& path, TriMesh& out, std::string& error) {
   return loadObj(path, out, error, LoadProgress()) == LoadResult::Ok;
 }
 
-LoadResult loadObj(const std::string& path, TriMesh& out, std::string& error, const LoadProgress& progress) {
+LoadResult loadObj(const std::string& path, TriMesh& out, std::string& error, const LoadProgress& progress,
+                   long long maxBytes) {
   bool cancelled = false;
-  if (loadObjBody(path, out, error, progress, cancelled)) return LoadResult::Ok;
+  if (loadObjBody(path, out, error, progress, cancelled, maxBytes)) return LoadResult::Ok;
   if (cancelled) {
     error = path + ": loading cancelled";
     return LoadResult::Cancelled;

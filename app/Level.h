@@ -35,18 +35,21 @@ struct TriMesh {
   glm::vec3 vert(int i) const { return {verts[size_t(i) * 3], verts[size_t(i) * 3 + 1], verts[size_t(i) * 3 + 2]}; }
 };
 
-/// Largest OBJ file loadObj reads: 512 MiB (the whole text is held in memory, then parsed by
-/// tinyobjloader: several times that in peak memory). Bigger files are refused with a message.
+/// Largest OBJ file loadObj reads by default: 512 MiB (the viewer holds the whole mesh, its BVH and
+/// LOD: about 3.5 times the file's size in peak memory; an OBJ with materials is held whole as text
+/// and parsed by tinyobjloader, several times that). Bigger files are refused with a message. (The
+/// file bake, `navbench bake`, streams and has no such limit.)
 constexpr long long MAX_OBJ_BYTES = 512ll << 20;
 
 /// Reads an OBJ file: positions and faces (polygons are fan-triangulated:
 /// (v0, v1, v2), (v0, v2, v3), ...; negative indices count back from the last vertex read).
 /// Material diffuse colours (usemtl + mtllib next to the file) are kept for display; a missing
 /// .mtl file is not an error. Normals, texture coordinates, lines and points are ignored.
-/// The file is validated first (the messages below); then a file with usemtl/mtllib records is
-/// parsed by tinyobjloader (for the material colours), one without by nav_bake's streaming reader
-/// (nav/bake/ObjMesh.h: same triangles, ~2x faster overall on a 2.16 M-triangle world) when the
-/// build has nav_bake.
+/// When the build has nav_bake, a file without usemtl/mtllib records is read once, in 1 MiB
+/// blocks, each validated (the messages below) and then parsed by nav_bake's streaming reader
+/// (nav/bake/ObjMesh.h: same triangles as tinyobjloader): memory is the mesh, not the text. A file
+/// with materials (or a problem to report) is read whole, validated, then parsed by tinyobjloader
+/// (for the material colours; or by the streaming reader from the text read).
 /// Fails with "<path>: <problem>" for: a missing/unreadable file, an empty or binary file, a text
 /// file with no OBJ records, a malformed or non-finite vertex, a face with fewer than 3 vertices,
 /// a face index of 0 or out of range, an OBJ without faces, and a file over MAX_OBJ_BYTES.
@@ -54,14 +57,17 @@ bool loadObj(const std::string& path, TriMesh& out, std::string& error);
 
 enum class LoadResult { Ok, Failed, Cancelled };
 
-/// Progress of a load: (work done, work total), both in file bytes times the passes over the file
-/// (read, validate, parse: total = 3 * file size); `done` never decreases and ends at `total` on
-/// success. Called from the loading thread, about every MiB. Return false to cancel the load.
+/// Progress of a load: (work done, work total), both in file bytes times the work per byte (read,
+/// validate, parse: total = 3 * file size; the one-pass load does the three per block and reports
+/// 3 units per byte read); `done` never decreases and ends at `total` on success. Called from the
+/// loading thread, about every MiB. Return false to cancel the load.
 using LoadProgress = std::function<bool(long long done, long long total)>;
 
 /// loadObj with progress reports and cancel: Cancelled (error "<path>: loading cancelled", `out`
-/// untouched) when `progress` returned false; Failed with `error` as above; Ok.
-LoadResult loadObj(const std::string& path, TriMesh& out, std::string& error, const LoadProgress& progress);
+/// untouched) when `progress` returned false; Failed with `error` as above; Ok. `maxBytes` is the
+/// size limit (MAX_OBJ_BYTES; a test passes a small one; negative: none).
+LoadResult loadObj(const std::string& path, TriMesh& out, std::string& error, const LoadProgress& progress,
+                   long long maxBytes = MAX_OBJ_BYTES);
 
 /// The phases of Level::load, in order. The BVH and the LOD are built at the same time (two
 /// threads); the phase reported is the BVH until it is done, then the LOD.
@@ -77,9 +83,10 @@ const char* loadPhaseLabel(LoadPhase phase);
 /// thread, a few hundred times per load at most. Return false to cancel (the last call, at 1,
 /// comes after the Level was replaced: its answer is ignored).
 /// Shares of the bar (measured on the 2.16 M-triangle 2 km world): reading and validating the
-/// text 0.33, parsing 0.19 (reported per 1 MiB block by the streaming reader; an OBJ with
-/// materials goes through tinyobjloader, which reports nothing: LevelLoader then estimates it
-/// from the time reading took), triangle set-up 0.06, BVH and LOD 0.42.
+/// text 0.33, parsing 0.19 (an OBJ without materials is read, validated and parsed in one pass,
+/// reported per 1 MiB block: "Reading..." for its first two thirds, "Parsing..." for the last; an
+/// OBJ with materials goes through tinyobjloader, which reports nothing: LevelLoader then
+/// estimates it from the time reading took), triangle set-up 0.06, BVH and LOD 0.42.
 using LevelProgress = std::function<bool(LoadPhase phase, float fraction)>;
 
 /// Where each phase starts on the bar (fraction of the whole load); the last one ends at 1.
