@@ -223,8 +223,8 @@ void finishBounds(TriMesh& mesh) {
 #ifdef NAVBENCH_HAVE_BAKE_OBJ_READER
 // The streaming reader's sink: vertices and triangles straight into the mesh arrays. Without
 // counts up front (the one-pass load), an array that is full grows to its size projected over the
-// whole file from the bytes read so far (at least by half), so it ends near its final size after
-// a few reallocations instead of doubling past it; with counts (reserve()) it never grows.
+// whole file from the bytes parsed so far (at least by half), so it is allocated about once at its
+// final size instead of doubling past it; with counts (reserve()) it never grows.
 struct MeshSink : nav::bake::ObjSink {
   std::vector<float> verts;
   std::vector<int> tris;
@@ -237,8 +237,13 @@ struct MeshSink : nav::bake::ObjSink {
     const size_t need = v.size() + add;
     if (need <= v.capacity()) return;
     size_t want = need + need / 2;
-    if (bytesRead && *bytesRead > 0 && fileBytes > *bytesRead)
-      want = std::max(want, size_t(double(need) * double(fileBytes) / double(*bytesRead) * 1.02));
+    // The reader may still hold up to a block of what was handed to it: the bytes parsed are at
+    // least that much less, so the projection errs high (untouched capacity costs no memory) rather
+    // than low (another copy while both arrays are held).
+    constexpr double kBlock = double(1 << 20);
+    const double parsed = bytesRead ? double(*bytesRead) - kBlock : 0.0;
+    if (parsed >= kBlock && double(fileBytes) > parsed)
+      want = std::max(want, size_t(double(need) * double(fileBytes) / parsed * 1.02));
     v.reserve(want);
   }
   bool vertex(const float* xyz) override {
