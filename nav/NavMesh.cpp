@@ -33,6 +33,10 @@ TileLayout tileLayout(const MeshHeader& h) {
 
 namespace {
 
+// m_freePrev values besides a slot index (see NavMesh.h).
+constexpr int FREE_HEAD = -1;
+constexpr int SLOT_IN_USE = -2;
+
 bool countsNonNegative(const MeshHeader& h) {
   return h.polyCount >= 0 && h.vertCount >= 0 && h.maxLinkCount >= 0 && h.detailMeshCount >= 0 &&
          h.detailVertCount >= 0 && h.detailTriCount >= 0 && h.bvNodeCount >= 0 && h.offMeshConCount >= 0;
@@ -143,9 +147,11 @@ void NavMesh::release() {
   }
   delete[] m_tiles;
   delete[] m_posLookup;
+  delete[] m_freePrev;
   m_tiles = nullptr;
   m_posLookup = nullptr;
   m_nextFree = nullptr;
+  m_freePrev = nullptr;
   m_maxTiles = 0;
   m_tileLutSize = 0;
   m_tileLutMask = 0;
@@ -163,6 +169,7 @@ void NavMesh::swap(NavMesh& o) {
   navSwap(m_tileLutMask, o.m_tileLutMask);
   navSwap(m_posLookup, o.m_posLookup);
   navSwap(m_nextFree, o.m_nextFree);
+  navSwap(m_freePrev, o.m_freePrev);
   navSwap(m_tiles, o.m_tiles);
   navSwap(m_saltBits, o.m_saltBits);
   navSwap(m_tileBits, o.m_tileBits);
@@ -194,9 +201,11 @@ Status NavMesh::init(const NavMeshParams& params, std::string* why) {
   if (!lutSize) lutSize = 1;
   MeshTile* tiles = new (std::nothrow) MeshTile[size_t(params.maxTiles)];
   MeshTile** lookup = new (std::nothrow) MeshTile*[size_t(lutSize)];
-  if (!tiles || !lookup) {
+  int* freePrev = new (std::nothrow) int[size_t(params.maxTiles)];
+  if (!tiles || !lookup || !freePrev) {
     delete[] tiles;
     delete[] lookup;
+    delete[] freePrev;
     return failWith(why, FAILURE | OUT_OF_MEMORY, "mesh params: cannot allocate %d tile slots", params.maxTiles);
   }
   release();
@@ -209,6 +218,7 @@ Status NavMesh::init(const NavMeshParams& params, std::string* why) {
   m_tileLutMask = lutSize - 1;
   m_tiles = tiles;
   m_posLookup = lookup;
+  m_freePrev = freePrev;
   std::memset(static_cast<void*>(m_tiles), 0, sizeof(MeshTile) * size_t(m_maxTiles));
   std::memset(m_posLookup, 0, sizeof(MeshTile*) * size_t(m_tileLutSize));
   // Free list in slot order: a fresh mesh hands out slot 0 first (same as Detour, so refs agree).
@@ -217,6 +227,7 @@ Status NavMesh::init(const NavMeshParams& params, std::string* why) {
     m_tiles[i].salt = 1;
     m_tiles[i].next = m_nextFree;
     m_nextFree = &m_tiles[i];
+    m_freePrev[i] = i > 0 ? i - 1 : FREE_HEAD;
   }
   m_tileBits = uint32_t(tileBits);
   m_polyBits = uint32_t(polyBits);
@@ -338,7 +349,7 @@ size_t NavMesh::totalTileBytes() const {
 }
 
 size_t NavMesh::overheadBytes() const {
-  return sizeof(MeshTile) * size_t(m_maxTiles) + sizeof(MeshTile*) * size_t(m_tileLutSize);
+  return (sizeof(MeshTile) + sizeof(int)) * size_t(m_maxTiles) + sizeof(MeshTile*) * size_t(m_tileLutSize);
 }
 
 // =============================================================================================
@@ -525,8 +536,7 @@ Status NavMesh::addTile(uint8_t* data, int dataSize, int flags, TileRef lastRef,
       return failWith(why, FAILURE | OUT_OF_MEMORY, "tile (%d,%d,%d): all %d tile slots are in use", header->x, header->y,
                       header->layer, m_maxTiles);
     tile = m_nextFree;
-    m_nextFree = tile->next;
-    tile->next = nullptr;
+    takeFreeSlot(tile);
   } else {
     const uint32_t tileIndex = decodePolyIdTile(lastRef);
     const uint32_t salt = decodePolyIdSalt(lastRef);
@@ -536,18 +546,11 @@ Status NavMesh::addTile(uint8_t* data, int dataSize, int flags, TileRef lastRef,
     if (salt == 0)
       return failWith(why, FAILURE | INVALID_PARAM, "tile (%d,%d,%d): ref 0x%08x has salt 0", header->x, header->y,
                       header->layer, lastRef);
-    MeshTile* target = &m_tiles[tileIndex];
-    MeshTile* prev = nullptr;
-    tile = m_nextFree;
-    while (tile && tile != target) {
-      prev = tile;
-      tile = tile->next;
-    }
-    if (tile != target)
+    if (m_freePrev[tileIndex] == SLOT_IN_USE)
       return failWith(why, FAILURE | OUT_OF_MEMORY, "tile (%d,%d,%d): ref 0x%08x names slot %u which is in use",
                       header->x, header->y, header->layer, lastRef, tileIndex);
-    if (!prev) m_nextFree = tile->next;
-    else prev->next = tile->next;
+    tile = &m_tiles[tileIndex];
+    takeFreeSlot(tile);
     tile->salt = salt;
   }
 
@@ -649,10 +652,28 @@ Status NavMesh::removeTile(TileRef ref, uint8_t** data, int* dataSize) {
   // Bump the salt so stale refs are rejected; it is never 0.
   tile->salt = (salt + 1) & ((1u << m_saltBits) - 1);
   if (tile->salt == 0) tile->salt++;
-  tile->next = m_nextFree;
-  m_nextFree = tile;
+  pushFreeSlot(tile);
   changed();
   return SUCCESS;
+}
+
+void NavMesh::takeFreeSlot(MeshTile* tile) {
+  const int i = int(tile - m_tiles);
+  const int prev = m_freePrev[i];
+  MeshTile* next = tile->next;
+  if (prev == FREE_HEAD) m_nextFree = next;
+  else m_tiles[prev].next = next;
+  if (next) m_freePrev[next - m_tiles] = prev;
+  m_freePrev[i] = SLOT_IN_USE;
+  tile->next = nullptr;
+}
+
+void NavMesh::pushFreeSlot(MeshTile* tile) {
+  const int i = int(tile - m_tiles);
+  tile->next = m_nextFree;
+  if (m_nextFree) m_freePrev[m_nextFree - m_tiles] = i;
+  m_freePrev[i] = FREE_HEAD;
+  m_nextFree = tile;
 }
 
 // =============================================================================================

@@ -62,8 +62,11 @@ public:
   void swap(NavMesh& other);
 
   /// Validates a tile blob (every count, index and range against the data size and each other),
-  /// then adds and links it. `lastRef` restores a tile at a given ref (tile set loading); 0 picks
-  /// a free slot. Nothing changes if the tile is refused; `why` explains the refusal.
+  /// then adds and links it. `lastRef` restores a tile at a given ref (tile set loading, the file
+  /// bake): that slot, with that salt, in O(1). 0 picks the first slot of the free list, the same
+  /// slot Detour picks: free slots form a list that starts in slot order (a fresh mesh hands out
+  /// 0, 1, 2, ...), a removed tile's slot goes to its front, and a slot taken by `lastRef` leaves
+  /// it without reordering the rest. Nothing changes if the tile is refused; `why` explains it.
   Status addTile(uint8_t* data, int dataSize, int flags, TileRef lastRef, TileRef* result,
                  std::string* why = nullptr);
   /// The checks addTile makes before touching the mesh: header fields, every count against the
@@ -154,6 +157,10 @@ private:
   int findConnectingPolys(const float* va, const float* vb, const MeshTile* tile, int side,
                           PolyRef* con, float* conarea, int maxcon) const;
   MeshTile* getTileAtMutable(int x, int y, int layer);
+  // The free slot list (see addTile): singly linked through MeshTile::next from m_nextFree, with
+  // each slot's predecessor in m_freePrev so that any slot leaves the list in O(1).
+  void takeFreeSlot(MeshTile* tile);
+  void pushFreeSlot(MeshTile* tile);
 
   NavMeshParams m_params{};
   float m_orig[3] = {0, 0, 0};
@@ -163,6 +170,9 @@ private:
   int m_tileLutMask = 0;
   MeshTile** m_posLookup = nullptr;
   MeshTile* m_nextFree = nullptr;
+  /// [Size: m_maxTiles] Per slot: the index of the slot before it in the free list, FREE_HEAD
+  /// (-1) for the first one, SLOT_IN_USE (-2) for a slot that is not in the list.
+  int* m_freePrev = nullptr;
   MeshTile* m_tiles = nullptr;
   uint32_t m_saltBits = 0, m_tileBits = 0, m_polyBits = 0;
   uint64_t m_generation = 0;
