@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <sstream>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -150,6 +151,60 @@ TEST(BakeCli, ErrorsGoToStderrWithNonZeroExit) {
     EXPECT_NE(err.find(c.expect), std::string::npos) << "expected '" << c.expect << "' in: " << err;
   }
   EXPECT_FALSE(baketest::fileExists(out));
+}
+
+// The summary shows the bake's grid line. A level with a degenerate triangle puts a warning first
+// in the bake's log (before "input: ..." and "grid: ..."); the summary took the log's second line
+// and so showed the input line instead. Tiled (file bake) and solo (Baker) both.
+TEST(BakeCli, SummaryShowsTheGridLineWhenAWarningComesFirst) {
+  const std::string obj = tempPath("degenerate.obj");
+  {
+    std::ofstream f(obj);
+    // A 30 x 30 m floor (two triangles) and a zero-area triangle (three points on a line).
+    f << "v 0 0 0\nv 30 0 0\nv 30 0 30\nv 0 0 30\nv 5 0 5\nv 6 0 6\nv 7 0 7\n"
+         "f 1 3 2\nf 1 4 3\nf 5 6 7\n";
+  }
+  const std::string out = tempPath("degenerate.bin");
+  struct Case {
+    std::vector<std::string> options;
+    const char* layout;
+  } cases[] = {{{"--tile-size", "32"}, "tiles of 32 cells"}, {{"--solo"}, "solo mesh"}};
+  for (const Case& c : cases) {
+    std::vector<std::string> args = {obj, "-o", out, "-q", "--threads", "1"};
+    args.insert(args.end(), c.options.begin(), c.options.end());
+    testing::internal::CaptureStderr();
+    testing::internal::CaptureStdout();
+    const int rc = runBake(args);
+    const std::string text = testing::internal::GetCapturedStdout();
+    const std::string err = testing::internal::GetCapturedStderr();
+    ASSERT_EQ(rc, 0) << text << err;
+    EXPECT_NE(err.find("warning: 1 of 3 triangles are degenerate"), std::string::npos) << err;
+
+    // The first line of the summary is the grid line, and the tile grid in it is the one the
+    // "tiles N (grid X x Y)" line counts.
+    std::istringstream lines(text);
+    std::string first;
+    std::getline(lines, first);
+    EXPECT_EQ(first.compare(0, 6, "grid: "), 0) << c.layout << ": the summary starts with\n" << first << "\nin\n" << text;
+    EXPECT_NE(first.find("cells of 0.3 x 0.2 wu"), std::string::npos) << first;
+    EXPECT_NE(first.find(c.layout), std::string::npos) << first;
+    EXPECT_EQ(text.find("input: "), std::string::npos) << text;
+    EXPECT_EQ(text.find("warning"), std::string::npos) << "warnings go to stderr only: " << text;
+    int tiles = 0, gx = 0, gy = 0;
+    const size_t at = text.find("\ntiles ");
+    ASSERT_NE(at, std::string::npos) << text;
+    ASSERT_EQ(std::sscanf(text.c_str() + at + 1, "tiles %d (grid %d x %d)", &tiles, &gx, &gy), 3) << text;
+    if (std::string(c.layout) == "solo mesh") {
+      EXPECT_EQ(gx * gy, 1);
+    } else {
+      // 30 m of 0.3 m cells: 100 cells, 4 tiles of 32 per side.
+      EXPECT_EQ(gx, 4);
+      EXPECT_EQ(gy, 4);
+      EXPECT_NE(first.find("; " + std::to_string(gx) + " x " + std::to_string(gy) + " tiles of"), std::string::npos) << first;
+    }
+  }
+  std::remove(obj.c_str());
+  std::remove(out.c_str());
 }
 
 #ifdef NAVBENCH_BAKE_CLI
