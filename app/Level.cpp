@@ -556,7 +556,8 @@ bool Level::load(const std::string& path, std::string& error) { return load(path
 LoadResult Level::load(const std::string& path, std::string& error, const LevelProgress& progress) {
   TriMesh mesh;
   // loadObj's units: reading and validating are the first two thirds, the parse the last third
-  // (reported when done).
+  // (the one-pass load reports 3 units per byte read: Reading, then Parsing for the last third of
+  // the file; tinyobjloader's parse is reported when done).
   const float readEnd = loadPhaseStart(LoadPhase::Parsing), parseEnd = loadPhaseStart(LoadPhase::Triangles);
   float last = -1.0f;
   LoadPhase lastPhase = LoadPhase::Reading;
