@@ -57,6 +57,7 @@ constexpr uint64_t SLOT_OFFMESH = 3ull << 62;   ///< | (con poly << 1 | start en
 constexpr int kMaxEdgeWalk = 8; ///< Earlier nodes on a successor's edge list it is compared with.
 constexpr uint32_t kMaxEdgeHeads = 1024; ///< Dominance lists' heads (8 KB), fewer for small pools.
 
+enum LinkBits : uint8_t { LINK_OFFMESH = 1, LINK_DEAD_END = 2 };
 enum NodeKind : uint8_t { KIND_INTERVAL = 0, KIND_GOAL = 1, KIND_OFFMESH = 2 };
 enum RootFlags : uint8_t { ROOT_START = 1, ROOT_TURN = 2, ROOT_OFFMESH_START = 4, ROOT_OFFMESH_END = 8, ROOT_END = 16 };
 
@@ -115,6 +116,24 @@ struct ShortestPath::Root {
   uint8_t flags;
 };
 
+/// A link as the expansion reads it (see PolyRec).
+struct ShortestPath::LinkRec {
+  PolyRef ref;     ///< The neighbour (links to nothing are left out).
+  float t0, t1;    ///< The portal's range along the edge (linkRange).
+  uint16_t nflags; ///< The neighbour's flags (the filter's flag test without a trip to the neighbour).
+  uint8_t edge;    ///< Edge index of the polygon; >= its vertex count: a link to an off-mesh connection.
+  uint8_t bits;    ///< LINK_OFFMESH | LINK_DEAD_END.
+};
+
+/// A polygon as the expansion reads it, gathered once per mesh generation (ShortestPath::polyRec).
+struct alignas(16) ShortestPath::PolyRec {
+  float x[8], z[8];                  ///< Vertex xz; lanes past nv repeat vertex 0 (for the SSE side tests).
+  uint16_t verts[VERTS_PER_POLYGON]; ///< Vertex indices into the tile's verts.
+  uint32_t firstLink;                ///< Its links: m_linkRecs[firstLink, firstLink + linkCount), list order.
+  uint16_t linkCount;
+  uint8_t nv;                        ///< Vertex count.
+};
+
 struct ShortestPath::Slot {
   uint64_t key;
   uint32_t stamp;
@@ -140,6 +159,9 @@ ShortestPath::~ShortestPath() {
   delete[] m_cornerTiles;
   delete[] m_cornerState;
   delete[] m_cornerFlags;
+  delete[] m_polyTiles;
+  delete[] m_polyRecs;
+  delete[] m_linkRecs;
 }
 
 Status ShortestPath::init(const NavMesh* mesh, int maxNodes) {
@@ -154,6 +176,9 @@ Status ShortestPath::init(const NavMesh* mesh, int maxNodes) {
   delete[] m_cornerTiles;
   delete[] m_cornerState;
   delete[] m_cornerFlags;
+  delete[] m_polyTiles;
+  delete[] m_polyRecs;
+  delete[] m_linkRecs;
   m_mesh = mesh;
   m_maxNodes = maxNodes;
   m_maxRoots = maxNodes * 2;
@@ -168,19 +193,31 @@ Status ShortestPath::init(const NavMesh* mesh, int maxNodes) {
   m_edgeHeads = new (std::nothrow) EdgeHead[edgeHeads];
   m_edgeMask = edgeHeads - 1;
   // Corner cache: room for twice the vertices loaded now (at least 32 K), for up to 64 K tiles.
-  int64_t verts = 0;
+  int64_t verts = 0, polys = 0, links = 0;
   for (int i = 0; i < mesh->getMaxTiles(); ++i)
-    if (const MeshTile* t = mesh->getTile(i); t->header) verts += t->header->vertCount;
+    if (const MeshTile* t = mesh->getTile(i); t->header) {
+      verts += t->header->vertCount;
+      polys += t->header->polyCount;
+      links += t->header->maxLinkCount;
+    }
   m_cornerTileCount = uint32_t(navMin(mesh->getMaxTiles(), 1 << 16));
   m_cornerCap = int(navMin<int64_t>(navMax<int64_t>(2 * verts, 1 << 15), 1 << 26));
   m_cornerTiles = new (std::nothrow) CornerTile[m_cornerTileCount];
   m_cornerState = new (std::nothrow) uint8_t[size_t(m_cornerCap)];
   m_cornerFlags = new (std::nothrow) uint32_t[size_t(m_cornerCap)];
+  // Polygon cache: room for the polygons and links loaded now (at least 1 K / 4 K).
+  m_polyCap = int(navMin<int64_t>(navMax<int64_t>(polys, 1 << 10), 1 << 24));
+  m_linkCap = int(navMin<int64_t>(navMax<int64_t>(links, 1 << 12), 1 << 26));
+  m_polyTiles = new (std::nothrow) PolyTile[m_cornerTileCount];
+  m_polyRecs = new (std::nothrow) PolyRec[size_t(m_polyCap)];
+  m_linkRecs = new (std::nothrow) LinkRec[size_t(m_linkCap)];
+  m_polyUsed = m_linkUsed = 0;
+  m_polyEpoch = 1;
   m_cornerUsed = 0;
   m_cornerEpoch = 1;
   m_cornerGeneration = 0;
   if (!m_nodes || !m_roots || !m_heap || !m_scratch || !m_slots || !m_slotMove || !m_edgeHeads || !m_cornerTiles ||
-      !m_cornerState || !m_cornerFlags) {
+      !m_cornerState || !m_cornerFlags || !m_polyTiles || !m_polyRecs || !m_linkRecs) {
     m_mesh = nullptr;
     m_maxNodes = 0;
     return FAILURE | OUT_OF_MEMORY;
@@ -200,6 +237,85 @@ inline void ShortestPath::tileAndPoly(PolyRef ref, const MeshTile** tile, const 
   const MeshTile* t = m_tiles + ((ref >> m_polyBits) & m_tileMask);
   *tile = t;
   *poly = &t->polys[ref & m_polyMask];
+}
+
+void ShortestPath::forgetPolys() {
+  m_polyUsed = m_linkUsed = 0;
+  if (++m_polyEpoch == 0) { // (once per 2^32: clear the old epochs for real)
+    for (uint32_t i = 0; i < m_cornerTileCount; ++i) m_polyTiles[i].epoch = 0;
+    m_polyEpoch = 1;
+  }
+}
+
+// The record of polygon `ref` (its tile gathered when it has none in this epoch), or null when the
+// tile does not fit the cache (the caller reads the mesh instead). A fill may start the cache over:
+// records returned before are then stale, so callers hold one record at a time.
+NAV_SP_INLINE const ShortestPath::PolyRec* ShortestPath::polyRec(PolyRef ref) {
+  const uint32_t ti = tileOf(ref);
+  if (ti < m_cornerTileCount && m_polyTiles[ti].epoch == m_polyEpoch)
+    return &m_polyRecs[m_polyTiles[ti].base + int(ref & m_polyMask)];
+  return fillPolyTile(ti, ref);
+}
+
+const ShortestPath::PolyRec* ShortestPath::fillPolyTile(uint32_t tileIndex, PolyRef ref) {
+  if (tileIndex >= m_cornerTileCount) return nullptr;
+  const MeshTile* tile = m_tiles + tileIndex;
+  if (!tile->header) return nullptr;
+  const int np = tile->header->polyCount;
+  int nl = 0;
+  for (int p = 0; p < np; ++p)
+    for (uint32_t i = tile->polys[p].firstLink; i != NULL_LINK; i = tile->links[i].next) nl += tile->links[i].ref != 0;
+  if (np > m_polyCap || nl > m_linkCap) return nullptr;
+  if (m_polyUsed + np > m_polyCap || m_linkUsed + nl > m_linkCap) forgetPolys(); // full: start over
+  PolyTile& pt = m_polyTiles[tileIndex];
+  pt.epoch = m_polyEpoch;
+  pt.base = m_polyUsed;
+  const PolyRef base = m_mesh->getPolyRefBase(tile);
+  for (int p = 0; p < np; ++p) {
+    const Poly& poly = tile->polys[p];
+    PolyRec& rec = m_polyRecs[m_polyUsed + p];
+    const int nv = poly.vertCount;
+    rec.nv = uint8_t(nv);
+    for (int v = 0; v < 8; ++v) {
+      const int k = v < nv ? v : 0;
+      rec.x[v] = tile->verts[poly.verts[k] * 3];
+      rec.z[v] = tile->verts[poly.verts[k] * 3 + 2];
+    }
+    for (int v = 0; v < VERTS_PER_POLYGON; ++v) rec.verts[v] = poly.verts[v];
+    rec.firstLink = uint32_t(m_linkUsed);
+    rec.linkCount = 0;
+    for (uint32_t i = poly.firstLink; i != NULL_LINK; i = tile->links[i].next) {
+      if (!tile->links[i].ref) continue;
+      makeLinkRec(tile->links[i], base | PolyRef(p), nv, m_linkRecs[m_linkUsed++]);
+      ++rec.linkCount;
+    }
+  }
+  m_polyUsed += np;
+  ++m_stats.tilesGathered;
+  return &m_polyRecs[pt.base + int(ref & m_polyMask)];
+}
+
+// A LinkRec from a mesh link of polygon `from` (nv vertices): what fillPolyTile keeps.
+void ShortestPath::makeLinkRec(const Link& link, PolyRef from, int nv, LinkRec& out) const {
+  const MeshTile* ntile = nullptr;
+  const Poly* npoly = nullptr;
+  tileAndPoly(link.ref, &ntile, &npoly);
+  out.ref = link.ref;
+  linkRange(link, out.t0, out.t1);
+  out.nflags = npoly->flags;
+  out.edge = link.edge;
+  out.bits = 0;
+  if (npoly->getType() == POLYTYPE_OFFMESH_CONNECTION) out.bits |= LINK_OFFMESH;
+  if (link.edge < nv && deadEndFrom(ntile, npoly, from)) out.bits |= LINK_DEAD_END;
+}
+
+// The query filter's passFilter for a link's neighbour (the flag test on the kept flags).
+NAV_SP_INLINE bool ShortestPath::passLink(const LinkRec& link) const {
+  if (m_cornerFilterFlags) return (link.nflags & m_includeFlags) != 0 && (link.nflags & m_excludeFlags) == 0;
+  const MeshTile* ntile = nullptr;
+  const Poly* npoly = nullptr;
+  tileAndPoly(link.ref, &ntile, &npoly);
+  return m_filter->passFilter(link.ref, ntile, npoly);
 }
 
 ShortestPath::Slot* ShortestPath::slot(uint64_t key, bool create) {
@@ -386,6 +502,7 @@ Status ShortestPath::initSlicedFindPath(PolyRef startRef, PolyRef endRef, const 
   if (m_mesh->generation() != m_cornerGeneration) { // tiles, links or flags changed: forget corners
     m_cornerGeneration = m_mesh->generation();
     forgetCorners();
+    forgetPolys();
   }
   m_includeFlags = filter->getIncludeFlags();
   m_excludeFlags = filter->getExcludeFlags();
@@ -612,7 +729,11 @@ Status ShortestPath::finalizeSlicedFindPath(float* straightPath, uint8_t* straig
 // A polygon whose only links lead back to `from` (and that does not hold the end) cannot be on a
 // shortest path through it: Polyanya's dead-end pruning.
 bool ShortestPath::deadEnd(PolyRef polyRef, const MeshTile* tile, const Poly* poly, PolyRef from) const {
-  if (polyRef == m_endRef) return false;
+  return polyRef != m_endRef && deadEndFrom(tile, poly, from);
+}
+
+// The mesh half of deadEnd (the end aside), kept in the polygon cache.
+bool ShortestPath::deadEndFrom(const MeshTile* tile, const Poly* poly, PolyRef from) {
   // Two edges with neighbours (read from the polygon itself, no link walk): not a dead end. Saying
   // "not a dead end" is always safe; it only costs the nodes that pruning would have saved.
   int open = 0;
@@ -852,6 +973,8 @@ int ShortestPath::expandNode(int n) {
   const MeshTile* tile = nullptr;
   const Poly* poly = nullptr;
   tileAndPoly(polyRef, &tile, &poly);
+  const PolyRec* rec = polyRec(polyRef); // null: read the mesh
+  if (!rec) ++m_stats.uncachedExpansions;
   const int nv = poly->vertCount;
 
   // Side values of the vertices against the interval's line; onLine: the vertex is on it.
@@ -860,26 +983,30 @@ int ShortestPath::expandNode(int n) {
   const float s = c > 0.0f ? 1.0f : -1.0f;
   const float lx = s * (nd.l[0] - R[0]), lz = s * (nd.l[2] - R[2]);
   const float rx = s * (nd.r[0] - R[0]), rz = s * (nd.r[2] - R[2]);
-  const float* vp[VERTS_PER_POLYGON];
   // Bit masks per vertex (bit i = vertex i), so the edge tests below are branch-free bit tests.
   uint32_t onLine = 0, aNeg = 0, bNeg = 0, front = 0;
   const float farTol2 = 100.0f * tol2;
   const float e0x = nd.e0[0], e0z = nd.e0[2], ex = nd.e1[0] - e0x, ez = nd.e1[2] - e0z;
+  // Vertex xz, 8 lanes (past nv: vertex 0), from the polygon's record or gathered here.
+  alignas(16) float gx[8], gz[8]; // (a polygon without a record: gathered here)
+  const float* vxs = gx;
+  const float* vzs = gz;
+  const uint16_t* vidx = poly->verts;
+  if (rec) {
+    vxs = rec->x;
+    vzs = rec->z;
+    vidx = rec->verts;
+  } else {
+    for (int i = 0; i < 8; ++i) {
+      const float* v = &tile->verts[poly->verts[i < nv ? i : 0] * 3];
+      gx[i] = v[0];
+      gz[i] = v[2];
+    }
+  }
 #if NAV_SP_SSE
   // Four or eight lanes in one or two SSE registers (lanes past nv repeat vertex 0 and are masked
   // off below); the same IEEE operations in the same order as the scalar loop, so the same bits.
-  alignas(16) float vxs[8], vzs[8];
-  for (int i = 0; i < nv; ++i) {
-    const float* v = &tile->verts[poly->verts[i] * 3];
-    vp[i] = v;
-    vxs[i] = v[0];
-    vzs[i] = v[2];
-  }
   const int blocks = nv <= 4 ? 1 : 2;
-  for (int i = nv; i < 4 * blocks; ++i) {
-    vxs[i] = vxs[0];
-    vzs[i] = vzs[0];
-  }
   alignas(16) float avs[8], bvs[8];
   {
     const __m128 zero = _mm_setzero_ps();
@@ -908,13 +1035,11 @@ int ShortestPath::expandNode(int n) {
 #else
   float av[VERTS_PER_POLYGON], bv[VERTS_PER_POLYGON];
   for (int i = 0; i < nv; ++i) {
-    const float* v = &tile->verts[poly->verts[i] * 3];
-    vp[i] = v;
-    const float sv = ex * (v[2] - e0z) - ez * (v[0] - e0x); // cross2(e0, e1, v)
+    const float sv = ex * (vzs[i] - e0z) - ez * (vxs[i] - e0x); // cross2(e0, e1, v)
     const float q = sv * sv;
     onLine |= uint32_t(q <= tol2) << i;
     front |= uint32_t(sv * c > 0.0f && q > farTol2) << i;
-    const float vx = v[0] - R[0], vz = v[2] - R[2];
+    const float vx = vxs[i] - R[0], vz = vzs[i] - R[2];
     av[i] = lx * vz - lz * vx; // s * cross2(R, l, v)
     bv[i] = vx * rz - vz * rx; // s * cross2(R, v, r)
     aNeg |= uint32_t(av[i] < 0.0f) << i;
@@ -1007,129 +1132,137 @@ int ShortestPath::expandNode(int n) {
 
   m_deferCount = 0; // successors wait in m_deferred (see the end)
   int offMeshPushed = 0;
-  for (uint32_t i = poly->firstLink; i != NULL_LINK; i = tile->links[i].next) {
-    const Link& link = tile->links[i];
-    if (!link.ref) continue;
-    if (link.edge >= nv) {
-      // Not an edge: a link to an off-mesh connection polygon.
-      const MeshTile* ntile = nullptr;
-      const Poly* npoly = nullptr;
-      tileAndPoly(link.ref, &ntile, &npoly);
-      if (npoly->getType() != POLYTYPE_OFFMESH_CONNECTION || !m_filter->passFilter(link.ref, ntile, npoly)) continue;
-      ++offMeshPushed;
-      handleOffMesh(n, nd.root, polyRef, link.ref, nd.l, nd.r, false);
-      continue;
-    }
-    const int j = link.edge;
-    if ((skip >> j) & 1u) continue;
-    const int j1 = j + 1 < nv ? j + 1 : 0;
-    const float* va = vp[j];
-    const float* vb = vp[j1];
-
-    float t0, t1;
-    linkRange(link, t0, t1);
-    const float edgeLen2 = sqr(vb[0] - va[0]) + sqr(vb[2] - va[2]);
-    float piece[3][2] = {{1.0f, 0.0f}, {1.0f, 0.0f}, {1.0f, 0.0f}}; // in view, beyond l, beyond r
-    bool any = false;
-    if ((inView >> j) & 1u) {
-      // The whole edge in view (the common case): the portal itself, as the split below would give.
-      if (t1 > t0 && sqr(t1 - t0) * edgeLen2 >= kMinPiece * kMinPiece) {
-        piece[0][0] = t0;
-        piece[0][1] = t1;
-        any = true;
-      }
+  // The links: the polygon record's, or (a tile the cache cannot hold) read from the mesh in
+  // batches of the same form.
+  LinkRec batch[16];
+  uint32_t nextLink = poly->firstLink;
+  for (;;) {
+    const LinkRec* links = batch;
+    int linkCount = 0;
+    if (rec) {
+      links = &m_linkRecs[rec->firstLink];
+      linkCount = rec->linkCount;
     } else {
-      // Split the edge at the two rays: [0, aHi) beyond l ... or (aLo, 1] beyond l, same for r.
-      // Each "outer" range touches one end of the edge (or covers it all, or is empty).
-      float aLo = 1.0f, aHi = 0.0f, bLo = 1.0f, bHi = 0.0f; // empty ranges
-      auto outer = [](float p, float q, float& lo, float& hi) {
-        if (p >= 0.0f && q >= 0.0f) return;
-        if (p < 0.0f && q < 0.0f) {
-          lo = 0.0f;
-          hi = 1.0f;
-          return;
-        }
-        const float t = p / (p - q);
-        if (p < 0.0f) {
-          lo = 0.0f;
-          hi = t;
-        } else {
-          lo = t;
-          hi = 1.0f;
-        }
-      };
-      outer(av[j], av[j1], aLo, aHi);
-      outer(bv[j], bv[j1], bLo, bHi);
-      float inLo = 0.0f, inHi = 1.0f;
-      if (aLo <= aHi) {
-        if (aLo == 0.0f) inLo = navMax(inLo, aHi);
-        if (aHi == 1.0f) inHi = navMin(inHi, aLo);
+      for (; nextLink != NULL_LINK && linkCount < 16; nextLink = tile->links[nextLink].next)
+        if (tile->links[nextLink].ref) makeLinkRec(tile->links[nextLink], polyRef, nv, batch[linkCount++]);
+    }
+    for (int li = 0; li < linkCount; ++li) {
+      const LinkRec& link = links[li];
+      if (link.edge >= nv) {
+        // Not an edge: a link to an off-mesh connection polygon.
+        if (!(link.bits & LINK_OFFMESH) || !passLink(link)) continue;
+        ++offMeshPushed;
+        handleOffMesh(n, nd.root, polyRef, link.ref, nd.l, nd.r, false);
+        continue;
       }
-      if (bLo <= bHi) {
-        if (bLo == 0.0f) inLo = navMax(inLo, bHi);
-        if (bHi == 1.0f) inHi = navMin(inHi, bLo);
-      }
+      const int j = link.edge;
+      if ((skip >> j) & 1u) continue;
+      const int j1 = j + 1 < nv ? j + 1 : 0;
+      const float* va = &tile->verts[vidx[j] * 3];
+      const float* vb = &tile->verts[vidx[j1] * 3];
 
-      // Clip the three pieces to the link's portal; only then look at the neighbour.
-      const float snap2 = 4.0f * m_lineTol * m_lineTol;
-      piece[0][0] = inLo;
-      piece[0][1] = inHi;
-      piece[1][0] = aLo;
-      piece[1][1] = aHi;
-      piece[2][0] = bLo;
-      piece[2][1] = bHi;
-      for (auto& pc : piece) {
-        float lo = pc[0], hi = pc[1];
-        if (lo >= hi) {
-          pc[0] = 1.0f;
-          pc[1] = 0.0f;
-          continue;
-        }
-        // A ray through (numerically: next to) a portal end snaps to it, so the end keeps its turn key.
-        if (sqr(lo - t0) * edgeLen2 < snap2) lo = t0;
-        if (sqr(hi - t1) * edgeLen2 < snap2) hi = t1;
-        lo = navMax(lo, t0);
-        hi = navMin(hi, t1);
-        if (hi <= lo || sqr(hi - lo) * edgeLen2 < kMinPiece * kMinPiece) {
-          lo = 1.0f;
-          hi = 0.0f;
-        } else {
+      const float t0 = link.t0, t1 = link.t1;
+      const float edgeLen2 = sqr(vb[0] - va[0]) + sqr(vb[2] - va[2]);
+      float piece[3][2] = {{1.0f, 0.0f}, {1.0f, 0.0f}, {1.0f, 0.0f}}; // in view, beyond l, beyond r
+      bool any = false;
+      if ((inView >> j) & 1u) {
+        // The whole edge in view (the common case): the portal itself, as the split below would give.
+        if (t1 > t0 && sqr(t1 - t0) * edgeLen2 >= kMinPiece * kMinPiece) {
+          piece[0][0] = t0;
+          piece[0][1] = t1;
           any = true;
         }
-        pc[0] = lo;
-        pc[1] = hi;
-      }
-    }
-    if (!any) continue;
-    const MeshTile* ntile = nullptr;
-    const Poly* npoly = nullptr;
-    tileAndPoly(link.ref, &ntile, &npoly);
-    if (!m_filter->passFilter(link.ref, ntile, npoly)) continue;
-    if (deadEnd(link.ref, ntile, npoly, polyRef)) continue;
+      } else {
+        // Split the edge at the two rays: [0, aHi) beyond l ... or (aLo, 1] beyond l, same for r.
+        // Each "outer" range touches one end of the edge (or covers it all, or is empty).
+        float aLo = 1.0f, aHi = 0.0f, bLo = 1.0f, bHi = 0.0f; // empty ranges
+        auto outer = [](float p, float q, float& lo, float& hi) {
+          if (p >= 0.0f && q >= 0.0f) return;
+          if (p < 0.0f && q < 0.0f) {
+            lo = 0.0f;
+            hi = 1.0f;
+            return;
+          }
+          const float t = p / (p - q);
+          if (p < 0.0f) {
+            lo = 0.0f;
+            hi = t;
+          } else {
+            lo = t;
+            hi = 1.0f;
+          }
+        };
+        outer(av[j], av[j1], aLo, aHi);
+        outer(bv[j], bv[j1], bLo, bHi);
+        float inLo = 0.0f, inHi = 1.0f;
+        if (aLo <= aHi) {
+          if (aLo == 0.0f) inLo = navMax(inLo, aHi);
+          if (aHi == 1.0f) inHi = navMin(inHi, aLo);
+        }
+        if (bLo <= bHi) {
+          if (bLo == 0.0f) inLo = navMax(inLo, bHi);
+          if (bHi == 1.0f) inHi = navMin(inHi, bLo);
+        }
 
-    uint64_t k0 = vertKey(tileIndex, poly->verts[j]), k1 = vertKey(tileIndex, poly->verts[j1]);
-    if (t0 != 0.0f || t1 != 1.0f) {
-      float pe[3];
-      if (t0 != 0.0f) {
-        vlerp(pe, va, vb, t0);
-        k0 = partialKey(pe);
+        // Clip the three pieces to the link's portal; only then look at the neighbour.
+        const float snap2 = 4.0f * m_lineTol * m_lineTol;
+        piece[0][0] = inLo;
+        piece[0][1] = inHi;
+        piece[1][0] = aLo;
+        piece[1][1] = aHi;
+        piece[2][0] = bLo;
+        piece[2][1] = bHi;
+        for (auto& pc : piece) {
+          float lo = pc[0], hi = pc[1];
+          if (lo >= hi) {
+            pc[0] = 1.0f;
+            pc[1] = 0.0f;
+            continue;
+          }
+          // A ray through (numerically: next to) a portal end snaps to it, so the end keeps its turn key.
+          if (sqr(lo - t0) * edgeLen2 < snap2) lo = t0;
+          if (sqr(hi - t1) * edgeLen2 < snap2) hi = t1;
+          lo = navMax(lo, t0);
+          hi = navMin(hi, t1);
+          if (hi <= lo || sqr(hi - lo) * edgeLen2 < kMinPiece * kMinPiece) {
+            lo = 1.0f;
+            hi = 0.0f;
+          } else {
+            any = true;
+          }
+          pc[0] = lo;
+          pc[1] = hi;
+        }
       }
-      if (t1 != 1.0f) {
-        vlerp(pe, va, vb, t1);
-        k1 = partialKey(pe);
+      if (!any) continue;
+      if (!passLink(link)) continue;
+      if ((link.bits & LINK_DEAD_END) && link.ref != m_endRef) continue;
+
+      uint64_t k0 = vertKey(tileIndex, vidx[j]), k1 = vertKey(tileIndex, vidx[j1]);
+      if (t0 != 0.0f || t1 != 1.0f) {
+        float pe[3];
+        if (t0 != 0.0f) {
+          vlerp(pe, va, vb, t0);
+          k0 = partialKey(pe);
+        }
+        if (t1 != 1.0f) {
+          vlerp(pe, va, vb, t1);
+          k1 = partialKey(pe);
+        }
+      }
+      const bool inViewEdge = (inView >> j) & 1u;
+      for (int k = 0; k < (inViewEdge ? 1 : 3); ++k) { // (an edge in view has only the first piece)
+        const float lo = piece[k][0], hi = piece[k][1];
+        if (lo >= hi) continue;
+        const int pieceRoot = k == 0 ? nd.root : turnRoot(k == 1);
+        if (pieceRoot < 0) continue;
+        float pl[3], pr[3];
+        vlerp(pl, va, vb, lo);
+        vlerp(pr, va, vb, hi);
+        pushSuccessor(n, pieceRoot, link.ref, pl, pr, lo == t0 ? k0 : 0, hi == t1 ? k1 : 0, va, vb, lo, hi);
       }
     }
-    const bool inViewEdge = (inView >> j) & 1u;
-    for (int k = 0; k < (inViewEdge ? 1 : 3); ++k) { // (an edge in view has only the first piece)
-      const float lo = piece[k][0], hi = piece[k][1];
-      if (lo >= hi) continue;
-      const int pieceRoot = k == 0 ? nd.root : turnRoot(k == 1);
-      if (pieceRoot < 0) continue;
-      float pl[3], pr[3];
-      vlerp(pl, va, vb, lo);
-      vlerp(pr, va, vb, hi);
-      pushSuccessor(n, pieceRoot, link.ref, pl, pr, lo == t0 ? k0 : 0, hi == t1 ? k1 : 0, va, vb, lo, hi);
-    }
+    if (rec || nextLink == NULL_LINK) break;
   }
   // Exactly one successor, with the same root, and nothing else pushed: expand it right away.
   if (m_deferCount == 1 && offMeshPushed == 0 && m_nodes[m_deferred[0]].root == nd.root) {

@@ -70,6 +70,8 @@ struct ShortestPathStats {
   int nodesDominated = 0; ///< Successors not generated: an earlier node on the same edge reaches
                           ///< every point of theirs at most as cheaply (uniform costs only).
   int nodesShrunk = 0;    ///< Successors cut at one end where an earlier node dominates that part.
+  int tilesGathered = 0;  ///< Tiles whose polygons this query gathered into the polygon cache.
+  int uncachedExpansions = 0; ///< Expansions in polygons of a tile the polygon cache cannot hold.
 };
 
 /// A read-only view of one search node, for drawing the search (intervals and roots).
@@ -99,6 +101,9 @@ public:
   /// found once per mesh generation): 5 bytes per vertex for twice the vertices loaded now (at
   /// least 32 K vertices) and 8 bytes per tile slot (at most 64 K slots); when more tiles are
   /// visited than it holds it starts over, and a tile that does not fit is asked per query.
+  /// Likewise the polygon cache (what an expansion reads of a polygon and its links, gathered per
+  /// tile once per mesh generation): 96 bytes per polygon and 16 per link slot loaded now (at least
+  /// 1 K polygons and 4 K links); a tile bigger than that is read from the mesh at each expansion.
   Status init(const NavMesh* mesh, int maxNodes = 8192);
 
   /// Finds the shortest path from startPos (inside startRef) to endPos (inside endRef).
@@ -148,6 +153,8 @@ public:
   struct Node;
   struct Root;
   struct Slot;
+  struct PolyRec;
+  struct LinkRec;
 
 private:
   // Search steps (ShortestPath.cpp).
@@ -165,11 +172,17 @@ private:
   int turnRootAt(uint64_t key, const float* pos, float g, int parentRoot, PolyRef poly);
   int newNode();
   bool deadEnd(PolyRef polyRef, const MeshTile* tile, const Poly* poly, PolyRef from) const;
+  static bool deadEndFrom(const MeshTile* tile, const Poly* poly, PolyRef from);
   float costTo(int n, int root, const float* p, bool pInsideNodePoly, PolyRef endNext);
   bool isCorner(uint64_t key, PolyRef polyRef, const float* pos);
   bool isCornerSlow(uint64_t key, PolyRef polyRef, const float* pos);
   int cornerBase(uint32_t tileIndex);
   void forgetCorners();
+  const PolyRec* polyRec(PolyRef ref);
+  const PolyRec* fillPolyTile(uint32_t tileIndex, PolyRef ref);
+  void forgetPolys();
+  void makeLinkRec(const Link& link, PolyRef from, int nv, LinkRec& out) const;
+  bool passLink(const LinkRec& link) const;
   uint8_t walkFan(uint64_t key, PolyRef polyRef, const float* pos, const QueryFilter* filter,
                   uint32_t* flagsOut) const;
   Slot* slot(uint64_t key, bool create);
@@ -224,7 +237,19 @@ private:
   uint32_t m_cornerTileCount = 0;
   int m_cornerCap = 0, m_cornerUsed = 0;
   uint32_t m_cornerEpoch = 1;
-  uint64_t m_cornerGeneration = 0;      ///< The mesh generation the cache holds.
+  uint64_t m_cornerGeneration = 0;      ///< The mesh generation the caches hold.
+  // Polygons kept across queries the same way: per polygon what its expansion reads (vertex xz
+  // ready for the side tests, vertex indices, its links with the neighbour's flags and whether the
+  // neighbour is an off-mesh connection or a dead end from it), gathered per tile on demand.
+  struct PolyTile {
+    uint32_t epoch = 0;
+    int base = 0;
+  };
+  PolyTile* m_polyTiles = nullptr; ///< [Size: m_cornerTileCount]
+  PolyRec* m_polyRecs = nullptr;   ///< [Size: m_polyCap]
+  LinkRec* m_linkRecs = nullptr;   ///< [Size: m_linkCap]
+  int m_polyCap = 0, m_polyUsed = 0, m_linkCap = 0, m_linkUsed = 0;
+  uint32_t m_polyEpoch = 1;
   bool m_cornerFilterFlags = false;     ///< This query's filter is the flag test (no pass hook).
   // The mesh's ref decoding, read once per query (the hot loops then decode in registers).
   const MeshTile* m_tiles = nullptr;

@@ -457,6 +457,48 @@ TEST(ShortestPathHand, CornerCacheFollowsPolyFlags) {
   EXPECT_NEAR(r.length, std::sqrt(208.0f), 1e-4f);
 }
 
+// The polygon cache keeps each link's neighbour flags; setPolyFlags must reach them too. Two rows
+// of four quads: from (1, 1) to (19, 1) the path runs straight along the south row until the
+// filter refuses the third south quad; the search meets that quad from the second one (an interval
+// node, whose polygon's links come from the cache), and must go around it through the north row.
+TEST(ShortestPathHand, PolygonCacheFollowsPolyFlags) {
+  HandMesh hm;
+  HandTile t;
+  for (int row = 0; row < 2; ++row)
+    for (int i = 0; i < 4; ++i) {
+      const float x = 5.0f * float(i), z = 5.0f * float(row);
+      t.addPoly({{x, z}, {x + 5, z}, {x + 5, z + 5}, {x, z + 5}});
+    }
+  hm.tiles.push_back(t);
+  World w;
+  std::string why;
+  ASSERT_TRUE(buildHandMesh(hm, w, &why)) << why;
+  const float s[3] = {1, 0, 1}, e[3] = {19, 0, 1}, third[3] = {12, 0, 2};
+  nav::QueryFilter f;
+  f.setExcludeFlags(2);
+  nav::ShortestPath sp;
+  ASSERT_TRUE(nav::statusSucceeded(sp.init(&w.mesh, 256)));
+  warmUp(sp, w, 0, 0, 10, f);
+  Result r = runWith(sp, w, s, e, f);
+  ASSERT_TRUE(nav::statusSucceeded(r.status));
+  EXPECT_NEAR(r.length, 18.0f, 1e-4f);
+  EXPECT_EQ(r.count(), 2);
+  ASSERT_TRUE(nav::statusSucceeded(w.mesh.setPolyFlags(findPoly(w, third), 2)));
+  r = runWith(sp, w, s, e, f);
+  ASSERT_TRUE(nav::statusSucceeded(r.status));
+  EXPECT_FALSE(r.status & nav::PARTIAL_RESULT);
+  EXPECT_NEAR(r.length, std::sqrt(97.0f) + 5.0f + std::sqrt(32.0f), 1e-4f);
+  ASSERT_EQ(r.count(), 4);
+  expectPoint(r, 1, 10, 5);
+  expectPoint(r, 2, 15, 5);
+  EXPECT_EQ(sp.lastStats().tilesGathered, 1); // the mesh changed: its polygons gathered again
+  ASSERT_TRUE(nav::statusSucceeded(w.mesh.setPolyFlags(findPoly(w, third), 1)));
+  r = runWith(sp, w, s, e, f);
+  EXPECT_NEAR(r.length, 18.0f, 1e-4f);
+  r = runWith(sp, w, s, e, f);
+  EXPECT_EQ(sp.lastStats().tilesGathered, 0); // (and kept while it does not)
+}
+
 // Four tiles meet at (10, 10) (tile (0, 1) in two halves): with all four the point is inside
 // walkable space; once tile (1, 1) is removed it is the corner the path from tile (1, 0) to the
 // west half of tile (0, 1) turns at.

@@ -16,10 +16,12 @@
 #include <DetourNavMeshQuery.h>
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -225,3 +227,86 @@ INSTANTIATE_TEST_SUITE_P(ShortestPath, SharedLevel, ::testing::Values("dungeon.o
                            std::string n = p.param;
                            return n.substr(0, n.find('.'));
                          });
+
+// The polygon cache (what an expansion reads of a polygon and its links, kept across queries) must
+// not change any answer. The generated obstacle field baked as one tile of more polygons than a
+// ShortestPath initialised on an empty mesh can cache (1 K): that one reads the mesh at every
+// expansion, one initialised with the tile loaded reads its cache; the same pairs give the same
+// bits (corners, flags, polygons, length, status).
+TEST(ShortestPathLevel, PolygonCacheGivesTheAnswersOfTheMesh) {
+  std::vector<float> verts;
+  std::vector<int> tris;
+  generateObstacleField(200.0f, 400, 12345, verts, tris);
+  World w;
+  std::string why;
+  ASSERT_TRUE(buildLevelFromTriangles(verts, tris, false, w, &why)) << why;
+  nav::TileRef tref = 0;
+  for (int i = 0; i < w.mesh.getMaxTiles() && !tref; ++i)
+    if (w.mesh.getTile(i)->header) tref = w.mesh.getTileRef(w.mesh.getTile(i));
+  ASSERT_NE(tref, 0u);
+  ASSERT_GT(w.mesh.getTileByRef(tref)->header->polyCount, 1024) << "the tile must be bigger than the smallest cache";
+  // Pairs first (Detour's random points, on the same polygons), as positions.
+  dtQueryFilter df;
+  seedRandom(5);
+  std::vector<std::array<float, 6>> pairs;
+  for (int i = 0; i < 400 && pairs.size() < 150; ++i) {
+    dtPolyRef a = 0, b = 0;
+    std::array<float, 6> p{};
+    if (dtStatusFailed(w.dtq->findRandomPoint(&df, frand, &a, p.data()))) continue;
+    if (dtStatusFailed(w.dtq->findRandomPoint(&df, frand, &b, p.data() + 3))) continue;
+    pairs.push_back(p);
+  }
+  ASSERT_GE(pairs.size(), 100u);
+  // Out and back in (a copy of its data: the mesh frees what it owns); the small ShortestPath is
+  // made while it is out.
+  const nav::MeshTile* tile = w.mesh.getTileByRef(tref);
+  const int size = tile->dataSize;
+  uint8_t* data = new uint8_t[size_t(size)];
+  std::memcpy(data, tile->data, size_t(size));
+  ASSERT_TRUE(nav::statusSucceeded(w.mesh.removeTile(tref, nullptr, nullptr)));
+  nav::ShortestPath uncached;
+  ASSERT_TRUE(nav::statusSucceeded(uncached.init(&w.mesh, 65536)));
+  ASSERT_TRUE(nav::statusSucceeded(w.mesh.addTile(data, size, nav::TILE_FREE_DATA, 0, &tref, &why))) << why;
+  nav::ShortestPath cached;
+  ASSERT_TRUE(nav::statusSucceeded(cached.init(&w.mesh, 65536)));
+  nav::NavMeshQuery q;
+  ASSERT_TRUE(nav::statusSucceeded(q.init(&w.mesh, 64)));
+  nav::QueryFilter filter;
+  const float ext[3] = {0.1f, 0.5f, 0.1f};
+  int compared = 0, uncachedExpansions = 0, cachedUncached = 0, gathered = 0;
+  for (const auto& p : pairs) {
+    nav::PolyRef s = 0, e = 0;
+    float sp[3], ep[3];
+    q.findNearestPoly(p.data(), ext, &filter, &s, sp);
+    q.findNearestPoly(p.data() + 3, ext, &filter, &e, ep);
+    if (!s || !e) continue;
+    struct Out {
+      std::vector<float> pts = std::vector<float>(3 * 256);
+      std::vector<uint8_t> flags = std::vector<uint8_t>(256);
+      std::vector<nav::PolyRef> refs = std::vector<nav::PolyRef>(256), polys = std::vector<nav::PolyRef>(4096);
+      int n = 0, np = 0;
+      float len = 0;
+      nav::Status st = 0;
+    } a, b;
+    a.st = uncached.findPath(s, e, sp, ep, &filter, a.pts.data(), a.flags.data(), a.refs.data(), &a.n, 256,
+                             a.polys.data(), &a.np, 4096, &a.len);
+    b.st = cached.findPath(s, e, sp, ep, &filter, b.pts.data(), b.flags.data(), b.refs.data(), &b.n, 256,
+                           b.polys.data(), &b.np, 4096, &b.len);
+    uncachedExpansions += uncached.lastStats().uncachedExpansions;
+    cachedUncached += cached.lastStats().uncachedExpansions;
+    gathered += cached.lastStats().tilesGathered;
+    ASSERT_EQ(a.st, b.st);
+    ASSERT_EQ(a.n, b.n);
+    ASSERT_EQ(a.np, b.np);
+    EXPECT_EQ(std::memcmp(&a.len, &b.len, sizeof(float)), 0) << a.len << " vs " << b.len;
+    EXPECT_EQ(std::memcmp(a.pts.data(), b.pts.data(), sizeof(float) * 3 * size_t(a.n)), 0);
+    EXPECT_TRUE(std::equal(a.flags.begin(), a.flags.begin() + a.n, b.flags.begin()));
+    EXPECT_TRUE(std::equal(a.refs.begin(), a.refs.begin() + a.n, b.refs.begin()));
+    EXPECT_TRUE(std::equal(a.polys.begin(), a.polys.begin() + a.np, b.polys.begin()));
+    ++compared;
+  }
+  EXPECT_GE(compared, 100);
+  EXPECT_GT(uncachedExpansions, 10 * compared); // the small one read the mesh throughout
+  EXPECT_EQ(cachedUncached, 0);
+  EXPECT_EQ(gathered, 1); // the one tile, once (kept across queries)
+}
