@@ -130,7 +130,7 @@ struct alignas(16) ShortestPath::PolyRec {
   float x[8], z[8];                  ///< Vertex xz; lanes past nv repeat vertex 0 (for the SSE side tests).
   uint16_t verts[VERTS_PER_POLYGON]; ///< Vertex indices into the tile's verts.
   uint32_t firstLink;                ///< Its links: m_linkRecs[firstLink, firstLink + linkCount), list order.
-  uint16_t linkCount;
+  uint32_t linkCount;
   uint8_t nv;                        ///< Vertex count.
 };
 
@@ -1141,7 +1141,7 @@ int ShortestPath::expandNode(int n) {
     int linkCount = 0;
     if (rec) {
       links = &m_linkRecs[rec->firstLink];
-      linkCount = rec->linkCount;
+      linkCount = int(rec->linkCount);
     } else {
       for (; nextLink != NULL_LINK && linkCount < 16; nextLink = tile->links[nextLink].next)
         if (tile->links[nextLink].ref) makeLinkRec(tile->links[nextLink], polyRef, nv, batch[linkCount++]);
