@@ -378,6 +378,7 @@ bool App::init(std::string& error) {
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;
+  m_panelLayout.installIniHandler(); // (which panels the user placed: with their places in imgui.ini)
   if (!m_headless && !m_settingsPath.empty()) {
     std::error_code ec;
     fs::create_directories(fs::path(m_settingsPath).parent_path(), ec);
@@ -867,7 +868,7 @@ void App::typeScriptText() {
 
 void App::runScript(int frame) {
   typeScriptText(); // --type text still waiting for its field
-  if (frame == 1 && m_opt.resizeW > 0) SDL_SetWindowSize(m_window, m_opt.resizeW, m_opt.resizeH);
+  if (frame == 1 + 3 * m_opt.resizeAfterClicks && m_opt.resizeW > 0) SDL_SetWindowSize(m_window, m_opt.resizeW, m_opt.resizeH);
   if (frame == 1) {
     for (const std::string& f : m_opt.drops) {
       SDL_Event drop{};
@@ -921,6 +922,11 @@ void App::runScript(int frame) {
   m_scriptMouseX = float(x);
   m_scriptMouseY = float(y);
   m_scriptMouseDown = step % 3 == 1;
+  if (c.drag && step % 3 == 2) { // --drag: the button still held at the end point for ImGui, released there
+    m_scriptMouseX = c.toX;
+    m_scriptMouseY = c.toY;
+    m_scriptMouseDown = true;
+  }
   if (step % 3 == 0) return;
   SDL_Event ev{};
   ev.type = step % 3 == 1 ? SDL_MOUSEBUTTONDOWN : SDL_MOUSEBUTTONUP;
@@ -928,8 +934,8 @@ void App::runScript(int frame) {
   ev.button.button = SDL_BUTTON_LEFT;
   ev.button.state = step % 3 == 1 ? SDL_PRESSED : SDL_RELEASED;
   ev.button.clicks = 1;
-  ev.button.x = x;
-  ev.button.y = y;
+  ev.button.x = int(std::lround(m_scriptMouseX));
+  ev.button.y = int(std::lround(m_scriptMouseY));
   m_scriptShift = c.shift;
   SDL_PushEvent(&ev);
 }
@@ -1120,6 +1126,7 @@ void App::drawUi() {
       ImGui::MenuItem("Bake panel", nullptr, &m_showBake);
       ImGui::MenuItem("Test cases panel", nullptr, &m_testCases.visible);
       ImGui::MenuItem("Log", nullptr, &m_showLog);
+      if (ImGui::MenuItem("Reset panel layout")) m_panelLayout.resetUserPlaced(); // panels the user moved, back in place
       ImGui::MenuItem("Stats overlay", nullptr, &m_view.showStats);
       ImGui::MenuItem("Wireframe", nullptr, &m_view.wireframe);
       if (ImGui::MenuItem("Frame level", "F")) frameLevel();
@@ -1140,30 +1147,10 @@ void App::drawUi() {
     ImGui::EndMainMenuBar();
   }
 
-  // The window was resized: panels keep their distance to the nearest corner (right / bottom ones
-  // move with the window's edges), the Tools and Log panels take their places again.
-  PanelLayout layout;
-  layout.menuBarHeight = m_menuBarHeight;
-  const ImVec2 viewSize = ImGui::GetMainViewport()->Size;
-  // (A minimised window can report a tiny size: nothing is moved for it, or all would pile up.)
-  if ((viewSize.x != m_layoutSize[0] || viewSize.y != m_layoutSize[1]) && viewSize.x >= 64 && viewSize.y >= 64) {
-    if (m_layoutSize[0] > 0 && m_layoutSize[1] > 0) {
-      layout.relayout = true;
-      for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
-        if (w->Flags & (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup |
-                        ImGuiWindowFlags_MenuBar | ImGuiWindowFlags_NoMove))
-          continue;
-        ImVec2 p = w->Pos;
-        if (p.x + w->Size.x * 0.5f > m_layoutSize[0] * 0.5f) p.x += viewSize.x - m_layoutSize[0];
-        if (p.y + w->Size.y * 0.5f > m_layoutSize[1] * 0.5f) p.y += viewSize.y - m_layoutSize[1];
-        p.x = std::max(0.0f, std::min(p.x, viewSize.x - std::min(w->Size.x, viewSize.x)));
-        p.y = std::max(m_menuBarHeight, std::min(p.y, viewSize.y - std::min(w->Size.y, viewSize.y - m_menuBarHeight)));
-        ImGui::SetWindowPos(w, p, ImGuiCond_Always);
-      }
-    }
-    m_layoutSize[0] = viewSize.x;
-    m_layoutSize[1] = viewSize.y;
-  }
+  // Panels in their places for this window size, the ones the user moved or resized where they
+  // put them (clamped inside after a resize).
+  m_panelLayout.arrange(m_menuBarHeight);
+  PanelLayout& layout = m_panelLayout;
   if (m_showTools) {
     int next = drawToolsPanel(m_tools, m_activeTool, &m_showTools, layout);
     if (next != m_activeTool) {

@@ -50,9 +50,13 @@ struct AppOptions {
   /// Scripted clicks (window pixels), replayed as real SDL input over three frames each (move,
   /// press, release) after the first frame: they hit ImGui widgets like the mouse would, or else
   /// pick the level (ray -> level hit -> active tool). For headless screenshots and tests.
+  /// A drag (--drag) presses at (x, y) and holds the button to (toX, toY), where it is released
+  /// (three frames as well: ImGui moves a panel taken by its title bar or an empty part).
   struct Click {
     float x, y;
     bool shift;
+    bool drag = false;
+    float toX = 0, toY = 0;
   };
   std::vector<Click> clicks;
   /// Keys pressed after the clicks, one every two frames (down, then up), as real SDL key events:
@@ -70,6 +74,7 @@ struct AppOptions {
   bool askMoved = false;
   /// --resize WxH: after the first frame the window is resized to WxH (as dragging its border).
   int resizeW = 0, resizeH = 0;
+  int resizeAfterClicks = 0; ///< --resize given after this many --click/--drag: resized after them.
   /// Files "dropped" on the window after the first frame (real SDL_DROPFILE events).
   std::vector<std::string> drops;
   /// Headless: at exit, save the current scenario here (--save-scenario), as File > Save would.
@@ -194,7 +199,7 @@ private:
   bool m_leftDown = false, m_rightDown = false, m_dragged = false;
   int m_pressX = 0, m_pressY = 0;
   float m_menuBarHeight = 0;
-  float m_layoutSize[2] = {0, 0}; ///< The window size the panels were laid out for (PanelLayout).
+  PanelLayout m_panelLayout; ///< Where the panels go; which ones the user placed.
   int m_frameIndex = 0;
   bool m_scriptShift = false; ///< Shift state of the scripted click being released.
   bool m_scriptMouse = false, m_scriptMouseDown = false; ///< A scripted click drives ImGui's mouse this frame.

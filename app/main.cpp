@@ -45,13 +45,16 @@ void printHelp(FILE* out) {
                "  --frames N           frames rendered before the screenshot (default 4)\n"
                "  --click X,Y[,shift]  click window pixel (X, Y) as the mouse would (UI widgets, or picking +\n"
                "                       the active tool); repeatable, one click per three frames\n"
+               "  --drag X0,Y0,X1,Y1   press the left button at window pixel (X0, Y0), release it at (X1, Y1)\n"
+               "                       (moves a panel taken by its title bar); in order with the --clicks\n"
                "  --key NAME           after the clicks, press key NAME (SDL name, optional ctrl+ shift+ alt+,\n"
                "                       e.g. ctrl+z); repeatable, one key per two frames\n"
                "  --type TEXT          after the clicks, in order with the --key presses, type TEXT (text input\n"
                "                       events, as a keyboard would send into the focused text field)\n"
                "  --hover X,Y          after the clicks and keys, rest the mouse on window pixel (X, Y) until the\n"
                "                       end (hover readouts: Navmesh panel, A* Stepper; --dump-state \"hover\")\n"
-               "  --resize WxH         after the first frame, resize the window to WxH (panels are laid out again)\n"
+               "  --resize WxH         after the first frame, resize the window to WxH (panels are laid out again);\n"
+               "                       given after --click/--drag options: after those\n"
                "  --ask-moved          headless: a scenario whose level or tile set moved opens the 'Scenario files\n"
                "                       not found' dialog (as interactive runs do) instead of failing; the script\n"
                "                       answers it (--type a path, --key return opens, --key escape cancels)\n"
@@ -125,6 +128,17 @@ int main(int argc, char** argv) {
       }
       c.shift = n == 3;
       opt.clicks.push_back(c);
+    } else if (a == "--drag") {
+      const char* v = value("X0,Y0,X1,Y1");
+      navbench::AppOptions::Click c{0, 0, false};
+      char extra = 0;
+      if (std::sscanf(v, "%f,%f,%f,%f%c", &c.x, &c.y, &c.toX, &c.toY, &extra) != 4 || !std::isfinite(c.x) ||
+          !std::isfinite(c.y) || !std::isfinite(c.toX) || !std::isfinite(c.toY)) {
+        std::fprintf(stderr, "navbench: --drag: expected X0,Y0,X1,Y1 (window pixels), got '%s'\n", v);
+        return 2;
+      }
+      c.drag = true;
+      opt.clicks.push_back(c);
     } else if (a == "--tool") {
       opt.toolName = value("a tool name");
     } else if (a == "--shortest") {
@@ -160,6 +174,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "navbench: --resize: expected WxH (16..16384), got '%s'\n", v);
         return 2;
       }
+      opt.resizeAfterClicks = int(opt.clicks.size());
     } else if (a == "--ask-moved") {
       opt.askMoved = true;
     } else if (a == "--drop") {

@@ -1,38 +1,21 @@
 #include "app/panels/Panels.h"
 
 #include <imgui.h>
-#include <imgui_internal.h> // FindWindowByName: where the Log is before it is drawn
 
 #include <algorithm>
 
 namespace navbench {
 
-void drawLogPanel(Log& log, bool* open, const PanelLayout& layout) {
+void drawLogPanel(Log& log, bool* open, const PanelLayout& /*layout: places it from the next frame*/) {
   ImGuiViewport* vp = ImGui::GetMainViewport();
   const bool small = vp->Size.y < 600; // small window: start collapsed at the bottom, keep the view clear
-  // Its place: along the bottom, right of the Tools panel when that reaches down to the strip,
-  // and left of the View panel's corner (260 px wide, bottom right).
-  const float h = 110, y = vp->Pos.y + vp->Size.y - (small ? 30 : h + 10);
-  const float right = vp->Pos.x + vp->Size.x;
-  float x = vp->Pos.x + 10;
-  if (layout.toolsShown && layout.toolsMax[1] > y - 10) x = std::max(x, layout.toolsMax[0] + 10);
-  // A window too narrow for the Log beside the Tools (under ~470 px): the left edge, inside the
-  // window (it was put right of the Tools, off the window's right edge, or wholly outside it).
-  const bool room = x + 160 <= right - 10;
-  if (!room) x = vp->Pos.x + 10;
-  const float w = std::max(std::min(160.0f, right - 10 - x), right - 280 - x);
-  // Placed at start, when the window size changes, and when it meets the Tools panel (moved there,
-  // or the Tools panel grew with another tool's options): the Log never covers the tools. (Not
-  // when there is no room beside them: it would be pinned over them, unable to be dragged away.)
-  bool place = layout.relayout;
-  if (const ImGuiWindow* self = ImGui::FindWindowByName("Log"); self && layout.toolsShown && room) {
-    const ImRect r(self->Pos, ImVec2(self->Pos.x + self->Size.x, self->Pos.y + self->Size.y));
-    place = place || r.Overlaps(ImRect(layout.toolsMin[0], layout.toolsMin[1], layout.toolsMax[0], layout.toolsMax[1]));
-  }
-  const ImGuiCond cond = place ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
-  ImGui::SetNextWindowPos(ImVec2(x, y), cond);
-  ImGui::SetNextWindowSize(ImVec2(w, h), cond);
-  if (small) ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+  // The first frame's place (the bottom left); PanelLayout::arrange() keeps it beside the others.
+  const float h = 110;
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + 10, vp->Pos.y + vp->Size.y - (small ? 30 : h + 10)), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(std::max(160.0f, vp->Size.x - 290), h), ImGuiCond_FirstUseEver);
+  // (Always given: a FirstUseEver not used on the first frame would collapse it when the window
+  // first gets small, even if the user placed it.)
+  ImGui::SetNextWindowCollapsed(small, ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("Log", open)) {
     ImGui::End();
     return;

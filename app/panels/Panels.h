@@ -27,20 +27,59 @@ struct FrameStats {
   int debugVertices = 0;
 };
 
-/// Where the Tools and Log panels go, so that neither covers the other at any window size: the
-/// Tools panel is a column on the left (never taller than the window: it scrolls), the Log a strip
-/// along the bottom to the right of the Tools panel (left of the View panel's corner).
-struct PanelLayout {
-  /// The window size changed this frame: the Tools and Log panels take their places again.
-  bool relayout = false;
-  float menuBarHeight = 0;
-  /// The Tools panel's rectangle this frame [window pixels] (toolsShown false: hidden or closed).
-  bool toolsShown = false;
-  float toolsMin[2] = {0, 0}, toolsMax[2] = {0, 0};
+/// Where the panels go, so that none covers another by default at any window size from 640x480
+/// up, and a panel the user moved or resized stays where they put it.
+///  - Tools: a column on the left (never taller than the window: it scrolls).
+///  - A right column beside it, top down: the stats overlay, the A* stepper window (at most 410 px
+///    wide, about a third of the window's height), the Navmesh panel (collapsed), the View panel
+///    at the bottom (shorter when the column is short).
+///  - Log: a strip along the bottom right of the Tools panel (where the Tools reach down to it) and
+///    left of the View panel; when that strip is under 200 px wide, at the bottom of the right
+///    column under the View panel.
+///  - In a window under 600 px high the View and Log start (or, shrunk to it, become) collapsed.
+/// Panels the user has not moved or resized are put in place every frame (they follow the window
+/// size and each other: a taller Tools panel, the stepper window appearing, a panel expanded). A
+/// panel the user dragged or resized keeps its place across window resizes, clamped back inside
+/// the window if the new size would leave it (partly) outside; which panels the user placed is
+/// kept in imgui.ini ([NavBench][Panels]).
+class PanelLayout {
+public:
+  /// Registers the imgui.ini handler that keeps which panels the user placed (before loading it).
+  void installIniHandler();
+  /// Once per frame after the menu bar, before the panels are drawn: notes the panels the user
+  /// moved or resized since the last frame, handles a window size change (panels the user placed
+  /// are clamped inside, others moved with their corner) and puts the rest in their places (from
+  /// the last frame's sizes and the panels shown).
+  void arrange(float menuBarHeight);
+  float menuBarHeight() const { return m_menuBarHeight; }
+  /// The user moved or resized the panel named `name` (its ImGui window name).
+  bool userPlaced(const std::string& name) const;
+  /// View > Reset panel layout: every panel back in its place (the user's places forgotten).
+  void resetUserPlaced();
+
+private:
+  struct Placed {
+    std::string name;
+    float pos[2], size[2];
+    bool sized;
+  };
+  Placed* placed(const std::string& name);
+  void setPlaced(const std::string& name, bool on);
+  struct IniPos {
+    std::string name;
+    float x, y;
+  };
+  float m_menuBarHeight = 0;
+  bool m_iniSection = false;        ///< imgui.ini had [NavBench][Panels].
+  std::vector<IniPos> m_iniPos;     ///< An imgui.ini without it (older): its panel places.
+  float m_size[2] = {0, 0};         ///< The window size the panels were placed for.
+  int m_frames = 0;
+  std::vector<std::string> m_user;  ///< Panels the user placed.
+  std::vector<Placed> m_placed;     ///< Where arrange() put each panel last (to see a user's move).
 };
 
-/// Log window: filter, copy, clear; follows new messages. Placed by `layout` (after the Tools
-/// panel was drawn): at start, when the window size changes, and whenever it meets the Tools panel.
+/// Log window: filter, copy, clear; follows new messages. Placed by `layout`.arrange() (this only
+/// gives its first frame's place).
 void drawLogPanel(Log& log, bool* open, const PanelLayout& layout);
 
 /// Small translucent overlay in the top-right corner of the 3D view.
@@ -62,7 +101,7 @@ void drawHelpWindow(bool* open);
 bool drawViewPanel(ViewSettings& view, render::Camera& camera, const Level& level, bool* open);
 
 /// Tool list plus the active tool's own UI. Returns the index to activate (or `active`). Its
-/// height is kept within the window (the content scrolls); its rectangle goes into `layout`.
+/// height is kept within the window (the content scrolls); placed by `layout`.arrange().
 int drawToolsPanel(const std::vector<std::unique_ptr<Tool>>& tools, int active, bool* open, PanelLayout& layout);
 
 /// A simple file browser in a modal popup (File > Open), or a folder chooser.

@@ -11,21 +11,16 @@ namespace navbench {
 
 int drawToolsPanel(const std::vector<std::unique_ptr<Tool>>& tools, int active, bool* open, PanelLayout& layout) {
   ImGuiViewport* vp = ImGui::GetMainViewport();
-  const ImVec2 home(vp->Pos.x + 10, vp->Pos.y + layout.menuBarHeight + 8);
-  ImGui::SetNextWindowPos(home, layout.relayout ? ImGuiCond_Always : ImGuiCond_FirstUseEver);
+  // Its place (top left) is kept by layout.arrange(); this is the first frame's.
+  const ImVec2 home(vp->Pos.x + 10, vp->Pos.y + layout.menuBarHeight() + 8);
+  ImGui::SetNextWindowPos(home, ImGuiCond_FirstUseEver);
   // Never taller than the window below its top edge: long option lists (the A* Stepper's) scroll
   // instead of running under the Log or off the window.
   const ImGuiWindow* self = ImGui::FindWindowByName("Tools");
-  const float top = layout.relayout || !self ? home.y : self->Pos.y;
+  const float top = self ? self->Pos.y : home.y;
   const float maxH = std::max(100.0f, vp->Pos.y + vp->Size.y - 10.0f - top);
   ImGui::SetNextWindowSizeConstraints(ImVec2(260, std::min(100.0f, maxH)), ImVec2(420, maxH));
   const bool expanded = ImGui::Begin("Tools", open, ImGuiWindowFlags_AlwaysAutoResize);
-  const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize(); // (collapsed: the title bar)
-  layout.toolsShown = true;
-  layout.toolsMin[0] = pos.x;
-  layout.toolsMin[1] = pos.y;
-  layout.toolsMax[0] = pos.x + size.x;
-  layout.toolsMax[1] = pos.y + size.y;
   if (!expanded) {
     ImGui::End();
     return active;

@@ -13,7 +13,9 @@ bool drawViewPanel(ViewSettings& view, render::Camera& cam, const Level& level, 
   ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - 270, vp->Pos.y + vp->Size.y - (small ? 30 : 330)),
                           ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(260, 320), ImGuiCond_FirstUseEver);
-  if (small) ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+  // (Always given: a FirstUseEver not used on the first frame would collapse it when the window
+  // first gets small, even if the user placed it.)
+  ImGui::SetNextWindowCollapsed(small, ImGuiCond_FirstUseEver);
   bool frame = false;
   if (!ImGui::Begin("View", open)) {
     ImGui::End();
