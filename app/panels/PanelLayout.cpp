@@ -222,7 +222,7 @@ void PanelLayout::arrange(float menuBarHeight) {
 
   if (const ImGuiWindow* st = shown("A* stepper")) {
     const float w = std::min(kStepperWidth, colW);
-    const float h = std::clamp(std::floor(vh * 0.3f), 120.0f, kStepperHeight);
+    const float h = std::clamp(std::floor(vh * 0.36f), 120.0f, kStepperHeight);
     const Box b{vw - kMargin - w, y, w, h};
     put("A* stepper", b, true);
     y = (userPlaced("A* stepper") ? st->Pos.y + st->Size.y : b.y + b.h) + kGap;

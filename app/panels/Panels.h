@@ -31,7 +31,7 @@ struct FrameStats {
 /// up, and a panel the user moved or resized stays where they put it.
 ///  - Tools: a column on the left (never taller than the window: it scrolls).
 ///  - A right column beside it, top down: the stats overlay, the A* stepper window (at most 410 px
-///    wide, about a third of the window's height), the Navmesh panel (collapsed), the View panel
+///    wide, about 36% of the window's height), the Navmesh panel (collapsed), the View panel
 ///    at the bottom (shorter when the column is short).
 ///  - Log: a strip along the bottom right of the Tools panel (where the Tools reach down to it) and
 ///    left of the View panel; when that strip is under 200 px wide, at the bottom of the right
