@@ -1,5 +1,7 @@
-// FuzzObjLevel.cpp: the viewer's OBJ loader (app/Level.h, tinyobjloader underneath) and the
-// picking BVH built over what it loads. Input goes to a temp file (path-only API).
+// FuzzObjLevel.cpp: the viewer's OBJ loader (app/Level.h: OBJs without materials through the
+// one-pass prescan + nav_bake's streaming reader, the others through tinyobjloader; built as
+// navbench_core builds it, see CMakeLists.txt), the picking BVH and the LOD built over what it
+// loads. Input goes to a temp file (path-only API).
 #include "app/Level.h"
 #include "tests/fuzz/FuzzUtil.h"
 
