@@ -975,7 +975,7 @@ int ShortestPath::expandNode(int n) {
   tileAndPoly(polyRef, &tile, &poly);
   const PolyRec* rec = polyRec(polyRef); // null: read the mesh
   if (!rec) ++m_stats.uncachedExpansions;
-  const int nv = poly->vertCount;
+  const int nv = rec ? rec->nv : poly->vertCount; // (with a record, the polygon itself is not read)
 
   // Side values of the vertices against the interval's line; onLine: the vertex is on it.
   // In the same pass, the side values against the two rays of the cone (used below when the root
@@ -1135,7 +1135,7 @@ int ShortestPath::expandNode(int n) {
   // The links: the polygon record's, or (a tile the cache cannot hold) read from the mesh in
   // batches of the same form.
   LinkRec batch[16];
-  uint32_t nextLink = poly->firstLink;
+  uint32_t nextLink = rec ? NULL_LINK : poly->firstLink;
   for (;;) {
     const LinkRec* links = batch;
     int linkCount = 0;
