@@ -5,6 +5,9 @@
 #include "nav/bake/Bake.h"
 #include "nav/bake/LevelFile.h"
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -18,6 +21,19 @@ inline std::string defaultObj() { return sourceDir() + "/assets/levels/default.o
 inline std::string defaultLevel() { return sourceDir() + "/assets/levels/default.json"; }
 
 inline bool fileExists(const std::string& p) { return std::ifstream(p).good(); }
+
+/// A file name in `dir` of this process only: dir/<prefix>_<pid>_<name>.
+inline std::string processTempPath(const std::string& dir, const std::string& prefix, const std::string& name) {
+  return dir + "/" + prefix + "_" + std::to_string(::getpid()) + "_" + name;
+}
+
+/// Writes `text` to `path` byte for byte; false when the file cannot be written.
+inline bool writeFile(const std::string& path, const std::string& text) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) return false;
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  return std::fclose(f) == 0 && ok;
+}
 
 /// The three shared RecastDemo levels.
 inline const std::vector<std::string>& sharedLevelNames() {

@@ -3,6 +3,7 @@
 // the viewer's parser) on every level we have, and refuses bad files naming the file and line;
 // streamObj (the file bake's one-pass form) hands over the same records.
 #include "BakeTestUtil.h"
+#include "ObjSinkCollect.h"
 #include "nav/bake/ObjMesh.h"
 #include "nav/bake/TriangleGrid.h"
 #ifdef NAVBENCH_HAVE_WORLDGEN
@@ -22,19 +23,17 @@
 #include <vector>
 
 using nav::bake::loadObj;
+using baketest::CollectSink;
 using nav::bake::ObjMesh;
 
 namespace {
 
 std::string tempPath(const std::string& name) {
-  return std::string(::testing::TempDir()) + "/objreader_" + std::to_string(::getpid()) + "_" + name;
+  return baketest::processTempPath(::testing::TempDir(), "objreader", name);
 }
 
 void writeText(const std::string& path, const std::string& text) {
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  ASSERT_NE(f, nullptr) << path;
-  std::fwrite(text.data(), 1, text.size(), f);
-  std::fclose(f);
+  ASSERT_TRUE(baketest::writeFile(path, text)) << path;
 }
 
 /// tinyobjloader's reading of the file, fanned (v0, vi-1, vi) per face over shapes in order: what
@@ -232,38 +231,6 @@ TEST(ObjReader, BadFilesNameTheFileLineAndProblem) {
   EXPECT_NE(why.find("cannot open the file"), std::string::npos) << why;
   std::remove(path.c_str());
 }
-
-namespace {
-
-/// streamObj into arrays, counting the progress calls.
-struct CollectSink : nav::bake::ObjSink {
-  ObjMesh m;
-  long long lastRead = -1, fileBytes = -2, blocks = 0;
-  long long stopAfterVerts = -1;
-  bool stopOnProgress = false;
-  bool vertex(const float* v) override {
-    if (stopAfterVerts >= 0 && (long long)(m.verts.size() / 3) == stopAfterVerts) {
-      failure = "sink full";
-      return false;
-    }
-    m.verts.insert(m.verts.end(), v, v + 3);
-    return true;
-  }
-  bool triangle(int a, int b, int c) override {
-    m.tris.insert(m.tris.end(), {a, b, c});
-    return true;
-  }
-  bool progress(long long read, long long total) override {
-    EXPECT_GT(read, lastRead);
-    lastRead = read;
-    fileBytes = total;
-    ++blocks;
-    if (stopOnProgress) failure = "cancelled";
-    return !stopOnProgress;
-  }
-};
-
-} // namespace
 
 // streamObj (the file bake's reader) hands over exactly what loadObj returns, block by block, and
 // fails with the same messages; a sink can stop it.

@@ -3,6 +3,7 @@
 // pieces of any size give exactly what streamObj reads from the file, with the same messages
 // naming the file; the size limit is a parameter (the viewer's 512 MiB, none for the file bake).
 #include "BakeTestUtil.h"
+#include "ObjSinkCollect.h"
 #include "nav/bake/ObjMesh.h"
 #include "nav/bake/StreamBake.h"
 
@@ -18,19 +19,17 @@
 #include <string>
 #include <vector>
 
+using Collect = baketest::CollectSink; // everything streamObj hands over, with the progress calls
 using nav::bake::ObjMesh;
 
 namespace {
 
 std::string tempPath(const std::string& name) {
-  return std::string(::testing::TempDir()) + "/objsource_" + std::to_string(::getpid()) + "_" + name;
+  return baketest::processTempPath(::testing::TempDir(), "objsource", name);
 }
 
 void writeText(const std::string& path, const std::string& text) {
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  ASSERT_NE(f, nullptr) << path;
-  std::fwrite(text.data(), 1, text.size(), f);
-  std::fclose(f);
+  ASSERT_TRUE(baketest::writeFile(path, text)) << path;
 }
 
 std::string readText(const std::string& path) {
@@ -40,26 +39,6 @@ std::string readText(const std::string& path) {
   return ss.str();
 }
 
-/// Everything streamObj hands over, with the progress calls.
-struct Collect : nav::bake::ObjSink {
-  ObjMesh m;
-  long long lastRead = -1, fileBytes = -2, blocks = 0;
-  bool vertex(const float* v) override {
-    m.verts.insert(m.verts.end(), v, v + 3);
-    return true;
-  }
-  bool triangle(int a, int b, int c) override {
-    m.tris.insert(m.tris.end(), {a, b, c});
-    return true;
-  }
-  bool progress(long long read, long long total) override {
-    EXPECT_GT(read, lastRead);
-    lastRead = read;
-    fileBytes = total;
-    ++blocks;
-    return true;
-  }
-};
 
 /// Text handed over `piece` bytes at a time (at most what is asked), optionally stopping with a
 /// failure once `stopAt` bytes are out.

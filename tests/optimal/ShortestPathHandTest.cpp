@@ -416,6 +416,18 @@ void warmUp(nav::ShortestPath& sp, World& w, float x0, float z0, float size, con
     for (const auto& b : pts) runWith(sp, w, a.data(), b.data(), filter);
 }
 
+// One tile of hand-made polygons, a filter refusing flag 2 and a ShortestPath on it whose caches
+// the queries of warmUp over [0, size]^2 have filled.
+void setUpWarm(const HandTile& t, float size, World& w, nav::QueryFilter& f, nav::ShortestPath& sp) {
+  HandMesh hm;
+  hm.tiles.push_back(t);
+  std::string why;
+  ASSERT_TRUE(buildHandMesh(hm, w, &why)) << why;
+  f.setExcludeFlags(2);
+  ASSERT_TRUE(nav::statusSucceeded(sp.init(&w.mesh, 256)));
+  warmUp(sp, w, 0, 0, size, f);
+}
+
 } // namespace
 
 // The corner state of a vertex is cached across queries; changing the mesh must reset it. A room of
@@ -424,23 +436,17 @@ void warmUp(nav::ShortestPath& sp, World& w, float x0, float z0, float size, con
 // same ShortestPath. Then the path to the fifth quad must turn at the centre (the turn is the
 // search's own, not the last one to the end).
 TEST(ShortestPathHand, CornerCacheFollowsPolyFlags) {
-  HandMesh hm;
   HandTile t;
   t.addPoly({{0, 0}, {5, 0}, {5, 5}, {0, 5}});
   t.addPoly({{5, 0}, {10, 0}, {10, 5}, {5, 5}}); // south-east
   t.addPoly({{5, 5}, {10, 5}, {10, 10}, {5, 10}});
   t.addPoly({{0, 5}, {5, 5}, {5, 10}, {0, 10}});
   t.addPoly({{10, 5}, {15, 5}, {15, 10}, {10, 10}});
-  hm.tiles.push_back(t);
   World w;
-  std::string why;
-  ASSERT_TRUE(buildHandMesh(hm, w, &why)) << why;
-  const float s[3] = {2, 0, 1}, e[3] = {14, 0, 9}, se[3] = {8, 0, 2};
   nav::QueryFilter f;
-  f.setExcludeFlags(2);
   nav::ShortestPath sp;
-  ASSERT_TRUE(nav::statusSucceeded(sp.init(&w.mesh, 256)));
-  warmUp(sp, w, 0, 0, 10, f);
+  ASSERT_NO_FATAL_FAILURE(setUpWarm(t, 10, w, f, sp));
+  const float s[3] = {2, 0, 1}, e[3] = {14, 0, 9}, se[3] = {8, 0, 2};
   Result r = runWith(sp, w, s, e, f);
   ASSERT_TRUE(nav::statusSucceeded(r.status));
   EXPECT_NEAR(r.length, std::sqrt(208.0f), 1e-4f); // straight, through the south-east quad
@@ -462,23 +468,17 @@ TEST(ShortestPathHand, CornerCacheFollowsPolyFlags) {
 // filter refuses the third south quad; the search meets that quad from the second one (an interval
 // node, whose polygon's links come from the cache), and must go around it through the north row.
 TEST(ShortestPathHand, PolygonCacheFollowsPolyFlags) {
-  HandMesh hm;
   HandTile t;
   for (int row = 0; row < 2; ++row)
     for (int i = 0; i < 4; ++i) {
       const float x = 5.0f * float(i), z = 5.0f * float(row);
       t.addPoly({{x, z}, {x + 5, z}, {x + 5, z + 5}, {x, z + 5}});
     }
-  hm.tiles.push_back(t);
   World w;
-  std::string why;
-  ASSERT_TRUE(buildHandMesh(hm, w, &why)) << why;
-  const float s[3] = {1, 0, 1}, e[3] = {19, 0, 1}, third[3] = {12, 0, 2};
   nav::QueryFilter f;
-  f.setExcludeFlags(2);
   nav::ShortestPath sp;
-  ASSERT_TRUE(nav::statusSucceeded(sp.init(&w.mesh, 256)));
-  warmUp(sp, w, 0, 0, 10, f);
+  ASSERT_NO_FATAL_FAILURE(setUpWarm(t, 10, w, f, sp));
+  const float s[3] = {1, 0, 1}, e[3] = {19, 0, 1}, third[3] = {12, 0, 2};
   Result r = runWith(sp, w, s, e, f);
   ASSERT_TRUE(nav::statusSucceeded(r.status));
   EXPECT_NEAR(r.length, 18.0f, 1e-4f);
