@@ -36,15 +36,6 @@ bool parseInt(const char* s, int* out) {
   return true;
 }
 
-// The bake's "grid: ..." line (cells, agent in cells, partition, tiles), as nav/bake's
-// logInputAndGrid writes it. Found by what it is, not where: warnings (degenerate triangles) come
-// before it in the log. Empty if the log has none.
-std::string gridLine(const nav::bake::BakeReport& report) {
-  for (const std::string& l : report.log)
-    if (l.compare(0, 6, "grid: ") == 0) return l;
-  return std::string();
-}
-
 int runBake(int argc, char** argv) {
   std::string level, out, settingsFile;
   int tileSize = -1, threads = 0;
@@ -170,8 +161,7 @@ int runBake(int argc, char** argv) {
   for (const std::string& l : report.log)
     if (l.find("warning") != std::string::npos) std::fprintf(stderr, "  %s\n", l.c_str());
 
-  const std::string grid = gridLine(report);
-  if (!grid.empty()) std::printf("%s\n", grid.c_str());
+  if (!report.grid.empty()) std::printf("%s\n", report.grid.c_str()); // (warnings may come first in the log)
   std::printf("wrote %s\n", out.c_str());
   std::printf("tiles %d (grid %d x %d), polys %d, verts %d, off-mesh connections %d, bytes %zu\n", report.tileCount,
               report.tilesX, report.tilesY, report.polyCount, report.vertCount, report.offMeshConCount, report.dataBytes);

@@ -408,7 +408,7 @@ bool detail::tiledMeshParams(const float* bmin, const BakeSettings& s, int tw, i
 }
 
 void detail::logInputAndGrid(long long verts, long long tris, const BakeInput& extras, const BakeSettings& s,
-                             const float* bmin, const float* bmax, int tw, int th, std::vector<std::string>* log) {
+                             const float* bmin, const float* bmax, int tw, int th, BakeReport* report) {
   const rcConfig cfg = makeConfig(s);
   int gw = 0, gh = 0;
   gridSize(bmin, bmax, s.cellSize, &gw, &gh);
@@ -416,7 +416,7 @@ void detail::logInputAndGrid(long long verts, long long tris, const BakeInput& e
   l << "input: " << verts << " verts, " << tris << " tris, " << extras.volumes.size() << " convex volumes, "
     << extras.links.size() << " off-mesh links; bounds (" << bmin[0] << ", " << bmin[1] << ", " << bmin[2] << ") - ("
     << bmax[0] << ", " << bmax[1] << ", " << bmax[2] << ")";
-  log->push_back(l.str());
+  report->log.push_back(l.str());
   std::ostringstream g;
   g << "grid: " << gw << " x " << gh << " cells of " << s.cellSize << " x " << s.cellHeight << " wu; agent "
     << cfg.walkableHeight << " cells tall, climb " << cfg.walkableClimb << ", radius " << cfg.walkableRadius
@@ -425,7 +425,8 @@ void detail::logInputAndGrid(long long verts, long long tris, const BakeInput& e
     g << "; " << tw << " x " << th << " tiles of " << s.tileSize << " cells, border " << cfg.walkableRadius + 3 << " cells";
   else
     g << "; solo mesh";
-  log->push_back(g.str());
+  report->grid = g.str();
+  report->log.push_back(report->grid);
 }
 
 std::string detail::doneLine(const BakeReport& r) {
@@ -640,7 +641,7 @@ bool Baker::bake(const BakeSettings& s, const BakeOptions& opt, BakeReport* repo
   tileGrid(s, &tw, &th);
   r.tilesX = tw;
   r.tilesY = th;
-  logInputAndGrid(m_input.vertCount(), m_input.triCount(), m_input, s, r.bmin, r.bmax, tw, th, &r.log);
+  logInputAndGrid(m_input.vertCount(), m_input.triCount(), m_input, s, r.bmin, r.bmax, tw, th, &r);
 
   // (tiledMeshParams refuses more than 16384 tiles; the product may not fit an int before that.)
   const int tileTotal = int(std::min<long long>((long long)tw * th, INT_MAX));

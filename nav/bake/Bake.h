@@ -119,6 +119,7 @@ struct BakeReport {
   bool cancelled = false;
   std::string error;              ///< Why the bake failed (empty on success).
   std::vector<std::string> log;   ///< Settings, grid, warnings, Recast messages.
+  std::string grid;               ///< The log's "grid: ..." line (cells, agent in cells, partition, tiles).
   /// Time per stage summed over all tiles (so with N threads this is CPU time, > wall time)
   /// [Unit: ms].
   double stageMs[BAKE_STAGE_COUNT] = {};

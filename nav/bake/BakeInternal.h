@@ -134,9 +134,10 @@ void tileGridFor(const float* bmin, const float* bmax, const BakeSettings& s, in
 bool tiledMeshParams(const float* bmin, const BakeSettings& s, int tilesX, int tilesY, NavMeshParams* params,
                      std::string* why);
 
-/// The "input: ..." and "grid: ..." log lines of a bake.
+/// The "input: ..." and "grid: ..." log lines of a bake, appended to report->log; the grid line also
+/// goes to report->grid.
 void logInputAndGrid(long long verts, long long tris, const BakeInput& extras, const BakeSettings& s, const float* bmin,
-                     const float* bmax, int tilesX, int tilesY, std::vector<std::string>* log);
+                     const float* bmax, int tilesX, int tilesY, BakeReport* report);
 /// The final "done: ..." log line.
 std::string doneLine(const BakeReport& r);
 /// "tile (x, y)" or "solo mesh".

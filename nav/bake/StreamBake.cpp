@@ -536,7 +536,7 @@ bool bakeFileToTileSet(const FileBakeInput& fin, const BakeSettings& s, const st
   if (degenerateCount)
     r.log.push_back("warning: " + std::to_string(degenerateCount) + " of " + std::to_string(ntris) +
                     " triangles are degenerate (zero area)");
-  logInputAndGrid(nverts, ntris, extrasInput, s, r.bmin, r.bmax, tw, th, &r.log);
+  logInputAndGrid(nverts, ntris, extrasInput, s, r.bmin, r.bmax, tw, th, &r);
   report(BakeStage::Prepare, 0, 1, 1000, 1000);
   for (int t = 0; t < tileTotal; ++t) st.largestTileTris = std::max(st.largestTileTris, binner.count(t));
   st.largestTileInputBytes = size_t(st.largestTileTris) * (RECORD_BYTES + 3 * sizeof(int));
