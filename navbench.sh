@@ -201,7 +201,10 @@ run_fuzzers() {
 
 case "$cmd" in
   run)
-    if (($# == 0)); then set -- "$here/assets/levels/default.obj"; fi
+    # No level first (nothing, or options only): the default level, then the options.
+    if (($# == 0)) || [[ "$1" == -* && "$1" != "--help" && "$1" != "-h" ]]; then
+      set -- "$here/assets/levels/default.obj" "$@"
+    fi
     exec "$build/app/navbench" "$@"
     ;;
   test)
