@@ -2,7 +2,7 @@
 
 #include "app/tools/Tester.h"
 #include "app/tools/Tools.h"
-#include "nav/AtomicFile.h"
+#include "nav/base/AtomicFile.h"
 #include "nav/TileSetFile.h"
 #include "nav/bake/LevelFile.h"
 #include "render/Gl.h" // before any SDL GL header
@@ -47,14 +47,14 @@ bool levelLodOn(const ViewSettings& view) {
 } // namespace
 
 namespace {
-// The panel layout, written through nav/AtomicFile.h ("" = not saved: headless runs).
+// The panel layout, written through nav/base/AtomicFile.h ("" = not saved: headless runs).
 void saveImguiIni(const std::string& path) {
   ImGui::GetIO().WantSaveIniSettings = false;
   if (path.empty()) return;
   size_t n = 0;
   const char* data = ImGui::SaveIniSettingsToMemory(&n);
   std::string why;
-  if (!nav::writeFileAtomic(path, data, n, why)) std::fprintf(stderr, "navbench: %s\n", why.c_str());
+  if (!base::writeFileAtomic(path, data, n, why)) std::fprintf(stderr, "navbench: %s\n", why.c_str());
 }
 } // namespace
 
@@ -701,7 +701,7 @@ bool App::writeState(const std::string& path, std::string& error) const {
   j["frame"] = {{"cpuMs", m_stats.cpuMs}, {"debugDrawCalls", m_stats.debugDrawCalls},
                 {"debugVertices", m_stats.debugVertices}, {"levelTris", m_stats.levelTris},
                 {"levelTrisDrawn", m_stats.levelTrisDrawn}};
-  return nav::writeFileAtomic(path, j.dump(1) + "\n", error); // temp file + rename
+  return base::writeFileAtomic(path, j.dump(1) + "\n", error); // temp file + rename
 }
 
 void App::uploadLevel() {

@@ -1,6 +1,6 @@
 #include "app/Scenario.h"
 
-#include "nav/AtomicFile.h"
+#include "nav/base/AtomicFile.h"
 
 #include <cfloat>
 #include <cmath>
@@ -390,7 +390,7 @@ bool loadScenarioFile(const std::string& path, Scenario& out, std::string& error
 }
 
 bool saveScenarioFile(const std::string& path, const Scenario& s, std::string& error) {
-  return nav::writeFileAtomic(path, toJson(s), error);
+  return base::writeFileAtomic(path, toJson(s), error);
 }
 
 bool scenarioFromPngText(const std::vector<std::pair<std::string, std::string>>& text, Scenario& out, std::string& error) {

@@ -1,6 +1,6 @@
 #include "app/Settings.h"
 
-#include "nav/AtomicFile.h"
+#include "nav/base/AtomicFile.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -105,7 +105,7 @@ bool Settings::save(const std::string& path, std::string& error) const {
       out << "camera_level=" << cameraLevel << "\ncamera=" << buf << "\n";
     }
     // Temp file + rename: a failed write leaves the old settings.
-    if (!nav::writeFileAtomic(path, out.str(), error)) return false;
+    if (!base::writeFileAtomic(path, out.str(), error)) return false;
   }
   return true;
 }

@@ -1,7 +1,7 @@
 // TileSetFile.cpp: MSET tile-set files (RecastDemo's format), with validation and atomic writes.
 #include "nav/TileSetFile.h"
 
-#include "nav/AtomicFile.h"
+#include "nav/base/AtomicFile.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -148,7 +148,7 @@ Status saveTileSetFile(const NavMesh& mesh, const std::string& path, std::string
   Status s = saveTileSet(mesh, buf, why);
   if (statusFailed(s)) return s;
   std::string err;
-  if (!writeFileAtomic(path, buf.data(), buf.size(), err)) return fail(why, FAILURE | INVALID_PARAM, err);
+  if (!base::writeFileAtomic(path, buf.data(), buf.size(), err)) return fail(why, FAILURE | INVALID_PARAM, err);
   return SUCCESS;
 }
 

@@ -50,7 +50,7 @@ Status loadTileSetFile(const std::string& path, NavMesh& mesh, std::string* why 
 
 /// Serialises the mesh's tiles (slot order, as RecastDemo) into `out`.
 Status saveTileSet(const NavMesh& mesh, std::vector<uint8_t>& out, std::string* why = nullptr);
-/// Writes the tile set atomically (nav/AtomicFile.h): a failed write leaves the old file.
+/// Writes the tile set atomically (nav/base/AtomicFile.h): a failed write leaves the old file.
 Status saveTileSetFile(const NavMesh& mesh, const std::string& path, std::string* why = nullptr);
 
 /// One tile of a mesh, for reports.

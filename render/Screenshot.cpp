@@ -2,7 +2,7 @@
 
 #include "render/Gl.h"
 
-#include "nav/AtomicFile.h"
+#include "nav/base/AtomicFile.h"
 
 #include <png.h>
 
@@ -152,8 +152,8 @@ bool writePng(const std::string& path, const Image& img, std::string& error) {
   for (int y = 0; y < img.height; ++y)
     rows[size_t(y)] = const_cast<png_bytep>(&img.rgba[size_t(y) * size_t(img.width) * 4]);
 
-  // Temp file + rename (nav/AtomicFile.h, header-only): a failed write leaves the old file.
-  nav::AtomicFile out(path);
+  // Temp file + rename (nav/base/AtomicFile.h, header-only): a failed write leaves the old file.
+  base::AtomicFile out(path);
   std::string why;
   if (!out.open(why)) {
     error = "cannot write " + why;

@@ -18,7 +18,7 @@
 #include "app/cli/TestCaseFile.h"
 #include "app/cli/TestCaseRun.h"
 
-#include "nav/AtomicFile.h"
+#include "nav/base/AtomicFile.h"
 #include "nav/NavMath.h"
 #include "nav/NavMeshQuery.h"
 #include "nav/PathFollow.h"
@@ -243,7 +243,7 @@ int runQuery(int argc, char** argv) {
   if (!jsonPath.empty()) {
     std::string out;
     for (size_t i = 0; i < cases.size(); ++i) out += caseJson(i, cases[i], results[i], optimal);
-    if (!nav::writeFileAtomic(jsonPath, out, why)) {
+    if (!base::writeFileAtomic(jsonPath, out, why)) {
       std::fprintf(stderr, "navbench query: %s\n", why.c_str());
       return 1;
     }
@@ -260,7 +260,7 @@ int runQuery(int argc, char** argv) {
     std::vector<std::string> lines(cases.size());
     for (size_t i = 0; i < cases.size(); ++i)
       lines[i] = navbench::formatExpect(cases[i].raycast, navbench::expectFromResult(cases[i], results[i]));
-    if (!nav::writeFileAtomic(writeExpectedPath, navbench::replaceExpectations(text, cases, lines), why)) {
+    if (!base::writeFileAtomic(writeExpectedPath, navbench::replaceExpectations(text, cases, lines), why)) {
       std::fprintf(stderr, "navbench query: %s\n", why.c_str());
       return 1;
     }

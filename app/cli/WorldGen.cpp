@@ -1,6 +1,6 @@
 #include "app/cli/WorldGen.h"
 
-#include "nav/AtomicFile.h"
+#include "nav/base/AtomicFile.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -203,7 +203,7 @@ bool writeWorldObj(const WorldParams& p, const std::string& path, WorldStats* st
     if (why) *why = path + ": world size must be 32..8192 m and terrain cell 0.5..16 m";
     return false;
   }
-  nav::AtomicFile out(path); // temp file + rename: a failed write leaves the old file
+  base::AtomicFile out(path); // temp file + rename: a failed write leaves the old file
   std::string err;
   if (!out.open(err)) {
     if (why) *why = err;

@@ -4,7 +4,7 @@
 #include "app/Level.h"
 #include "app/NavState.h"
 #include "app/tools/Tester.h"
-#include "nav/AtomicFile.h"
+#include "nav/base/AtomicFile.h"
 #include "nav/NavMeshQuery.h"
 #include "render/Camera.h"
 
@@ -361,7 +361,7 @@ void TestCasePanel::exportUi(Context& ctx) {
       const bool crlf = text.find("\r\n") != std::string::npos;
       if (!text.empty() && text.back() != '\n') text += crlf ? "\r\n" : "\n";
       text += m_exportLine + (crlf ? "\r\n" : "\n");
-      if (!nav::writeFileAtomic(m_path, text, why)) {
+      if (!base::writeFileAtomic(m_path, text, why)) {
         m_exportMsg = why;
         ctx.log->error("test cases: " + why);
       } else {

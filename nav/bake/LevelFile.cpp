@@ -1,6 +1,6 @@
 #include "nav/bake/LevelFile.h"
 #include "nav/bake/ObjMesh.h"
-#include "nav/AtomicFile.h"
+#include "nav/base/AtomicFile.h"
 
 #include <nlohmann/json.hpp>
 
@@ -324,7 +324,7 @@ bool saveLevelFile(const std::string& path, const Level& level, std::string* why
   j["offMeshLinks"] = links;
   const std::string text = j.dump(2) + "\n";
   std::string err; // temp file + rename: a failed write leaves the old file
-  if (!nav::writeFileAtomic(path, text, err)) {
+  if (!base::writeFileAtomic(path, text, err)) {
     if (why) *why = err;
     return false;
   }

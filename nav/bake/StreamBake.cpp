@@ -1,6 +1,6 @@
 #include "nav/bake/StreamBake.h"
 
-#include "nav/AtomicFile.h"
+#include "nav/base/AtomicFile.h"
 #include "nav/TileSetFile.h"
 #include "nav/bake/BakeInternal.h"
 #include "nav/bake/LevelFile.h"
@@ -424,7 +424,7 @@ bool bakeFileToTileSet(const FileBakeInput& fin, const BakeSettings& s, const st
   report(BakeStage::Prepare, 0, 1, 0, 1000);
 
   // The output first (a bake of minutes should not end in "cannot write"), then the temporary files.
-  AtomicFile outFile(outPath);
+  base::AtomicFile outFile(outPath);
   if (!outFile.open(why)) return fail("cannot write " + why);
   const std::string tmpBase = (fopt.tempDir.empty() ? folderOf(outPath) : fopt.tempDir) + "/" + baseName(outPath) +
                               ".bake" + std::to_string(::getpid());

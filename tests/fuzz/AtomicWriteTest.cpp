@@ -1,10 +1,10 @@
-// AtomicWriteTest.cpp: no data loss (issue 8). Every file writer goes through nav/AtomicFile.h;
+// AtomicWriteTest.cpp: no data loss (issue 8). Every file writer goes through nav/base/AtomicFile.h;
 // when the write fails (the temporary file cannot be created, or the disk "fills up" half-way,
 // simulated with RLIMIT_FSIZE, which also binds root) the old file is still there, byte for byte,
 // no temporary file is left behind, and the error names the file.
 #include "app/Settings.h"
 #include "app/cli/WorldGen.h"
-#include "nav/AtomicFile.h"
+#include "nav/base/AtomicFile.h"
 #include "nav/TileSetFile.h"
 #include "nav/bake/LevelFile.h"
 #include "render/Screenshot.h"
@@ -63,8 +63,8 @@ using Writer = std::function<bool(const std::string& path, std::string& error)>;
 
 std::vector<std::pair<std::string, Writer>> writers() {
   std::vector<std::pair<std::string, Writer>> w;
-  w.emplace_back("nav::writeFileAtomic", [](const std::string& p, std::string& e) {
-    return nav::writeFileAtomic(p, std::string(4096, 'x'), e);
+  w.emplace_back("base::writeFileAtomic", [](const std::string& p, std::string& e) {
+    return base::writeFileAtomic(p, std::string(4096, 'x'), e);
   });
   w.emplace_back("saveTileSetFile", [](const std::string& p, std::string& e) {
     nav::NavMesh mesh;
@@ -114,7 +114,7 @@ TEST(AtomicWrite, EveryWriterReplacesTheFileWhenItCan) {
     const std::string now = readAll(path);
     EXPECT_NE(now, OLD) << name;
     EXPECT_GT(now.size(), 256u) << name;
-    EXPECT_FALSE(fs::exists(nav::atomicTempPath(path))) << name;
+    EXPECT_FALSE(fs::exists(base::atomicTempPath(path))) << name;
     EXPECT_EQ(std::distance(fs::directory_iterator(t.dir), fs::directory_iterator()), 1) << name << ": stray files";
   }
 }
@@ -125,12 +125,12 @@ TEST(AtomicWrite, TemporaryFileCannotBeCreatedKeepsTheOldFile) {
   for (const auto& [name, write] : writers()) {
     const std::string path = t.file("out.dat");
     writeOld(path);
-    fs::create_directory(nav::atomicTempPath(path));
+    fs::create_directory(base::atomicTempPath(path));
     std::string error;
     EXPECT_FALSE(write(path, error)) << name;
     EXPECT_NE(error.find(path), std::string::npos) << name << ": " << error;
     EXPECT_EQ(readAll(path), OLD) << name << ": the old file must survive";
-    fs::remove(nav::atomicTempPath(path));
+    fs::remove(base::atomicTempPath(path));
   }
 }
 
@@ -148,7 +148,7 @@ TEST(AtomicWrite, DiskFullHalfWayKeepsTheOldFileAndLeavesNoTemporary) {
     EXPECT_FALSE(ok) << name;
     EXPECT_NE(error.find(path), std::string::npos) << name << ": " << error;
     EXPECT_EQ(readAll(path), OLD) << name << ": the old file must survive";
-    EXPECT_FALSE(fs::exists(nav::atomicTempPath(path))) << name << ": temporary file left behind";
+    EXPECT_FALSE(fs::exists(base::atomicTempPath(path))) << name << ": temporary file left behind";
   }
 }
 
@@ -157,14 +157,14 @@ TEST(AtomicWrite, AtomicFileDiscardedBeforeCommitLeavesTheOldFile) {
   const std::string path = t.file("out.dat");
   writeOld(path);
   {
-    nav::AtomicFile out(path);
+    base::AtomicFile out(path);
     std::string why;
     ASSERT_TRUE(out.open(why)) << why;
     std::fputs("half a new file", out.file());
     // Destroyed without commit (an exception, an early return).
   }
   EXPECT_EQ(readAll(path), OLD);
-  EXPECT_FALSE(fs::exists(nav::atomicTempPath(path)));
+  EXPECT_FALSE(fs::exists(base::atomicTempPath(path)));
 }
 
 TEST(AtomicWrite, RenameOntoADirectoryFailsWithTheFileNamed) {
@@ -172,11 +172,11 @@ TEST(AtomicWrite, RenameOntoADirectoryFailsWithTheFileNamed) {
   const std::string path = t.file("taken");
   fs::create_directories(fs::path(path) / "child");
   std::string why;
-  EXPECT_FALSE(nav::writeFileAtomic(path, std::string("data"), why));
+  EXPECT_FALSE(base::writeFileAtomic(path, std::string("data"), why));
   EXPECT_NE(why.find(path), std::string::npos) << why;
   EXPECT_NE(why.find("rename"), std::string::npos) << why;
   EXPECT_TRUE(fs::is_directory(fs::path(path) / "child"));
-  EXPECT_FALSE(fs::exists(nav::atomicTempPath(path)));
+  EXPECT_FALSE(fs::exists(base::atomicTempPath(path)));
 }
 
 } // namespace

@@ -1,5 +1,5 @@
-// AtomicFile.h: the one way NavBench writes a file (issue 8 "no data loss"). Header-only and
-// standard-library only, so nav, nav/bake, render and app all use it without a link dependency.
+// AtomicFile.h: the one way NavBench writes a file. Header-only and
+// standard-library only (nav/base: the helpers every module may use; it includes nothing of ours).
 //
 // The bytes go to a temporary file beside the target ("<path>.tmp<pid>": same directory, so the
 // rename stays on one file system), which is flushed, fsync'ed and closed, then renamed over
@@ -14,13 +14,13 @@
 #include <unistd.h>
 #include <utility>
 
-namespace nav {
+namespace base {
 
 /// The temporary file used for `path` by this process (tests put obstacles there).
 inline std::string atomicTempPath(const std::string& path) { return path + ".tmp" + std::to_string(::getpid()); }
 
 /// A file being written atomically: open(), write to file(), commit().
-///   nav::AtomicFile out(path);
+///   base::AtomicFile out(path);
 ///   if (!out.open(why)) return false;
 ///   fwrite(..., out.file());
 ///   if (!out.commit(why)) return false;   // why = "<path>: <problem> (the previous file ...)"
@@ -95,4 +95,4 @@ inline bool writeFileAtomic(const std::string& path, const std::string& text, st
   return writeFileAtomic(path, text.data(), text.size(), why);
 }
 
-} // namespace nav
+} // namespace base
