@@ -1,5 +1,8 @@
 #include "app/panels/BakePanel.h"
 
+#include "app/Document.h"
+#include "app/panels/Panels.h"
+
 #include "nav/TileSetFile.h"
 #include "nav/bake/LevelFile.h"
 
@@ -239,4 +242,21 @@ bool BakePanel::draw(NavState& nav, Log& log, bool* open) {
   return adopted;
 }
 
+} // namespace navbench
+
+namespace navbench {
+namespace {
+class BakeWindow final : public Panel {
+public:
+  BakeWindow() : Panel(false) {}
+  const char* name() const override { return "Bake"; }
+  const char* menuLabel() const override { return "Bake panel"; }
+  int menuOrder() const override { return 3; }
+  void draw(PanelContext& ctx) override {
+    if (m_visible) ctx.doc.bake.draw(ctx.doc.nav, ctx.log, &m_visible);
+  }
+};
+} // namespace
+
+std::unique_ptr<Panel> makeBakePanel() { return std::make_unique<BakeWindow>(); }
 } // namespace navbench

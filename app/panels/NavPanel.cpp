@@ -1,5 +1,6 @@
 #include "app/NavDraw.h"
 #include "app/NavState.h"
+#include "app/Document.h"
 #include "app/panels/Panels.h"
 #include "nav/bake/Areas.h"
 
@@ -151,4 +152,33 @@ void drawHelpWindow(bool* open) {
   ImGui::End();
 }
 
+} // namespace navbench
+
+namespace navbench {
+namespace {
+class NavPanel final : public Panel {
+public:
+  const char* name() const override { return "Navmesh"; }
+  const char* menuLabel() const override { return "Navmesh panel"; }
+  int menuOrder() const override { return 2; }
+  void draw(PanelContext& ctx) override {
+    if (!m_visible) return;
+    Document& doc = ctx.doc;
+    const float hp[3] = {doc.hover.pos.x, doc.hover.pos.y, doc.hover.pos.z};
+    if (drawNavPanel(doc.nav, doc.navDraw, doc.hover.poly, doc.hover.hit, hp, &m_visible)) doc.filterChanged();
+  }
+};
+
+class HelpWindow final : public Panel {
+public:
+  HelpWindow() : Panel(false) {}
+  const char* name() const override { return "Help"; } // Help > Shortcuts, F1
+  void draw(PanelContext&) override {
+    if (m_visible) drawHelpWindow(&m_visible);
+  }
+};
+} // namespace
+
+std::unique_ptr<Panel> makeNavPanel() { return std::make_unique<NavPanel>(); }
+std::unique_ptr<Panel> makeHelpWindow() { return std::make_unique<HelpWindow>(); }
 } // namespace navbench

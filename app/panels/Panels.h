@@ -1,9 +1,13 @@
-// Panels.h: the viewer's ImGui panels, one file each, all shown from App::drawUi().
+// Panels.h: the viewer's ImGui panels, one file each. A panel implements Panel (below) in its own
+// file, with a factory function there; Panels.cpp lists the factories in drawing order (the one
+// registration line). The app draws every panel each frame and lists the ones with a menu label
+// in the View menu; a panel reaches the app only through PanelContext.
 #pragma once
 
 #include "app/Log.h"
 #include "app/ViewSettings.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +18,7 @@ class Camera;
 
 namespace navbench {
 
+class Document;
 class Tool;
 
 /// Frame timing and draw statistics for the overlay.
@@ -139,5 +144,37 @@ private:
   std::vector<Entry> m_entries;
   int m_selected = -1;
 };
+
+/// What a panel may use this frame.
+struct PanelContext {
+  Document& doc;
+  Log& log;
+  PanelLayout& layout;
+  const FrameStats& stats;
+  int windowW = 0, windowH = 0;          ///< The window, in pixels.
+  int navTiles = 0, navTilesPending = 0; ///< The navmesh overlay's tiles, and those still being built.
+  std::function<void()> frameLevel;       ///< Aims the camera at the whole level (View > Frame level).
+};
+
+class Panel {
+public:
+  virtual ~Panel() = default;
+  /// Its name (tests and the app find a panel by it: "Tools", "Help", "Bake"...).
+  virtual const char* name() const = 0;
+  /// Its entry in the View menu ("" = none), and where the entry goes (lower first).
+  virtual const char* menuLabel() const { return ""; }
+  virtual int menuOrder() const { return 0; }
+  /// Where its shown / hidden state lives (some panels keep it in the document).
+  virtual bool* visible(Document& /*doc*/) { return &m_visible; }
+  /// Draws it when visible (and whatever it runs while hidden, such as its file dialog).
+  virtual void draw(PanelContext& ctx) = 0;
+
+protected:
+  explicit Panel(bool visibleAtStart = true) : m_visible(visibleAtStart) {}
+  bool m_visible;
+};
+
+/// Every panel, in drawing order (Panels.cpp).
+std::vector<std::unique_ptr<Panel>> createPanels();
 
 } // namespace navbench

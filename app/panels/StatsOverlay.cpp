@@ -1,3 +1,4 @@
+#include "app/Document.h"
 #include "app/panels/Panels.h"
 
 #include <imgui.h>
@@ -21,4 +22,19 @@ void drawStatsOverlay(const FrameStats& s, float menuBarHeight) {
   ImGui::End();
 }
 
+} // namespace navbench
+
+namespace navbench {
+namespace {
+class StatsPanel final : public Panel {
+public:
+  const char* name() const override { return "Stats"; } // View > Stats overlay (a view setting)
+  bool* visible(Document& doc) override { return &doc.view.showStats; }
+  void draw(PanelContext& ctx) override {
+    if (ctx.doc.view.showStats) drawStatsOverlay(ctx.stats, ctx.layout.menuBarHeight());
+  }
+};
+} // namespace
+
+std::unique_ptr<Panel> makeStatsOverlay() { return std::make_unique<StatsPanel>(); }
 } // namespace navbench

@@ -1,6 +1,9 @@
 // TestCasePanel.cpp: see TestCasePanel.h.
 #include "app/panels/TestCasePanel.h"
 
+#include "app/Document.h"
+#include "app/panels/Panels.h"
+
 #include "app/Level.h"
 #include "app/NavState.h"
 #include "app/tools/Tester.h"
@@ -418,4 +421,23 @@ void TestCasePanel::dumpState(nlohmann::json& out) const {
   out["cases"] = cases;
 }
 
+} // namespace navbench
+
+namespace navbench {
+namespace {
+class TestCasesWindow final : public Panel {
+public:
+  const char* name() const override { return "Test cases"; }
+  const char* menuLabel() const override { return "Test cases panel"; }
+  int menuOrder() const override { return 4; }
+  bool* visible(Document& doc) override { return &doc.testCases.visible; }
+  void draw(PanelContext& ctx) override { // always: its file dialog too
+    Document& doc = ctx.doc;
+    TestCasePanel::Context c{&doc.nav, &doc.level, &doc.tools, &doc.activeTool, &doc.camera, &ctx.log};
+    doc.testCases.draw(c);
+  }
+};
+} // namespace
+
+std::unique_ptr<Panel> makeTestCasesPanel() { return std::make_unique<TestCasesWindow>(); }
 } // namespace navbench

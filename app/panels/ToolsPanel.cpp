@@ -1,5 +1,6 @@
 #include "app/panels/Panels.h"
 
+#include "app/Document.h"
 #include "app/tools/Tool.h"
 
 #include <imgui.h>
@@ -41,4 +42,20 @@ int drawToolsPanel(const std::vector<std::unique_ptr<Tool>>& tools, int active, 
   return next;
 }
 
+} // namespace navbench
+
+namespace navbench {
+namespace {
+class ToolsPanel final : public Panel {
+public:
+  const char* name() const override { return "Tools"; }
+  const char* menuLabel() const override { return "Tools panel"; }
+  int menuOrder() const override { return 0; }
+  void draw(PanelContext& ctx) override {
+    if (m_visible) ctx.doc.setActiveTool(drawToolsPanel(ctx.doc.tools, ctx.doc.activeTool, &m_visible, ctx.layout));
+  }
+};
+} // namespace
+
+std::unique_ptr<Panel> makeToolsPanel() { return std::make_unique<ToolsPanel>(); }
 } // namespace navbench

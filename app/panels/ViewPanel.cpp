@@ -1,3 +1,4 @@
+#include "app/Document.h"
 #include "app/panels/Panels.h"
 
 #include "app/Level.h"
@@ -56,4 +57,20 @@ bool drawViewPanel(ViewSettings& view, render::Camera& cam, const Level& level, 
   return frame;
 }
 
+} // namespace navbench
+
+namespace navbench {
+namespace {
+class ViewPanel final : public Panel {
+public:
+  const char* name() const override { return "View"; }
+  const char* menuLabel() const override { return "View panel"; }
+  int menuOrder() const override { return 1; }
+  void draw(PanelContext& ctx) override {
+    if (m_visible && drawViewPanel(ctx.doc.view, ctx.doc.camera, ctx.doc.level, &m_visible)) ctx.frameLevel();
+  }
+};
+} // namespace
+
+std::unique_ptr<Panel> makeViewPanel() { return std::make_unique<ViewPanel>(); }
 } // namespace navbench

@@ -1,0 +1,168 @@
+// Document.h: what the user has open in the viewer, and the operations on it.
+//
+// The document owns the level (OBJ, level file, or a tile set's own detail mesh), the tile set
+// with its query filter and node budget, the Bake panel's source (the level-file edits), the
+// test-case file, the tools and their states, the camera, the view and navmesh drawing options,
+// and the scenario path and note. Its operations are the ones a user names: open a file, apply
+// a scenario, capture the current state as a scenario, save it. They reach the window, the GPU
+// and the user only through DocumentHost (the app), so the frame loop stays a router.
+//
+// Errors name the file and the problem, go to the log and (through the host) to a toast; a failed
+// open or scenario changes nothing that is open.
+#pragma once
+
+#include "app/Level.h"
+#include "app/Log.h"
+#include "app/NavDraw.h"
+#include "app/NavState.h"
+#include "app/Scenario.h"
+#include "app/ViewSettings.h"
+#include "app/panels/BakePanel.h"
+#include "app/panels/TestCasePanel.h"
+#include "app/tools/Tool.h"
+#include "render/Camera.h"
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace navbench {
+
+/// A scenario whose level or tile set is not where it says: what the moved-files dialog asks for.
+struct MovedFiles {
+  Scenario scenario;
+  std::string baseDir, source;
+  std::string level, navmesh; ///< Resolved paths (the dialog lets the user edit them).
+  bool levelMissing = false, navMissing = false;
+};
+
+/// What the document needs from the viewer around it.
+class DocumentHost {
+public:
+  virtual ~DocumentHost() = default;
+  /// Headless run (--screenshot, --bench-frames): no settings, no background loads, no dialogs.
+  virtual bool headless() const = 0;
+  /// Headless runs ask for a scenario's moved files too (--ask-moved) instead of failing.
+  virtual bool asksForMovedFiles() const = 0;
+  /// A new level (or the tile set's own triangles) replaced the shown one: upload it, aim the
+  /// camera at it (from the low-x, low-z corner; the last session's camera for the same file).
+  virtual void levelReplaced() = 0;
+  /// The level's colours depend on a view setting that changed: upload it again.
+  virtual void levelRecolour() = 0;
+  /// Another navmesh is open (or none): its overlay buffers are stale.
+  virtual void navmeshReplaced() = 0;
+  /// A file the user opened (the recent files list).
+  virtual void fileOpened(const std::string& path) = 0;
+  /// A short message shown for a few seconds over the view (`error`: longer, in red).
+  virtual void notify(const std::string& text, bool error) = 0;
+  /// Opens the moved-files dialog for `moved`.
+  virtual void askForMovedFiles(const MovedFiles& moved) = 0;
+  /// A bake started because a level file was opened without its tile set.
+  virtual void loadTimeBakeStarted() = 0;
+  /// The open files changed (window title).
+  virtual void openFilesChanged() = 0;
+};
+
+class Document {
+public:
+  Document(Log& log, DocumentHost& host);
+  ~Document();
+  Document(const Document&) = delete;
+  Document& operator=(const Document&) = delete;
+
+  /// Creates the tools (tools/Tools.cpp) with their context; once, before anything else.
+  void initTools();
+
+  // ---- what is open -------------------------------------------------------------------------
+  Level level;
+  bool levelFromNav = false; ///< The level shown is the navmesh's own detail mesh (no OBJ open).
+  std::string levelArg;      ///< What openLevel was given (.obj or level .json), as given.
+  NavState nav;
+  NavDrawOptions navDraw;
+  ViewSettings view;
+  render::Camera camera;
+  BakePanel bake;            ///< The level's bake settings, volumes, links, and a bake under way.
+  TestCasePanel testCases;   ///< A RecastDemo test-case file and its results.
+  std::vector<std::unique_ptr<Tool>> tools;
+  int activeTool = 0;
+  std::string scenarioPath;  ///< Where Ctrl+S saves ("" = ask).
+  std::string scenarioNote;
+  /// What is under the mouse this frame (set by the app; the tools read it through their context).
+  struct Hover {
+    bool hit = false;
+    glm::vec3 pos{0.0f};
+    nav::PolyRef poly = 0;
+  } hover;
+
+  bool empty() const { return level.empty() && !nav.loaded(); }
+  Tool* tool() { return activeTool >= 0 && activeTool < int(tools.size()) ? tools[size_t(activeTool)].get() : nullptr; }
+  const Tool* tool() const { return activeTool >= 0 && activeTool < int(tools.size()) ? tools[size_t(activeTool)].get() : nullptr; }
+  /// Index of the tool named `name`, or -1.
+  int findTool(const std::string& name) const;
+  /// "Pick, Pathfind Follow, ..." (for messages about an unknown name).
+  std::string toolNames() const;
+  /// Makes tool `index` the active one (the previous one is reset).
+  void setActiveTool(int index);
+  /// The query filter or node budget changed: every tool recomputes.
+  void filterChanged();
+
+  // ---- opening ------------------------------------------------------------------------------
+  /// Anything the user opens (command line, File > Open, drop): scenarios (.png, or .json with the
+  /// navbenchScenario marker) are restored, other files opened as levels / tile sets.
+  bool openAny(const std::string& path);
+  /// Opens a level (.obj, level .json, or .bin). `preloaded`: the level's geometry already read
+  /// (scenario loading reads files first so a failure changes nothing); `siblingNav` false: do not
+  /// open/bake the level's own navmesh (the caller opens one).
+  /// Interactive runs load big OBJ files (over kAsyncLevelBytes) on a worker thread: the call
+  /// returns true at once, pollLevelLoad() finishes it and the level replaces the current one only
+  /// once loaded.
+  bool openLevel(const std::string& path, Level* preloaded = nullptr, bool siblingNav = true);
+  /// A tile set to open once the background level load ends ("" = none).
+  void openNavAfterLevelLoad(const std::string& path) { m_levelLoadNav = path; }
+  bool openNav(const std::string& path, nav::NavMesh* preloaded = nullptr);
+  /// Once a frame: a background level load that finished replaces the level.
+  void pollLevelLoad();
+  const LevelLoader& levelLoader() const { return m_levelLoader; }
+  LevelLoader& levelLoader() { return m_levelLoader; }
+  /// Once a frame: a bake that finished replaces the navmesh (true when it did).
+  bool pollBake();
+
+  // ---- scenarios (app/Scenario.h) -----------------------------------------------------------
+  /// The open state as a scenario; paths relative to `baseDir` ("" = absolute paths).
+  Scenario currentScenario(const std::string& baseDir) const;
+  /// A scenario .json or a screenshot .png with one inside. Errors are logged (naming the file) and
+  /// shown; the current state is left as it was.
+  bool openScenarioFile(const std::string& path);
+  /// Restores `s` (paths relative to `baseDir`); `source` names it in messages. Missing level or
+  /// tile set: headless fails with a message; interactive asks for them (DocumentHost).
+  bool applyScenario(const Scenario& s, const std::string& baseDir, const std::string& source);
+  /// Writes the current scenario to `path` (atomic; paths relative to its folder).
+  bool saveScenarioAs(const std::string& path);
+
+private:
+  void navReplaced();
+  Log& m_log;
+  DocumentHost& m_host;
+  ToolContext m_toolCtx;
+  LevelLoader m_levelLoader;        ///< A big level loading in the background (openLevel).
+  bool m_levelLoadSiblingNav = true;
+  std::string m_levelLoadNav;       ///< Tile set to open once the background level load ends.
+  /// Tool part of a scenario waiting for a load-time bake to finish (the bake resets the tools).
+  bool m_afterBake = false;
+  std::string m_afterBakeTool;
+  nlohmann::json m_afterBakeState;
+};
+
+/// A screenshot (.png) or a .json that is a scenario rather than a level file (it has the
+/// marker key; a broken one is still routed here so its error is reported as a scenario's).
+bool isScenarioPath(const std::string& path);
+
+/// ".JSON" -> ".json".
+std::string lowerExt(const std::string& path);
+
+/// Milliseconds on a steady clock.
+double nowMs();
+
+} // namespace navbench

@@ -1,0 +1,106 @@
+// Menus.cpp: the main menu bar (File, View, Help) and the keyboard shortcuts, which call the same
+// actions. The View menu lists the registered panels that have a menu label.
+#include "app/App.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <filesystem>
+
+namespace navbench {
+
+namespace fs = std::filesystem;
+
+void App::drawMenuBar(std::string& toOpen) {
+  if (!ImGui::BeginMainMenuBar()) return;
+  if (ImGui::BeginMenu("File")) {
+    if (ImGui::MenuItem("Open...", "Ctrl+O")) openFileDialog();
+    if (ImGui::BeginMenu("Open Recent", !m_settings.recentFiles.empty())) {
+      for (const std::string& r : m_settings.recentFiles)
+        if (ImGui::MenuItem(r.c_str())) toOpen = r;
+      ImGui::Separator();
+      if (ImGui::MenuItem("Clear list")) {
+        m_settings.recentFiles.clear();
+        saveSettings();
+      }
+      ImGui::EndMenu();
+    }
+    if (ImGui::MenuItem("Reload", nullptr, false, !m_doc.level.empty()))
+      toOpen = m_doc.levelArg.empty() ? m_doc.level.path() : m_doc.levelArg;
+    ImGui::Separator();
+    const bool haveScene = !m_doc.empty();
+    if (ImGui::MenuItem("Open scenario...")) m_scenes.openScenarioDialog();
+    if (ImGui::MenuItem("Save scenario", "Ctrl+S", false, haveScene)) m_scenes.save();
+    if (ImGui::MenuItem("Save scenario as...", "Ctrl+Shift+S", false, haveScene)) m_scenes.requestSaveAs();
+    if (ImGui::MenuItem("Copy scenario", "Ctrl+Shift+C", false, haveScene)) m_scenes.copy();
+    if (ImGui::MenuItem("Paste scenario", "Ctrl+Shift+V")) m_scenes.paste();
+    ImGui::Separator();
+    if (ImGui::MenuItem("Screenshot", "F12")) m_scenes.requestScreenshot();
+    if (ImGui::BeginMenu("Screenshot options")) {
+      m_scenes.drawOptionsMenu();
+      ImGui::EndMenu();
+    }
+    if (ImGui::MenuItem("Screenshot folder...")) m_scenes.openFolderDialog();
+    if (ImGui::MenuItem("Open test cases..."))
+      m_doc.testCases.openDialog(m_doc.level.empty() ? std::string()
+                                                     : fs::path(absolutePath(m_doc.level.path())).parent_path().string());
+    ImGui::Separator();
+    if (ImGui::MenuItem("Quit", "Ctrl+Q")) m_prompts.requestQuit();
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("View")) {
+    std::vector<Panel*> listed;
+    for (auto& p : m_panels)
+      if (*p->menuLabel()) listed.push_back(p.get());
+    std::stable_sort(listed.begin(), listed.end(), [](const Panel* a, const Panel* b) { return a->menuOrder() < b->menuOrder(); });
+    for (Panel* p : listed) ImGui::MenuItem(p->menuLabel(), nullptr, p->visible(m_doc));
+    if (ImGui::MenuItem("Reset panel layout")) m_panelLayout.resetUserPlaced(); // panels the user moved, back in place
+    ImGui::MenuItem("Stats overlay", nullptr, &m_doc.view.showStats);
+    ImGui::MenuItem("Wireframe", nullptr, &m_doc.view.wireframe);
+    if (ImGui::MenuItem("Frame level", "F")) frameLevel();
+    ImGui::Separator();
+    if (Panel* demo = findPanel("ImGui demo")) ImGui::MenuItem("ImGui demo", nullptr, demo->visible(m_doc));
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Help")) {
+    if (Panel* help = findPanel("Help")) ImGui::MenuItem("Shortcuts", "F1", help->visible(m_doc));
+    ImGui::EndMenu();
+  }
+  if (!m_doc.level.empty()) {
+    ImGui::SameLine(0, 30);
+    const bool fromNav = m_doc.levelFromNav, navOpen = m_doc.nav.loaded();
+    ImGui::TextDisabled("%s%s%s", fromNav ? "" : m_doc.level.path().c_str(), navOpen && !fromNav ? "  +  " : "",
+                        navOpen ? m_doc.nav.path().c_str() : "");
+  }
+  m_menuBarHeight = ImGui::GetWindowSize().y;
+  ImGui::EndMainMenuBar();
+}
+
+void App::onKeyDown(const SDL_Keysym& key) {
+  if (key.sym == SDLK_F12) m_scenes.requestScreenshot(); // also over text fields and dialogs
+  if (ImGui::GetIO().WantCaptureKeyboard) return;
+  const bool ctrl = (key.mod & KMOD_CTRL) != 0, shift = (key.mod & KMOD_SHIFT) != 0;
+  if (key.sym == SDLK_f && !ctrl) frameLevel();
+  if (key.sym == SDLK_F1)
+    if (Panel* help = findPanel("Help")) *help->visible(m_doc) = !*help->visible(m_doc);
+  if (ctrl && m_doc.tool()) {
+    if (key.sym == SDLK_z && shift) m_doc.tool()->redo();
+    else if (key.sym == SDLK_z) m_doc.tool()->undo();
+    else if (key.sym == SDLK_y) m_doc.tool()->redo();
+  }
+  if (key.sym == SDLK_SPACE && m_doc.tool()) m_doc.tool()->step();
+  if (ctrl && shift) {
+    if (key.sym == SDLK_v) m_scenes.paste();
+    else if (key.sym == SDLK_c) m_scenes.copy();
+    else if (key.sym == SDLK_s) m_scenes.requestSaveAs();
+  } else if (ctrl && key.sym == SDLK_s) {
+    m_scenes.save();
+  }
+  if (ctrl && !shift) {
+    if (key.sym == SDLK_q) m_prompts.requestQuit();
+    else if (key.sym == SDLK_b && !m_doc.bake.running()) m_doc.bake.buildByUser(m_log);
+  }
+  if (key.sym == SDLK_o && ctrl) openFileDialog();
+}
+
+} // namespace navbench
