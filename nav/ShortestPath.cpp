@@ -779,10 +779,22 @@ NAV_SP_INLINE void ShortestPath::pushSuccessor(int parent, int root, PolyRef pol
         // Overlap at one end of [tlo, thi] (o inside it would leave two pieces: kept whole).
         const bool atLo = o.tlo <= tlo;
         if (!atLo && o.thi < thi) continue;
-        const float cut = atLo ? o.thi : o.tlo;
+        float cut = atLo ? o.thi : o.tlo;
         float pc[3];
         vlerp(pc, e0, e1, cut);
         if (!dominates(o.root, root, atLo ? l : pc, atLo ? pc : r)) continue;
+        if (o.root != root) {
+          // Keep m_lineTol (across the ray from this root) of overlap with o: the cones of two
+          // roots meeting at a float point leave a gap between them far away (see the turn pieces
+          // in expandNode), and undoing their overlap here would open it again.
+          const float* R = m_roots[root].pos;
+          const float dx = pc[0] - R[0], dz = pc[2] - R[2];
+          const float across = std::fabs(dx * (e1[2] - e0[2]) - dz * (e1[0] - e0[0]));
+          const float dt = across > 0.0f ? m_lineTol * std::sqrt(dx * dx + dz * dz) / across : 1.0f;
+          cut = atLo ? cut - dt : cut + dt;
+          if (atLo ? cut <= tlo : cut >= thi) continue; // all of it within the overlap: kept whole
+          vlerp(pc, e0, e1, cut);
+        }
         if (atLo) {
           vcopy(lb, pc);
           l = lb;
@@ -1176,6 +1188,13 @@ int ShortestPath::expandNode(int n) {
         // Split the edge at the two rays: [0, aHi) beyond l ... or (aLo, 1] beyond l, same for r.
         // Each "outer" range touches one end of the edge (or covers it all, or is empty).
         float aLo = 1.0f, aHi = 0.0f, bLo = 1.0f, bHi = 0.0f; // empty ranges
+        auto widenTurnPiece = [this](float p, float q, float rayLen, float& lo, float& hi) {
+          if ((p < 0.0f) == (q < 0.0f)) return; // all or nothing beyond the ray: no cut
+          // p, q: the ends' side values, |ray| times their distance from the ray's line.
+          const float dt = m_lineTol * rayLen / std::fabs(p - q);
+          if (p < 0.0f) hi = navMin(1.0f, hi + dt);
+          else lo = navMax(0.0f, lo - dt);
+        };
         auto outer = [](float p, float q, float& lo, float& hi) {
           if (p >= 0.0f && q >= 0.0f) return;
           if (p < 0.0f && q < 0.0f) {
@@ -1203,6 +1222,15 @@ int ShortestPath::expandNode(int n) {
           if (bLo == 0.0f) inLo = navMax(inLo, bHi);
           if (bHi == 1.0f) inHi = navMin(inHi, bLo);
         }
+        // The turn pieces reach m_lineTol (measured across the ray) into the part in view: the cone
+        // of a turn at l is bounded by the ray from l through the cut, a point as close to l as
+        // the edge is and rounded to float, so that ray can be turned by ~ulp / |l cut| away from
+        // the line root -> l it continues. Far from l the two cones then leave a gap that neither
+        // sees, and a corner in it (just hidden behind l, as on a path that turns at l by very
+        // little) was lost: the path went round another way. The overlap is seen from both roots
+        // (l sees all of its polygon), so it only costs a few nodes.
+        widenTurnPiece(av[j], av[j1], std::sqrt(lx * lx + lz * lz), aLo, aHi);
+        widenTurnPiece(bv[j], bv[j1], std::sqrt(rx * rx + rz * rz), bLo, bHi);
 
         // Clip the three pieces to the link's portal; only then look at the neighbour.
         const float snap2 = 4.0f * m_lineTol * m_lineTol;
