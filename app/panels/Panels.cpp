@@ -1,22 +1,32 @@
 // Panels.cpp: the panel list. To add a panel: write panels/MyPanel.cpp implementing Panel
-// (Panels.h) with a factory `std::unique_ptr<Panel> makeMyPanel()`, and add it below.
+// (Panels.h) with a factory `std::unique_ptr<Panel> makeMyPanel()`, and add one line below.
 #include "app/panels/Panels.h"
+
+// Every panel's factory (defined in its own file), in drawing order: a window drawn later is above
+// an earlier one where they meet.
+#define NAVBENCH_PANELS(X)  \
+  X(makeToolsPanel)         \
+  X(makeViewPanel)          \
+  X(makeLogPanel)           \
+  X(makeNavPanel)           \
+  X(makeHelpWindow)         \
+  X(makeNavBuildProgress)   \
+  X(makeTileLabels)         \
+  X(makeBakePanel)          \
+  X(makeTestCasesPanel)     \
+  X(makeStatsOverlay)       \
+  X(makeEmptySceneHint)     \
+  X(makeImGuiDemo)
 
 namespace navbench {
 
-// Factories, each defined in its panel's file.
-std::unique_ptr<Panel> makeToolsPanel(), makeViewPanel(), makeLogPanel(), makeNavPanel(), makeHelpWindow(),
-    makeNavBuildProgress(), makeTileLabels(), makeBakePanel(), makeTestCasesPanel(), makeStatsOverlay(),
-    makeEmptySceneHint(), makeImGuiDemo();
+#define NAVBENCH_DECLARE_PANEL(factory) std::unique_ptr<Panel> factory();
+NAVBENCH_PANELS(NAVBENCH_DECLARE_PANEL)
 
 std::vector<std::unique_ptr<Panel>> createPanels() {
-  using Factory = std::unique_ptr<Panel> (*)();
-  // Drawing order (a window drawn later is above an earlier one where they meet).
-  const Factory factories[] = {makeToolsPanel,       makeViewPanel,  makeLogPanel,  makeNavPanel,
-                               makeHelpWindow,       makeNavBuildProgress, makeTileLabels, makeBakePanel,
-                               makeTestCasesPanel,   makeStatsOverlay,     makeEmptySceneHint, makeImGuiDemo};
   std::vector<std::unique_ptr<Panel>> panels;
-  for (Factory f : factories) panels.push_back(f());
+#define NAVBENCH_CREATE_PANEL(factory) panels.push_back(factory());
+  NAVBENCH_PANELS(NAVBENCH_CREATE_PANEL)
   return panels;
 }
 
