@@ -797,3 +797,170 @@ bool Baker::rebuildTile(int tx, int ty, BakeReport* reportOut) {
 }
 
 } // namespace nav::bake
+
+namespace nav::bake {
+
+RebakedTile& RebakedTile::operator=(RebakedTile&& o) noexcept {
+  if (this != &o) {
+    delete[] data;
+    tile = o.tile;
+    data = o.data;
+    dataSize = o.dataSize;
+    o.data = nullptr;
+  }
+  return *this;
+}
+
+bool replaceTiles(NavMesh& mesh, std::vector<RebakedTile>& tiles, std::string* why) {
+  // What each cell held before, to put back on a failure: its ref (salt included) and a copy of
+  // its blob (removeTile hands the blob back, or frees it when the mesh owned it).
+  struct Undo {
+    TileCoord tile;
+    TileRef ref = 0;
+    std::vector<uint8_t> bytes;
+    TileRef added = 0;
+  };
+  std::vector<Undo> undo;
+  undo.reserve(tiles.size());
+  auto rollBack = [&]() {
+    for (auto u = undo.rbegin(); u != undo.rend(); ++u) {
+      if (u->added) mesh.removeTile(u->added, nullptr, nullptr);
+      if (!u->ref) continue;
+      uint8_t* copy = new uint8_t[u->bytes.size()];
+      std::memcpy(copy, u->bytes.data(), u->bytes.size());
+      if (statusFailed(mesh.addTile(copy, int(u->bytes.size()), TILE_FREE_DATA, u->ref, nullptr))) delete[] copy;
+    }
+  };
+  for (RebakedTile& t : tiles) {
+    Undo u;
+    u.tile = t.tile;
+    u.ref = mesh.getTileRefAt(t.tile.x, t.tile.y, 0);
+    if (u.ref) {
+      const MeshTile* old = mesh.getTileByRef(u.ref);
+      u.bytes.assign(old->data, old->data + old->dataSize);
+      mesh.removeTile(u.ref, nullptr, nullptr);
+    }
+    if (t.data) {
+      std::string refused;
+      TileRef added = 0;
+      if (statusFailed(mesh.addTile(t.data, t.dataSize, TILE_FREE_DATA, 0, &added, &refused))) {
+        undo.push_back(std::move(u));
+        rollBack();
+        if (why)
+          *why = "the navmesh refused the rebuilt tile (" + std::to_string(t.tile.x) + ", " + std::to_string(t.tile.y) +
+                 "): " + refused;
+        return false;
+      }
+      u.added = added;
+      t.data = nullptr; // the mesh owns it now
+    }
+    undo.push_back(std::move(u));
+  }
+  return true;
+}
+
+void Baker::tilesTouching(const BakeSettings& s, const float* bmin, const float* bmax, std::vector<TileCoord>* out) const {
+  out->clear();
+  if (!s.tiled) {
+    out->push_back({0, 0});
+    return;
+  }
+  int tw = 0, th = 0;
+  tileGrid(s, &tw, &th);
+  // The grid is regular: find the candidate range from the tile width, then test each tile's own
+  // rectangle (the same float arithmetic the tile build uses) so no border case is missed.
+  const float tileW = float(s.tileSize) * s.cellSize;
+  const float border = (std::ceil(s.agentRadius / s.cellSize) + 3.0f) * s.cellSize + tileW;
+  auto cell = [&](float v, float origin, int n) {
+    const float c = std::floor((v - origin) / tileW);
+    return int(std::clamp(c, -1.0f, float(n)));
+  };
+  const int x0 = std::max(0, cell(bmin[0] - border, m_impl->bmin[0], tw)), x1 = std::min(tw - 1, cell(bmax[0] + border, m_impl->bmin[0], tw));
+  const int y0 = std::max(0, cell(bmin[2] - border, m_impl->bmin[2], th)), y1 = std::min(th - 1, cell(bmax[2] + border, m_impl->bmin[2], th));
+  for (int y = y0; y <= y1; ++y)
+    for (int x = x0; x <= x1; ++x) {
+      float qmin[2], qmax[2];
+      tileQueryRect(m_impl->bmin, m_impl->bmax, s, x, y, qmin, qmax);
+      if (bmax[0] < qmin[0] || bmin[0] > qmax[0] || bmax[2] < qmin[1] || bmin[2] > qmax[1]) continue;
+      out->push_back({x, y});
+    }
+}
+
+bool Baker::bakeTiles(const BakeSettings& s, const std::vector<TileCoord>& tiles, const BakeOptions& opt,
+                      std::vector<RebakedTile>* out, BakeReport* reportOut) {
+  ReportWriter rw(reportOut);
+  BakeReport& r = rw.r;
+  auto fail = [&rw, out](const std::string& msg) {
+    out->clear();
+    return rw.fail(msg);
+  };
+  out->clear();
+  std::string why;
+  if (!s.validate(&why)) return fail("bad settings: " + why);
+  if (m_input.triCount() == 0) return fail("no level loaded (the mesh has no triangles)");
+  int tw = 1, th = 1;
+  tileGrid(s, &tw, &th);
+  r.tilesX = tw;
+  r.tilesY = th;
+  rcVcopy(r.bmin, m_impl->bmin);
+  rcVcopy(r.bmax, m_impl->bmax);
+  for (const TileCoord& t : tiles)
+    if (t.x < 0 || t.y < 0 || t.x >= tw || t.y >= th)
+      return fail("tile (" + std::to_string(t.x) + ", " + std::to_string(t.y) + ") is outside the " + std::to_string(tw) +
+                  " x " + std::to_string(th) + " grid");
+  TileJobContext c;
+  c.input = &m_input;
+  c.settings = &s;
+  rcVcopy(c.bmin, m_impl->bmin);
+  rcVcopy(c.bmax, m_impl->bmax);
+  c.cancel = opt.cancel;
+  if (s.tiled) c.grid = &m_impl->gridFor(m_input, float(s.tileSize) * s.cellSize);
+
+  const int total = int(tiles.size());
+  std::vector<TileSlot> slots(tiles.size());
+  int threads = opt.threads > 0 ? opt.threads : int(std::thread::hardware_concurrency());
+  threads = std::max(1, std::min(threads, std::max(total, 1)));
+  r.threads = threads;
+  std::atomic<int> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex progressMutex;
+  int done = 0;
+  auto worker = [&]() {
+    for (;;) {
+      if (stop.load() || (opt.cancel && opt.cancel->load())) return;
+      const int i = next.fetch_add(1);
+      if (i >= total) return;
+      TileSlot& slot = slots[size_t(i)];
+      bakeTileToBlob(c, m_offMesh, tiles[size_t(i)].x, tiles[size_t(i)].y, &slot);
+      if (slot.failed) stop.store(true);
+      std::lock_guard<std::mutex> lock(progressMutex);
+      sendProgress(opt, BakeStage::TileData, ++done, total);
+    }
+  };
+  runWorkers(threads, worker);
+  for (int i = 0; i < total; ++i) {
+    const TileSlot& slot = slots[size_t(i)];
+    for (int k = 0; k < BAKE_STAGE_COUNT; ++k) r.stageMs[k] += slot.out.stageMs[k];
+    for (const std::string& l : slot.out.log) r.log.push_back(tileName(s, tiles[size_t(i)].x, tiles[size_t(i)].y) + ": " + l);
+  }
+  if (opt.cancel && opt.cancel->load()) {
+    r.cancelled = true;
+    return fail("cancelled");
+  }
+  for (int i = 0; i < total; ++i)
+    if (slots[size_t(i)].failed) return fail(tileName(s, tiles[size_t(i)].x, tiles[size_t(i)].y) + ": " + slots[size_t(i)].out.error);
+  out->resize(tiles.size());
+  for (int i = 0; i < total; ++i) {
+    RebakedTile& t = (*out)[size_t(i)];
+    t.tile = tiles[size_t(i)];
+    t.data = slots[size_t(i)].data;
+    t.dataSize = slots[size_t(i)].dataSize;
+    slots[size_t(i)].data = nullptr;
+  }
+  r.tileCount = total;
+  r.ok = true;
+  r.totalMs = msSince(rw.start);
+  return true;
+}
+
+} // namespace nav::bake

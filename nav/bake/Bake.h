@@ -153,6 +153,34 @@ struct PolyMeshData {
   int polyCount() const { return int(areas.size()); }
 };
 
+/// A tile of the bake grid (tiled: tileSize cells from the level's bounds min; solo: (0, 0)).
+struct TileCoord {
+  int x = 0, y = 0;
+  bool operator==(const TileCoord& o) const { return x == o.x && y == o.y; }
+  bool operator<(const TileCoord& o) const { return y != o.y ? y < o.y : x < o.x; }
+};
+
+/// A re-baked tile: its grid cell and its new blob (null: the tile is empty now). Owns the blob
+/// until replaceTiles() hands it to a NavMesh (allocated with new[], as NavMesh frees it).
+struct RebakedTile {
+  TileCoord tile;
+  uint8_t* data = nullptr;
+  int dataSize = 0;
+  RebakedTile() = default;
+  RebakedTile(RebakedTile&& o) noexcept : tile(o.tile), data(o.data), dataSize(o.dataSize) { o.data = nullptr; }
+  RebakedTile& operator=(RebakedTile&& o) noexcept;
+  RebakedTile(const RebakedTile&) = delete;
+  RebakedTile& operator=(const RebakedTile&) = delete;
+  ~RebakedTile() { delete[] data; }
+};
+
+/// Swaps `tiles` into `mesh` in place: the tile at each cell (layer 0) is removed and the new one
+/// added in the slot it freed (salt bumped, as RecastDemo's buildTile), or the cell is left empty;
+/// every other tile keeps its ref. All or nothing: when the mesh refuses a tile, the tiles
+/// already swapped are put back as they were and `why` says which tile and why. The blobs of
+/// `tiles` belong to the mesh afterwards (their data pointers are cleared).
+bool replaceTiles(NavMesh& mesh, std::vector<RebakedTile>& tiles, std::string* why);
+
 class Baker {
 public:
   Baker();
@@ -175,6 +203,18 @@ public:
   /// buildTile). A tile that comes out empty is removed. False (mesh unchanged) if there is no
   /// tiled mesh, the tile is outside the grid, or the build fails.
   bool rebuildTile(int tx, int ty, BakeReport* report);
+
+  /// The tiles an edit inside the xz rectangle [bmin, bmax] (world units; y ignored) can change in
+  /// a bake with `settings` of the current input: those whose rasterized rectangle (the tile plus
+  /// its border of ceil(radius / cs) + 3 cells) overlaps it, in grid order. Solo: (0, 0). Empty
+  /// when the rectangle misses the grid.
+  void tilesTouching(const BakeSettings& settings, const float* bmin, const float* bmax, std::vector<TileCoord>* out) const;
+  /// Bakes `tiles` of the grid `settings` define, with the current volumes and links, into blobs
+  /// on `options.threads` workers, without touching the current mesh: the same bytes as those tiles
+  /// of a whole bake. Cancel and progress as bake(). False (report->error) when a tile fails or a
+  /// tile lies outside the grid; `out` then holds nothing.
+  bool bakeTiles(const BakeSettings& settings, const std::vector<TileCoord>& tiles, const BakeOptions& options,
+                 std::vector<RebakedTile>* out, BakeReport* report);
 
   /// Runs the Recast part for one tile of the grid `settings` define and returns its poly mesh
   /// (empty polys if the tile is empty). Solo: (0, 0) is the whole level. Does not touch the mesh.
