@@ -79,7 +79,7 @@ int App::run(const AppOptions& options) {
     m_stats.frameMs = float(start - last);
     last = start;
 
-    if (!(m_headless && m_doc.bake.running())) m_script.run(m_frameIndex++, m_window); // scripted clicks wait for a load-time bake
+    if (!(m_headless && m_doc.baking())) m_script.run(m_frameIndex++, m_window); // scripted clicks wait for a load-time bake
     SDL_Event e;
     while (SDL_PollEvent(&e)) processEvent(e);
     updateCamera(dt);
@@ -95,7 +95,7 @@ int App::run(const AppOptions& options) {
     // A screenshot frame (F12 the frame before, or headless --screenshot's last frame) hides the
     // panels when view-only and draws the caption strip.
     const int shotAfter = m_script.framesNeeded();
-    m_scenes.beginFrame(m_headless && m_opt.benchFrames == 0 && !m_doc.bake.running() && frame + 1 >= shotAfter);
+    m_scenes.beginFrame(m_headless && m_opt.benchFrames == 0 && !m_doc.baking() && frame + 1 >= shotAfter);
     drawUi();
     m_prompts.drawLevelLoad();
     ImGui::Render();
@@ -115,7 +115,7 @@ int App::run(const AppOptions& options) {
     m_scenes.endFrame(w, h); // F12
 
     // Headless: a bake started at load (level file without its .bin) finishes before the screenshot.
-    if (m_headless && m_doc.bake.running() && frame < 100000) {
+    if (m_headless && m_doc.baking() && frame < 100000) {
       SDL_Delay(5);
     } else if (m_opt.benchFrames > 0) {
       if (benchFrame(frame, finishMs, w, h)) m_running = false;

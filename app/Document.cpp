@@ -47,7 +47,7 @@ bool isScenarioPath(const std::string& path) {
   return ss.str().find(kScenarioMarker) != std::string::npos;
 }
 
-Document::Document(Log& log, DocumentHost& host) : m_log(log), m_host(host) {}
+Document::Document(Log& log, DocumentHost& host) : editor(*this, log), m_log(log), m_host(host) {}
 
 Document::~Document() { tools.clear(); }
 
@@ -57,6 +57,8 @@ void Document::initTools() {
   m_toolCtx.nav = &nav;
   m_toolCtx.hoverPos = &hover.pos; // tools that show what is under the mouse (A* Stepper)
   m_toolCtx.hoverHit = &hover.hit;
+  m_toolCtx.editor = &editor;
+  m_toolCtx.inputChanged = [this](const Tool* t) { editor.toolInputChanged(t); };
   tools = createTools();
   for (auto& t : tools) t->init(m_toolCtx);
 }
@@ -84,9 +86,17 @@ void Document::filterChanged() {
 }
 
 bool Document::pollBake() {
+  editor.poll();
   if (!bake.poll(nav, m_log)) return false;
   navReplaced();
   return true;
+}
+
+void Document::navmeshEdited() {
+  bake.markEdited();
+  hover.poly = 0;
+  m_host.navmeshReplaced();
+  filterChanged();
 }
 
 bool Document::openAny(const std::string& path) {
@@ -141,6 +151,7 @@ bool Document::openLevel(const std::string& path, Level* preloaded, bool sibling
   for (auto& t : tools) t->onLevelChanged();
   m_host.fileOpened(path);
   // The navmesh of the previous level does not belong to this one: open this level's own, if any.
+  editor.reset();
   nav.clear();
   hover.poly = 0;
   // The Bake panel bakes this level (a level file brings its settings, volumes and links).
@@ -177,6 +188,7 @@ bool Document::openNav(const std::string& path, nav::NavMesh* preloaded) {
   std::snprintf(buf, sizeof buf, "opened navmesh %s: %d tiles, %d polys, %.1f ms", path.c_str(), nav.tileCount(),
                 nav.polyCount(), nowMs() - t0);
   m_log.info(buf);
+  editor.reset();
   m_host.navmeshReplaced(); // another mesh: no tile of the old one is drawn again
   hover.poly = 0;
   if (level.empty() || levelFromNav) {
@@ -217,6 +229,7 @@ void Document::pollLevelLoad() {
 }
 
 void Document::navReplaced() {
+  editor.reset();
   hover.poly = 0;
   m_host.navmeshReplaced(); // a different mesh: its tiles are drawn anew
   for (auto& t : tools) t->onLevelChanged();

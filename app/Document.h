@@ -12,6 +12,7 @@
 #pragma once
 
 #include "app/Level.h"
+#include "app/LevelEditor.h"
 #include "app/Log.h"
 #include "app/NavDraw.h"
 #include "app/NavState.h"
@@ -89,6 +90,7 @@ public:
   int activeTool = 0;
   std::string scenarioPath;  ///< Where Ctrl+S saves ("" = ask).
   std::string scenarioNote;
+  LevelEditor editor; ///< Volumes, links, tiles and pruning edited in place; one undo history.
   /// What is under the mouse this frame (set by the app; the tools read it through their context).
   struct Hover {
     bool hit = false;
@@ -107,6 +109,9 @@ public:
   void setActiveTool(int index);
   /// The query filter or node budget changed: every tool recomputes.
   void filterChanged();
+  /// Tiles of the open navmesh were re-baked, removed or had flags changed in place (LevelEditor):
+  /// the overlays are redrawn and every tool re-runs its query on the same inputs.
+  void navmeshEdited();
 
   // ---- opening ------------------------------------------------------------------------------
   /// Anything the user opens (command line, File > Open, drop): scenarios (.png, or .json with the
@@ -126,8 +131,11 @@ public:
   void pollLevelLoad();
   const LevelLoader& levelLoader() const { return m_levelLoader; }
   LevelLoader& levelLoader() { return m_levelLoader; }
-  /// Once a frame: a bake that finished replaces the navmesh (true when it did).
+  /// Once a frame: a bake that finished replaces the navmesh (true when it did); re-baked tiles
+  /// of an edit are swapped in.
   bool pollBake();
+  /// Headless runs wait for these before their screenshot.
+  bool baking() const { return bake.running() || editor.busy(); }
 
   // ---- scenarios (app/Scenario.h) -----------------------------------------------------------
   /// The open state as a scenario; paths relative to `baseDir` ("" = absolute paths).

@@ -45,6 +45,10 @@ void App::drawMenuBar(std::string& toOpen) {
       m_doc.testCases.openDialog(m_doc.level.empty() ? std::string()
                                                      : fs::path(absolutePath(m_doc.level.path())).parent_path().string());
     ImGui::Separator();
+    // (Below the entries scripted tests click by position.)
+    if (ImGui::MenuItem("Undo", "Ctrl+Z", false, m_doc.editor.canUndo())) m_doc.editor.undo();
+    if (ImGui::MenuItem("Redo", "Ctrl+Y", false, m_doc.editor.canRedo())) m_doc.editor.redo();
+    ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) m_prompts.requestQuit();
     ImGui::EndMenu();
   }
@@ -83,10 +87,10 @@ void App::onKeyDown(const SDL_Keysym& key) {
   if (key.sym == SDLK_f && !ctrl) frameLevel();
   if (key.sym == SDLK_F1)
     if (Panel* help = findPanel("Help")) *help->visible(m_doc) = !*help->visible(m_doc);
-  if (ctrl && m_doc.tool()) {
-    if (key.sym == SDLK_z && shift) m_doc.tool()->redo();
-    else if (key.sym == SDLK_z) m_doc.tool()->undo();
-    else if (key.sym == SDLK_y) m_doc.tool()->redo();
+  if (ctrl) { // one history: edits of the level and the tools' start / end changes
+    if (key.sym == SDLK_z && shift) m_doc.editor.redo();
+    else if (key.sym == SDLK_z) m_doc.editor.undo();
+    else if (key.sym == SDLK_y) m_doc.editor.redo();
   }
   if (key.sym == SDLK_SPACE && m_doc.tool()) m_doc.tool()->step();
   if (ctrl && shift) {

@@ -151,6 +151,8 @@ void Prompts::drawUnsaved() {
   if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
   if (m_doc.bake.unsavedBake())
     ImGui::Text("The navmesh baked from %s is not saved (Save writes %s).", m_doc.bake.source().c_str(), m_doc.bake.savePath());
+  if (m_doc.bake.editsChanged())
+    ImGui::Text("Volumes or links were edited (Save writes them to %s).", m_doc.bake.levelFilePath().c_str());
   if (m_doc.bake.settingsChanged())
     ImGui::Text("Bake settings were changed in the Bake panel (Save writes them to %s).", m_doc.bake.levelFilePath().c_str());
   if (m_pending == Pending::Quit) ImGui::TextUnformatted("Quitting drops this.");

@@ -8,6 +8,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -28,6 +29,8 @@ bool BakePanel::setSource(const std::string& levelPath, Log& log) {
   settings = s;
   m_source = levelPath;
   m_savedSettings = s;
+  m_savedVolumes = m_input.volumes;
+  m_savedLinks = m_input.links;
   m_unsaved = false; // the app asked before replacing an unsaved bake
   fs::path bin(levelPath);
   bin.replace_extension(".bin");
@@ -40,6 +43,26 @@ void BakePanel::clearSource() {
   m_savedSettings = settings;
   m_source.clear();
   m_input = nav::bake::BakeInput{};
+  m_savedVolumes.clear();
+  m_savedLinks.clear();
+}
+
+void BakePanel::setEdits(std::vector<nav::bake::ConvexVolume> volumes, std::vector<nav::bake::OffMeshLink> links) {
+  m_input.volumes = std::move(volumes);
+  m_input.links = std::move(links);
+}
+
+bool BakePanel::editsChanged() const {
+  if (m_source.empty()) return false;
+  auto sameVolume = [](const nav::bake::ConvexVolume& a, const nav::bake::ConvexVolume& b) {
+    return a.verts == b.verts && a.hmin == b.hmin && a.hmax == b.hmax && a.area == b.area;
+  };
+  auto sameLink = [](const nav::bake::OffMeshLink& a, const nav::bake::OffMeshLink& b) {
+    return std::equal(a.start, a.start + 3, b.start) && std::equal(a.end, a.end + 3, b.end) && a.radius == b.radius &&
+           a.bidirectional == b.bidirectional && a.area == b.area && a.flags == b.flags && a.userId == b.userId;
+  };
+  return !std::equal(m_input.volumes.begin(), m_input.volumes.end(), m_savedVolumes.begin(), m_savedVolumes.end(), sameVolume) ||
+         !std::equal(m_input.links.begin(), m_input.links.end(), m_savedLinks.begin(), m_savedLinks.end(), sameLink);
 }
 
 bool BakePanel::build(Log& log) {
@@ -101,17 +124,25 @@ bool BakePanel::saveSettings(Log& log) {
     level.objPath = fs::path(m_source).filename().string();
   }
   level.settings = settings;
+  // The volumes and links edited in the viewer; a level file the input was not read from (an
+  // OBJ's sibling) keeps its own unless they were edited here.
+  if (path == m_source || editsChanged()) {
+    level.volumes = m_input.volumes;
+    level.links = m_input.links;
+  }
   if (!nav::bake::saveLevelFile(path, level, &why)) {
     log.error(path + ": cannot save settings: " + why);
     return false;
   }
   m_savedSettings = settings;
+  m_savedVolumes = m_input.volumes;
+  m_savedLinks = m_input.links;
   log.info("saved bake settings to " + path);
   return true;
 }
 
 bool BakePanel::saveAll(const NavState& nav, Log& log) {
-  if (settingsChanged() && !saveSettings(log)) return false;
+  if ((settingsChanged() || editsChanged()) && !saveSettings(log)) return false;
   return !m_unsaved || save(nav, log);
 }
 

@@ -36,13 +36,21 @@ public:
   /// Something opening another file or quitting would lose, so the app asks first (Save /
   /// Discard / Cancel): a navmesh built by the user (Build / Ctrl+B) and not saved since, or bake
   /// settings edited since the level was opened or its level file saved.
-  bool unsaved() const { return m_unsaved || settingsChanged(); }
+  bool unsaved() const { return m_unsaved || settingsChanged() || editsChanged(); }
   bool unsavedBake() const { return m_unsaved; }
   bool settingsChanged() const;
+  /// The level's volumes and links as edited in the viewer (LevelEditor): baked by Build, written
+  /// into the level file by saveSettings().
+  const nav::bake::BakeInput& input() const { return m_input; }
+  void setEdits(std::vector<nav::bake::ConvexVolume> volumes, std::vector<nav::bake::OffMeshLink> links);
+  /// The volumes or links differ from the level file's (as opened or last saved).
+  bool editsChanged() const;
+  /// Tiles of the open navmesh were re-baked or removed in the viewer: it differs from its file.
+  void markEdited() { m_unsaved = true; }
   /// Saves the open navmesh to the panel's .bin path (atomic); false + log message on failure.
   bool save(const NavState& nav, Log& log);
-  /// Writes the panel's settings into the level file (atomic): a level-file source is updated in
-  /// place (volumes and links kept); for an OBJ, levelFilePath() is created, or updated when it
+  /// Writes the panel's settings, volumes and links into the level file (atomic): a level-file
+  /// source is updated in place; for an OBJ, levelFilePath() is created, or updated when it
   /// already names this OBJ (another OBJ's level file is refused). False + log message on failure.
   bool saveSettings(Log& log);
   /// Saves whatever unsaved() reports (settings, then the navmesh).
@@ -51,6 +59,8 @@ public:
   void discard() {
     m_unsaved = false;
     m_savedSettings = settings;
+    m_savedVolumes = m_input.volumes;
+    m_savedLinks = m_input.links;
   }
   const char* savePath() const { return m_savePath; }
   /// The level file saveSettings() writes ("" when no level is open).
@@ -67,6 +77,8 @@ private:
   bool m_userBuild = false; ///< The running bake was started by the user.
   bool m_unsaved = false;
   nav::bake::BakeSettings m_savedSettings; ///< The settings as opened or last saved.
+  std::vector<nav::bake::ConvexVolume> m_savedVolumes; ///< The volumes and links as opened or last saved.
+  std::vector<nav::bake::OffMeshLink> m_savedLinks;
   char m_savePath[512] = {};
 };
 

@@ -127,6 +127,7 @@ void Tester::pushUndo() {
   m_undo.push_back({m_hasStart, m_hasEnd, m_start, m_end});
   if (m_undo.size() > 256) m_undo.erase(m_undo.begin());
   m_redo.clear();
+  if (m_ctx && m_ctx->inputChanged) m_ctx->inputChanged(this);
 }
 
 void Tester::undo() {

@@ -14,6 +14,7 @@
 #include <glm/glm.hpp>
 #include <nlohmann/json_fwd.hpp>
 
+#include <functional>
 #include <string>
 
 namespace render {
@@ -23,7 +24,9 @@ class DebugDraw;
 namespace navbench {
 
 class Level;
+class LevelEditor;
 class Log;
+class Tool;
 class NavState;
 
 /// What a tool may use from the app. Pointers stay valid from init() until the tool is destroyed;
@@ -36,6 +39,13 @@ struct ToolContext {
   /// or ImGui has the mouse). Set by the app; null where there is no app (tests).
   const glm::vec3* hoverPos = nullptr;
   const bool* hoverHit = nullptr;
+  /// The level's editor (convex volumes, off-mesh links, tiles, pruning; app/LevelEditor.h); null
+  /// where there is no app (tests).
+  LevelEditor* editor = nullptr;
+  /// A tool calls this after it recorded an input change in its own undo list, so that the change
+  /// joins the app's one undo history (Ctrl+Z / Ctrl+Y undo edits and start / end changes in the
+  /// order they were made). May be empty.
+  std::function<void(const Tool*)> inputChanged;
 };
 
 class Tool {

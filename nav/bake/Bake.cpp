@@ -536,6 +536,11 @@ bool Baker::setVolumesAndLinks(std::vector<ConvexVolume> volumes, std::vector<Of
   return true;
 }
 
+void Baker::bounds(float* bmin, float* bmax) const {
+  rcVcopy(bmin, m_impl->bmin);
+  rcVcopy(bmax, m_impl->bmax);
+}
+
 void Baker::tileGrid(const BakeSettings& s, int* tilesX, int* tilesY) const {
   tileGridFor(m_impl->bmin, m_impl->bmax, s, tilesX, tilesY);
 }

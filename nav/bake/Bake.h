@@ -219,6 +219,8 @@ public:
   /// Runs the Recast part for one tile of the grid `settings` define and returns its poly mesh
   /// (empty polys if the tile is empty). Solo: (0, 0) is the whole level. Does not touch the mesh.
   bool buildPolyMesh(const BakeSettings& settings, int tx, int ty, PolyMeshData* out, std::string* why) const;
+  /// The current input's bounds (the tile grid's origin is bmin) [Unit: wu].
+  void bounds(float* bmin, float* bmax) const;
   /// Tile grid size of a tiled bake with `settings` over the current input.
   void tileGrid(const BakeSettings& settings, int* tilesX, int* tilesY) const;
 

@@ -1,0 +1,142 @@
+// LevelEditor.h: fixing the navmesh in place. The level designer's edits of the open level
+// (convex volumes and off-mesh links, as in its level file; tiles rebuilt or removed; polys
+// disabled), each re-baking only the tiles it touches (with the agent-radius border) on the bake
+// worker pool in the background, swapped in without touching the refs of other tiles; one undo
+// history for these edits and the tools' start / end changes (Ctrl+Z / Ctrl+Y).
+//
+// The volumes and links live in the Bake panel's input (BakePanel::setEdits), so a whole bake and
+// File > Save see the edited level; Save writes them into the level file (atomic). A solo level
+// (one tile) rebakes whole. When re-baked tiles arrive, the tools re-run their queries
+// (Tool::onFilterChanged) and the polys that changed are kept for the diff overlay.
+//
+// Bad edits (a volume of fewer than 3 distinct points or no area, a link end over no navmesh, a
+// link longer than the bake allows, a tile outside the grid) are refused with a message and change
+// nothing; a failed rebake keeps the old tiles.
+#pragma once
+
+#include "nav/bake/Bake.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <array>
+#include <atomic>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace navbench {
+
+class Document;
+class Log;
+class Tool;
+
+/// A poly the last rebake added, removed or changed (area or flags), by its centre [Unit: wu].
+struct PolyChange {
+  enum Kind { Added, Removed, Changed } kind;
+  float pos[3];
+  std::vector<float> outline; ///< [(x, y, z) * n]: the poly's vertices (the new one, or the removed one).
+};
+
+class LevelEditor {
+public:
+  LevelEditor(Document& doc, Log& log);
+  ~LevelEditor();
+  LevelEditor(const LevelEditor&) = delete;
+  LevelEditor& operator=(const LevelEditor&) = delete;
+
+  /// A new level or navmesh is open: the history and any rebake under way are dropped.
+  void reset();
+
+  // ---- what can be edited -------------------------------------------------------------------
+  /// True when a level with bake input and a navmesh baked from it are open; else `why` says what
+  /// is missing (for the tool panels).
+  bool ready(std::string* why);
+  const std::vector<nav::bake::ConvexVolume>& volumes() const;
+  const std::vector<nav::bake::OffMeshLink>& links() const;
+  /// The tile grid (tiles along x and z) and the tile under xz point `p`; false outside the grid.
+  bool tileAt(const float* p, nav::bake::TileCoord* tile) const;
+  void gridSize(int* tilesX, int* tilesY) const;
+  /// Tile bounds (without border) [Unit: wu].
+  void tileBounds(const nav::bake::TileCoord& t, float* bmin, float* bmax) const;
+  /// The longest off-mesh link the bake allows (its tiles' reach) [Unit: wu].
+  float maxLinkLength() const;
+
+  // ---- edits: false with `why` set and nothing changed when refused -------------------------
+  bool addVolume(const nav::bake::ConvexVolume& v, std::string* why);
+  bool setVolume(int index, const nav::bake::ConvexVolume& v, std::string* why);
+  bool removeVolume(int index, std::string* why);
+  bool addLink(const nav::bake::OffMeshLink& l, std::string* why);
+  bool setLink(int index, const nav::bake::OffMeshLink& l, std::string* why);
+  bool removeLink(int index, std::string* why);
+  /// Tile tool: re-bake these tiles (or all of them) from the level; remove them from the navmesh.
+  bool rebuildTiles(const std::vector<nav::bake::TileCoord>& tiles, std::string* why);
+  bool rebuildAll(std::string* why);
+  bool removeTiles(const std::vector<nav::bake::TileCoord>& tiles, std::string* why);
+  /// Prune tool: sets (or clears) nav::bake::FLAG_DISABLED on `polys` (undoable).
+  bool setDisabled(const std::vector<nav::PolyRef>& polys, bool disabled, std::string* why);
+
+  // ---- history ------------------------------------------------------------------------------
+  /// A tool recorded an input change in its own undo list: it joins the one history.
+  void toolInputChanged(const Tool* tool);
+  bool canUndo() const { return !m_undo.empty(); }
+  bool canRedo() const { return !m_redo.empty(); }
+  void undo();
+  void redo();
+
+  // ---- rebakes ------------------------------------------------------------------------------
+  /// Once a frame: re-baked tiles that arrived are swapped in; queued tiles start baking.
+  void poll();
+  bool busy() const { return m_running || !m_pending.empty(); }
+  /// Waits for every queued rebake and swaps it in (headless runs, tests).
+  void finish();
+  /// Tiles done / total of the rebake under way.
+  void progress(int* done, int* total) const;
+  int rebakes() const { return m_rebakes; } ///< Rebakes swapped in so far.
+  double lastRebakeMs() const { return m_lastMs; } ///< Edit to tiles swapped in, the last one [Unit: ms].
+  /// What the last rebake changed (the diff overlay).
+  const std::vector<PolyChange>& lastChanges() const { return m_changes; }
+  const std::vector<nav::bake::TileCoord>& lastTiles() const { return m_lastTiles; }
+
+  // ---- files --------------------------------------------------------------------------------
+  /// Volumes or links differ from the level file's (File > Save writes them; BakePanel::saveAll).
+  bool unsaved() const;
+  /// Scenario files: the edits not yet in the level file, so a bug report reopens as seen.
+  void saveScenario(nlohmann::json& out) const;
+  /// Restores what saveScenario wrote (volumes, links, removed tiles, disabled polys) and re-bakes.
+  bool loadScenario(const nlohmann::json& in, std::string* why);
+  /// --dump-state.
+  void dumpState(nlohmann::json& out) const;
+
+private:
+  struct Step;
+  bool prepare(std::string* why);
+  bool applyVolumesAndLinks(std::vector<nav::bake::ConvexVolume> volumes, std::vector<nav::bake::OffMeshLink> links,
+                            const float* bmin, const float* bmax, const char* what, std::string* why);
+  void queueTiles(const std::vector<nav::bake::TileCoord>& tiles);
+  void startJob();
+  void swapIn();
+  void apply(const Step& s, bool forward);
+  void push(Step s);
+
+  Document& m_doc;
+  Log& m_log;
+  std::unique_ptr<nav::bake::Baker> m_baker; ///< The level's input, set once per level.
+  nav::bake::BakeSettings m_settings;        ///< The settings the open navmesh was baked with.
+  std::vector<nav::bake::TileCoord> m_pending;   ///< Tiles waiting for the next job.
+  std::vector<nav::bake::TileCoord> m_jobTiles;  ///< Tiles of the job under way.
+  std::vector<nav::bake::RebakedTile> m_result;
+  nav::bake::BakeReport m_report;
+  std::thread m_thread;
+  std::atomic<bool> m_done{false};
+  std::atomic<int> m_tilesDone{0};
+  bool m_running = false;
+  double m_requestMs = 0, m_lastMs = 0;
+  int m_rebakes = 0;
+  std::vector<PolyChange> m_changes;
+  std::vector<nav::bake::TileCoord> m_lastTiles;
+  std::vector<Step> m_undo, m_redo;
+  std::vector<nav::bake::TileCoord> m_removed; ///< Tiles the user removed (kept removed by rebakes).
+};
+
+} // namespace navbench
