@@ -675,6 +675,20 @@ void LevelEditor::swapIn() {
 
 bool LevelEditor::unsaved() const { return m_doc.bake.editsChanged(); }
 
+bool LevelEditor::saveLevel(std::string* why) {
+  finish(); // the navmesh saved is the one with every edit in
+  if (!m_doc.bake.hasSource()) {
+    if (why) *why = "no level open";
+    return false;
+  }
+  const bool navToo = m_doc.bake.unsavedBake();
+  if (!m_doc.bake.saveSettings(m_log) || (navToo && !m_doc.bake.save(m_doc.nav, m_log))) {
+    if (why) *why = "not saved (the log says why)";
+    return false;
+  }
+  return true;
+}
+
 namespace {
 nlohmann::json vec3(const float* v) { return nlohmann::json::array({v[0], v[1], v[2]}); }
 bool readVec3(const nlohmann::json& j, float* out) {

@@ -101,6 +101,9 @@ public:
   // ---- files --------------------------------------------------------------------------------
   /// Volumes or links differ from the level file's (File > Save writes them; BakePanel::saveAll).
   bool unsaved() const;
+  /// Writes the volumes, links and bake settings into the level file (for an OBJ, the level file
+  /// beside it) and the navmesh into its .bin, atomically (what the unsaved prompt's Save does).
+  bool saveLevel(std::string* why);
   /// Scenario files: the edits not yet in the level file, so a bug report reopens as seen.
   void saveScenario(nlohmann::json& out) const;
   /// Restores what saveScenario wrote (volumes, links, removed tiles, disabled polys) and re-bakes.
