@@ -24,6 +24,7 @@ bool BakePanel::setSource(const std::string& levelPath, Log& log) {
     log.error("bake input: " + why);
     return false;
   }
+  dropRunningBake(&log);
   m_input = std::move(in);
   settings = s;
   m_source = levelPath;
@@ -35,7 +36,16 @@ bool BakePanel::setSource(const std::string& levelPath, Log& log) {
   return true;
 }
 
+void BakePanel::dropRunningBake(Log* log) {
+  if (!m_job.running() && !m_job.finished()) return;
+  if (m_job.running() && log) log->info("bake of " + m_source + " cancelled: another level replaced it");
+  m_job.cancel();
+  m_job.takeResult(nullptr, nullptr); // waits for the worker to stop
+  m_userBuild = false;
+}
+
 void BakePanel::clearSource() {
+  dropRunningBake(nullptr);
   m_unsaved = false;
   m_savedSettings = settings;
   m_source.clear();

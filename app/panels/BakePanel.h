@@ -59,6 +59,8 @@ public:
   nav::bake::BakeSettings settings;
 
 private:
+  /// A bake still running for the level being replaced: its result is not this level's.
+  void dropRunningBake(Log* log);
   std::string m_source;
   nav::bake::BakeInput m_input;
   nav::bake::BakeJob m_job;

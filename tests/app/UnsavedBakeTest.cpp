@@ -5,6 +5,7 @@
 // A bake the viewer made by itself at load time (a level file without its .bin) is not the
 // user's work and quits without asking.
 #include "app/Log.h"
+#include "app/NavState.h"
 #include "app/panels/BakePanel.h"
 #include "nav/NavMesh.h"
 #include "nav/TileSetFile.h"
@@ -14,10 +15,12 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 namespace {
 
@@ -111,6 +114,32 @@ TEST(UnsavedBake, NothingToLoseQuitsAtOnce) {
   EXPECT_NE(loadBake.output.find("bake done"), std::string::npos) << loadBake.output;
   EXPECT_FALSE(loadBake.screenshot) << "a load-time bake made the viewer ask";
   EXPECT_FALSE(loadBake.state["unsavedBake"].get<bool>());
+}
+
+// Opening another level while the last one is still baking (a level without a .bin bakes at
+// open): that bake is dropped, so its navmesh never arrives labelled as the new level's.
+TEST(UnsavedBake, ABakeOfTheLevelBeingReplacedIsDropped) {
+  const std::string dir = levelDir("unsaved_replaced");
+  navbench::Log log;
+  navbench::BakePanel panel;
+  ASSERT_TRUE(panel.setSource(dir + "/default.obj", log));
+  ASSERT_TRUE(panel.build(log));
+  ASSERT_TRUE(panel.setSource(dir + "/default.json", log));
+  EXPECT_FALSE(panel.running());
+  navbench::NavState nav;
+  EXPECT_FALSE(panel.poll(nav, log)) << "the replaced level's bake arrived";
+  EXPECT_FALSE(nav.loaded());
+  // The new level bakes as usual, under its own name.
+  ASSERT_TRUE(panel.build(log));
+  for (int i = 0; i < 6000 && !panel.poll(nav, log); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_TRUE(nav.loaded()) << "no navmesh within 30 s";
+  EXPECT_EQ(nav.path(), dir + "/default.json (baked)");
+  EXPECT_FALSE(panel.unsavedBake()) << "build() is not the user's bake";
+  // Closing the level drops a bake under way too.
+  ASSERT_TRUE(panel.build(log));
+  panel.clearSource();
+  EXPECT_FALSE(panel.running());
+  EXPECT_FALSE(panel.poll(nav, log));
 }
 
 // The Bake panel's side (no window needed): what counts as unsaved settings, and where they go.
