@@ -2,8 +2,8 @@
 // saved is not dropped silently. Quitting (Ctrl+Q, window close, File > Quit) or opening another
 // file asks first: Save (S) writes the panel's .bin and goes on, Discard (D) goes on, Cancel (Esc)
 // keeps everything. Driven through the real binary headless (keys after a load, --dump-state).
-// A bake the viewer made by itself at load time (a level file without its .bin) is not the
-// user's work and quits without asking.
+// A bake the viewer made by itself at load time (a level file or an OBJ without its .bin) is not
+// the user's work and quits without asking.
 #include "app/Log.h"
 #include "app/NavState.h"
 #include "app/panels/BakePanel.h"
@@ -105,10 +105,13 @@ TEST(UnsavedBake, SaveWritesTheBinThenQuits) {
 
 TEST(UnsavedBake, NothingToLoseQuitsAtOnce) {
   const std::string dir = levelDir("unsaved_none");
+  // Neither the OBJ nor the level file has a .bin here, so the viewer bakes them at load time
+  // (the OBJ with the Bake panel's settings, the level file with its own): not the user's work.
   const AppRun plain = runApp(dir, "default.obj --key ctrl+q");
   ASSERT_EQ(plain.exitCode, 0) << plain.output;
-  EXPECT_FALSE(plain.screenshot) << "no bake: Ctrl+Q quits";
-  // The level file has no .bin here, so the viewer bakes it at load time: not the user's work.
+  EXPECT_NE(plain.output.find("bake done"), std::string::npos) << plain.output;
+  EXPECT_FALSE(plain.screenshot) << "a load-time bake of an OBJ made the viewer ask";
+  EXPECT_FALSE(plain.state["unsavedBake"].get<bool>());
   const AppRun loadBake = runApp(dir, "default.json --key ctrl+q");
   ASSERT_EQ(loadBake.exitCode, 0) << loadBake.output;
   EXPECT_NE(loadBake.output.find("bake done"), std::string::npos) << loadBake.output;
