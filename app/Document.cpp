@@ -57,6 +57,7 @@ void Document::initTools() {
   m_toolCtx.nav = &nav;
   m_toolCtx.hoverPos = &hover.pos; // tools that show what is under the mouse (A* Stepper)
   m_toolCtx.hoverHit = &hover.hit;
+  m_toolCtx.bake = &bake; // the tools' Bake button when no navmesh is open
   tools = createTools();
   for (auto& t : tools) t->init(m_toolCtx);
 }

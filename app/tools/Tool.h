@@ -22,6 +22,7 @@ class DebugDraw;
 
 namespace navbench {
 
+class BakePanel;
 class Level;
 class Log;
 class NavState;
@@ -36,6 +37,9 @@ struct ToolContext {
   /// or ImGui has the mouse). Set by the app; null where there is no app (tests).
   const glm::vec3* hoverPos = nullptr;
   const bool* hoverHit = nullptr;
+  /// The Bake panel: with no navmesh open the tools offer its bake (BakePanel::drawNoNavmesh).
+  /// Null where there is no app (tests).
+  BakePanel* bake = nullptr;
 };
 
 class Tool {

@@ -1,7 +1,7 @@
 // The first minute (issue 19): a new user opens a bare OBJ (no tile set beside it) and gets a
 // navmesh without asking (a background bake with the Bake panel's settings, as a level file
 // without its .bin already had), can click a path at once, and is not asked about that bake on
-// quit or open.
+// quit or open. With no navmesh open, the tools panel offers Bake instead of only "open a .bin".
 // All through the real binary headless (--click, --key, --drop, --dump-state).
 #include "TestUtil.h"
 #include "nav/NavMesh.h"
@@ -106,6 +106,7 @@ TEST(FirstMinute, ABareObjIsBakedAtOpenAndAPathCanBeClickedAtOnce) {
   ASSERT_TRUE(s.contains("start") && s.contains("end")) << s.dump();
   EXPECT_NE(s["startRef"].get<unsigned>(), 0u) << s.dump();
   EXPECT_NE(s["endRef"].get<unsigned>(), 0u) << s.dump();
+  EXPECT_FALSE(s.contains("bakeButton")) << "a navmesh is open: no offer to bake";
   EXPECT_EQ(s["statusText"], "success") << "not partial, no failure";
   EXPECT_GE(s["corridor"].size(), 2u) << s.dump();
   const std::vector<float> pts = s["straight"].get<std::vector<float>>();
@@ -137,6 +138,43 @@ TEST(FirstMinute, TheLoadTimeBakeOfAnObjIsNotAskedAbout) {
   EXPECT_GT(open.state["navPolys"].get<int>(), 0);
   EXPECT_FALSE(open.state["unsavedBake"].get<bool>());
   EXPECT_EQ(count(open.output, "bake done"), 2) << open.output;
+}
+
+// A level whose bake fails with the Bake panel's settings: two floor patches 10 km apart need far
+// more tiles than poly refs can address. The tools panel says why and offers Bake (not only "open
+// a .bin"); a real click on that button bakes again (and fails again, with the same reason).
+TEST(FirstMinute, WithNoNavmeshTheToolsPanelOffersBake) {
+  const std::string dir = bareObjDir("bake_button");
+  std::ofstream(dir + "/wide.obj") << "v 0 0 0\nv 20 0 0\nv 20 0 20\nv 0 0 20\n"
+                                      "v 10000 0 10000\nv 10020 0 10000\nv 10020 0 10020\nv 10000 0 10020\n"
+                                      "f 1 4 3 2\nf 5 8 7 6\n";
+  const AppRun first = runApp(dir, "wide.obj --tool 'Pathfind Straight'");
+  ASSERT_EQ(first.exitCode, 0) << first.output;
+  ASSERT_TRUE(first.state.is_object()) << first.output;
+  EXPECT_EQ(count(first.output, "bake started"), 1) << first.output;
+  EXPECT_EQ(count(first.output, "bake failed"), 1) << first.output;
+  EXPECT_EQ(first.state["nav"], "");
+  const json& s = first.state["toolState"];
+  ASSERT_TRUE(s.contains("bakeButton")) << "no Bake button in the tools panel: " << s.dump();
+  const float x = s["bakeButton"][0].get<float>(), y = s["bakeButton"][1].get<float>();
+  // The button is inside the Tools window.
+  bool inTools = false;
+  for (const json& w : first.state["windows"])
+    if (w["name"] == "Tools")
+      inTools = x > w["x"].get<float>() && x < w["x"].get<float>() + w["w"].get<float>() && y > w["y"].get<float>() &&
+                y < w["y"].get<float>() + w["h"].get<float>();
+  EXPECT_TRUE(inTools) << x << "," << y << " " << first.state["windows"].dump();
+
+  char click[64];
+  std::snprintf(click, sizeof click, " --click %.0f,%.0f", double(x), double(y));
+  const AppRun clicked = runApp(dir, "wide.obj --tool 'Pathfind Straight'" + std::string(click));
+  ASSERT_EQ(clicked.exitCode, 0) << clicked.output;
+  ASSERT_TRUE(clicked.state.is_object()) << clicked.output;
+  EXPECT_EQ(count(clicked.output, "bake started"), 2) << "the Bake button did not bake: " << clicked.output;
+  EXPECT_EQ(count(clicked.output, "bake failed: the level needs"), 2) << clicked.output;
+  EXPECT_FALSE(clicked.state["toolState"].contains("start")) << "the click went through to the level";
+  EXPECT_TRUE(clicked.state["toolState"].contains("bakeButton")) << "still offered after the second failure";
+  EXPECT_FALSE(clicked.state["unsavedBake"].get<bool>());
 }
 
 } // namespace
