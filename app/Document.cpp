@@ -59,6 +59,7 @@ void Document::initTools() {
   m_toolCtx.hoverHit = &hover.hit;
   m_toolCtx.editor = &editor;
   m_toolCtx.inputChanged = [this](const Tool* t) { editor.toolInputChanged(t); };
+  m_toolCtx.bake = &bake; // the tools' Bake button when no navmesh is open
   tools = createTools();
   for (auto& t : tools) t->init(m_toolCtx);
 }
@@ -163,10 +164,13 @@ bool Document::openLevel(const std::string& path, Level* preloaded, bool sibling
   } else if (!bin.empty()) {
     m_log.info("found " + bin + " next to " + fs::path(path).filename().string() + ": opening it");
     openNav(bin);
-  } else if (ext == ".json" && bake.hasSource()) {
-    m_log.info("no baked tile set next to " + path + ": baking it with the level's settings");
-    bake.build(m_log);
-    m_host.loadTimeBakeStarted();
+  } else if (bake.hasSource()) {
+    // No tile set beside it: a navmesh without asking, baked in the background (a level file with
+    // its own settings, a bare OBJ with the Bake panel's). Not an unsaved bake: opening the level
+    // again makes the same one.
+    m_log.info("no baked tile set next to " + path + ": baking it with the " +
+               (ext == ".json" ? "level's settings" : "Bake panel's settings"));
+    if (bake.build(m_log)) m_host.loadTimeBakeStarted();
   } else {
     m_log.info("no baked tile set (" + fs::path(path).stem().string() + ".bin) next to " + path +
                ": no navmesh (Bake panel, or 'navbench bake')");

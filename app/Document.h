@@ -60,7 +60,7 @@ public:
   virtual void notify(const std::string& text, bool error) = 0;
   /// Opens the moved-files dialog for `moved`.
   virtual void askForMovedFiles(const MovedFiles& moved) = 0;
-  /// A bake started because a level file was opened without its tile set.
+  /// A bake started because a level (level file or bare OBJ) was opened without its tile set.
   virtual void loadTimeBakeStarted() = 0;
   /// The open files changed (window title).
   virtual void openFilesChanged() = 0;
@@ -117,7 +117,9 @@ public:
   /// Anything the user opens (command line, File > Open, drop): scenarios (.png, or .json with the
   /// navbenchScenario marker) are restored, other files opened as levels / tile sets.
   bool openAny(const std::string& path);
-  /// Opens a level (.obj, level .json, or .bin). `preloaded`: the level's geometry already read
+  /// Opens a level (.obj, level .json, or .bin). A level without a .bin beside it is baked in the
+  /// background (a level file with its settings, an OBJ with the Bake panel's): a load-time bake,
+  /// not an unsaved one. `preloaded`: the level's geometry already read
   /// (scenario loading reads files first so a failure changes nothing); `siblingNav` false: do not
   /// open/bake the level's own navmesh (the caller opens one).
   /// Interactive runs load big OBJ files (over kAsyncLevelBytes) on a worker thread: the call

@@ -25,6 +25,8 @@ bool BakePanel::setSource(const std::string& levelPath, Log& log) {
     log.error("bake input: " + why);
     return false;
   }
+  dropRunningBake(&log);
+  m_failure.clear();
   m_input = std::move(in);
   settings = s;
   m_source = levelPath;
@@ -38,7 +40,17 @@ bool BakePanel::setSource(const std::string& levelPath, Log& log) {
   return true;
 }
 
+void BakePanel::dropRunningBake(Log* log) {
+  if (!m_job.running() && !m_job.finished()) return;
+  if (m_job.running() && log) log->info("bake of " + m_source + " cancelled: another level replaced it");
+  m_job.cancel();
+  m_job.takeResult(nullptr, nullptr); // waits for the worker to stop
+  m_userBuild = false;
+}
+
 void BakePanel::clearSource() {
+  dropRunningBake(nullptr);
+  m_failure.clear();
   m_unsaved = false;
   m_savedSettings = settings;
   m_source.clear();
@@ -77,6 +89,7 @@ bool BakePanel::build(Log& log) {
   }
   log.info("bake started: " + m_source);
   m_report.clear();
+  m_failure.clear();
   m_userBuild = false;
   return true;
 }
@@ -179,6 +192,7 @@ bool BakePanel::poll(NavState& nav, Log& log) {
                 rep.tileCount, rep.tilesX, rep.tilesY, rep.polyCount);
   m_report.push_back(buf);
   if (!mesh) {
+    m_failure = rep.cancelled ? "was cancelled" : "failed: " + rep.error;
     log.error(rep.cancelled ? "bake cancelled" : "bake failed: " + rep.error);
     return false;
   }
@@ -186,6 +200,45 @@ bool BakePanel::poll(NavState& nav, Log& log) {
   if (userBuild) m_unsaved = true;
   log.info(std::string("bake done: ") + buf);
   return true;
+}
+
+void BakePanel::progressBar() {
+  const nav::bake::BakeProgress p = m_job.progress();
+  const float frac = p.tilesTotal > 0 ? float(p.tilesDone) / float(p.tilesTotal) : 0.0f;
+  char over[96];
+  std::snprintf(over, sizeof over, "%s %d/%d", nav::bake::bakeStageName(p.stage), p.tilesDone, p.tilesTotal);
+  ImGui::ProgressBar(frac, ImVec2(-1, 0), over);
+  if (ImGui::Button("Cancel")) m_job.cancel();
+}
+
+void BakePanel::drawNoNavmesh(Log& log, float* buttonCentre) {
+  if (buttonCentre) buttonCentre[0] = buttonCentre[1] = -1.0f;
+  if (m_job.running()) {
+    ImGui::TextWrapped("Baking the navmesh of %s...", fs::path(m_source).filename().string().c_str());
+    progressBar();
+    return;
+  }
+  if (m_source.empty()) {
+    ImGui::TextWrapped("No navmesh open: open a level (.obj or level .json) to bake one, or a .bin tile set "
+                       "(File > Open, or drop it here).");
+    return;
+  }
+  if (!m_failure.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.3f, 1.0f));
+    ImGui::TextWrapped("The bake of %s %s", fs::path(m_source).filename().string().c_str(), m_failure.c_str());
+    ImGui::PopStyleColor();
+  } else {
+    ImGui::TextWrapped("No navmesh for %s yet.", fs::path(m_source).filename().string().c_str());
+  }
+  if (ImGui::Button("Bake")) build(log);
+  if (buttonCentre) {
+    buttonCentre[0] = (ImGui::GetItemRectMin().x + ImGui::GetItemRectMax().x) * 0.5f;
+    buttonCentre[1] = (ImGui::GetItemRectMin().y + ImGui::GetItemRectMax().y) * 0.5f;
+  }
+  ImGui::SameLine();
+  ImGui::TextDisabled("with the Bake panel's settings");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("View > Bake panel: the settings, Cancel, Save .bin");
+  ImGui::TextWrapped("Or open a .bin tile set (File > Open, or drop it here).");
 }
 
 bool BakePanel::draw(NavState& nav, Log& log, bool* open) {
@@ -243,14 +296,7 @@ bool BakePanel::draw(NavState& nav, Log& log, bool* open) {
   ImGui::SameLine();
   if (ImGui::Button("Build (Ctrl+B)")) buildByUser(log);
   ImGui::EndDisabled();
-  if (busy) {
-    const nav::bake::BakeProgress p = m_job.progress();
-    const float frac = p.tilesTotal > 0 ? float(p.tilesDone) / float(p.tilesTotal) : 0.0f;
-    char over[96];
-    std::snprintf(over, sizeof over, "%s %d/%d", nav::bake::bakeStageName(p.stage), p.tilesDone, p.tilesTotal);
-    ImGui::ProgressBar(frac, ImVec2(-1, 0), over);
-    if (ImGui::Button("Cancel")) m_job.cancel();
-  }
+  if (busy) progressBar();
   ImGui::Separator();
   ImGui::InputText("##save", m_savePath, sizeof m_savePath);
   ImGui::SameLine();

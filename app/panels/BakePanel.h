@@ -22,13 +22,21 @@ public:
   const std::string& source() const { return m_source; }
   bool hasSource() const { return !m_source.empty(); }
 
-  /// Starts a bake (false + log message if it cannot start).
+  /// Starts a bake (false + log message if it cannot start). Not the user's work (unsavedBake()
+  /// stays false): the bake a level gets when opened without its tile set, and the tools' Bake
+  /// button (the same bake, asked for again).
   bool build(Log& log);
   bool running() const { return m_job.running(); }
   /// Call every frame: when the job ended, hands the mesh to `nav` (true = a new mesh arrived).
   bool poll(NavState& nav, Log& log);
   /// Draws the window (returns false; kept for symmetry with poll()).
   bool draw(NavState& nav, Log& log, bool* open);
+  /// What the tools and the Navmesh panel show when no navmesh is open (ImGui calls, inside their
+  /// window): while a bake runs, "Baking..." with its progress and Cancel; with a level open, a
+  /// Bake button (build(), the panel's settings) and why the last bake failed, if it did; and the
+  /// other way to a navmesh, a .bin tile set. `buttonCentre` (optional, 2 floats): where the Bake
+  /// button was drawn in window pixels, {-1, -1} when it was not (for --dump-state).
+  void drawNoNavmesh(Log& log, float* buttonCentre = nullptr);
 
   /// Starts a bake as the Build button does (Ctrl+B): its result counts as the user's work, so
   /// unsaved() is true once it arrives, until it is saved or discarded.
@@ -69,6 +77,9 @@ public:
   nav::bake::BakeSettings settings;
 
 private:
+  /// A bake still running for the level being replaced: its result is not this level's.
+  void dropRunningBake(Log* log);
+  void progressBar();
   std::string m_source;
   nav::bake::BakeInput m_input;
   nav::bake::BakeJob m_job;
@@ -76,6 +87,7 @@ private:
   int m_threads = 0;
   bool m_userBuild = false; ///< The running bake was started by the user.
   bool m_unsaved = false;
+  std::string m_failure; ///< "failed: <why>" / "was cancelled": the last bake of this source gave no navmesh.
   nav::bake::BakeSettings m_savedSettings; ///< The settings as opened or last saved.
   std::vector<nav::bake::ConvexVolume> m_savedVolumes; ///< The volumes and links as opened or last saved.
   std::vector<nav::bake::OffMeshLink> m_savedLinks;

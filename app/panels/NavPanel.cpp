@@ -9,7 +9,7 @@
 namespace navbench {
 
 bool drawNavPanel(NavState& nav, NavDrawOptions& draw, unsigned hoveredRef, bool hoverHit, const float* hoverPos,
-                  bool* open) {
+                  bool* open, BakePanel& bake, Log& log) {
   bool changed = false;
   ImGui::SetNextWindowPos(ImVec2(ImGui::GetMainViewport()->Size.x - 300, 330), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(290, 380), ImGuiCond_FirstUseEver);
@@ -19,7 +19,7 @@ bool drawNavPanel(NavState& nav, NavDrawOptions& draw, unsigned hoveredRef, bool
     return false;
   }
   if (!nav.loaded()) {
-    ImGui::TextWrapped("No navmesh open. File > Open a .bin tile set, or drop one here.");
+    bake.drawNoNavmesh(log); // Bake (or its progress), or open a .bin
   } else {
     ImGui::TextWrapped("%s", nav.path().c_str());
     ImGui::Text("%d tiles, %d polys", nav.tileCount(), nav.polyCount());
@@ -165,7 +165,7 @@ public:
     if (!m_visible) return;
     Document& doc = ctx.doc;
     const float hp[3] = {doc.hover.pos.x, doc.hover.pos.y, doc.hover.pos.z};
-    if (drawNavPanel(doc.nav, doc.navDraw, doc.hover.poly, doc.hover.hit, hp, &m_visible)) doc.filterChanged();
+    if (drawNavPanel(doc.nav, doc.navDraw, doc.hover.poly, doc.hover.hit, hp, &m_visible, doc.bake, ctx.log)) doc.filterChanged();
   }
 };
 

@@ -3,6 +3,7 @@
 #include "app/NavDraw.h"
 #include "app/NavState.h"
 #include "app/Scenario.h"
+#include "app/panels/BakePanel.h"
 #include "nav/ShortestPath.h"
 #include "render/DebugDraw.h"
 
@@ -201,8 +202,10 @@ float Tester::polylineLength(const float* pts, int n) {
 
 void Tester::drawUi() {
   NavState* nav = m_ctx ? m_ctx->nav : nullptr;
+  m_bakeButton[0] = m_bakeButton[1] = -1.0f;
   if (!nav || !nav->loaded()) {
-    ImGui::TextWrapped("No navmesh open: open a .bin tile set (File > Open, or drop it here).");
+    if (m_ctx && m_ctx->bake && m_ctx->log) m_ctx->bake->drawNoNavmesh(*m_ctx->log, m_bakeButton); // Bake, or its progress
+    else ImGui::TextWrapped("No navmesh open: open a .bin tile set (File > Open, or drop it here).");
     return;
   }
   ImGui::TextWrapped(needsEnd() ? "Shift+click or right click: start. Click: end." : "Shift+click, right click or click: start.");
@@ -339,6 +342,7 @@ void Tester::dumpState(nlohmann::json& out) const {
   out["statusText"] = m_status ? nav::statusToString(m_status, buf, sizeof buf) : "";
   out["queryUs"] = m_queryUs;
   out["nodesUsed"] = m_nodesUsed;
+  if (m_bakeButton[0] >= 0) out["bakeButton"] = {m_bakeButton[0], m_bakeButton[1]}; // no navmesh: the offer to bake
   dumpResult(out);
 }
 

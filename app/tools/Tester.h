@@ -95,6 +95,7 @@ protected:
   nav::Status m_status = 0;
   double m_queryUs = 0;
   int m_nodesUsed = 0;
+  float m_bakeButton[2] = {-1.0f, -1.0f}; ///< The Bake button's centre last frame (no navmesh), or -1.
 
 private:
   struct Input {

@@ -23,6 +23,7 @@ class DebugDraw;
 
 namespace navbench {
 
+class BakePanel;
 class Level;
 class LevelEditor;
 class Log;
@@ -46,6 +47,9 @@ struct ToolContext {
   /// joins the app's one undo history (Ctrl+Z / Ctrl+Y undo edits and start / end changes in the
   /// order they were made). May be empty.
   std::function<void(const Tool*)> inputChanged;
+  /// The Bake panel: with no navmesh open the tools offer its bake (BakePanel::drawNoNavmesh).
+  /// Null where there is no app (tests).
+  BakePanel* bake = nullptr;
 };
 
 class Tool {

@@ -54,7 +54,9 @@ std::string bakeLevel(const std::string& name, void (*edit)(json&)) {
   EXPECT_FALSE(level.is_discarded());
   level["obj"] = kSource + "/assets/levels/" + level["obj"].get<std::string>();
   if (edit) edit(level);
-  const std::string lf = kTmp + "/" + name + ".json", bin = kTmp + "/" + name + ".bin";
+  // Per test: ctest runs the tests of this file in parallel processes.
+  const std::string stem = kTmp + "/" + ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" + name;
+  const std::string lf = stem + ".json", bin = stem + ".bin";
   std::ofstream(lf) << level.dump(2);
   fs::remove(bin);
   const CommandResult r = navbench("bake " + q(lf) + " -o " + q(bin) + " -q --threads 2");

@@ -2,9 +2,10 @@
 // saved is not dropped silently. Quitting (Ctrl+Q, window close, File > Quit) or opening another
 // file asks first: Save (S) writes the panel's .bin and goes on, Discard (D) goes on, Cancel (Esc)
 // keeps everything. Driven through the real binary headless (keys after a load, --dump-state).
-// A bake the viewer made by itself at load time (a level file without its .bin) is not the
-// user's work and quits without asking.
+// A bake the viewer made by itself at load time (a level file or an OBJ without its .bin) is not
+// the user's work and quits without asking.
 #include "app/Log.h"
+#include "app/NavState.h"
 #include "app/panels/BakePanel.h"
 #include "nav/NavMesh.h"
 #include "nav/TileSetFile.h"
@@ -14,10 +15,12 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 namespace {
 
@@ -102,15 +105,44 @@ TEST(UnsavedBake, SaveWritesTheBinThenQuits) {
 
 TEST(UnsavedBake, NothingToLoseQuitsAtOnce) {
   const std::string dir = levelDir("unsaved_none");
+  // Neither the OBJ nor the level file has a .bin here, so the viewer bakes them at load time
+  // (the OBJ with the Bake panel's settings, the level file with its own): not the user's work.
   const AppRun plain = runApp(dir, "default.obj --key ctrl+q");
   ASSERT_EQ(plain.exitCode, 0) << plain.output;
-  EXPECT_FALSE(plain.screenshot) << "no bake: Ctrl+Q quits";
-  // The level file has no .bin here, so the viewer bakes it at load time: not the user's work.
+  EXPECT_NE(plain.output.find("bake done"), std::string::npos) << plain.output;
+  EXPECT_FALSE(plain.screenshot) << "a load-time bake of an OBJ made the viewer ask";
+  EXPECT_FALSE(plain.state["unsavedBake"].get<bool>());
   const AppRun loadBake = runApp(dir, "default.json --key ctrl+q");
   ASSERT_EQ(loadBake.exitCode, 0) << loadBake.output;
   EXPECT_NE(loadBake.output.find("bake done"), std::string::npos) << loadBake.output;
   EXPECT_FALSE(loadBake.screenshot) << "a load-time bake made the viewer ask";
   EXPECT_FALSE(loadBake.state["unsavedBake"].get<bool>());
+}
+
+// Opening another level while the last one is still baking (a level without a .bin bakes at
+// open): that bake is dropped, so its navmesh never arrives labelled as the new level's.
+TEST(UnsavedBake, ABakeOfTheLevelBeingReplacedIsDropped) {
+  const std::string dir = levelDir("unsaved_replaced");
+  navbench::Log log;
+  navbench::BakePanel panel;
+  ASSERT_TRUE(panel.setSource(dir + "/default.obj", log));
+  ASSERT_TRUE(panel.build(log));
+  ASSERT_TRUE(panel.setSource(dir + "/default.json", log));
+  EXPECT_FALSE(panel.running());
+  navbench::NavState nav;
+  EXPECT_FALSE(panel.poll(nav, log)) << "the replaced level's bake arrived";
+  EXPECT_FALSE(nav.loaded());
+  // The new level bakes as usual, under its own name.
+  ASSERT_TRUE(panel.build(log));
+  for (int i = 0; i < 6000 && !panel.poll(nav, log); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_TRUE(nav.loaded()) << "no navmesh within 30 s";
+  EXPECT_EQ(nav.path(), dir + "/default.json (baked)");
+  EXPECT_FALSE(panel.unsavedBake()) << "build() is not the user's bake";
+  // Closing the level drops a bake under way too.
+  ASSERT_TRUE(panel.build(log));
+  panel.clearSource();
+  EXPECT_FALSE(panel.running());
+  EXPECT_FALSE(panel.poll(nav, log));
 }
 
 // The Bake panel's side (no window needed): what counts as unsaved settings, and where they go.
