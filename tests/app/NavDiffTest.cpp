@@ -8,6 +8,8 @@
 #include "nav/TileSetFile.h"
 
 #include <gtest/gtest.h>
+
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -54,8 +56,8 @@ std::string bakeLevel(const std::string& name, void (*edit)(json&)) {
   EXPECT_FALSE(level.is_discarded());
   level["obj"] = kSource + "/assets/levels/" + level["obj"].get<std::string>();
   if (edit) edit(level);
-  // Per test: ctest runs the tests of this file in parallel processes.
-  const std::string stem = kTmp + "/" + ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" + name;
+  // Per process: ctest runs the tests of this file in parallel processes, each baking its own.
+  const std::string stem = kTmp + "/" + name + "_" + std::to_string(::getpid());
   const std::string lf = stem + ".json", bin = stem + ".bin";
   std::ofstream(lf) << level.dump(2);
   fs::remove(bin);
