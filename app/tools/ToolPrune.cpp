@@ -70,20 +70,18 @@ public:
   void onLevelChanged() override { reset(); }
 
   void drawUi() override {
-    ImGui::TextWrapped("Click a navmesh poly: what the current filter cannot reach from it (links and off-mesh links "
-                       "followed) is shown in red. Apply disables it (Ctrl+Z undoes).");
+    // Wrapped at a fixed width, so the buttons below stay where they are whatever the panel's width.
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 245.0f);
+    ImGui::TextUnformatted("Click a navmesh poly: what the current filter cannot reach from it (links and off-mesh links "
+                           "followed) is shown in red. Apply disables it (Ctrl+Z undoes).");
+    ImGui::PopTextWrapPos();
     NavState* nav = m_ctx ? m_ctx->nav : nullptr;
     LevelEditor* ed = m_ctx ? m_ctx->editor : nullptr;
     if (!nav || !nav->loaded()) {
       ImGui::TextDisabled("No navmesh open.");
       return;
     }
-    if (m_hasStart) {
-      ImGui::Text("From (%.2f, %.2f, %.2f):", double(m_start.x), double(m_start.y), double(m_start.z));
-      ImGui::Text("%d polys reachable, %d unreachable", int(m_reachable.size()), int(m_unreachable.size()));
-    } else
-      ImGui::TextDisabled("No poly clicked.");
-    ImGui::Text("Disabled polys on the navmesh: %d", countDisabled(nullptr));
+    // The buttons first: their place does not depend on the readouts (tests click them there).
     std::string why;
     if (m_buttons.button("Apply (disable unreachable)")) {
       if (!m_hasStart) fail("apply: click a poly first");
@@ -106,6 +104,12 @@ public:
       else if (!ed->saveLevel(&why)) fail("save: " + why);
       else done("saved the level file and its navmesh");
     }
+    if (m_hasStart) {
+      ImGui::Text("From (%.2f, %.2f, %.2f):", double(m_start.x), double(m_start.y), double(m_start.z));
+      ImGui::Text("%d polys reachable, %d unreachable", int(m_reachable.size()), int(m_unreachable.size()));
+    } else
+      ImGui::TextDisabled("No poly clicked.");
+    ImGui::Text("Disabled polys on the navmesh: %d", countDisabled(nullptr));
     if (!m_message.empty()) {
       if (m_error) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.35f, 1.0f));
       ImGui::TextWrapped("%s", m_message.c_str());

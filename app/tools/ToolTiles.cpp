@@ -90,7 +90,10 @@ public:
   }
 
   void drawUi() override {
-    ImGui::TextWrapped("Click a tile to rebuild it from the level, Shift+click to remove it (Ctrl+Z undoes).");
+    // Wrapped at a fixed width, so the buttons below stay where they are whatever the panel's width.
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 245.0f);
+    ImGui::TextUnformatted("Click a tile to rebuild it from the level, Shift+click to remove it (Ctrl+Z undoes).");
+    ImGui::PopTextWrapPos();
     LevelEditor* ed = m_ctx ? m_ctx->editor : nullptr;
     std::string why;
     if (!ed || !ed->ready(&why)) {
@@ -99,20 +102,7 @@ public:
     }
     int tw = 0, th = 0;
     ed->gridSize(&tw, &th);
-    ImGui::Text("Grid %d x %d tiles, %d on the navmesh", tw, th, m_ctx->nav->tileCount());
-    if (m_hover) {
-      if (m_hoverPolys >= 0) ImGui::Text("Tile %s: %d polys", tileName(m_hoverTile).c_str(), m_hoverPolys);
-      else ImGui::Text("Tile %s: no tile on the navmesh", tileName(m_hoverTile).c_str());
-    } else {
-      ImGui::TextDisabled("Hover the level to see its tile.");
-    }
-    if (ed->busy()) {
-      int doneTiles = 0, total = 0;
-      ed->progress(&doneTiles, &total);
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "rebaking %d / %d tiles", doneTiles, total);
-      ImGui::ProgressBar(total > 0 ? float(doneTiles) / float(total) : 0.0f, ImVec2(-1, 0), buf);
-    }
+    // The buttons first: their place does not depend on the readouts (tests click them there).
     if (button("Rebuild all")) {
       if (ed->rebuildAll(&why)) done("rebuilding all " + std::to_string(tw * th) + " tiles");
       else fail("rebuild all: " + why);
@@ -129,6 +119,20 @@ public:
     if (button("Save level")) {
       if (ed->saveLevel(&why)) done("saved the level file and its navmesh");
       else fail("save: " + why);
+    }
+    ImGui::Text("Grid %d x %d tiles, %d on the navmesh", tw, th, m_ctx->nav->tileCount());
+    if (m_hover) {
+      if (m_hoverPolys >= 0) ImGui::Text("Tile %s: %d polys", tileName(m_hoverTile).c_str(), m_hoverPolys);
+      else ImGui::Text("Tile %s: no tile on the navmesh", tileName(m_hoverTile).c_str());
+    } else {
+      ImGui::TextDisabled("Hover the level to see its tile.");
+    }
+    if (ed->busy()) {
+      int doneTiles = 0, total = 0;
+      ed->progress(&doneTiles, &total);
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "rebaking %d / %d tiles", doneTiles, total);
+      ImGui::ProgressBar(total > 0 ? float(doneTiles) / float(total) : 0.0f, ImVec2(-1, 0), buf);
     }
     if (!m_message.empty()) {
       if (m_error) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.35f, 1.0f));
