@@ -19,6 +19,8 @@ std::vector<std::unique_ptr<Tool>> createTools() {
   tools.push_back(std::make_unique<ToolPolysShape>());
   tools.push_back(std::make_unique<ToolLocalNeighbourhood>());
   tools.push_back(std::make_unique<ToolRandomPoints>());
+  tools.push_back(makeToolTiles());
+  tools.push_back(makeToolPrune());
   return tools;
 }
 

@@ -12,4 +12,8 @@ namespace navbench {
 /// Creates every tool (not yet initialised); the first one is active at start.
 std::vector<std::unique_ptr<Tool>> createTools();
 
+/// The editing tools defined in one .cpp each (no header of their own).
+std::unique_ptr<Tool> makeToolTiles(); ///< "Tiles": tools/ToolTiles.cpp
+std::unique_ptr<Tool> makeToolPrune(); ///< "Prune": tools/ToolPrune.cpp
+
 } // namespace navbench
