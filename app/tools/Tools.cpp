@@ -1,6 +1,7 @@
 #include "app/tools/Tools.h"
 
 #include "app/tools/TesterModes.h"
+#include "app/tools/ToolConvexVolumes.h"
 #include "app/tools/ToolPick.h"
 #include "app/tools/ToolStepper.h"
 
@@ -19,6 +20,7 @@ std::vector<std::unique_ptr<Tool>> createTools() {
   tools.push_back(std::make_unique<ToolPolysShape>());
   tools.push_back(std::make_unique<ToolLocalNeighbourhood>());
   tools.push_back(std::make_unique<ToolRandomPoints>());
+  tools.push_back(std::make_unique<ToolConvexVolumes>());
   return tools;
 }
 
