@@ -2,6 +2,7 @@
 
 #include "app/tools/TesterModes.h"
 #include "app/tools/ToolConvexVolumes.h"
+#include "app/tools/ToolOffMeshLinks.h"
 #include "app/tools/ToolPick.h"
 #include "app/tools/ToolStepper.h"
 
@@ -21,6 +22,7 @@ std::vector<std::unique_ptr<Tool>> createTools() {
   tools.push_back(std::make_unique<ToolLocalNeighbourhood>());
   tools.push_back(std::make_unique<ToolRandomPoints>());
   tools.push_back(std::make_unique<ToolConvexVolumes>());
+  tools.push_back(std::make_unique<ToolOffMeshLinks>());
   return tools;
 }
 
