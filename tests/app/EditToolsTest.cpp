@@ -244,6 +244,15 @@ TEST(EditTools, ClickingAVolumeSelectsItAndDeleteRemovesIt) {
   EXPECT_EQ(sel.tool()["selected"], 0) << "the pool is volume 0";
   EXPECT_EQ(sel.tool()["points"].size(), 0u) << "a click in a volume selects, it adds no point";
 
+  // Its area changed in the panel (the shape and heights kept).
+  const AppRun road = runApp(dir, "Convex Volumes", click(kPool) + clickWidget(sel, "sel.area.road"));
+  ASSERT_EQ(road.exitCode, 0) << road.output;
+  ASSERT_EQ(road.editor()["volumes"].size(), 2u);
+  EXPECT_EQ(road.editor()["volumes"][0]["area"], int(nav::bake::AREA_ROAD)) << road.tool().dump();
+  EXPECT_NEAR(road.editor()["volumes"][0]["hmin"].get<float>(), -0.6f, 1e-5f);
+  EXPECT_EQ(road.editor()["volumes"][0]["verts"].size(), 4u);
+  EXPECT_EQ(road.tool()["selected"], 0) << "still selected after the edit";
+
   // The Delete key: removed (not saved).
   const AppRun key = runApp(dir, "Convex Volumes", click(kPool) + "--key delete");
   ASSERT_EQ(key.exitCode, 0) << key.output;
@@ -317,6 +326,14 @@ TEST(EditTools, ClickingNearALinkEndSelectsItAndDeleteRemovesIt) {
   ASSERT_EQ(sel.exitCode, 0) << sel.output;
   EXPECT_EQ(sel.tool()["selected"], 0);
   EXPECT_FALSE(sel.tool()["hasStart"].get<bool>()) << "selecting sets no start";
+
+  // Made one way in the panel (its ends kept).
+  const AppRun oneWay = runApp(dir, "Off-Mesh Links", click(kLink0End) + clickWidget(sel, "sel.bidirectional"));
+  ASSERT_EQ(oneWay.exitCode, 0) << oneWay.output;
+  ASSERT_EQ(oneWay.editor()["links"].size(), 2u);
+  EXPECT_EQ(oneWay.editor()["links"][0]["bidirectional"], false) << oneWay.tool().dump();
+  EXPECT_NEAR(oneWay.editor()["links"][0]["start"][0].get<float>(), 35.2f, 1e-4f);
+  EXPECT_EQ(oneWay.tool()["selected"], 0);
 
   const AppRun key = runApp(dir, "Off-Mesh Links", click(kLink0End) + "--key delete");
   ASSERT_EQ(key.exitCode, 0) << key.output;
