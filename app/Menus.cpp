@@ -82,16 +82,18 @@ void App::drawMenuBar(std::string& toOpen) {
 
 void App::onKeyDown(const SDL_Keysym& key) {
   if (key.sym == SDLK_F12) m_scenes.requestScreenshot(); // also over text fields and dialogs
-  if (ImGui::GetIO().WantCaptureKeyboard) return;
   const bool ctrl = (key.mod & KMOD_CTRL) != 0, shift = (key.mod & KMOD_SHIFT) != 0;
+  // Undo / redo also right after a panel button was pressed (ImGui keeps the keyboard then); a
+  // text field being typed in keeps its own Ctrl+Z.
+  if (ctrl && !ImGui::GetIO().WantTextInput && (key.sym == SDLK_z || key.sym == SDLK_y)) {
+    if (key.sym == SDLK_y || shift) m_doc.editor.redo();
+    else m_doc.editor.undo();
+    return;
+  }
+  if (ImGui::GetIO().WantCaptureKeyboard) return;
   if (key.sym == SDLK_f && !ctrl) frameLevel();
   if (key.sym == SDLK_F1)
     if (Panel* help = findPanel("Help")) *help->visible(m_doc) = !*help->visible(m_doc);
-  if (ctrl) { // one history: edits of the level and the tools' start / end changes
-    if (key.sym == SDLK_z && shift) m_doc.editor.redo();
-    else if (key.sym == SDLK_z) m_doc.editor.undo();
-    else if (key.sym == SDLK_y) m_doc.editor.redo();
-  }
   if (key.sym == SDLK_SPACE && m_doc.tool()) m_doc.tool()->step();
   if (ctrl && shift) {
     if (key.sym == SDLK_v) m_scenes.paste();

@@ -13,7 +13,8 @@ namespace fs = std::filesystem;
 NavState::NavState() {
   nav::bake::applyDefaultAreaCosts(m_filter);
   m_filter.setIncludeFlags(nav::bake::FLAG_ALL ^ nav::bake::FLAG_DISABLED);
-  m_filter.setExcludeFlags(0);
+  // Polys the Prune tool disabled keep their walk flags: the exclude flag is what keeps paths off them.
+  m_filter.setExcludeFlags(nav::bake::FLAG_DISABLED);
 }
 
 bool NavState::loadBin(const std::string& path, std::string& error) {

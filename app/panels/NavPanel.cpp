@@ -106,6 +106,7 @@ bool drawNavPanel(NavState& nav, NavDrawOptions& draw, unsigned hoveredRef, bool
       nav::QueryFilter d;
       nav::bake::applyDefaultAreaCosts(d);
       d.setIncludeFlags(nav::bake::FLAG_ALL ^ nav::bake::FLAG_DISABLED);
+      d.setExcludeFlags(nav::bake::FLAG_DISABLED);
       f = d;
       nav.setMaxNodes(4096);
       changed = true;

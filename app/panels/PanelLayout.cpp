@@ -180,6 +180,12 @@ void PanelLayout::arrange(float menuBarHeight) {
   }
   m_size[0] = vw;
   m_size[1] = vh;
+  // A panel of the user's that grew past the window's edge (a scrollbar appeared when it got
+  // taller than the window) is pushed back inside.
+  for (const std::string& name : m_user)
+    if (ImGuiWindow* w = ImGui::FindWindowByName(name.c_str());
+        w && (w->Pos.x + w->Size.x > vw + 0.5f || w->Pos.y + w->Size.y > vh + 0.5f))
+      clampInside(w, w->Pos, w->Size, vw, vh, menuBarHeight);
 
   // 3. The places, from the last frame's panels (a panel the user placed still takes its room).
   auto put = [&](const char* name, const Box& b, bool sized) {

@@ -1,6 +1,8 @@
 #include "app/tools/Tools.h"
 
 #include "app/tools/TesterModes.h"
+#include "app/tools/ToolConvexVolumes.h"
+#include "app/tools/ToolOffMeshLinks.h"
 #include "app/tools/ToolPick.h"
 #include "app/tools/ToolStepper.h"
 
@@ -19,6 +21,8 @@ std::vector<std::unique_ptr<Tool>> createTools() {
   tools.push_back(std::make_unique<ToolPolysShape>());
   tools.push_back(std::make_unique<ToolLocalNeighbourhood>());
   tools.push_back(std::make_unique<ToolRandomPoints>());
+  tools.push_back(std::make_unique<ToolConvexVolumes>());
+  tools.push_back(std::make_unique<ToolOffMeshLinks>());
   tools.push_back(makeToolTiles());
   tools.push_back(makeToolPrune());
   return tools;

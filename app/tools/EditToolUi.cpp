@@ -1,0 +1,122 @@
+#include "app/tools/EditToolUi.h"
+
+#include "app/LevelEditor.h"
+#include "app/Log.h"
+
+#include <imgui.h>
+#include <nlohmann/json.hpp>
+
+namespace navbench::edit {
+
+std::string areaLabel(uint8_t area) {
+  const char* n = nav::bake::areaName(area);
+  return n ? std::string(n) : std::to_string(int(area));
+}
+
+void markItem(Rects* rects, const std::string& key) {
+  if (!rects) return;
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  (*rects)[key] = Rect{{a.x, a.y, b.x, b.y}};
+}
+
+void dumpRects(const Rects& rects, nlohmann::json& out) {
+  out = nlohmann::json::object();
+  for (const auto& [key, rect] : rects) out[key] = {rect.r[0], rect.r[1], rect.r[2], rect.r[3]};
+}
+
+bool areaPicker(const char* id, uint8_t* area, Rects* rects) {
+  using namespace nav::bake;
+  static const uint8_t kNamed[] = {AREA_WATER, AREA_ROAD, AREA_DOOR, AREA_GRASS, AREA_JUMP};
+  ImGui::PushID(id);
+  bool changed = false, named = false;
+  ImGui::TextUnformatted("Area ");
+  ImGui::SameLine();
+  const float x0 = ImGui::GetCursorPosX(); // the second row lines up under the first
+  for (size_t i = 0; i < sizeof kNamed; ++i) {
+    if (i % 3 != 0) ImGui::SameLine();
+    else if (i > 0) ImGui::SetCursorPosX(x0);
+    if (ImGui::RadioButton(areaName(kNamed[i]), *area == kNamed[i])) {
+      changed = *area != kNamed[i];
+      *area = kNamed[i];
+    }
+    markItem(rects, std::string(id) + ".area." + areaName(kNamed[i]));
+    named = named || *area == kNamed[i];
+  }
+  ImGui::SameLine();
+  if (ImGui::RadioButton("number", !named) && named) {
+    *area = AREA_GROUND;
+    changed = true;
+  }
+  markItem(rects, std::string(id) + ".area.number");
+  if (!named) {
+    int v = *area;
+    ImGui::SetNextItemWidth(90);
+    if (ImGui::InputInt("area id (0..62)", &v) && v >= 0 && v <= 62 && v != *area) {
+      *area = uint8_t(v);
+      changed = true;
+    }
+  }
+  ImGui::PopID();
+  return changed;
+}
+
+void Message::set(Log* log, const std::string& t, bool isError) {
+  text = t;
+  error = isError;
+  if (log) {
+    if (isError) log->error(t);
+    else log->info(t);
+  }
+}
+
+void Message::show() const {
+  if (text.empty()) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, error ? ImVec4(1, 0.45f, 0.3f, 1) : ImVec4(0.5f, 0.9f, 0.5f, 1));
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+}
+
+void Message::dump(nlohmann::json& out) const {
+  out["message"] = text;
+  out["messageIsError"] = error;
+}
+
+bool editorStatus(LevelEditor* editor) {
+  std::string why;
+  if (!editor) {
+    ImGui::TextDisabled("No level editor here.");
+    return false;
+  }
+  if (!editor->ready(&why)) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.7f, 0.3f, 1));
+    ImGui::TextWrapped("Cannot edit: %s", why.c_str());
+    ImGui::PopStyleColor();
+    return false;
+  }
+  if (editor->busy()) {
+    int done = 0, total = 0;
+    editor->progress(&done, &total);
+    ImGui::ProgressBar(total > 0 ? float(done) / float(total) : 0.0f, ImVec2(-1, 0), total > 0 ? "rebaking tiles" : "rebake queued");
+  }
+  return true;
+}
+
+void saveButton(LevelEditor* editor, Log* log, Message* msg, Rects* rects) {
+  const bool unsaved = editor && editor->unsaved();
+  const bool clicked = ImGui::Button(unsaved ? "Save level file *" : "Save level file");
+  markItem(rects, "save");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Writes the volumes and links into the level file and the navmesh into its .bin");
+  if (!clicked || !editor) return;
+  std::string why;
+  if (editor->saveLevel(&why)) msg->set(log, "level file saved", false);
+  else msg->set(log, "save: " + why, true);
+}
+
+bool toolKeyPressed(int imguiKey) {
+  if (!ImGui::GetCurrentContext()) return false;
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantCaptureKeyboard || io.KeyCtrl || io.KeyAlt) return false;
+  return ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey(imguiKey)), false);
+}
+
+} // namespace navbench::edit

@@ -1,0 +1,64 @@
+// EditToolUi.h: what the level edit tools (Convex Volumes, Off-Mesh Links) share: the area
+// picker, the editor's status line, the tool's message (a refused edit says why, in the panel and
+// the log), the Save level file button, and the tool keys (Enter, Delete, Esc) read while the 3D
+// view has the keyboard.
+#pragma once
+
+#include "nav/bake/Areas.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace navbench {
+
+class LevelEditor;
+class Log;
+
+namespace edit {
+
+/// An area by name ("water") or number ("7").
+std::string areaLabel(uint8_t area);
+
+/// A screen rectangle of a widget (min x, min y, max x, max y), for --dump-state: tests aim their
+/// clicks at the panel's widgets wherever the panel puts them.
+struct Rect {
+  float r[4] = {0, 0, 0, 0};
+};
+/// The tool's widgets by name ("save", "delete", "new.area.water"...).
+using Rects = std::map<std::string, Rect>;
+/// Records the last ImGui item's rectangle as rects[key] (nothing when rects is null).
+void markItem(Rects* rects, const std::string& key);
+void dumpRects(const Rects& rects, nlohmann::json& out);
+
+/// The area choice: water, road, door, grass, jump, or a number (0..62). `id` keeps two pickers
+/// of one panel apart (and names their widgets in `rects`: "<id>.area.water"...). True when the
+/// user changed it this frame.
+bool areaPicker(const char* id, uint8_t* area, Rects* rects = nullptr);
+
+/// The last outcome of the tool: a refused edit (error: also logged) or what was done.
+struct Message {
+  std::string text;
+  bool error = false;
+  void set(Log* log, const std::string& t, bool isError);
+  void clear() { text.clear(); error = false; }
+  void show() const;
+  void dump(nlohmann::json& out) const;
+};
+
+/// The editor's state for the panel: why nothing can be edited (false), or ready (true) with the
+/// rebake progress and unsaved-edits note.
+bool editorStatus(LevelEditor* editor);
+
+/// The "Save level file" button (rects["save"]): writes the level file and its .bin
+/// (LevelEditor::saveLevel).
+void saveButton(LevelEditor* editor, Log* log, Message* msg, Rects* rects);
+
+/// True once when `key` (an ImGuiKey_) went down, unless ImGui has the keyboard (a text field).
+/// Call from Tool::update (it reads the state of the last ImGui frame).
+bool toolKeyPressed(int imguiKey);
+
+} // namespace edit
+} // namespace navbench
