@@ -237,8 +237,13 @@ void Document::navReplaced() {
   hover.poly = 0;
   m_host.navmeshReplaced(); // a different mesh: its tiles are drawn anew
   for (auto& t : tools) t->onLevelChanged();
-  if (m_afterBake) { // a scenario opened on a level that had to be baked: its tool state, now
+  if (m_afterBake) { // a scenario opened on a level that had to be baked: its edits and tool state, now
     m_afterBake = false;
+    if (m_afterBakeEdits.is_object()) {
+      std::string why;
+      if (!editor.loadScenario(m_afterBakeEdits, &why)) m_log.error("scenario: " + why);
+      m_afterBakeEdits = nlohmann::json();
+    }
     Tool* t = tool();
     std::string why;
     if (t && m_afterBakeTool == t->name() && !t->loadScenario(m_afterBakeState, why)) m_log.error("scenario: tool.state." + why);
@@ -288,6 +293,7 @@ Scenario Document::currentScenario(const std::string& baseDir) const {
   s.navDraw.lift = navDraw.lift;
   s.view = view;
   s.note = scenarioNote;
+  if (editor.hasEdits()) editor.saveScenario(s.edits);
   return s;
 }
 
@@ -429,6 +435,14 @@ bool Document::applyScenario(const Scenario& s, const std::string& baseDir, cons
   camera.distance = s.camera.distance;
   camera.fovY = s.camera.fovY;
   setActiveTool(toolIndex);
+  m_afterBakeEdits = nlohmann::json();
+  if (s.edits.is_object()) {
+    if (bake.running()) { // a load-time bake: the edits go on the navmesh it makes
+      m_afterBakeEdits = s.edits;
+    } else if (std::string why; !editor.loadScenario(s.edits, &why)) {
+      m_log.error(source + ": " + why);
+    }
+  }
   filterChanged();
   std::string why;
   if (!tool()->loadScenario(s.toolState, why)) m_log.error(source + ": tool.state." + why);

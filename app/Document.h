@@ -163,6 +163,7 @@ private:
   bool m_afterBake = false;
   std::string m_afterBakeTool;
   nlohmann::json m_afterBakeState;
+  nlohmann::json m_afterBakeEdits;
 };
 
 /// A screenshot (.png) or a .json that is a scenario rather than a level file (it has the

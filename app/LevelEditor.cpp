@@ -612,7 +612,7 @@ void LevelEditor::progress(int* done, int* total) const {
 
 void LevelEditor::poll() {
   if (m_running && m_done) {
-    m_thread.join();
+    if (m_thread.joinable()) m_thread.join(); // (finish() may have joined it)
     m_running = false;
     swapIn();
   }
@@ -807,8 +807,18 @@ bool LevelEditor::loadScenario(const nlohmann::json& in, std::string* why) {
         grow(bmin, bmax, a, b);
       }
     };
-    addAll(cur.volumes, cur.links);
-    addAll(vols, ls);
+    // (Only the volumes and links that differ: the others leave their tiles as they are.)
+    std::vector<ConvexVolume> dv;
+    std::vector<OffMeshLink> dl;
+    for (const ConvexVolume& v : cur.volumes)
+      if (std::none_of(vols.begin(), vols.end(), [&](const ConvexVolume& o) { return sameVolume(v, o); })) dv.push_back(v);
+    for (const ConvexVolume& v : vols)
+      if (std::none_of(cur.volumes.begin(), cur.volumes.end(), [&](const ConvexVolume& o) { return sameVolume(v, o); })) dv.push_back(v);
+    for (const OffMeshLink& l : cur.links)
+      if (std::none_of(ls.begin(), ls.end(), [&](const OffMeshLink& o) { return sameLink(l, o); })) dl.push_back(l);
+    for (const OffMeshLink& l : ls)
+      if (std::none_of(cur.links.begin(), cur.links.end(), [&](const OffMeshLink& o) { return sameLink(l, o); })) dl.push_back(l);
+    addAll(dv, dl);
     if (!applyVolumesAndLinks(std::move(vols), std::move(ls), bmin, bmax, "the scenario's volumes and links", why)) return false;
   }
   if (!removed.empty() && !removeTiles(removed, why)) return false;
@@ -818,6 +828,13 @@ bool LevelEditor::loadScenario(const nlohmann::json& in, std::string* why) {
     if (ref && !setDisabled({ref}, on, why)) return false;
   }
   return true;
+}
+
+bool LevelEditor::hasEdits() const {
+  if (unsaved() || !m_removed.empty()) return true;
+  for (const Step& s : m_undo)
+    if (s.kind == Step::Disable) return true;
+  return false;
 }
 
 void LevelEditor::dumpState(nlohmann::json& out) const {

@@ -110,6 +110,8 @@ public:
   bool loadScenario(const nlohmann::json& in, std::string* why);
   /// --dump-state.
   void dumpState(nlohmann::json& out) const;
+  /// Anything a scenario should carry: volumes or links not saved, tiles removed, polys disabled.
+  bool hasEdits() const;
 
 private:
   struct Step;

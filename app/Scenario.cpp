@@ -298,6 +298,7 @@ std::string toJson(const Scenario& s) {
   for (const ViewFloat& f : kViewFloats) vw[f.name] = exactFloat(s.view.*f.ptr);
   j["view"] = vw;
   j["note"] = s.note;
+  if (s.edits.is_object() && !s.edits.empty()) j["edits"] = s.edits;
   // Invalid UTF-8 (a note pasted from elsewhere) is replaced rather than throwing.
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
@@ -338,7 +339,7 @@ bool parseScenario(const std::string& text, Scenario& out, std::string& error) {
     return done(r.fail(kScenarioMarker, "version " + std::to_string(s.version) + " is newer than this NavBench reads (" +
                                             std::to_string(kScenarioVersion) + ")"));
   if (!r.onlyKeys(j, "", {kScenarioMarker, "level", "navmesh", "bakeSettingsHash", "camera", "tool", "filter", "navDraw",
-                          "view", "note"}))
+                          "view", "note", "edits"}))
     return done(false);
   for (const char* k : {"level", "navmesh", "camera", "tool", "filter"})
     if (!r.has(j, k, "")) return done(false);
@@ -360,6 +361,10 @@ bool parseScenario(const std::string& text, Scenario& out, std::string& error) {
   if (j.contains("navDraw") && !parseNavDraw(r, j["navDraw"], s.navDraw)) return done(false);
   if (j.contains("view") && !parseView(r, j["view"], s.view)) return done(false);
   if (j.contains("note") && !r.str(j["note"], "note", s.note, kMaxScenarioNoteBytes)) return done(false);
+  if (j.contains("edits")) {
+    if (!r.object(j["edits"], "edits")) return done(false);
+    s.edits = j["edits"];
+  }
   out = std::move(s);
   return true;
 }

@@ -91,6 +91,10 @@ struct Scenario {
   ScenarioNavDraw navDraw;
   ViewSettings view;
   std::string note;
+  /// Level edits not in the level file yet (LevelEditor::saveScenario: volumes, links, removed
+  /// tiles, disabled polys), so a bug report made mid-edit reopens as seen; null = none. Checked
+  /// in detail when applied (LevelEditor::loadScenario).
+  nlohmann::json edits;
 };
 
 /// The scenario as JSON text (sorted keys, 2-space indent, exact floats, trailing newline).

@@ -408,3 +408,62 @@ TEST(ScenarioApp, BakeSettingsHashIsSavedAndADifferentOneIsFlagged) {
     EXPECT_EQ(differs.state["logErrors"], 0) << differs.output;
   }
 }
+
+// Level edits not saved yet (issue 19): a scenario, and the screenshot that carries one, hold them,
+// so a bug report made mid-edit reopens as its reporter saw it; the level file is not touched.
+TEST(ScenarioApp, UnsavedLevelEditsTravelWithTheScenarioAndTheScreenshot) {
+  const fs::path dir = fs::path(tmpDir()) / "unsaved_edits";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const char* f : {"default.obj", "default.json", "default.bin", "default.mtl"})
+    fs::copy_file(fs::path(NAVBENCH_SOURCE_DIR) / "assets" / "levels" / f, dir / f);
+  const std::string levelBefore = readFile((dir / "default.json").string());
+  const std::string s1 = (dir / "s1.json").string();
+  const AppRun plain = runApp(q((dir / "default.json").string()) + " --tool 'Pathfind Straight' --click 680,420,shift --click 870,190 --save-scenario " + q(s1), "edits_plain");
+  ASSERT_EQ(plain.exitCode, 0) << plain.output;
+  EXPECT_FALSE(plain.state["editor"]["unsaved"].get<bool>());
+  json scen = json::parse(readFile(s1));
+  EXPECT_FALSE(scen.contains("edits")) << "nothing edited: nothing to carry";
+
+  // The reporter's unsaved edit: one more water volume on the floor between the halls.
+  json edits = plain.state["editor"];
+  for (const char* k : {"unsaved", "undo", "redo", "rebakes", "busy", "lastTiles", "lastChanges"}) edits.erase(k);
+  edits["volumes"].push_back({{"area", 1}, {"hmin", -1.0}, {"hmax", 2.0}, {"verts", {{20, 0, 20}, {26, 0, 20}, {26, 0, 26}, {20, 0, 26}}}});
+  scen["edits"] = edits;
+  const std::string s2 = (dir / "s2.json").string(), s3 = (dir / "s3.json").string();
+  std::ofstream(s2) << scen.dump(2);
+  const AppRun opened = runApp(q(s2) + " --save-scenario " + q(s3), "edits_opened");
+  ASSERT_EQ(opened.exitCode, 0) << opened.output;
+  const json& ed = opened.state["editor"];
+  EXPECT_TRUE(ed["unsaved"].get<bool>());
+  EXPECT_EQ(ed["volumes"].size(), 3u);
+  EXPECT_GE(ed["rebakes"].get<int>(), 1);
+  EXPECT_GT(ed["lastTiles"].size(), 0u);
+  EXPECT_LT(ed["lastTiles"].size(), 42u) << "only the tiles under the new volume are re-baked";
+  EXPECT_GT(ed["lastChanges"]["added"].get<int>() + ed["lastChanges"]["changed"].get<int>(), 0) << opened.output;
+  EXPECT_EQ(opened.state["logErrors"], 0) << opened.output;
+  EXPECT_EQ(readFile((dir / "default.json").string()), levelBefore) << "opening a scenario must not save the level file";
+  // Saved again: the same edits, so it reopens the same way.
+  const json again = json::parse(readFile(s3));
+  ASSERT_TRUE(again.contains("edits"));
+  EXPECT_EQ(again["edits"]["volumes"], scen["edits"]["volumes"]);
+  const AppRun reopened = runApp(q(s3), "edits_reopened");
+  ASSERT_EQ(reopened.exitCode, 0) << reopened.output;
+  EXPECT_EQ(reopened.state["navPolys"], opened.state["navPolys"]);
+  EXPECT_EQ(reopened.state["toolState"]["corridor"], opened.state["toolState"]["corridor"]);
+  // The screenshot of that run carries the same scenario, edits included.
+  const AppRun fromPng = runApp(q(tmpDir() + "/edits_opened.png"), "edits_png");
+  ASSERT_EQ(fromPng.exitCode, 0) << fromPng.output;
+  EXPECT_EQ(fromPng.state["navPolys"], opened.state["navPolys"]);
+  EXPECT_EQ(fromPng.state["editor"]["volumes"].size(), 3u);
+
+  // A bad edit in a scenario (a volume of 2 points) is refused with a message; nothing is edited.
+  scen["edits"]["volumes"].push_back({{"area", 1}, {"hmin", -1.0}, {"hmax", 2.0}, {"verts", {{30, 0, 30}, {31, 0, 30}}}});
+  const std::string bad = (dir / "bad.json").string();
+  std::ofstream(bad) << scen.dump(2);
+  const AppRun refused = runApp(q(bad), "edits_bad");
+  EXPECT_GE(refused.state["logErrors"].get<int>(), 1) << refused.output;
+  EXPECT_NE(refused.output.find("edits.volumes[3]: a volume needs at least 3 points"), std::string::npos) << refused.output;
+  EXPECT_FALSE(refused.state["editor"]["unsaved"].get<bool>());
+  EXPECT_EQ(refused.state["navPolys"], plain.state["navPolys"]);
+}
