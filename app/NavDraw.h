@@ -38,6 +38,9 @@ struct NavDrawOptions {
   bool bvTree = false;      ///< BV tree leaf boxes.
   bool tileLabels = false;  ///< Tile coordinates "(x,y)" at each tile's centre (drawn by the app as text).
   float lift = 0.04f;       ///< Drawn this high above the mesh, so the level does not hide it [Unit: wu].
+  /// The polys the last in-place rebake added (green), changed in area or flags (yellow) or
+  /// removed (red outline): the navmesh diff overlay (LevelEditor::lastChanges).
+  bool changes = true;
 };
 
 /// The overlay groups drawn per tile; each follows one NavDrawOptions toggle.

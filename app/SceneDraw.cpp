@@ -13,6 +13,23 @@
 
 namespace navbench {
 
+namespace {
+/// The navmesh diff overlay: what the last in-place rebake changed, lifted above the overlays.
+void drawChanges(render::DebugDraw& dd, const std::vector<PolyChange>& changes, float lift) {
+  for (const PolyChange& c : changes) {
+    const uint32_t line = c.kind == PolyChange::Added     ? render::rgba(60, 230, 90)
+                          : c.kind == PolyChange::Changed ? render::rgba(255, 210, 40)
+                                                          : render::rgba(240, 60, 50);
+    const size_t n = c.outline.size() / 3;
+    auto at = [&](size_t i) { return glm::vec3(c.outline[i * 3], c.outline[i * 3 + 1] + lift, c.outline[i * 3 + 2]); };
+    for (size_t i = 0; i < n; ++i) dd.line(at(i), at((i + 1) % n), line, 2.5f);
+    if (c.kind == PolyChange::Removed) continue; // (nothing to fill: it is gone)
+    const uint32_t fill = c.kind == PolyChange::Added ? render::rgba(60, 230, 90, 90) : render::rgba(255, 210, 40, 90);
+    for (size_t i = 2; i < n; ++i) dd.triangle(at(0), at(i - 1), at(i), fill);
+  }
+}
+} // namespace
+
 void App::drawScene(int w, int h) {
   glViewport(0, 0, w, h);
   const glm::vec3 bg = glm::vec3(kClearColor[0], kClearColor[1], kClearColor[2]) / 255.0f;
@@ -71,6 +88,7 @@ void App::drawScene(int w, int h) {
     m_navCache.update(m_doc.nav.mesh(), m_doc.navDraw);
     m_navCache.draw(m_debugDraw, render::Frustum(vp), m_doc.camera.eye(), float(h) / (2.0f * std::tan(m_doc.camera.fovY * 0.5f)));
     drawHover(m_debugDraw, m_doc.nav.mesh(), m_doc.navDraw, m_doc.hover.poly);
+    if (m_doc.navDraw.changes) drawChanges(m_debugDraw, m_doc.editor.lastChanges(), m_doc.navDraw.lift * 2.0f);
   }
   if (Tool* t = m_doc.tool()) t->draw(m_debugDraw);
   m_stats.debugVertices = m_debugDraw.queuedVertices();

@@ -36,6 +36,9 @@ bool drawNavPanel(NavState& nav, NavDrawOptions& draw, unsigned hoveredRef, bool
     ImGui::Checkbox("Off-mesh links", &draw.offMeshLinks);
     ImGui::Checkbox("Detail mesh", &draw.detailMesh);
     ImGui::Checkbox("BV tree", &draw.bvTree);
+    ImGui::Checkbox("Changes of the last rebake", &draw.changes);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("After an edit re-bakes tiles: polys added (green), changed in area or flags (yellow), removed (red)");
   }
   if (ImGui::CollapsingHeader("Hover", ImGuiTreeNodeFlags_DefaultOpen)) {
     if (hoverHit) ImGui::Text("Point (%.2f, %.2f, %.2f)", double(hoverPos[0]), double(hoverPos[1]), double(hoverPos[2]));
