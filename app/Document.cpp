@@ -95,6 +95,7 @@ bool Document::pollBake() {
 
 void Document::navmeshEdited() {
   bake.markEdited();
+  nav.markEdited();
   hover.poly = 0;
   m_host.navmeshReplaced();
   filterChanged();

@@ -32,6 +32,10 @@ public:
   const nav::QueryFilter& filter() const { return m_filter; }
   int polyCount() const;
   int tileCount() const { return m_mesh.tileCount(); }
+  /// Counts the in-place changes of the open mesh (tiles re-baked or removed, poly flags set), so
+  /// what depends on its contents (the Test cases panel's results) sees a change of the same file.
+  int edits() const { return m_edits; }
+  void markEdited() { ++m_edits; }
   /// Node budget of the query (re-initialises the query when changed).
   int maxNodes() const { return m_maxNodes; }
   void setMaxNodes(int n);
@@ -50,6 +54,7 @@ private:
   nav::NavMeshQuery m_query;
   nav::QueryFilter m_filter;
   std::string m_path;
+  int m_edits = 0;
   bool m_loaded = false;
   int m_maxNodes = 4096;
 };

@@ -38,7 +38,8 @@ std::string lower(std::string s) {
 
 std::string navSignature(const NavState& nav) {
   if (!nav.loaded()) return std::string();
-  return nav.path() + "|" + std::to_string(nav.polyCount()) + "|" + std::to_string(nav.tileCount());
+  return nav.path() + "|" + std::to_string(nav.polyCount()) + "|" + std::to_string(nav.tileCount()) + "|" +
+         std::to_string(nav.edits());
 }
 
 bool readText(const std::string& path, std::string& text) {
