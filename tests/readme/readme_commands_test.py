@@ -48,7 +48,9 @@ ALLOW_LIST = [
 # Output options of navbench (viewer and subcommands): their value is rewritten into the temp dir.
 OUTPUT_OPTIONS = {"--screenshot", "-o", "--out", "--json", "--write-expected", "--level",
                   "--save-scenario", "--dump-state", "--screenshot-dir"}
-SUBCOMMANDS = {"bake", "query", "quality", "worldgen"}  # no SDL/GL: not a viewer run
+SUBCOMMANDS = {"bake", "query", "quality", "worldgen", "diff"}  # no SDL/GL: not a viewer run
+# Exit codes that mean success besides 0: `navbench diff` exits 1 when the two navmeshes differ.
+OK_EXIT = {"diff": {0, 1}}
 
 # Benchmark binaries: args appended (later flags win) so a README command runs in seconds.
 BENCH_SMOKE = {
@@ -56,6 +58,7 @@ BENCH_SMOKE = {
     "optimal_bench": (["--pairs=20", "--benchmark_min_time=0.001", "--benchmark_repetitions=1"], None),
     "bake_bench": (["--benchmark_filter=default", "--benchmark_min_time=0.001"], None),
     "big_bench": (["--pairs", "10", "--benchmark_min_time=0.001"], {"--sizes": "256"}),
+    "edit_bench": (["--smoke"], None),
 }
 
 # Screenshot comparison limits (--compare-shots): two runs of one command differ only in timings
@@ -71,6 +74,7 @@ class Ctx:
         self.tmp = tempfile.mkdtemp(prefix="navbench-readme.")
         self.shared = os.path.isdir(os.path.join(source, "..", "shared", "levels"))
         self.failures, self.ran, self.allowed, self.skipped = [], 0, 0, 0
+        self.outputs = {}  # output path as the README writes it -> where this run wrote it
         self.n = 0
 
     def fail(self, cmd, why):
@@ -241,7 +245,7 @@ def compare_png(got_path, want_path):
 # ---------------------------------------------------------------------------------------------
 # Running
 
-def run(ctx, cmd, argv, env_extra, cwd=None, timeout=120):
+def run(ctx, cmd, argv, env_extra, cwd=None, timeout=120, ok=(0,)):
     env = dict(os.environ)
     env.update(env_extra)
     t0 = time.time()
@@ -252,7 +256,7 @@ def run(ctx, cmd, argv, env_extra, cwd=None, timeout=120):
         ctx.fail(cmd, f"timed out after {timeout} s: {shlex.join(argv)}")
         return None
     dt = time.time() - t0
-    if p.returncode != 0:
+    if p.returncode not in ok:
         tail = p.stdout.decode(errors="replace").strip().splitlines()[-15:]
         ctx.fail(cmd, f"exit code {p.returncode}: {shlex.join(argv)}\n       " + "\n       ".join(tail))
         return None
@@ -269,8 +273,12 @@ def run_navbench(ctx, cmd, args, env_extra):
     args, compares, shot = list(args), [], None
     viewer = not args or args[0] not in SUBCOMMANDS
     for i, a in enumerate(args):
+        if a in ctx.outputs and not (i > 0 and args[i - 1] in OUTPUT_OPTIONS):
+            args[i] = ctx.outputs[a]  # written by an earlier command of the README (into the temp dir)
+            continue
         if i > 0 and args[i - 1] in OUTPUT_OPTIONS:
             new = os.path.join(out_dir, os.path.basename(a.rstrip("/")) or "out")
+            ctx.outputs[a] = new
             if args[i - 1] == "--screenshot":
                 shot = new
                 compares.append((new, os.path.basename(a)))
@@ -294,7 +302,8 @@ def run_navbench(ctx, cmd, args, env_extra):
     env.update(env_extra)
     if env.get("SDL_VIDEODRIVER") != "offscreen":
         env["SDL_VIDEODRIVER"] = "offscreen"
-    if run(ctx, cmd, [ctx.exe] + args, env, timeout=60) is None:
+    ok = OK_EXIT.get(args[0], {0}) if args and not viewer else {0}
+    if run(ctx, cmd, [ctx.exe] + args, env, timeout=60, ok=ok) is None:
         return
     if shot and not os.path.isfile(shot):
         ctx.fail(cmd, f"no screenshot written at {shot}")
