@@ -1,5 +1,6 @@
 // Overlays.cpp: what the viewer draws over the 3D view without a panel of its own: the navmesh
-// overlay's build progress (a big world fills in over frames), tile coordinates, the empty
+// overlay's build progress (a big world fills in over frames), an edit's tiles re-baking, tile
+// coordinates, the empty
 // scene's hint, and Dear ImGui's demo window (View > ImGui demo).
 #include "app/Document.h"
 #include "app/panels/Panels.h"
@@ -24,6 +25,24 @@ public:
     std::snprintf(text, sizeof text, "navmesh drawing: %d / %d tiles", ctx.navTiles - ctx.navTilesPending, ctx.navTiles);
     ImGui::ProgressBar(ctx.navTiles > 0 ? float(ctx.navTiles - ctx.navTilesPending) / float(ctx.navTiles) : 0.0f,
                        ImVec2(300.0f, 0.0f), text);
+    ImGui::End();
+  }
+};
+
+/// An edit's tiles re-baking in the background (LevelEditor): how many, how far.
+class RebakeProgress final : public Panel {
+public:
+  const char* name() const override { return "Rebake progress"; }
+  void draw(PanelContext& ctx) override {
+    int done = 0, total = 0;
+    ctx.doc.editor.progress(&done, &total);
+    if (total <= 0) return;
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + 70.0f), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
+    ImGui::Begin("##rebake", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoInputs);
+    char text[96];
+    std::snprintf(text, sizeof text, "re-baking %d / %d tiles", done, total);
+    ImGui::ProgressBar(float(done) / float(total), ImVec2(300.0f, 0.0f), text);
     ImGui::End();
   }
 };
@@ -78,6 +97,7 @@ public:
 
 std::unique_ptr<Panel> makeNavBuildProgress() { return std::make_unique<NavBuildProgress>(); }
 std::unique_ptr<Panel> makeTileLabels() { return std::make_unique<TileLabels>(); }
+std::unique_ptr<Panel> makeRebakeProgress() { return std::make_unique<RebakeProgress>(); }
 std::unique_ptr<Panel> makeEmptySceneHint() { return std::make_unique<EmptySceneHint>(); }
 std::unique_ptr<Panel> makeImGuiDemo() { return std::make_unique<ImGuiDemo>(); }
 

@@ -16,7 +16,8 @@
   X(makeTestCasesPanel)     \
   X(makeStatsOverlay)       \
   X(makeEmptySceneHint)     \
-  X(makeImGuiDemo)
+  X(makeImGuiDemo)          \
+  X(makeRebakeProgress)
 
 namespace navbench {
 
