@@ -43,26 +43,6 @@ bool sameLink(const OffMeshLink& a, const OffMeshLink& b) {
          a.bidirectional == b.bidirectional && a.area == b.area && a.flags == b.flags && a.userId == b.userId;
 }
 
-void volumeBounds(const ConvexVolume& v, float* bmin, float* bmax) {
-  bmin[0] = bmin[2] = 1e30f;
-  bmax[0] = bmax[2] = -1e30f;
-  for (size_t i = 0; i + 2 < v.verts.size(); i += 3) {
-    bmin[0] = std::min(bmin[0], v.verts[i]);
-    bmax[0] = std::max(bmax[0], v.verts[i]);
-    bmin[2] = std::min(bmin[2], v.verts[i + 2]);
-    bmax[2] = std::max(bmax[2], v.verts[i + 2]);
-  }
-  bmin[1] = v.hmin;
-  bmax[1] = v.hmax;
-}
-
-void linkBounds(const OffMeshLink& l, float* bmin, float* bmax) {
-  for (int i = 0; i < 3; ++i) {
-    bmin[i] = std::min(l.start[i], l.end[i]) - l.radius;
-    bmax[i] = std::max(l.start[i], l.end[i]) + l.radius;
-  }
-}
-
 void grow(float* bmin, float* bmax, const float* omin, const float* omax) {
   for (int i = 0; i < 3; ++i) {
     bmin[i] = std::min(bmin[i], omin[i]);
@@ -305,7 +285,7 @@ bool LevelEditor::addVolume(const ConvexVolume& v, std::string* why) {
   std::vector<ConvexVolume> vols = volumes();
   vols.push_back(v);
   float bmin[3], bmax[3];
-  volumeBounds(v, bmin, bmax);
+  nav::bake::editBounds(v, bmin, bmax);
   const std::string what = "added volume " + std::to_string(vols.size() - 1);
   return applyVolumesAndLinks(std::move(vols), links(), bmin, bmax, what.c_str(), why);
 }
@@ -318,8 +298,8 @@ bool LevelEditor::setVolume(int index, const ConvexVolume& v, std::string* why) 
   }
   std::vector<ConvexVolume> vols = volumes();
   float bmin[3], bmax[3], omin[3], omax[3];
-  volumeBounds(vols[size_t(index)], bmin, bmax);
-  volumeBounds(v, omin, omax);
+  nav::bake::editBounds(vols[size_t(index)], bmin, bmax);
+  nav::bake::editBounds(v, omin, omax);
   grow(bmin, bmax, omin, omax);
   vols[size_t(index)] = v;
   const std::string what = "changed volume " + std::to_string(index);
@@ -334,7 +314,7 @@ bool LevelEditor::removeVolume(int index, std::string* why) {
   }
   std::vector<ConvexVolume> vols = volumes();
   float bmin[3], bmax[3];
-  volumeBounds(vols[size_t(index)], bmin, bmax);
+  nav::bake::editBounds(vols[size_t(index)], bmin, bmax);
   vols.erase(vols.begin() + index);
   const std::string what = "removed volume " + std::to_string(index);
   return applyVolumesAndLinks(std::move(vols), links(), bmin, bmax, what.c_str(), why);
@@ -377,7 +357,7 @@ bool LevelEditor::addLink(const OffMeshLink& l, std::string* why) {
   std::vector<OffMeshLink> ls = links();
   ls.push_back(l);
   float bmin[3], bmax[3];
-  linkBounds(l, bmin, bmax);
+  nav::bake::editBounds(l, bmin, bmax);
   const std::string what = "added link " + std::to_string(ls.size() - 1);
   return applyVolumesAndLinks(volumes(), std::move(ls), bmin, bmax, what.c_str(), why);
 }
@@ -390,8 +370,8 @@ bool LevelEditor::setLink(int index, const OffMeshLink& l, std::string* why) {
   }
   std::vector<OffMeshLink> ls = links();
   float bmin[3], bmax[3], omin[3], omax[3];
-  linkBounds(ls[size_t(index)], bmin, bmax);
-  linkBounds(l, omin, omax);
+  nav::bake::editBounds(ls[size_t(index)], bmin, bmax);
+  nav::bake::editBounds(l, omin, omax);
   grow(bmin, bmax, omin, omax);
   ls[size_t(index)] = l;
   const std::string what = "changed link " + std::to_string(index);
@@ -406,7 +386,7 @@ bool LevelEditor::removeLink(int index, std::string* why) {
   }
   std::vector<OffMeshLink> ls = links();
   float bmin[3], bmax[3];
-  linkBounds(ls[size_t(index)], bmin, bmax);
+  nav::bake::editBounds(ls[size_t(index)], bmin, bmax);
   ls.erase(ls.begin() + index);
   const std::string what = "removed link " + std::to_string(index);
   return applyVolumesAndLinks(volumes(), std::move(ls), bmin, bmax, what.c_str(), why);
@@ -799,11 +779,11 @@ bool LevelEditor::loadScenario(const nlohmann::json& in, std::string* why) {
     auto addAll = [&](const std::vector<ConvexVolume>& vs, const std::vector<OffMeshLink>& lks) {
       float a[3], b[3];
       for (const ConvexVolume& v : vs) {
-        volumeBounds(v, a, b);
+        nav::bake::editBounds(v, a, b);
         grow(bmin, bmax, a, b);
       }
       for (const OffMeshLink& l : lks) {
-        linkBounds(l, a, b);
+        nav::bake::editBounds(l, a, b);
         grow(bmin, bmax, a, b);
       }
     };

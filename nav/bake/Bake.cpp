@@ -621,6 +621,36 @@ std::string detail::tileName(const BakeSettings& s, int tx, int ty) {
   return s.tiled ? "tile (" + std::to_string(tx) + ", " + std::to_string(ty) + ")" : "solo mesh";
 }
 
+namespace {
+/// Bakes slots[i] as tile coordOf(i) on `threads` workers, each taking the next index; stops at the
+/// first failed tile or on cancel. `progress`: TileData progress after each tile (a solo bake
+/// reports its stages instead).
+template <class CoordOf>
+void bakeSlots(const TileJobContext& c, const Baker::OffMeshArrays& off, int threads, const BakeOptions& opt, bool progress,
+               CoordOf coordOf, std::vector<TileSlot>& slots) {
+  const int total = int(slots.size());
+  std::atomic<int> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex progressMutex;
+  int done = 0;
+  auto worker = [&]() {
+    for (;;) {
+      if (stop.load() || (opt.cancel && opt.cancel->load())) return;
+      const int i = next.fetch_add(1);
+      if (i >= total) return;
+      TileSlot& slot = slots[size_t(i)];
+      const TileCoord t = coordOf(i);
+      bakeTileToBlob(c, off, t.x, t.y, &slot);
+      if (slot.failed) stop.store(true);
+      std::lock_guard<std::mutex> lock(progressMutex);
+      ++done;
+      if (progress) sendProgress(opt, BakeStage::TileData, done, total);
+    }
+  };
+  runWorkers(threads, worker);
+}
+} // namespace
+
 bool Baker::bake(const BakeSettings& s, const BakeOptions& opt, BakeReport* reportOut) {
   ReportWriter rw(reportOut);
   BakeReport& r = rw.r;
@@ -665,27 +695,10 @@ bool Baker::bake(const BakeSettings& s, const BakeOptions& opt, BakeReport* repo
   int threads = opt.threads > 0 ? opt.threads : int(std::thread::hardware_concurrency());
   threads = std::max(1, std::min(threads, tileTotal));
   r.threads = threads;
-  std::atomic<int> next{0};
-  std::atomic<bool> stop{false};
-  std::mutex progressMutex;
-  int done = 0;
   if (!s.tiled) {
     c.onStage = [&](BakeStage st) { report(st, 0, 1); };
   }
-  auto worker = [&]() {
-    for (;;) {
-      if (stop.load() || (opt.cancel && opt.cancel->load())) return;
-      const int i = next.fetch_add(1);
-      if (i >= tileTotal) return;
-      TileSlot& slot = slots[size_t(i)];
-      bakeTileToBlob(c, m_offMesh, i % tw, i / tw, &slot);
-      if (slot.failed) stop.store(true);
-      std::lock_guard<std::mutex> lock(progressMutex);
-      ++done;
-      if (s.tiled) report(BakeStage::TileData, done, tileTotal);
-    }
-  };
-  runWorkers(threads, worker);
+  bakeSlots(c, m_offMesh, threads, opt, s.tiled, [tw](int i) { return TileCoord{i % tw, i / tw}; }, slots);
 
   // Merge logs and times in tile order (deterministic whatever the threads did).
   for (int i = 0; i < tileTotal; ++i) {
@@ -804,6 +817,26 @@ bool Baker::rebuildTile(int tx, int ty, BakeReport* reportOut) {
 } // namespace nav::bake
 
 namespace nav::bake {
+
+void editBounds(const ConvexVolume& v, float* bmin, float* bmax) {
+  bmin[0] = bmin[2] = 1e30f;
+  bmax[0] = bmax[2] = -1e30f;
+  for (size_t i = 0; i + 2 < v.verts.size(); i += 3) {
+    bmin[0] = std::min(bmin[0], v.verts[i]);
+    bmax[0] = std::max(bmax[0], v.verts[i]);
+    bmin[2] = std::min(bmin[2], v.verts[i + 2]);
+    bmax[2] = std::max(bmax[2], v.verts[i + 2]);
+  }
+  bmin[1] = v.hmin;
+  bmax[1] = v.hmax;
+}
+
+void editBounds(const OffMeshLink& l, float* bmin, float* bmax) {
+  for (int i = 0; i < 3; ++i) {
+    bmin[i] = std::min(l.start[i], l.end[i]) - l.radius;
+    bmax[i] = std::max(l.start[i], l.end[i]) + l.radius;
+  }
+}
 
 RebakedTile& RebakedTile::operator=(RebakedTile&& o) noexcept {
   if (this != &o) {
@@ -926,23 +959,7 @@ bool Baker::bakeTiles(const BakeSettings& s, const std::vector<TileCoord>& tiles
   int threads = opt.threads > 0 ? opt.threads : int(std::thread::hardware_concurrency());
   threads = std::max(1, std::min(threads, std::max(total, 1)));
   r.threads = threads;
-  std::atomic<int> next{0};
-  std::atomic<bool> stop{false};
-  std::mutex progressMutex;
-  int done = 0;
-  auto worker = [&]() {
-    for (;;) {
-      if (stop.load() || (opt.cancel && opt.cancel->load())) return;
-      const int i = next.fetch_add(1);
-      if (i >= total) return;
-      TileSlot& slot = slots[size_t(i)];
-      bakeTileToBlob(c, m_offMesh, tiles[size_t(i)].x, tiles[size_t(i)].y, &slot);
-      if (slot.failed) stop.store(true);
-      std::lock_guard<std::mutex> lock(progressMutex);
-      sendProgress(opt, BakeStage::TileData, ++done, total);
-    }
-  };
-  runWorkers(threads, worker);
+  bakeSlots(c, m_offMesh, threads, opt, true, [&tiles](int i) { return tiles[size_t(i)]; }, slots);
   for (int i = 0; i < total; ++i) {
     const TileSlot& slot = slots[size_t(i)];
     for (int k = 0; k < BAKE_STAGE_COUNT; ++k) r.stageMs[k] += slot.out.stageMs[k];

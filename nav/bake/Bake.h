@@ -174,6 +174,11 @@ struct RebakedTile {
   ~RebakedTile() { delete[] data; }
 };
 
+/// What an edit of a volume or a link touches: the volume's xz outline with its heights; a link's
+/// two ends widened by its radius [Unit: wu]. (Baker::tilesTouching takes these.)
+void editBounds(const ConvexVolume& v, float* bmin, float* bmax);
+void editBounds(const OffMeshLink& l, float* bmin, float* bmax);
+
 /// Swaps `tiles` into `mesh` in place: the tile at each cell (layer 0) is removed and the new one
 /// added in the slot it freed (salt bumped, as RecastDemo's buildTile), or the cell is left empty;
 /// every other tile keeps its ref. All or nothing: when the mesh refuses a tile, the tiles

@@ -115,27 +115,6 @@ double percentile(std::vector<double> v, double p) { // nearest rank
   return v[std::min(v.size(), std::max<size_t>(rank, 1)) - 1];
 }
 
-void volumeBounds(const ConvexVolume& v, float* bmin, float* bmax) {
-  bmin[0] = bmin[2] = 1e30f;
-  bmax[0] = bmax[2] = -1e30f;
-  for (size_t i = 0; i < v.verts.size(); i += 3) {
-    bmin[0] = std::min(bmin[0], v.verts[i]);
-    bmax[0] = std::max(bmax[0], v.verts[i]);
-    bmin[2] = std::min(bmin[2], v.verts[i + 2]);
-    bmax[2] = std::max(bmax[2], v.verts[i + 2]);
-  }
-  bmin[1] = v.hmin;
-  bmax[1] = v.hmax;
-}
-
-void linkBounds(const OffMeshLink& k, float* bmin, float* bmax) { // as the viewer and TileRebakeTest
-  for (int i = 0; i < 3; i += 2) {
-    bmin[i] = std::min(k.start[i], k.end[i]) - k.radius;
-    bmax[i] = std::max(k.start[i], k.end[i]) + k.radius;
-  }
-  bmin[1] = std::min(k.start[1], k.end[1]);
-  bmax[1] = std::max(k.start[1], k.end[1]);
-}
 
 /// The path a -> b on the current mesh, as the viewer's tester recomputes it: nearest polys, then
 /// findPath and findStraightPath. Returns the straight path's length, or -1 when it is not
@@ -244,10 +223,10 @@ bool cycle(EditLevel& lv, EditKind kind, bool present, Cycle* out, std::string* 
   std::vector<OffMeshLink> links = lv.base.links;
   float bmin[3], bmax[3];
   if (kind == EditKind::Volume) {
-    volumeBounds(lv.site.volume, bmin, bmax);
+    editBounds(lv.site.volume, bmin, bmax);
     if (present) volumes.push_back(lv.site.volume);
   } else {
-    linkBounds(lv.site.link, bmin, bmax);
+    editBounds(lv.site.link, bmin, bmax);
     if (present) links.push_back(lv.site.link);
   }
   const Clock::time_point t0 = Clock::now();
@@ -287,8 +266,8 @@ bool cycle(EditLevel& lv, EditKind kind, bool present, Cycle* out, std::string* 
 /// rebakes for real). Leaves the baker without the edit.
 bool editChangesTiles(EditLevel& lv, EditKind kind, int* tileCount, std::string* why) {
   float bmin[3], bmax[3];
-  if (kind == EditKind::Volume) volumeBounds(lv.site.volume, bmin, bmax);
-  else linkBounds(lv.site.link, bmin, bmax);
+  if (kind == EditKind::Volume) editBounds(lv.site.volume, bmin, bmax);
+  else editBounds(lv.site.link, bmin, bmax);
   std::vector<TileCoord> tiles;
   lv.baker.tilesTouching(lv.settings, bmin, bmax, &tiles);
   *tileCount = int(tiles.size());

@@ -94,19 +94,6 @@ std::vector<TileCoord> applyEdit(Fixture& f, const std::vector<ConvexVolume>& vo
   return tiles;
 }
 
-void volumeBounds(const ConvexVolume& v, float* bmin, float* bmax) {
-  bmin[0] = bmin[2] = 1e30f;
-  bmax[0] = bmax[2] = -1e30f;
-  for (size_t i = 0; i < v.verts.size(); i += 3) {
-    bmin[0] = std::min(bmin[0], v.verts[i]);
-    bmax[0] = std::max(bmax[0], v.verts[i]);
-    bmin[2] = std::min(bmin[2], v.verts[i + 2]);
-    bmax[2] = std::max(bmax[2], v.verts[i + 2]);
-  }
-  bmin[1] = v.hmin;
-  bmax[1] = v.hmax;
-}
-
 ConvexVolume grassPatch() { // a 3 m x 2 m patch on the floor, inside one or two tiles
   ConvexVolume v;
   v.verts = {20.0f, 0.0f, 20.0f, 23.0f, 0.0f, 20.0f, 23.0f, 0.0f, 22.0f, 20.0f, 0.0f, 22.0f};
@@ -133,7 +120,7 @@ TEST(TileRebake, TilesTouchingAVolumeAreExactlyThoseWhoseBakeRectOverlapsIt) {
   setUp(f, true);
   const ConvexVolume v = grassPatch();
   float bmin[3], bmax[3];
-  volumeBounds(v, bmin, bmax);
+  editBounds(v, bmin, bmax);
   std::vector<TileCoord> tiles;
   f.baker.tilesTouching(f.settings, bmin, bmax, &tiles);
   // Independently: tile (x, y) spans [bmin + x * w, bmin + (x + 1) * w] widened by its border of
@@ -180,7 +167,7 @@ TEST(TileRebake, AVolumeAddedRebakesItsTilesToTheBytesOfAWholeBakeAndUndoRestore
   BakeInput edited = f.input;
   edited.volumes.push_back(grassPatch());
   float bmin[3], bmax[3];
-  volumeBounds(edited.volumes.back(), bmin, bmax);
+  editBounds(edited.volumes.back(), bmin, bmax);
   const std::vector<TileCoord> touched = applyEdit(f, edited.volumes, edited.links, bmin, bmax);
   ASSERT_FALSE(touched.empty());
 
@@ -222,16 +209,9 @@ TEST(TileRebake, ALinkAddedChangedAndRemovedMatchesWholeBakes) {
   std::memcpy(l.start, s, sizeof s);
   std::memcpy(l.end, e, sizeof e);
   edited.links.push_back(l);
-  auto linkBounds = [](const OffMeshLink& k, float* bmin, float* bmax) {
-    for (int i = 0; i < 3; i += 2) {
-      bmin[i] = std::min(k.start[i], k.end[i]) - k.radius;
-      bmax[i] = std::max(k.start[i], k.end[i]) + k.radius;
-    }
-    bmin[1] = std::min(k.start[1], k.end[1]);
-    bmax[1] = std::max(k.start[1], k.end[1]);
-  };
+
   float bmin[3], bmax[3];
-  linkBounds(l, bmin, bmax);
+  editBounds(l, bmin, bmax);
   applyEdit(f, edited.volumes, edited.links, bmin, bmax);
   expectSameBytes(*f.mesh, *wholeBake(edited, f.settings));
   EXPECT_FALSE(tileBytes(*f.mesh) == original);
@@ -240,7 +220,7 @@ TEST(TileRebake, ALinkAddedChangedAndRemovedMatchesWholeBakes) {
   BakeInput moved = edited;
   moved.links.back().end[2] = 33.0f;
   float nmin[3], nmax[3];
-  linkBounds(moved.links.back(), nmin, nmax);
+  editBounds(moved.links.back(), nmin, nmax);
   for (int i = 0; i < 3; ++i) {
     nmin[i] = std::min(nmin[i], bmin[i]);
     nmax[i] = std::max(nmax[i], bmax[i]);
@@ -258,7 +238,7 @@ TEST(TileRebake, ASoloLevelRebakesWhole) {
   BakeInput edited = f.input;
   edited.volumes.push_back(grassPatch());
   float bmin[3], bmax[3];
-  volumeBounds(edited.volumes.back(), bmin, bmax);
+  editBounds(edited.volumes.back(), bmin, bmax);
   const std::vector<TileCoord> touched = applyEdit(f, edited.volumes, edited.links, bmin, bmax);
   ASSERT_EQ(touched.size(), 1u);
   EXPECT_EQ(touched[0], (TileCoord{0, 0}));
