@@ -636,14 +636,35 @@ bool dropPolys(const PolyMeshData& in, const std::vector<int>& drop, PolyMeshDat
 }
 
 bool Baker::bakeTileWithout(const BakeSettings& s, const TileCoord& tile, const std::vector<int>& polysToDrop, RebakedTile* out,
-                            std::string* why) const {
+                            std::string* why, const std::vector<int>* linksToDrop) const {
   PolyMeshData full, pm;
   if (!buildPolyMesh(s, tile.x, tile.y, &full, why) || !dropPolys(full, polysToDrop, &pm, why)) return false;
+  // The input's links without those dropped (same order otherwise).
+  OffMeshArrays off;
+  const OffMeshArrays* links = &m_offMesh;
+  if (linksToDrop && !linksToDrop->empty()) {
+    const int n = int(m_offMesh.rad.size());
+    for (int i : *linksToDrop)
+      if (i < 0 || i >= n) {
+        if (why) *why = "link " + std::to_string(i) + " is not in the level (it has " + std::to_string(n) + ")";
+        return false;
+      }
+    for (int i = 0; i < n; ++i) {
+      if (std::find(linksToDrop->begin(), linksToDrop->end(), i) != linksToDrop->end()) continue;
+      off.verts.insert(off.verts.end(), m_offMesh.verts.begin() + i * 6, m_offMesh.verts.begin() + i * 6 + 6);
+      off.rad.push_back(m_offMesh.rad[size_t(i)]);
+      off.flags.push_back(m_offMesh.flags[size_t(i)]);
+      off.areas.push_back(m_offMesh.areas[size_t(i)]);
+      off.dir.push_back(m_offMesh.dir[size_t(i)]);
+      off.userIds.push_back(m_offMesh.userIds[size_t(i)]);
+    }
+    links = &off;
+  }
   RebakedTile t;
   t.tile = tile;
   if (pm.polyCount() > 0) {
     nav::TileBuildParams params;
-    fillTileBuildParams(pm, m_offMesh, s, &params);
+    fillTileBuildParams(pm, *links, s, &params);
     std::string err;
     if (!nav::buildTileData(params, &t.data, &t.dataSize, &err)) {
       if (why) *why = detail::tileName(s, tile.x, tile.y) + ": tile creation failed: " + err;

@@ -227,8 +227,10 @@ public:
   /// dropped: out->data is null (the tile is empty). The prune tool's "remove from the saved
   /// navmesh". False (`why`, out untouched) when the Recast build or the tile creation fails or an
   /// index is out of range.
+  /// `linksToDrop` (optional): indices into input().links left out of this tile too (a link is
+  /// stored in the tile holding its start).
   bool bakeTileWithout(const BakeSettings& settings, const TileCoord& tile, const std::vector<int>& polysToDrop,
-                       RebakedTile* out, std::string* why) const;
+                       RebakedTile* out, std::string* why, const std::vector<int>* linksToDrop = nullptr) const;
   /// The current input's bounds (the tile grid's origin is bmin) [Unit: wu].
   void bounds(float* bmin, float* bmax) const;
   /// Tile grid size of a tiled bake with `settings` over the current input.
