@@ -4,6 +4,7 @@
 #include "app/Log.h"
 #include "app/tools/Tool.h"
 #include "nav/NavMath.h"
+#include "nav/TileSetFile.h"
 #include "nav/bake/Areas.h"
 
 #include <nlohmann/json.hpp>
@@ -117,9 +118,14 @@ std::string num(float v) {
 
 } // namespace
 
-LevelEditor::LevelEditor(Document& doc, Log& log) : m_doc(doc), m_log(log) {}
+LevelEditor::LevelEditor(Document& doc, Log& log) : m_doc(doc), m_log(log) {
+  m_doc.bake.meshToSave = [this](const nav::NavMesh& open, std::unique_ptr<nav::NavMesh>* out, std::string* why) {
+    return meshToSave(open, out, why);
+  };
+}
 
 LevelEditor::~LevelEditor() {
+  m_doc.bake.meshToSave = nullptr;
   if (m_thread.joinable()) m_thread.join();
 }
 
@@ -134,6 +140,7 @@ void LevelEditor::reset() {
   m_undo.clear();
   m_redo.clear();
   m_removed.clear();
+  m_removeOnSave = false;
   m_changes.clear();
   m_lastTiles.clear();
 }
@@ -469,6 +476,103 @@ bool LevelEditor::setDisabled(const std::vector<nav::PolyRef>& polys, bool disab
   return true;
 }
 
+void LevelEditor::setRemoveOnSave(bool on) {
+  if (on == m_removeOnSave) return;
+  m_removeOnSave = on;
+  m_log.info(on ? "disabled polys will be removed from the saved navmesh" : "disabled polys will be saved (disabled)");
+  if (m_doc.nav.loaded()) m_doc.bake.markEdited(); // the .bin to write changed
+}
+
+bool LevelEditor::meshToSave(const nav::NavMesh& open, std::unique_ptr<nav::NavMesh>* out, std::string* why) {
+  out->reset();
+  if (!m_removeOnSave) return true;
+  finish(); // (the unsaved prompt's Save comes here without saveLevel)
+  auto fail = [why](const std::string& m) {
+    if (why) *why = "removing the disabled polys: " + m;
+    return false;
+  };
+  // The disabled polys, by tile: ground polys by index, off-mesh links by their index in the level.
+  struct Drop {
+    TileCoord tile;
+    const nav::MeshTile* old = nullptr;
+    std::vector<int> polys, links;
+  };
+  std::vector<Drop> drops;
+  const std::vector<OffMeshLink>& levelLinks = links();
+  for (int i = 0; i < open.getMaxTiles(); ++i) {
+    const nav::MeshTile* tile = open.getTile(i);
+    if (!tile || !tile->header) continue;
+    Drop d;
+    d.tile = {tile->header->x, tile->header->y};
+    d.old = tile;
+    const int ground = tile->header->polyCount - tile->header->offMeshConCount;
+    for (int p = 0; p < tile->header->polyCount; ++p) {
+      if (!(tile->polys[p].flags & nav::bake::FLAG_DISABLED)) continue;
+      if (p < ground) {
+        d.polys.push_back(p);
+        continue;
+      }
+      const float* a = &tile->verts[tile->polys[p].verts[0] * 3];
+      const float* b = &tile->verts[tile->polys[p].verts[1] * 3];
+      int link = -1;
+      for (size_t k = 0; k < levelLinks.size() && link < 0; ++k) {
+        const OffMeshLink& l = levelLinks[k];
+        bool same = true;
+        for (int c = 0; c < 3; ++c) same = same && std::fabs(l.start[c] - a[c]) < 1e-3f && std::fabs(l.end[c] - b[c]) < 1e-3f;
+        if (same) link = int(k);
+      }
+      if (link < 0) return fail("a disabled off-mesh link at (" + num(a[0]) + ", " + num(a[1]) + ", " + num(a[2]) + ") is not one of the level's");
+      d.links.push_back(link);
+    }
+    if (!d.polys.empty() || !d.links.empty()) drops.push_back(std::move(d));
+  }
+  if (drops.empty()) return true;
+  std::string err;
+  if (!prepare(&err)) return fail(err);
+  const nav::bake::BakeInput& in = m_doc.bake.input();
+  if (!m_baker->setVolumesAndLinks(in.volumes, in.links, &err)) return fail(err);
+  std::vector<nav::bake::RebakedTile> tiles;
+  for (const Drop& d : drops) {
+    nav::bake::RebakedTile t;
+    if (!m_baker->bakeTileWithout(m_settings, d.tile, d.polys, &t, &err, &d.links)) return fail(err);
+    tiles.push_back(std::move(t));
+  }
+  // A copy of the open mesh (through the file format, as a save then a load gives it).
+  std::vector<uint8_t> bytes;
+  auto copy = std::make_unique<nav::NavMesh>();
+  if (nav::statusFailed(nav::saveTileSet(open, bytes, &err)) || nav::statusFailed(nav::loadTileSet(bytes.data(), bytes.size(), *copy, &err)))
+    return fail("copying the navmesh: " + err);
+  if (!nav::bake::replaceTiles(*copy, tiles, &err)) return fail(err);
+  // The kept polys must be the open tile's other polys, in order (a tile that is not what the
+  // level bakes to now, e.g. loaded from an older .bin, is refused); they keep their flags.
+  int removed = 0;
+  for (const Drop& d : drops) {
+    const int oldGround = d.old->header->polyCount - d.old->header->offMeshConCount;
+    const nav::MeshTile* nt = copy->getTileAt(d.tile.x, d.tile.y, 0);
+    const int newGround = nt ? nt->header->polyCount - nt->header->offMeshConCount : 0;
+    const std::string tileName = "tile (" + std::to_string(d.tile.x) + ", " + std::to_string(d.tile.y) + ")";
+    if (newGround != oldGround - int(d.polys.size()))
+      return fail(tileName + " bakes to " + std::to_string(newGround + int(d.polys.size())) + " polys, the open one has " +
+                  std::to_string(oldGround) + ": rebuild it (Tile tool) first");
+    int n = 0;
+    for (int p = 0; p < oldGround; ++p) {
+      if (std::find(d.polys.begin(), d.polys.end(), p) != d.polys.end()) continue;
+      float a[3], b[3];
+      polyShape(d.old, d.old->polys[p], a, nullptr);
+      polyShape(nt, nt->polys[n], b, nullptr);
+      if (polyKey(a, d.old->polys[p].vertCount) != polyKey(b, nt->polys[n].vertCount))
+        return fail(tileName + " is not what the level bakes to now (poly " + std::to_string(p) + "): rebuild it (Tile tool) first");
+      copy->setPolyFlags(copy->getPolyRefBase(nt) | nav::PolyRef(n), d.old->polys[p].flags);
+      ++n;
+    }
+    removed += int(d.polys.size() + d.links.size());
+  }
+  m_log.info("saving the navmesh without " + std::to_string(removed) + " disabled polys (" + std::to_string(drops.size()) +
+             " tiles re-baked)");
+  *out = std::move(copy);
+  return true;
+}
+
 // ---- history -----------------------------------------------------------------------------------
 
 void LevelEditor::push(Step s) {
@@ -702,6 +806,7 @@ void LevelEditor::saveScenario(nlohmann::json& out) const {
     if (s.kind == Step::Disable)
       for (const auto& c : s.polys) disabled.push_back({{"pos", vec3(c.data())}, {"disabled", s.disabled}});
   out["disabledPolys"] = disabled;
+  if (m_removeOnSave) out["removeOnSave"] = true; // (only when set: other scenarios stay byte-identical)
 }
 
 bool LevelEditor::loadScenario(const nlohmann::json& in, std::string* why) {
@@ -768,6 +873,7 @@ bool LevelEditor::loadScenario(const nlohmann::json& in, std::string* why) {
       disabled.push_back({c, d.value("disabled", true)});
     }
   }
+  if (in.contains("removeOnSave") && !in["removeOnSave"].is_boolean()) return fail("edits.removeOnSave: true or false");
   if (!prepare(why)) return false;
   // Unchanged from the level file: nothing to do (a scenario of a saved level).
   const nav::bake::BakeInput& cur = m_doc.bake.input();
@@ -807,11 +913,12 @@ bool LevelEditor::loadScenario(const nlohmann::json& in, std::string* why) {
     const nav::PolyRef ref = polyAtCentre(m_doc.nav.mesh(), c.data());
     if (ref && !setDisabled({ref}, on, why)) return false;
   }
+  setRemoveOnSave(in.value("removeOnSave", false));
   return true;
 }
 
 bool LevelEditor::hasEdits() const {
-  if (unsaved() || !m_removed.empty()) return true;
+  if (unsaved() || !m_removed.empty() || m_removeOnSave) return true;
   for (const Step& s : m_undo)
     if (s.kind == Step::Disable) return true;
   return false;
@@ -819,6 +926,7 @@ bool LevelEditor::hasEdits() const {
 
 void LevelEditor::dumpState(nlohmann::json& out) const {
   saveScenario(out);
+  out["removeOnSave"] = m_removeOnSave;
   out["unsaved"] = unsaved();
   out["undo"] = m_undo.size();
   out["redo"] = m_redo.size();

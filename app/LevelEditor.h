@@ -75,6 +75,17 @@ public:
   bool removeTiles(const std::vector<nav::bake::TileCoord>& tiles, std::string* why);
   /// Prune tool: sets (or clears) nav::bake::FLAG_DISABLED on `polys` (undoable).
   bool setDisabled(const std::vector<nav::PolyRef>& polys, bool disabled, std::string* why);
+  /// Prune tool: the disabled polys (FLAG_DISABLED, ground polys and off-mesh links) are left out
+  /// of the saved navmesh. The open navmesh keeps them (disabled, so undo still works); saving
+  /// re-bakes the tiles holding them without them into a copy of the mesh, which is written.
+  /// Changing it marks the navmesh unsaved. Dropped when another level opens.
+  void setRemoveOnSave(bool on);
+  bool removeOnSave() const { return m_removeOnSave; }
+  /// The mesh BakePanel::save writes for `open`: null `out` (the open mesh as it is) unless
+  /// removeOnSave() and some poly is disabled; then a copy with the tiles holding disabled polys
+  /// re-baked without them (Baker::bakeTileWithout). False + `why` when a tile cannot be re-baked
+  /// or the open tile is not what the level bakes to (nothing is written then).
+  bool meshToSave(const nav::NavMesh& open, std::unique_ptr<nav::NavMesh>* out, std::string* why);
 
   // ---- history ------------------------------------------------------------------------------
   /// A tool recorded an input change in its own undo list: it joins the one history.
@@ -142,6 +153,7 @@ private:
   std::vector<nav::bake::TileCoord> m_lastTiles;
   std::vector<Step> m_undo, m_redo;
   std::vector<nav::bake::TileCoord> m_removed; ///< Tiles the user removed (kept removed by rebakes).
+  bool m_removeOnSave = false;
 };
 
 } // namespace navbench

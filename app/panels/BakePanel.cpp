@@ -165,7 +165,12 @@ bool BakePanel::save(const NavState& nav, Log& log) {
     return false;
   }
   std::string why;
-  if (nav::statusFailed(nav::saveTileSetFile(nav.mesh(), m_savePath, &why))) {
+  std::unique_ptr<nav::NavMesh> other;
+  if (meshToSave && !meshToSave(nav.mesh(), &other, &why)) {
+    log.error(std::string(m_savePath) + ": not saved: " + why);
+    return false;
+  }
+  if (nav::statusFailed(nav::saveTileSetFile(other ? *other : nav.mesh(), m_savePath, &why))) {
     log.error(std::string(m_savePath) + ": cannot save: " + why);
     return false;
   }

@@ -8,6 +8,8 @@
 #include "nav/bake/BakeJob.h"
 #include "nav/bake/BakeSettings.h"
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -56,7 +58,11 @@ public:
   /// Tiles of the open navmesh were re-baked or removed in the viewer: it differs from its file.
   void markEdited() { m_unsaved = true; }
   /// Saves the open navmesh to the panel's .bin path (atomic); false + log message on failure.
+  /// With meshToSave set, what it gives is written instead (the open mesh is never changed).
   bool save(const NavState& nav, Log& log);
+  /// Set by LevelEditor: the mesh to write for the open one (`out` left null: the open one as it
+  /// is), e.g. without the polys the Prune tool removes on save; false + `why`: nothing is saved.
+  std::function<bool(const nav::NavMesh& open, std::unique_ptr<nav::NavMesh>* out, std::string* why)> meshToSave;
   /// Writes the panel's settings, volumes and links into the level file (atomic): a level-file
   /// source is updated in place; for an OBJ, levelFilePath() is created, or updated when it
   /// already names this OBJ (another OBJ's level file is refused). False + log message on failure.

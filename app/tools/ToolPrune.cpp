@@ -4,6 +4,8 @@
 // through the polys the current query filter passes; the rest is shown as unreachable. Apply sets
 // nav::bake::FLAG_DISABLED on the unreachable polys (LevelEditor::setDisabled: undoable, kept
 // across rebakes, saved in the .bin by Save level); Enable all clears the flag from every poly.
+// "Remove disabled polys from the saved navmesh" (LevelEditor::setRemoveOnSave): Save level then
+// writes the tiles holding disabled polys re-baked without them; the open navmesh keeps them.
 //
 // Bad input changes nothing and says why in the panel and the log: a click with no navmesh poly
 // under it, Apply with nothing to prune, an edit LevelEditor refuses.
@@ -73,7 +75,8 @@ public:
     // Wrapped at a fixed width, so the buttons below stay where they are whatever the panel's width.
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 245.0f);
     ImGui::TextUnformatted("Click a navmesh poly: what the current filter cannot reach from it (links and off-mesh links "
-                           "followed) is shown in red. Apply disables it (Ctrl+Z undoes).");
+                           "followed) is shown in red. Apply disables it (Ctrl+Z undoes); with 'Remove' checked, Save level "
+                           "leaves the disabled polys out of the saved navmesh.");
     ImGui::PopTextWrapPos();
     NavState* nav = m_ctx ? m_ctx->nav : nullptr;
     LevelEditor* ed = m_ctx ? m_ctx->editor : nullptr;
@@ -102,7 +105,19 @@ public:
     if (m_buttons.button("Save level")) {
       if (!ed) fail("save: no level editor");
       else if (!ed->saveLevel(&why)) fail("save: " + why);
-      else done("saved the level file and its navmesh");
+      else done(ed->removeOnSave() ? "saved the level file and its navmesh, without the disabled polys"
+                                   : "saved the level file and its navmesh");
+    }
+    // Off: disabled polys are saved disabled (flagged). On: they are left out of the saved .bin
+    // (their tiles re-baked without them); here they stay, disabled, so Ctrl+Z still brings them back.
+    bool remove = ed && ed->removeOnSave();
+    if (m_buttons.checkbox("Remove disabled polys from the saved navmesh", &remove)) {
+      if (!ed) fail("remove on save: no level editor");
+      else if (remove && !ed->ready(&why)) fail("remove on save: " + why);
+      else {
+        ed->setRemoveOnSave(remove);
+        done(remove ? "Save level will leave the disabled polys out of the .bin" : "Save level will keep the disabled polys (flagged)");
+      }
     }
     if (m_hasStart) {
       ImGui::Text("From (%.2f, %.2f, %.2f):", double(m_start.x), double(m_start.y), double(m_start.z));
@@ -152,6 +167,7 @@ public:
     out["unreachable"] = m_unreachable.size();
     out["unreachableRefs"] = m_unreachable;
     out["disabled"] = countDisabled(nullptr);
+    out["removeOnSave"] = m_ctx && m_ctx->editor && m_ctx->editor->removeOnSave();
     out["buttons"] = m_buttons.json();
   }
 

@@ -22,7 +22,13 @@ public:
     m_rects[label] = {a.x, a.y, b.x - a.x, b.y - a.y};
     return pressed;
   }
-  /// {label: [x, y, w, h]} of the buttons drawn so far.
+  bool checkbox(const char* label, bool* v) {
+    const bool changed = ImGui::Checkbox(label, v);
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    m_rects[label] = {a.x, a.y, b.x - a.x, b.y - a.y};
+    return changed;
+  }
+  /// {label: [x, y, w, h]} of the buttons (and checkboxes) drawn so far.
   nlohmann::json json() const {
     nlohmann::json j = nlohmann::json::object();
     for (const auto& [label, r] : m_rects) j[label] = {r[0], r[1], r[2], r[3]};

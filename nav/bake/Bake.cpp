@@ -571,6 +571,110 @@ bool Baker::buildPolyMesh(const BakeSettings& s, int tx, int ty, PolyMeshData* o
   return true;
 }
 
+bool dropPolys(const PolyMeshData& in, const std::vector<int>& drop, PolyMeshData* out, std::string* why) {
+  const int np = in.polyCount(), nvp = in.nvp;
+  std::vector<char> dropped(size_t(np), 0);
+  for (int i : drop) {
+    if (i < 0 || i >= np) {
+      if (why) *why = "poly " + std::to_string(i) + " is not in the tile (it has " + std::to_string(np) + " polys)";
+      return false;
+    }
+    dropped[size_t(i)] = 1;
+  }
+  // New index of each kept poly and of each vertex a kept poly uses.
+  std::vector<int> polyMap(size_t(np), -1), vertMap(size_t(in.vertCount()), -1);
+  int kept = 0;
+  for (int i = 0; i < np; ++i)
+    if (!dropped[size_t(i)]) polyMap[size_t(i)] = kept++;
+  PolyMeshData o;
+  o.tileX = in.tileX;
+  o.tileY = in.tileY;
+  o.nvp = nvp;
+  std::copy(in.bmin, in.bmin + 3, o.bmin);
+  std::copy(in.bmax, in.bmax + 3, o.bmax);
+  o.cs = in.cs;
+  o.ch = in.ch;
+  // Vertices keep their order (nothing dropped: the same bytes as the tile a bake makes).
+  for (int i = 0; i < np; ++i)
+    if (!dropped[size_t(i)])
+      for (int j = 0; j < nvp; ++j)
+        if (const uint16_t v = in.polys[size_t(i) * 2 * size_t(nvp) + size_t(j)]; v != MESH_NULL_IDX) vertMap[v] = 0;
+  for (int v = 0; v < in.vertCount(); ++v)
+    if (vertMap[size_t(v)] == 0) {
+      vertMap[size_t(v)] = o.vertCount();
+      o.verts.insert(o.verts.end(), &in.verts[size_t(v) * 3], &in.verts[size_t(v) * 3] + 3);
+    }
+  const bool detail = in.detailMeshes.size() == size_t(np) * 4;
+  for (int i = 0; i < np; ++i) {
+    if (dropped[size_t(i)]) continue;
+    const uint16_t* src = &in.polys[size_t(i) * 2 * size_t(nvp)];
+    for (int j = 0; j < nvp; ++j) {
+      const uint16_t v = src[j];
+      if (v == MESH_NULL_IDX) {
+        o.polys.push_back(MESH_NULL_IDX);
+        continue;
+      }
+      o.polys.push_back(uint16_t(vertMap[v]));
+    }
+    for (int j = 0; j < nvp; ++j) {
+      const uint16_t n = src[nvp + j];
+      if (n & 0x8000) o.polys.push_back(n); // a tile-border portal or a wall: unchanged
+      else o.polys.push_back(n < np && polyMap[n] >= 0 ? uint16_t(polyMap[n]) : MESH_NULL_IDX);
+    }
+    o.flags.push_back(in.flags[size_t(i)]);
+    o.areas.push_back(in.areas[size_t(i)]);
+    if (detail) {
+      const uint32_t* dm = &in.detailMeshes[size_t(i) * 4];
+      const uint32_t vbase = uint32_t(o.detailVerts.size() / 3), tbase = uint32_t(o.detailTris.size() / 4);
+      o.detailVerts.insert(o.detailVerts.end(), in.detailVerts.begin() + long(dm[0]) * 3, in.detailVerts.begin() + long(dm[0] + dm[1]) * 3);
+      o.detailTris.insert(o.detailTris.end(), in.detailTris.begin() + long(dm[2]) * 4, in.detailTris.begin() + long(dm[2] + dm[3]) * 4);
+      o.detailMeshes.insert(o.detailMeshes.end(), {vbase, dm[1], tbase, dm[3]});
+    }
+  }
+  *out = std::move(o);
+  return true;
+}
+
+bool Baker::bakeTileWithout(const BakeSettings& s, const TileCoord& tile, const std::vector<int>& polysToDrop, RebakedTile* out,
+                            std::string* why, const std::vector<int>* linksToDrop) const {
+  PolyMeshData full, pm;
+  if (!buildPolyMesh(s, tile.x, tile.y, &full, why) || !dropPolys(full, polysToDrop, &pm, why)) return false;
+  // The input's links without those dropped (same order otherwise).
+  OffMeshArrays off;
+  const OffMeshArrays* links = &m_offMesh;
+  if (linksToDrop && !linksToDrop->empty()) {
+    const int n = int(m_offMesh.rad.size());
+    for (int i : *linksToDrop)
+      if (i < 0 || i >= n) {
+        if (why) *why = "link " + std::to_string(i) + " is not in the level (it has " + std::to_string(n) + ")";
+        return false;
+      }
+    for (int i = 0; i < n; ++i) {
+      if (std::find(linksToDrop->begin(), linksToDrop->end(), i) != linksToDrop->end()) continue;
+      off.verts.insert(off.verts.end(), m_offMesh.verts.begin() + i * 6, m_offMesh.verts.begin() + i * 6 + 6);
+      off.rad.push_back(m_offMesh.rad[size_t(i)]);
+      off.flags.push_back(m_offMesh.flags[size_t(i)]);
+      off.areas.push_back(m_offMesh.areas[size_t(i)]);
+      off.dir.push_back(m_offMesh.dir[size_t(i)]);
+      off.userIds.push_back(m_offMesh.userIds[size_t(i)]);
+    }
+    links = &off;
+  }
+  RebakedTile t;
+  t.tile = tile;
+  if (pm.polyCount() > 0) {
+    nav::TileBuildParams params;
+    fillTileBuildParams(pm, *links, s, &params);
+    std::string err;
+    if (!nav::buildTileData(params, &t.data, &t.dataSize, &err)) {
+      if (why) *why = detail::tileName(s, tile.x, tile.y) + ": tile creation failed: " + err;
+      return false;
+    }
+  }
+  *out = std::move(t);
+  return true;
+}
+
 std::unique_ptr<NavMesh> Baker::releaseNavMesh() { return std::move(m_mesh); }
 
 void Baker::adoptNavMesh(std::unique_ptr<NavMesh> mesh, const BakeSettings& settings) {

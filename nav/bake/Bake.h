@@ -224,6 +224,18 @@ public:
   /// Runs the Recast part for one tile of the grid `settings` define and returns its poly mesh
   /// (empty polys if the tile is empty). Solo: (0, 0) is the whole level. Does not touch the mesh.
   bool buildPolyMesh(const BakeSettings& settings, int tx, int ty, PolyMeshData* out, std::string* why) const;
+  /// Bakes tile `tile` of the grid `settings` define (current volumes and links, like bakeTiles)
+  /// without the polys whose indices (into the tile's poly mesh, which are also the tile's ground
+  /// poly indices) are in `polysToDrop`: a neighbour that was dropped becomes a wall, the kept polys
+  /// keep their detail meshes and their order (new index i = the i-th kept index), unused vertices
+  /// are dropped, and the blob is built as a normal tile (off-mesh links included). Every poly
+  /// dropped: out->data is null (the tile is empty). The prune tool's "remove from the saved
+  /// navmesh". False (`why`, out untouched) when the Recast build or the tile creation fails or an
+  /// index is out of range.
+  /// `linksToDrop` (optional): indices into input().links left out of this tile too (a link is
+  /// stored in the tile holding its start).
+  bool bakeTileWithout(const BakeSettings& settings, const TileCoord& tile, const std::vector<int>& polysToDrop,
+                       RebakedTile* out, std::string* why, const std::vector<int>* linksToDrop = nullptr) const;
   /// The current input's bounds (the tile grid's origin is bmin) [Unit: wu].
   void bounds(float* bmin, float* bmax) const;
   /// Tile grid size of a tiled bake with `settings` over the current input.
@@ -262,6 +274,11 @@ private:
 /// must outlive `params`). Agent sizes come from `settings` in world units, as RecastDemo passes.
 void fillTileBuildParams(const PolyMeshData& pm, const Baker::OffMeshArrays& offMesh, const BakeSettings& settings,
                          nav::TileBuildParams* params);
+
+/// `in` without the polys whose indices are in `drop` (see Baker::bakeTileWithout): neighbour
+/// indices remapped (a dropped neighbour becomes a wall, MESH_NULL_IDX), detail meshes of kept
+/// polys compacted, unused vertices removed. False (`why`) when an index is out of range.
+bool dropPolys(const PolyMeshData& in, const std::vector<int>& drop, PolyMeshData* out, std::string* why);
 
 /// Per-tile bounds RecastDemo uses for tile (tx, ty) of a grid over [bmin, bmax].
 void tileBounds(const float* bmin, const float* bmax, const BakeSettings& settings, int tx, int ty, float* tbmin,

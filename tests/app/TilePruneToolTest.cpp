@@ -343,4 +343,95 @@ TEST(PruneTool, NothingClickedOrNothingUnderTheClickSaysSoAndChangesNothing) {
   EXPECT_FALSE(early.state["unsavedBake"].get<bool>());
 }
 
+int totalPolys(const nav::NavMesh& mesh, int* disabled = nullptr) {
+  int n = 0;
+  if (disabled) *disabled = 0;
+  for (int i = 0; i < mesh.getMaxTiles(); ++i) {
+    const nav::MeshTile* tile = mesh.getTile(i);
+    if (!tile || !tile->header) continue;
+    n += tile->header->polyCount;
+    if (disabled)
+      for (int p = 0; p < tile->header->polyCount; ++p) *disabled += (tile->polys[p].flags & nav::bake::FLAG_DISABLED) ? 1 : 0;
+  }
+  return n;
+}
+
+TEST(PruneTool, RemoveOnSaveLeavesTheUnreachablePolysOutOfTheSavedNavmesh) {
+  const std::string dir = levelDir("prune_remove");
+  const std::string apply = buttonClick(dir, "Prune", "Apply (disable unreachable)");
+  const std::string save = buttonClick(dir, "Prune", "Save level");
+  const std::string remove = buttonClick(dir, "Prune", "Remove disabled polys from the saved navmesh");
+  const AppRun r = runApp(dir, "Prune", std::string("--click ") + kFloor + " " + remove + " " + apply + " " + save +
+                                            " --save-scenario " + q(dir + "/removed.scenario.json"));
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  const json& t = r.state["toolState"];
+  const int unreachable = t["unreachable"];
+  ASSERT_GT(unreachable, 0);
+  // The viewer keeps them, disabled (undo still works); the saved .bin has them no more.
+  EXPECT_EQ(t["disabled"].get<int>(), unreachable);
+  EXPECT_TRUE(t["removeOnSave"].get<bool>());
+  EXPECT_TRUE(r.state["editor"]["removeOnSave"].get<bool>());
+  EXPECT_EQ(r.state["logErrors"].get<int>(), 0) << r.output;
+  EXPECT_NE(r.output.find("saving the navmesh without " + std::to_string(unreachable) + " disabled polys"), std::string::npos)
+      << r.output;
+  EXPECT_FALSE(r.state["unsavedBake"].get<bool>());
+
+  nav::NavMesh original, saved;
+  ASSERT_TRUE(loadBin(originalBin(), original));
+  ASSERT_TRUE(loadBin(dir + "/default.bin", saved));
+  int disabled = -1;
+  EXPECT_EQ(totalPolys(saved, &disabled), totalPolys(original) - unreachable);
+  EXPECT_EQ(disabled, 0);
+  // What is left is exactly what the clicked poly reaches.
+  nav::NavMeshQuery query;
+  ASSERT_TRUE(nav::statusSucceeded(query.init(&saved, 4096)));
+  nav::QueryFilter any;
+  const float startPos[3] = {t["start"][0], t["start"][1], t["start"][2]};
+  const float ext[3] = {0.5f, 1.0f, 0.5f};
+  nav::PolyRef start = 0;
+  float snapped[3];
+  query.findNearestPoly(startPos, ext, &any, &start, snapped);
+  ASSERT_NE(start, 0u);
+  int checked = 0;
+  for (int i = 0; i < saved.getMaxTiles(); ++i) {
+    const nav::MeshTile* tile = saved.getTile(i);
+    if (!tile || !tile->header) continue;
+    for (int p = 0; p < tile->header->polyCount; ++p) {
+      if (tile->polys[p].getType() != nav::POLYTYPE_GROUND) continue;
+      const nav::PolyRef ref = saved.getPolyRefBase(tile) | nav::PolyRef(p);
+      EXPECT_TRUE(reachable(query, saved, start, ref)) << "poly " << ref;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 100);
+
+  // navbench diff: the unreachable polys removed, nothing else.
+  const std::string diffJson = dir + "/diff.json";
+  const navbench::test::CommandResult d = navbench::test::runCommand(navbench::test::headlessEnv() + q(NAVBENCH_EXE) + " diff " +
+                                                                     q(originalBin()) + " " + q(dir + "/default.bin") + " --json " +
+                                                                     q(diffJson));
+  EXPECT_EQ(d.exitCode, 1) << d.output;
+  std::ifstream df(diffJson);
+  const json dj = json::parse(df, nullptr, false);
+  ASSERT_TRUE(dj.is_object()) << d.output;
+  EXPECT_EQ(dj["polysRemoved"].size(), size_t(unreachable)) << d.output;
+  EXPECT_EQ(dj["polysAdded"].size(), 0u) << d.output;
+  EXPECT_EQ(dj["polysChanged"].size(), 0u) << d.output;
+
+  // The scenario carries the choice and reopens with it.
+  std::ifstream sf(dir + "/removed.scenario.json");
+  const json sj = json::parse(sf, nullptr, false);
+  ASSERT_TRUE(sj.is_object());
+  EXPECT_TRUE(sj["edits"].value("removeOnSave", false)) << sj.dump();
+  const std::string dump = dir + "/reopened.json";
+  const navbench::test::CommandResult re = navbench::test::runCommand(
+      "cd " + q(dir) + " && " + navbench::test::headlessEnv(dir + "/config") + q(NAVBENCH_EXE) + " " + q(dir + "/removed.scenario.json") +
+      " --size 1280x720 --frames 10 --screenshot " + q(dir + "/reopened.png") + " --dump-state " + q(dump));
+  ASSERT_EQ(re.exitCode, 0) << re.output;
+  std::ifstream rf(dump);
+  const json rj = json::parse(rf, nullptr, false);
+  ASSERT_TRUE(rj.is_object()) << re.output;
+  EXPECT_TRUE(rj["editor"]["removeOnSave"].get<bool>()) << rj["editor"].dump();
+}
+
 } // namespace
