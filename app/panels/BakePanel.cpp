@@ -21,7 +21,21 @@ bool BakePanel::setSource(const std::string& levelPath, Log& log) {
   nav::bake::BakeInput in;
   nav::bake::BakeSettings s = settings;
   std::string why;
-  if (!nav::bake::loadBakeInput(levelPath, &in, &s, &why)) {
+  // An OBJ with a level file of its own beside it (same stem, naming this OBJ): that file's
+  // settings, volumes and links are the level's, and its .bin was baked with them, so re-baked
+  // tiles must use them too (the OBJ alone would drop the pool's water, the door's area...).
+  std::string inputPath = levelPath;
+  if (fs::path(levelPath).extension() != ".json") {
+    const std::string sibling = fs::path(levelPath).replace_extension(".json").string();
+    nav::bake::Level lf;
+    std::error_code ec;
+    if (fs::is_regular_file(sibling, ec) && nav::bake::loadLevelFile(sibling, &lf, nullptr) &&
+        fs::equivalent(nav::bake::resolveObjPath(sibling, lf), levelPath, ec)) {
+      inputPath = sibling;
+      log.info("bake input: " + levelPath + " with the settings, volumes and links of " + sibling);
+    }
+  }
+  if (!nav::bake::loadBakeInput(inputPath, &in, &s, &why)) {
     log.error("bake input: " + why);
     return false;
   }

@@ -467,3 +467,26 @@ TEST(ScenarioApp, UnsavedLevelEditsTravelWithTheScenarioAndTheScreenshot) {
   EXPECT_FALSE(refused.state["editor"]["unsaved"].get<bool>());
   EXPECT_EQ(refused.state["navPolys"], plain.state["navPolys"]);
 }
+
+// An OBJ opened with its own level file beside it (default.obj + default.json naming it): the Bake
+// panel, and so every in-place rebake, uses that file's settings, volumes and links, as its .bin
+// was baked with them; an edit near the pool must not turn the pool's water back into ground.
+TEST(ScenarioApp, AnObjWithItsLevelFileBesideItEditsWithThatFilesVolumes) {
+  const fs::path dir = fs::path(tmpDir()) / "obj_with_level";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const char* f : {"default.obj", "default.json", "default.bin", "default.mtl"})
+    fs::copy_file(fs::path(NAVBENCH_SOURCE_DIR) / "assets" / "levels" / f, dir / f);
+  // A volume clicked on the lawn north of the pool (its tiles include the pool's).
+  const std::string clicks = " --tool 'Convex Volumes' --click 518,282 --click 412,236 --click 452,210 --key return";
+  const AppRun viaObj = runApp(q((dir / "default.obj").string()) + clicks, "obj_with_level_obj");
+  const AppRun viaJson = runApp(q((dir / "default.json").string()) + clicks, "obj_with_level_json");
+  ASSERT_EQ(viaObj.exitCode, 0) << viaObj.output;
+  ASSERT_EQ(viaJson.exitCode, 0) << viaJson.output;
+  EXPECT_NE(viaObj.output.find("with the settings, volumes and links of"), std::string::npos) << viaObj.output;
+  ASSERT_EQ(viaObj.state["editor"]["volumes"].size(), 3u) << "the level file's pool and door, and the new one";
+  EXPECT_EQ(viaObj.state["editor"]["volumes"], viaJson.state["editor"]["volumes"]);
+  EXPECT_GE(viaObj.state["editor"]["rebakes"].get<int>(), 1);
+  EXPECT_EQ(viaObj.state["navPolys"], viaJson.state["navPolys"]);
+  EXPECT_EQ(viaObj.state["editor"]["lastChanges"], viaJson.state["editor"]["lastChanges"]);
+}
