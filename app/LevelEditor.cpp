@@ -400,16 +400,7 @@ bool LevelEditor::removeLink(int index, std::string* why) {
 }
 
 bool LevelEditor::rebuildTiles(const std::vector<TileCoord>& tiles, std::string* why) {
-  if (!prepare(why)) return false;
-  int tw = 0, th = 0;
-  gridSize(&tw, &th);
-  for (const TileCoord& t : tiles)
-    if (t.x < 0 || t.y < 0 || t.x >= tw || t.y >= th) {
-      if (why)
-        *why = "tile (" + std::to_string(t.x) + ", " + std::to_string(t.y) + ") is outside the " + std::to_string(tw) + " x " +
-               std::to_string(th) + " grid";
-      return false;
-    }
+  if (!prepare(why) || !m_baker->tilesInGrid(m_settings, tiles, why)) return false;
   // A rebuilt tile is no longer removed (not an undo step: it gives the bytes a bake gives).
   for (const TileCoord& t : tiles) m_removed.erase(std::remove(m_removed.begin(), m_removed.end(), t), m_removed.end());
   m_requestMs = nowMs();
@@ -429,19 +420,11 @@ bool LevelEditor::rebuildAll(std::string* why) {
 
 bool LevelEditor::removeTiles(const std::vector<TileCoord>& tiles, std::string* why) {
   if (!prepare(why)) return false;
-  int tw = 0, th = 0;
-  gridSize(&tw, &th);
+  if (!m_baker->tilesInGrid(m_settings, tiles, why)) return false;
   Step s;
   s.kind = Step::RemoveTiles;
-  for (const TileCoord& t : tiles) {
-    if (t.x < 0 || t.y < 0 || t.x >= tw || t.y >= th) {
-      if (why)
-        *why = "tile (" + std::to_string(t.x) + ", " + std::to_string(t.y) + ") is outside the " + std::to_string(tw) + " x " +
-               std::to_string(th) + " grid";
-      return false;
-    }
+  for (const TileCoord& t : tiles)
     if (m_doc.nav.mesh().getTileRefAt(t.x, t.y, 0)) s.tiles.push_back(t);
-  }
   if (s.tiles.empty()) {
     if (why) *why = "no tile there to remove";
     return false;

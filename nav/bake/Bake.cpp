@@ -536,6 +536,19 @@ bool Baker::setVolumesAndLinks(std::vector<ConvexVolume> volumes, std::vector<Of
   return true;
 }
 
+bool Baker::tilesInGrid(const BakeSettings& s, const std::vector<TileCoord>& tiles, std::string* why) const {
+  int tw = 1, th = 1;
+  tileGrid(s, &tw, &th);
+  for (const TileCoord& t : tiles)
+    if (t.x < 0 || t.y < 0 || t.x >= tw || t.y >= th) {
+      if (why)
+        *why = "tile (" + std::to_string(t.x) + ", " + std::to_string(t.y) + ") is outside the " + std::to_string(tw) + " x " +
+               std::to_string(th) + " grid";
+      return false;
+    }
+  return true;
+}
+
 void Baker::bounds(float* bmin, float* bmax) const {
   rcVcopy(bmin, m_impl->bmin);
   rcVcopy(bmax, m_impl->bmax);
@@ -551,12 +564,7 @@ bool Baker::buildPolyMesh(const BakeSettings& s, int tx, int ty, PolyMeshData* o
     if (why) *why = "no level loaded";
     return false;
   }
-  int tw, th;
-  tileGrid(s, &tw, &th);
-  if (tx < 0 || ty < 0 || tx >= tw || ty >= th) {
-    if (why) *why = "tile (" + std::to_string(tx) + ", " + std::to_string(ty) + ") is outside the " + std::to_string(tw) + " x " + std::to_string(th) + " grid";
-    return false;
-  }
+  if (!tilesInGrid(s, {{tx, ty}}, why)) return false;
   TileJobContext c;
   c.input = &m_input;
   c.settings = &s;
@@ -871,9 +879,7 @@ bool Baker::rebuildTile(int tx, int ty, BakeReport* reportOut) {
   r.tilesX = tw;
   r.tilesY = th;
   r.threads = 1;
-  if (tx < 0 || ty < 0 || tx >= tw || ty >= th)
-    return fail("tile (" + std::to_string(tx) + ", " + std::to_string(ty) + ") is outside the " + std::to_string(tw) + " x " +
-                std::to_string(th) + " grid");
+  if (std::string why; !tilesInGrid(s, {{tx, ty}}, &why)) return fail(why);
   TileJobContext c;
   c.input = &m_input;
   c.settings = &s;
@@ -1046,10 +1052,7 @@ bool Baker::bakeTiles(const BakeSettings& s, const std::vector<TileCoord>& tiles
   r.tilesY = th;
   rcVcopy(r.bmin, m_impl->bmin);
   rcVcopy(r.bmax, m_impl->bmax);
-  for (const TileCoord& t : tiles)
-    if (t.x < 0 || t.y < 0 || t.x >= tw || t.y >= th)
-      return fail("tile (" + std::to_string(t.x) + ", " + std::to_string(t.y) + ") is outside the " + std::to_string(tw) +
-                  " x " + std::to_string(th) + " grid");
+  if (!tilesInGrid(s, tiles, &why)) return fail(why);
   TileJobContext c;
   c.input = &m_input;
   c.settings = &s;

@@ -236,6 +236,9 @@ public:
   /// stored in the tile holding its start).
   bool bakeTileWithout(const BakeSettings& settings, const TileCoord& tile, const std::vector<int>& polysToDrop,
                        RebakedTile* out, std::string* why, const std::vector<int>* linksToDrop = nullptr) const;
+  /// True when every tile lies in the grid `settings` define; else `why` names the first one
+  /// outside: "tile (x, y) is outside the W x H grid".
+  bool tilesInGrid(const BakeSettings& settings, const std::vector<TileCoord>& tiles, std::string* why) const;
   /// The current input's bounds (the tile grid's origin is bmin) [Unit: wu].
   void bounds(float* bmin, float* bmax) const;
   /// Tile grid size of a tiled bake with `settings` over the current input.
