@@ -22,7 +22,7 @@ jobs="$(nproc 2>/dev/null || echo 2)"
 
 packages=(cmake make g++ pkg-config python3 libsdl2-dev libimgui-dev libglm-dev
   libtinyobjloader-dev python3-glad libstb-dev libgl1-mesa-dev libegl-dev libgl1-mesa-dri
-  libgtest-dev libgmock-dev libbenchmark-dev librecast-dev nlohmann-json3-dev libpng-dev
+  libgtest-dev libgmock-dev libbenchmark-dev librecast-dev liblz4-dev nlohmann-json3-dev libpng-dev
   xvfb xauth clang-14 libclang-rt-14-dev llvm-14)
 # clang-14 + libclang-rt-14-dev: libFuzzer and clang's sanitizer runtimes (stage 3 of `test`; the
 # runtime is only Recommended by clang-14, so it is named here); llvm-14: llvm-symbolizer for
