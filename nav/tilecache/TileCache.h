@@ -126,12 +126,20 @@ struct TileCacheMeshProcess {
 
 /// The mesh process matching nav/bake: Recast's walkable area (TILECACHE_WALKABLE_AREA) becomes
 /// ground, then each poly gets nav::bake::flagsForArea of its area (ground, grass, road -> walk;
-/// water -> swim; door -> walk | door; jump -> jump; other areas 0). Optionally hands every tile
-/// the same off-mesh connections (the level's links; TileBuilder keeps those starting in the tile),
-/// as RecastDemo's TempObstacles sample does. The arrays are the caller's and must outlive the use.
+/// water -> swim; door -> walk | door; jump -> jump; other areas 0). setAreaFlags replaces that
+/// table (a .tcache file carries its own). Optionally hands every tile the same off-mesh
+/// connections (the level's links; TileBuilder keeps those starting in the tile), as RecastDemo's
+/// TempObstacles sample does. The link arrays are the caller's and must outlive the use.
 class DefaultMeshProcess : public TileCacheMeshProcess {
 public:
+  DefaultMeshProcess();
   void process(TileBuildParams* params, uint8_t* polyAreas, uint16_t* polyFlags) override;
+
+  /// walkableArea: the area TILECACHE_WALKABLE_AREA cells get [Limit: 0..62]; areaFlags: poly
+  /// flags per area id [Size: 64]. Ignored (false) when out of range or null.
+  bool setAreaFlags(uint8_t walkableArea, const uint16_t* areaFlags);
+  uint8_t walkableArea() const { return m_walkableArea; }
+  uint16_t flagsOf(uint8_t area) const { return m_areaFlags[area & 63]; }
 
   /// Shapes as TileBuildParams' offMeshCon* arrays [Size: count]; userIds may be null. count 0
   /// (or null verts) removes them.
@@ -139,6 +147,8 @@ public:
                              const uint8_t* dirs, const uint32_t* userIds, int count);
 
 private:
+  uint8_t m_walkableArea;
+  uint16_t m_areaFlags[64];
   const float* m_offMeshVerts = nullptr;
   const float* m_offMeshRadii = nullptr;
   const uint16_t* m_offMeshFlags = nullptr;
