@@ -65,9 +65,10 @@ struct TileCacheLayer {
 /// A simplified region outline.
 struct TileCacheContour {
   int nverts;
-  /// Vertices [(x, y, z, nei) * nverts]: x, z in cells [Limit: 0..width/height], y relative to
-  /// hmin [Unit: ch]; nei = 0xf8 | dir (dir 0..3) when the edge starting here lies on a tile-border
-  /// portal, 0xff for a wall, else the neighbouring region's id.
+  /// Vertices [(x, y, z, flags) * nverts]: x, z in cells [Limit: 0..width/height], y a layer
+  /// height [Unit: ch, from header bmin[1]]. flags: low 4 bits = dir (0..3) of the portal the edge
+  /// from this vertex to the next lies on, or 0xf for none; bit 0x80 = the vertex may be removed
+  /// from the mesh (it only sits on a portal edge).
   uint8_t* verts;
   uint8_t reg;
   uint8_t area;
@@ -83,7 +84,7 @@ struct TileCachePolyMesh {
   int nvp = 0;
   int nverts = 0;             ///< Number of vertices.
   int npolys = 0;             ///< Number of polygons.
-  uint16_t* verts = nullptr;  ///< [(x, y, z) * nverts] in cells; y = hmin + layer height [Unit: ch]
+  uint16_t* verts = nullptr;  ///< [(x, y, z) * nverts] in cells from the layer header's bmin [Unit: cs, ch]
   /// [(verts[nvp], neis[nvp]) * npolys]; unused slots TILECACHE_NULL_IDX; a neighbour is a poly
   /// index, 0x8000 | dir for a tile-border portal (dir 0 = -x, 1 = +z, 2 = +x, 3 = -z), or
   /// TILECACHE_NULL_IDX for a wall.
@@ -173,12 +174,14 @@ Status buildTileCacheLayer(TileCacheCompressor* comp, TileCacheLayerHeader* head
 /// Checks a blob's header without decompressing: size, magic (WRONG_MAGIC), version
 /// (WRONG_VERSION), grid size 1..255 x 1..255, a sub-region inside the grid, hmin <= hmax and finite
 /// bounds (INVALID_PARAM). Copies the header into *out (which may be null). Blobs need not be aligned.
+/// Returns SUCCESS when the header is usable.
 Status readTileCacheLayerHeader(const uint8_t* data, int dataSize, TileCacheLayerHeader* out);
 
 /// Decompresses a blob into a new layer from alloc (regs cleared, regCount 0). The blob is
 /// untrusted: readTileCacheLayerHeader's checks, then a decompressed size other than exactly
-/// 3 * width * height (INVALID_PARAM), area ids above TILECACHE_WALKABLE_AREA (INVALID_PARAM), and
-/// any compressor failure are refused with *layerOut = nullptr. OUT_OF_MEMORY when alloc fails.
+/// 3 * width * height (INVALID_PARAM), area ids above TILECACHE_WALKABLE_AREA, connection bits that
+/// lead out of the grid (INVALID_PARAM), and any compressor failure are refused with
+/// *layerOut = nullptr. OUT_OF_MEMORY when alloc fails. Free with freeTileCacheLayer.
 Status decompressTileCacheLayer(TileCacheAlloc* alloc, TileCacheCompressor* comp, const uint8_t* compressed,
                                 int compressedSize, TileCacheLayer** layerOut);
 

@@ -7,6 +7,7 @@
 // with nav/bake's loader only to get the triangles, settings and volumes.
 #pragma once
 
+#include "nav/bake/Areas.h"
 #include "nav/bake/LevelFile.h"
 
 #include <DetourTileCacheBuilder.h>
@@ -131,8 +132,11 @@ inline bool rasterizeTileLayers(const nav::bake::BakeInput& in, LayerLevel& lev,
     cleanup();
     return false;
   }
-  for (const nav::bake::ConvexVolume& v : in.volumes)
-    rcMarkConvexPolyArea(&ctx, v.verts.data(), int(v.verts.size() / 3), v.hmin, v.hmax, v.area, *chf);
+  // Volumes as the bake marks them: ground is Recast's walkable area (0 would carve the cells out).
+  for (const nav::bake::ConvexVolume& v : in.volumes) {
+    const unsigned char area = v.area == nav::bake::AREA_GROUND ? RC_WALKABLE_AREA : v.area;
+    rcMarkConvexPolyArea(&ctx, v.verts.data(), int(v.verts.size() / 3), v.hmin, v.hmax, area, *chf);
+  }
   lset = rcAllocHeightfieldLayerSet();
   if (!rcBuildHeightfieldLayers(&ctx, *chf, cfg.borderSize, cfg.walkableHeight, *lset)) {
     if (why) *why = "rcBuildHeightfieldLayers failed";
