@@ -1,12 +1,17 @@
 // navbench bake LEVEL(.obj|.json) -o OUT.bin [--tile-size N] [--threads N] [--settings FILE] [--solo]
+// navbench bake LEVEL(.obj|.json) --layers -o OUT.tcache [...]
 //
 // Bakes a level into a tile set file (RecastDemo's MSET format) and prints progress, counts and
 // per-stage times. A .json level file brings its OBJ, settings, convex volumes and off-mesh links;
 // a bare .obj bakes with default settings. Options override the level's settings.
+// --layers bakes tile cache layers instead (nav/bake/LayerBake.h, the .tcache format of
+// nav/tilecache/TileCacheFile.h); a bare .obj then takes RecastDemo TempObstacles' tile size 48.
 #include "app/cli/Cli.h"
 #include "nav/TileSetFile.h"
 #include "nav/bake/Bake.h"
+#include "nav/bake/LayerBake.h"
 #include "nav/bake/LevelFile.h"
+#include "nav/bake/ObjMesh.h"
 #include "nav/bake/StreamBake.h"
 
 #include <cstdio>
@@ -23,6 +28,8 @@ void usage(FILE* f) {
                "  -o OUT.bin       tile set file to write (MSET, as RecastDemo saves)\n"
                "  --tile-size N    tiled bake with N x N cell tiles (16..1024)\n"
                "  --solo           one tile over the whole level (RecastDemo's solo mesh)\n"
+               "  --layers         write tile cache layers (-o OUT.tcache) for `navbench obstacles`; a bare OBJ\n"
+               "                   gets tile size 48 (RecastDemo's TempObstacles)\n"
                "  --threads N      worker threads (default: all cores)\n"
                "  --settings FILE  bake settings (JSON object, or a level file's \"settings\") over the level's\n"
                "  -q, --quiet      no progress lines\n");
@@ -36,10 +43,49 @@ bool parseInt(const char* s, int* out) {
   return true;
 }
 
+/// `--layers`: the level's OBJ in memory -> tile cache layers -> OUT.tcache (atomically).
+int bakeLayersCli(const std::string& level, const nav::bake::FileBakeInput& file, const nav::bake::BakeSettings& settings,
+                  const std::string& out, const nav::bake::BakeOptions& opt) {
+  nav::bake::ObjMesh obj;
+  std::string why;
+  if (!nav::bake::loadObj(file.objPath, &obj, &why)) {
+    std::fprintf(stderr, "navbench bake: %s\n", why.c_str());
+    return 1;
+  }
+  nav::bake::BakeInput input;
+  input.verts = std::move(obj.verts);
+  input.tris = std::move(obj.tris);
+  input.volumes = file.volumes;
+  input.links = file.links;
+  nav::bake::BakeReport report;
+  nav::tilecache::TileCacheFileData data;
+  if (!nav::bake::bakeLayers(input, settings, opt, &data, &report)) {
+    for (const std::string& l : report.log)
+      if (l.find("warning") != std::string::npos || l.find("error") != std::string::npos) std::fprintf(stderr, "  %s\n", l.c_str());
+    std::fprintf(stderr, "navbench bake: %s: %s\n", level.c_str(), report.error.c_str());
+    return 1;
+  }
+  for (const std::string& l : report.log)
+    if (l.find("warning") != std::string::npos) std::fprintf(stderr, "  %s\n", l.c_str());
+  if (nav::statusFailed(nav::tilecache::saveTileCacheFile(data, out, &why))) {
+    std::fprintf(stderr, "navbench bake: %s\n", why.c_str());
+    return 1;
+  }
+  if (!report.grid.empty()) std::printf("%s\n", report.grid.c_str());
+  std::printf("wrote %s\n", out.c_str());
+  std::printf("layers %d in %d x %d tiles of %d cells, off-mesh links %zu, compressed bytes %zu (%s)\n", report.tileCount,
+              report.tilesX, report.tilesY, settings.tileSize, data.links.size(), report.dataBytes,
+              nav::tilecache::compressorName(data.compressor));
+  std::printf("time %.1f ms wall on %d thread(s); per stage (summed over tiles):\n", report.totalMs, report.threads);
+  for (int s = 0; s < int(nav::bake::BakeStage::TileData) + 1; ++s)
+    if (report.stageMs[s] > 0) std::printf("  %-20s %9.2f ms\n", nav::bake::bakeStageName(nav::bake::BakeStage(s)), report.stageMs[s]);
+  return 0;
+}
+
 int runBake(int argc, char** argv) {
   std::string level, out, settingsFile;
   int tileSize = -1, threads = 0;
-  bool solo = false, quiet = false;
+  bool solo = false, quiet = false, layers = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&](const char* name) -> const char* {
@@ -76,6 +122,8 @@ int runBake(int argc, char** argv) {
       settingsFile = v;
     } else if (a == "--solo") {
       solo = true;
+    } else if (a == "--layers") {
+      layers = true;
     } else if (a == "-q" || a == "--quiet") {
       quiet = true;
     } else if (!a.empty() && a[0] == '-') {
@@ -92,6 +140,10 @@ int runBake(int argc, char** argv) {
   if (level.empty() || out.empty()) {
     std::fprintf(stderr, "navbench bake: %s\n", level.empty() ? "no level given" : "no output file given (-o OUT.bin)");
     usage(stderr);
+    return 2;
+  }
+  if (solo && layers) {
+    std::fprintf(stderr, "navbench bake: --layers bakes tiles; --solo contradicts it\n");
     return 2;
   }
   if (solo && tileSize >= 0) {
@@ -117,6 +169,9 @@ int runBake(int argc, char** argv) {
     settings.tiled = true;
     settings.tileSize = tileSize;
   }
+  const bool levelFile = level.size() >= 5 && level.compare(level.size() - 5, 5, ".json") == 0;
+  if (layers && tileSize < 0 && !levelFile && settingsFile.empty()) settings.tileSize = nav::bake::TEMP_OBSTACLES_TILE_SIZE;
+  if (layers) settings.tiled = true;
   if (!settings.validate(&why)) {
     std::fprintf(stderr, "navbench bake: bad settings: %s\n", why.c_str());
     return 1;
@@ -151,6 +206,7 @@ int runBake(int argc, char** argv) {
   }
   if (!quiet) std::printf("baking %s (%s)\n", level.c_str(), settings.tiled ? "tiled" : "solo");
   nav::bake::BakeReport report;
+  if (layers) return bakeLayersCli(level, input, settings, out, opt);
   const bool ok = nav::bake::bakeFileToTileSet(input, settings, out, opt, &report);
   if (!ok) {
     for (const std::string& l : report.log)
