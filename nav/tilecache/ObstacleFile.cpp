@@ -73,8 +73,10 @@ bool parseObstacles(const char* text, size_t size, const std::string& name, Obst
     ++errorCount;
     if (int(errors.size()) < OBSTACLE_MAX_ERRORS) errors.push_back(name + ":" + std::to_string(line) + ": " + problem);
   };
-  // Per obstacle: the line it came from and the line that removed it (0: still there).
+  // Per obstacle line (numbered as written, bad ones included, so `remove N` means the same
+  // line whatever else is wrong): its line, the line that removed it (0: none), whether it parsed.
   std::vector<int> obstacleLine, removedAt;
+  std::vector<char> parsed;
   std::vector<std::string> tok;
   size_t pos = 0;
   int lineNo = 0;
@@ -118,6 +120,16 @@ bool parseObstacles(const char* text, size_t size, const std::string& name, Obst
       bad(lineNo, "unknown kind '" + shown(kind) + "' (expected cylinder, box, obox or remove)");
       continue;
     }
+    if (e.kind != ObstacleKind::Remove) {
+      if (int(obstacleLine.size()) >= OBSTACLE_MAX_COUNT) {
+        bad(lineNo, "more than " + std::to_string(OBSTACLE_MAX_COUNT) + " obstacle lines");
+        continue;
+      }
+      e.obstacle = int(obstacleLine.size());
+      obstacleLine.push_back(lineNo);
+      removedAt.push_back(0);
+      parsed.push_back(0);
+    }
     if (int(tok.size()) - 1 != fields) {
       static const char* const usage[] = {"cylinder X Y Z RADIUS HEIGHT", "box MINX MINY MINZ MAXX MAXY MAXZ",
                                           "obox CX CY CZ HX HY HZ YAW", "remove N"};
@@ -142,6 +154,11 @@ bool parseObstacles(const char* text, size_t size, const std::string& name, Obst
         continue;
       }
       const int idx = int(n - 1);
+      if (!parsed[size_t(idx)]) {
+        bad(lineNo, "remove " + std::to_string(n) + ": obstacle " + std::to_string(n) + " (line " +
+                        std::to_string(obstacleLine[size_t(idx)]) + ") is itself refused");
+        continue;
+      }
       if (removedAt[size_t(idx)]) {
         bad(lineNo, "remove " + std::to_string(n) + ": obstacle " + std::to_string(n) + " (line " +
                         std::to_string(obstacleLine[size_t(idx)]) + ") was already removed at line " +
@@ -182,13 +199,7 @@ bool parseObstacles(const char* text, size_t size, const std::string& name, Obst
       bad(lineNo, kind + ": " + problem);
       continue;
     }
-    if (int(obstacleLine.size()) >= OBSTACLE_MAX_COUNT) {
-      bad(lineNo, "more than " + std::to_string(OBSTACLE_MAX_COUNT) + " obstacle lines");
-      continue;
-    }
-    e.obstacle = int(obstacleLine.size());
-    obstacleLine.push_back(lineNo);
-    removedAt.push_back(0);
+    parsed[size_t(e.obstacle)] = 1;
     list.entries.push_back(e);
     ++list.obstacleCount;
   }

@@ -6,7 +6,7 @@
 //   box MINX MINY MINZ MAXX MAXY MAXZ   an axis-aligned box                        [Unit: wu]
 //   obox CX CY CZ HX HY HZ YAW          a box of half extents H, turned by YAW about y [Unit: wu, radians]
 //   remove N                            removes the N-th obstacle line (1-based, counting only
-//                                       cylinder / box / obox lines) given above this line
+//                                       cylinder / box / obox lines, as written) above this line
 // Every bad line is refused with "FILE:LINE: problem": an unknown kind, a wrong number of fields,
 // a field that is not a number, NaN, infinite or beyond +-OBSTACLE_MAX_COORD, a radius, height or
 // half extent <= 0, a box whose max is not above its min, a `remove` of a number that is not an

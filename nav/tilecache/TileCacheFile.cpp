@@ -212,6 +212,20 @@ std::string checkHeader(const TileCacheFileData& d, size_t layerCount) {
     return fmt("navmesh maxTiles %lld is not in 1..%lld (at least 65536, else 4 per layer in the file)", m.maxTiles,
                slotLimit);
   if (m.maxPolys < 1) return fmt("navmesh maxPolys %lld is not positive", m.maxPolys);
+  {
+    // Poly refs hold salt | tile | poly in 32 bits, with at least 10 salt bits (NavMesh::init's rule).
+    auto bits = [](long long v) {
+      int b = 0;
+      while ((1ll << b) < v) ++b;
+      return b;
+    };
+    const int tileBits = bits(m.maxTiles), polyBits = bits(m.maxPolys);
+    if (tileBits + polyBits > 22)
+      return fmt("navmesh maxTiles %lld and maxPolys %lld need %lld ref bits; at most 22 leave room for the salt", m.maxTiles,
+                 m.maxPolys, tileBits + polyBits);
+  }
+  if ((long long)layerCount > m.maxTiles)
+    return fmt("%lld layers but the navmesh holds at most %lld tiles", (long long)layerCount, m.maxTiles);
 
   const TileCacheBakeSummary& b = d.bake;
   for (int i = 0; i < 3; ++i)

@@ -122,6 +122,9 @@ TEST(ObstacleFile, RefusesBadRemoves) {
   expectBad("cylinder 0 0 0 1 1\nremove 2\nbox 0 0 0 1 1 1\n", 2, "remove 2: there is 1 obstacle line above this line");
   // A remove line is not an obstacle line: "remove 2" here means the box, "remove 3" nothing.
   expectBad("cylinder 0 0 0 1 1\nremove 1\nbox 0 0 0 1 1 1\nremove 3\n", 4, "remove 3: there are 2 obstacle lines");
+  // Bad obstacle lines keep their numbers: "remove 2" is the box whatever is wrong with line 1.
+  expectBad("cylinder 0 0 0 -1 1\nremove 1\n", 2, "remove 1: obstacle 1 (line 1) is itself refused");
+  expectBad("sphere 1\ncylinder 0 0 0 1\nbox 0 0 0 1 1 1\nremove 3\n", 4, "remove 3: there are 2 obstacle lines");
   expectBad("cylinder 0 0 0 1 1\n# c\nremove 1\nremove 1\n", 4,
             "remove 1: obstacle 1 (line 1) was already removed at line 3");
 }
