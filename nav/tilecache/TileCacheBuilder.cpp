@@ -297,10 +297,29 @@ inline bool clampToGrid(int& minx, int& maxx, int& minz, int& maxz, int w, int h
   return true;
 }
 
+/// floor(v) as an int, clamped to +-2^30 (a float beyond int's range would be undefined to convert;
+/// inside it this is plain (int)floorf).
+inline int floorToInt(float v) {
+  const float f = std::floor(v);
+  if (!(f >= -1073741824.0f)) return -1073741824; // NaN too
+  if (f > 1073741824.0f) return 1073741824;
+  return int(f);
+}
+
+inline bool finite3(const float* v) { return std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]); }
+
+/// The checks every mark function makes at its edge: a layer, finite inputs, positive cell sizes.
+inline bool markInputOk(const TileCacheLayer& layer, const float* orig, float cs, float ch) {
+  return layer.header && layer.heights && layer.areas && orig && finite3(orig) && std::isfinite(cs) &&
+         std::isfinite(ch) && cs > 0 && ch > 0;
+}
+
 } // namespace
 
 Status markCylinderArea(TileCacheLayer& layer, const float* orig, float cs, float ch, const float* pos, float radius,
                         float height, uint8_t areaId) {
+  if (!markInputOk(layer, orig, cs, ch) || !pos || !finite3(pos) || !std::isfinite(radius) || !std::isfinite(height))
+    return FAILURE | INVALID_PARAM;
   const float lo[3] = {pos[0] - radius, pos[1], pos[2] - radius};
   const float hi[3] = {pos[0] + radius, pos[1] + height, pos[2] + radius};
   const float rc = radius / cs + 0.5f;
@@ -309,12 +328,12 @@ Status markCylinderArea(TileCacheLayer& layer, const float* orig, float cs, floa
   const float ics = 1.0f / cs, ich = 1.0f / ch;
   const float px = (pos[0] - orig[0]) * ics;
   const float pz = (pos[2] - orig[2]) * ics;
-  int minx = int(std::floor((lo[0] - orig[0]) * ics));
-  const int miny = int(std::floor((lo[1] - orig[1]) * ich));
-  int minz = int(std::floor((lo[2] - orig[2]) * ics));
-  int maxx = int(std::floor((hi[0] - orig[0]) * ics));
-  const int maxy = int(std::floor((hi[1] - orig[1]) * ich));
-  int maxz = int(std::floor((hi[2] - orig[2]) * ics));
+  int minx = floorToInt((lo[0] - orig[0]) * ics);
+  const int miny = floorToInt((lo[1] - orig[1]) * ich);
+  int minz = floorToInt((lo[2] - orig[2]) * ics);
+  int maxx = floorToInt((hi[0] - orig[0]) * ics);
+  const int maxy = floorToInt((hi[1] - orig[1]) * ich);
+  int maxz = floorToInt((hi[2] - orig[2]) * ics);
   if (!clampToGrid(minx, maxx, minz, maxz, w, h)) return SUCCESS;
   for (int z = minz; z <= maxz; ++z) {
     for (int x = minx; x <= maxx; ++x) {
@@ -331,14 +350,16 @@ Status markCylinderArea(TileCacheLayer& layer, const float* orig, float cs, floa
 
 Status markBoxArea(TileCacheLayer& layer, const float* orig, float cs, float ch, const float* bmin,
                    const float* bmax, uint8_t areaId) {
+  if (!markInputOk(layer, orig, cs, ch) || !bmin || !bmax || !finite3(bmin) || !finite3(bmax))
+    return FAILURE | INVALID_PARAM;
   const int w = layer.header->width, h = layer.header->height;
   const float ics = 1.0f / cs, ich = 1.0f / ch;
-  int minx = int(std::floor((bmin[0] - orig[0]) * ics));
-  const int miny = int(std::floor((bmin[1] - orig[1]) * ich));
-  int minz = int(std::floor((bmin[2] - orig[2]) * ics));
-  int maxx = int(std::floor((bmax[0] - orig[0]) * ics));
-  const int maxy = int(std::floor((bmax[1] - orig[1]) * ich));
-  int maxz = int(std::floor((bmax[2] - orig[2]) * ics));
+  int minx = floorToInt((bmin[0] - orig[0]) * ics);
+  const int miny = floorToInt((bmin[1] - orig[1]) * ich);
+  int minz = floorToInt((bmin[2] - orig[2]) * ics);
+  int maxx = floorToInt((bmax[0] - orig[0]) * ics);
+  const int maxy = floorToInt((bmax[1] - orig[1]) * ich);
+  int maxz = floorToInt((bmax[2] - orig[2]) * ics);
   if (!clampToGrid(minx, maxx, minz, maxz, w, h)) return SUCCESS;
   for (int z = minz; z <= maxz; ++z) {
     for (int x = minx; x <= maxx; ++x) {
@@ -352,18 +373,21 @@ Status markBoxArea(TileCacheLayer& layer, const float* orig, float cs, float ch,
 
 Status markBoxArea(TileCacheLayer& layer, const float* orig, float cs, float ch, const float* center,
                    const float* halfExtents, const float* rotAux, uint8_t areaId) {
+  if (!markInputOk(layer, orig, cs, ch) || !center || !halfExtents || !rotAux || !finite3(center) ||
+      !finite3(halfExtents) || !std::isfinite(rotAux[0]) || !std::isfinite(rotAux[1]))
+    return FAILURE | INVALID_PARAM;
   const int w = layer.header->width, h = layer.header->height;
   const float ics = 1.0f / cs, ich = 1.0f / ch;
   const float cx = (center[0] - orig[0]) * ics;
   const float cz = (center[2] - orig[2]) * ics;
   // The footprint's bounding square: 1.41 ~ sqrt(2) times the larger half extent.
   const float maxr = 1.41f * (halfExtents[0] > halfExtents[2] ? halfExtents[0] : halfExtents[2]);
-  int minx = int(std::floor(cx - maxr * ics));
-  int maxx = int(std::floor(cx + maxr * ics));
-  int minz = int(std::floor(cz - maxr * ics));
-  int maxz = int(std::floor(cz + maxr * ics));
-  const int miny = int(std::floor((center[1] - halfExtents[1] - orig[1]) * ich));
-  const int maxy = int(std::floor((center[1] + halfExtents[1] - orig[1]) * ich));
+  int minx = floorToInt(cx - maxr * ics);
+  int maxx = floorToInt(cx + maxr * ics);
+  int minz = floorToInt(cz - maxr * ics);
+  int maxz = floorToInt(cz + maxr * ics);
+  const int miny = floorToInt((center[1] - halfExtents[1] - orig[1]) * ich);
+  const int maxy = floorToInt((center[1] + halfExtents[1] - orig[1]) * ich);
   if (!clampToGrid(minx, maxx, minz, maxz, w, h)) return SUCCESS;
   // Cell offsets are doubled and rotAux holds half-angle products (see the header), so the
   // rotated offsets come out in plain cells.
@@ -1369,6 +1393,10 @@ Status removeVertex(TileCachePolyMesh& mesh, uint16_t rem, int maxTris) {
     }
     if (!match) break;
   }
+
+  // guard: a hole of fewer than 3 vertices (its edges did not chain) has nothing to fill; Detour
+  // would triangulate indices it never wrote.
+  if (nhole < 3) return SUCCESS;
 
   uint16_t tris[MAX_REM_EDGES * 3];
   uint8_t tverts[MAX_REM_EDGES * 4];

@@ -54,7 +54,7 @@ constexpr int TILECACHE_LAYER_HEADER_SIZE = (int(sizeof(TileCacheLayerHeader)) +
 struct TileCacheLayer {
   TileCacheLayerHeader* header;
   uint8_t regCount; ///< Number of regions (set by buildTileCacheRegions).
-  uint8_t* heights; ///< Height per cell, relative to header->hmin [Unit: ch]; 0xff = empty.
+  uint8_t* heights; ///< Height per cell from header->bmin[1] (= hmin) [Unit: ch]; 0xff = empty.
   uint8_t* areas;   ///< Area id per cell [Limit: 0..TILECACHE_WALKABLE_AREA]; 0 = not walkable.
   /// Connections per cell: bits 0..3 = walkable neighbour in direction 0..3 (-x, +z, +x, -z),
   /// bits 4..7 = the neighbour in that direction is outside the layer (a portal to another layer).
@@ -195,7 +195,8 @@ void freeTileCachePolyMesh(TileCacheAlloc* alloc, TileCachePolyMesh* lmesh);
 
 // ---------------------------------------------------------------------------------------------
 // Obstacles: set layer.areas to areaId under a shape (0 = carve out). orig = the layer header's
-// bmin (where the tile cache keeps it), cs / ch the cell size and height [Unit: wu].
+// bmin (where the tile cache keeps it), cs / ch the cell size and height [Unit: wu]. Only cells
+// whose height lies in the shape's y range are marked. Non-finite inputs or cs / ch <= 0: FAILURE | INVALID_PARAM, nothing marked.
 // ---------------------------------------------------------------------------------------------
 
 /// Vertical cylinder standing on pos (pos[1] = bottom), given radius and height [Unit: wu].

@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -450,6 +451,113 @@ TEST(TileCacheBuilder, NavTestStagesAreDetours) {
   compareLevel(tctest::navTestPath());
 }
 
+namespace {
+
+/// A random layer of Recast's shape: terraced heights with noise, holes, patches of other areas,
+/// connections both ways between walkable neighbours within a climb that differs from the one the
+/// builder uses (so regions and connections disagree at places, as obstacles make them), and
+/// portal bits on the grid border and beside holes.
+tctest::RecastLayer randomLayer(std::mt19937& rng, int tx) {
+  auto uni = [&](int lo, int hi) { return lo + int(rng() % unsigned(hi - lo + 1)); };
+  tctest::RecastLayer l;
+  std::memset(&l.header, 0, sizeof(l.header));
+  const int w = uni(6, 60), h = uni(6, 60);
+  l.header.magic = DT_TILECACHE_MAGIC;
+  l.header.version = DT_TILECACHE_VERSION;
+  l.header.tx = tx;
+  l.header.width = uint8_t(w);
+  l.header.height = uint8_t(h);
+  l.header.maxx = uint8_t(w - 1);
+  l.header.maxy = uint8_t(h - 1);
+  l.header.hmax = 200;
+  l.header.bmin[0] = 10.0f + float(tx) * 9.6f;
+  l.header.bmin[1] = -1.0f;
+  l.header.bmin[2] = 3.0f;
+  l.header.bmax[0] = l.header.bmin[0] + float(w) * 0.3f;
+  l.header.bmax[1] = 40.0f;
+  l.header.bmax[2] = l.header.bmin[2] + float(h) * 0.3f;
+  const size_t n = size_t(w * h);
+  l.heights.assign(n, 0xff);
+  l.areas.assign(n, 0);
+  l.cons.assign(n, 0);
+  const int terraces = uni(1, 4);
+  const int noise = uni(0, 3);
+  const int holes = uni(0, 6), patches = uni(0, 5);
+  for (int z = 0; z < h; ++z)
+    for (int x = 0; x < w; ++x) {
+      const int terrace = (x * terraces) / w + (z * terraces) / h;
+      l.heights[size_t(x + z * w)] = uint8_t(20 + terrace * uni(3, 9) + (noise ? uni(0, noise) : 0));
+      l.areas[size_t(x + z * w)] = 63;
+    }
+  auto rect = [&](uint8_t area) {
+    const int x0 = uni(0, w - 1), z0 = uni(0, h - 1), x1 = std::min(w - 1, x0 + uni(0, 8)),
+              z1 = std::min(h - 1, z0 + uni(0, 8));
+    for (int z = z0; z <= z1; ++z)
+      for (int x = x0; x <= x1; ++x) {
+        l.areas[size_t(x + z * w)] = area;
+        if (area == 0) l.heights[size_t(x + z * w)] = 0xff;
+      }
+  };
+  for (int i = 0; i < holes; ++i) rect(0);
+  for (int i = 0; i < patches; ++i) rect(uint8_t(uni(1, 5)));
+  const int conClimb = uni(2, 6);
+  for (int z = 0; z < h; ++z)
+    for (int x = 0; x < w; ++x) {
+      const size_t i = size_t(x + z * w);
+      if (l.areas[i] == 0) continue;
+      uint8_t con = 0, portal = 0;
+      for (int dir = 0; dir < 4; ++dir) {
+        const int nx = x + (dir == 0 ? -1 : dir == 2 ? 1 : 0), nz = z + (dir == 1 ? 1 : dir == 3 ? -1 : 0);
+        if (nx < 0 || nz < 0 || nx >= w || nz >= h) {
+          if (rng() % 3 != 0) portal |= uint8_t(1 << dir); // a neighbouring tile's layer
+          continue;
+        }
+        const size_t j = size_t(nx + nz * w);
+        if (l.areas[j] == 0) {
+          if (rng() % 8 == 0) portal |= uint8_t(1 << dir); // another layer beside the hole
+          continue;
+        }
+        if (std::abs(int(l.heights[i]) - int(l.heights[j])) <= conClimb) con |= uint8_t(1 << dir);
+      }
+      l.cons[i] = uint8_t(portal << 4 | con);
+    }
+  return l;
+}
+
+} // namespace
+
+TEST(TileCacheBuilder, RandomLayersStagesAreDetours) {
+  // Shapes the levels lack: odd sizes, terraces at every height step, patches, holes, portals.
+  tctest::LayerLevel lev;
+  lev.cs = 0.3f;
+  lev.ch = 0.2f;
+  lev.walkableHeight = 2.0f;
+  lev.walkableRadius = 0.6f;
+  lev.walkableClimb = 0.9f;
+  lev.maxSimplificationError = 1.3f;
+  tc::Lz4Compressor comp;
+  tc::TileCacheArena arena;
+  StageCounts counts;
+  std::mt19937 rng(20261125);
+  int failures = 0;
+  for (int round = 0; round < 300 && failures < 5; ++round) {
+    const tctest::RecastLayer l = randomLayer(rng, round);
+    lev.maxSimplificationError = (round % 3 == 0) ? 0.5f : (round % 3 == 1 ? 1.3f : 2.5f);
+    lev.walkableClimb = (round % 2) ? 0.9f : 0.5f;
+    const std::vector<uint8_t> blob = ourBlob(comp, l);
+    ASSERT_EQ(detourBlob(comp, l), blob) << "round " << round;
+    counts.layers++;
+    const std::string at = "random layer " + std::to_string(round) + " (" + std::to_string(l.header.width) + "x" +
+                           std::to_string(l.header.height) + ")";
+    if (!compareStages(lev, blob, {}, comp, arena, counts, at)) ++failures;
+    if (!compareStages(lev, blob, obstaclesFor(l, lev.cs, lev.ch), comp, arena, counts, at + ", obstacles")) ++failures;
+  }
+  EXPECT_EQ(0, failures);
+  EXPECT_GT(counts.tiles, counts.layers);
+  std::printf("random layers: %d layers, %d meshes compared, %d polys, %d tiles byte-identical\n", counts.layers,
+              counts.contours, counts.polys, counts.tiles);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Compressors and the arena
 // ---------------------------------------------------------------------------------------------
@@ -728,4 +836,34 @@ TEST(TileCacheBuilder, CorruptedBlobsNeverCrash) {
   EXPECT_GT(refused, 0);
   EXPECT_GT(built, 0);
   std::printf("corrupted blobs: %d refused, %d built to a mesh\n", refused, built);
+}
+
+TEST(TileCacheBuilder, MarkingRefusesNonFiniteShapesAndClampsHugeOnes) {
+  SmallLayer s;
+  tc::NullCompressor none;
+  const std::vector<uint8_t> blob = s.blob(none);
+  tc::TileCacheArena arena;
+  tc::TileCacheLayer* layer = nullptr;
+  ASSERT_TRUE(nav::statusSucceeded(tc::decompressTileCacheLayer(&arena, &none, blob.data(), int(blob.size()), &layer)));
+  const float orig[3] = {0, 0, 0};
+  const float nan = std::nanf(""), inf = INFINITY;
+  const float ok[3] = {0.5f, 0.0f, 0.5f};
+  const float badPos[3] = {nan, 0.0f, 0.5f};
+  const float rot[2] = {0.0f, 0.5f};
+  const float badRot[2] = {nan, 0.5f};
+  const float half[3] = {0.3f, 1.0f, 0.3f};
+  EXPECT_TRUE(nav::statusDetail(tc::markCylinderArea(*layer, orig, 0.3f, 0.2f, badPos, 1.0f, 2.0f, 0), nav::INVALID_PARAM));
+  EXPECT_TRUE(nav::statusFailed(tc::markCylinderArea(*layer, orig, 0.3f, 0.2f, ok, inf, 2.0f, 0)));
+  EXPECT_TRUE(nav::statusFailed(tc::markCylinderArea(*layer, orig, 0.0f, 0.2f, ok, 1.0f, 2.0f, 0)));
+  EXPECT_TRUE(nav::statusFailed(tc::markBoxArea(*layer, orig, 0.3f, 0.2f, badPos, ok, 0)));
+  EXPECT_TRUE(nav::statusFailed(tc::markBoxArea(*layer, orig, 0.3f, -0.2f, ok, half, rot, 0)));
+  EXPECT_TRUE(nav::statusFailed(tc::markBoxArea(*layer, orig, 0.3f, 0.2f, ok, half, badRot, 0)));
+  EXPECT_EQ(0, std::memcmp(layer->areas, s.areas.data(), s.areas.size())) << "a refused shape marked cells";
+  // Finite but far beyond int cell coordinates: everything or nothing, no overflow.
+  const float huge[3] = {3e38f, 0.0f, -3e38f};
+  EXPECT_TRUE(nav::statusSucceeded(tc::markCylinderArea(*layer, orig, 0.3f, 0.2f, huge, 1.0f, 2.0f, 0)));
+  EXPECT_EQ(0, std::memcmp(layer->areas, s.areas.data(), s.areas.size()));
+  const float lo[3] = {-3e38f, -3e38f, -3e38f}, hi[3] = {3e38f, 3e38f, 3e38f};
+  EXPECT_TRUE(nav::statusSucceeded(tc::markBoxArea(*layer, orig, 0.3f, 0.2f, lo, hi, 0)));
+  for (size_t i = 0; i < s.areas.size(); ++i) EXPECT_EQ(0, layer->areas[i]);
 }
