@@ -46,6 +46,22 @@ uint32_t ilog2(uint32_t v) {
   return r;
 }
 
+void setBit(uint64_t* bits, int i) { bits[i >> 6] |= uint64_t(1) << (i & 63); }
+void clearBit(uint64_t* bits, int i) { bits[i >> 6] &= ~(uint64_t(1) << (i & 63)); }
+
+/// Calls f(i) for every set bit i in increasing order (f may clear bits).
+template <class F>
+void forEachBit(const uint64_t* bits, int words, F&& f) {
+  for (int w = 0; w < words; ++w) {
+    uint64_t b = bits[w];
+    while (b) {
+      const int i = (w << 6) + __builtin_ctzll(b);
+      b &= b - 1;
+      f(i);
+    }
+  }
+}
+
 bool finite3(const float* v) { return std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]); }
 
 /// Boxes overlap, touching boundaries included (Detour's dtOverlapBounds).
@@ -122,6 +138,10 @@ void TileCache::release() {
   delete[] m_tiles;
   delete[] m_posLookup;
   delete[] m_obstacles;
+  delete[] m_busy;
+  delete[] m_live;
+  m_busy = m_live = nullptr;
+  m_obstacleWords = 0;
   m_tiles = nullptr;
   m_posLookup = nullptr;
   m_obstacles = nullptr;
@@ -155,10 +175,14 @@ Status TileCache::init(const TileCacheParams& params, TileCacheCompressor* compr
   m_obstacles = new (std::nothrow) TileCacheObstacle[size_t(p.maxObstacles) + 1];
   m_tiles = new (std::nothrow) CompressedTile[size_t(p.maxTiles)];
   m_posLookup = new (std::nothrow) CompressedTile*[size_t(lutSize)];
-  if (!m_obstacles || !m_tiles || !m_posLookup) {
+  const int words = (p.maxObstacles + 63) / 64 + 1;
+  m_busy = new (std::nothrow) uint64_t[size_t(words)]();
+  m_live = new (std::nothrow) uint64_t[size_t(words)]();
+  if (!m_obstacles || !m_tiles || !m_posLookup || !m_busy || !m_live) {
     release();
     return FAILURE | OUT_OF_MEMORY;
   }
+  m_obstacleWords = words;
   m_params = p;
   m_compressor = compressor;
   m_meshProcess = meshProcess;
@@ -319,6 +343,9 @@ TileCacheObstacle* TileCache::newObstacle(uint8_t type) {
   ob->salt = salt;
   ob->state = OBSTACLE_PROCESSING;
   ob->type = type;
+  const int idx = int(ob - m_obstacles);
+  setBit(m_busy, idx);
+  setBit(m_live, idx);
   return ob;
 }
 
@@ -524,6 +551,8 @@ Status TileCache::update(float /*dt*/, NavMesh* navmesh, bool* upToDate) {
         queueTouched(ob);
       } else {
         ob->state = OBSTACLE_REMOVING;
+        setBit(m_busy, int(idx));
+        clearBit(m_live, int(idx));
         queueTouched(ob);
       }
     }
@@ -537,9 +566,9 @@ Status TileCache::update(float /*dt*/, NavMesh* navmesh, bool* upToDate) {
     m_nupdate--;
     if (m_nupdate > 0) std::memmove(m_update, m_update + 1, size_t(m_nupdate) * sizeof(CompressedTileRef));
 
-    for (int i = 0; i < m_params.maxObstacles; ++i) {
+    // The obstacles waiting for tiles, in slot order (the order frees push slots on the list).
+    forEachBit(m_busy, m_obstacleWords, [&](int i) {
       TileCacheObstacle* ob = &m_obstacles[i];
-      if (ob->state != OBSTACLE_PROCESSING && ob->state != OBSTACLE_REMOVING) continue;
       for (int j = 0; j < int(ob->npending); ++j) {
         if (ob->pending[j] == ref) {
           ob->pending[j] = ob->pending[int(ob->npending) - 1];
@@ -547,7 +576,8 @@ Status TileCache::update(float /*dt*/, NavMesh* navmesh, bool* upToDate) {
           break;
         }
       }
-      if (ob->npending != 0) continue;
+      if (ob->npending != 0) return;
+      clearBit(m_busy, i);
       if (ob->state == OBSTACLE_PROCESSING) {
         ob->state = OBSTACLE_PROCESSED;
       } else {
@@ -558,7 +588,7 @@ Status TileCache::update(float /*dt*/, NavMesh* navmesh, bool* upToDate) {
         ob->next = m_nextFreeObstacle;
         m_nextFreeObstacle = ob;
       }
-    }
+    });
   }
   if (upToDate) *upToDate = m_nupdate == 0 && m_nreqs == 0;
   return status;
@@ -591,10 +621,11 @@ Status TileCache::buildNavMeshTile(CompressedTileRef ref, NavMesh* navmesh) {
   Status status = decompressTileCacheLayer(&m_arena, m_compressor, tile->data, tile->dataSize, &layer);
   if (statusFailed(status)) return status;
 
-  for (int i = 0; i < m_params.maxObstacles; ++i) {
+  // Every obstacle in place or being added that touches this tile (marking order does not matter:
+  // all carve to area 0).
+  forEachBit(m_live, m_obstacleWords, [&](int i) {
     const TileCacheObstacle* ob = &m_obstacles[i];
-    if (ob->state == OBSTACLE_EMPTY || ob->state == OBSTACLE_REMOVING) continue;
-    if (!contains(ob->touched, ob->ntouched, ref)) continue;
+    if (!contains(ob->touched, ob->ntouched, ref)) return;
     if (ob->type == OBSTACLE_CYLINDER) {
       markCylinderArea(*layer, th->bmin, m_params.cs, m_params.ch, ob->cylinder.pos, ob->cylinder.radius,
                        ob->cylinder.height, 0);
@@ -604,7 +635,7 @@ Status TileCache::buildNavMeshTile(CompressedTileRef ref, NavMesh* navmesh) {
       markBoxArea(*layer, th->bmin, m_params.cs, m_params.ch, ob->orientedBox.center, ob->orientedBox.halfExtents,
                   ob->orientedBox.rotAux, 0);
     }
-  }
+  });
 
   status = buildTileCacheRegions(&m_arena, *layer, walkableClimbVx);
   if (statusFailed(status)) return status;

@@ -288,6 +288,11 @@ private:
 
   TileCacheObstacle* m_obstacles = nullptr; ///< [Size: maxObstacles]
   TileCacheObstacle* m_nextFreeObstacle = nullptr;
+  // Obstacle slots by state, one bit per slot [Size: m_obstacleWords], so that update() and the
+  // rebuild visit only the obstacles concerned, in slot order, instead of every slot.
+  uint64_t* m_busy = nullptr; ///< PROCESSING or REMOVING
+  uint64_t* m_live = nullptr; ///< PROCESSING or PROCESSED (carved into the tiles they touch)
+  int m_obstacleWords = 0;
 
   ObstacleRequest m_reqs[MAX_REQUESTS];
   int m_nreqs = 0;
