@@ -205,7 +205,9 @@ Status decompressTileCacheLayer(TileCacheAlloc* alloc, TileCacheCompressor* comp
   const size_t blockSize = layerSize + headerSize + size_t(gridSize) * 4;
   uint8_t* block = static_cast<uint8_t*>(alloc->alloc(blockSize));
   if (!block) return FAILURE | OUT_OF_MEMORY;
-  std::memset(block, 0, blockSize);
+  // The grids are all written by a successful decompression; clear the rest.
+  std::memset(block, 0, layerSize + headerSize);
+  std::memset(block + layerSize + headerSize + size_t(gridSize) * 3, 0, size_t(gridSize));
   TileCacheLayer* layer = reinterpret_cast<TileCacheLayer*>(block);
   TileCacheLayerHeader* header = reinterpret_cast<TileCacheLayerHeader*>(block + layerSize);
   uint8_t* grids = block + layerSize + headerSize;
@@ -218,22 +220,15 @@ Status decompressTileCacheLayer(TileCacheAlloc* alloc, TileCacheCompressor* comp
   if (statusSucceeded(st)) {
     const uint8_t* areas = grids + gridSize;
     const uint8_t* cons = grids + gridSize * 2;
-    for (int z = 0; z < hgt && statusSucceeded(st); ++z) {
-      for (int x = 0; x < w; ++x) {
-        const int i = x + z * w;
-        if (areas[i] > TILECACHE_WALKABLE_AREA) {
-          st = FAILURE | INVALID_PARAM;
-          break;
-        }
-        // A connection must lead to a cell of the grid: contour walking steps along them.
-        const uint8_t con = cons[i] & 0xf;
-        if (((con & 1) && x == 0) || ((con & 2) && z == hgt - 1) || ((con & 4) && x == w - 1) ||
-            ((con & 8) && z == 0)) {
-          st = FAILURE | INVALID_PARAM;
-          break;
-        }
-      }
-    }
+    uint8_t maxArea = 0; // a branch-free pass (vectorised)
+    for (int i = 0; i < gridSize; ++i) maxArea = areas[i] > maxArea ? areas[i] : maxArea;
+    if (maxArea > TILECACHE_WALKABLE_AREA) st = FAILURE | INVALID_PARAM;
+    // A connection must lead to a cell of the grid (contour walking steps along them): only the
+    // border cells can hold one that does not.
+    uint8_t outward = 0;
+    for (int x = 0; x < w; ++x) outward |= uint8_t((cons[x] & 8) | (cons[x + (hgt - 1) * w] & 2));
+    for (int z = 0; z < hgt; ++z) outward |= uint8_t((cons[z * w] & 1) | (cons[w - 1 + z * w] & 4));
+    if (outward) st = FAILURE | INVALID_PARAM;
   }
   if (statusFailed(st)) {
     alloc->free(block);
@@ -430,9 +425,9 @@ struct MonotoneRegion {
   uint8_t areaId;
 };
 
-inline bool cellsConnected(const TileCacheLayer& layer, int ia, int ib, int walkableClimb) {
-  if (layer.areas[ia] != layer.areas[ib]) return false;
-  return std::abs(int(layer.heights[ia]) - int(layer.heights[ib])) <= walkableClimb;
+inline bool cellsConnected(const uint8_t* heights, const uint8_t* areas, int ia, int ib, int walkableClimb) {
+  if (areas[ia] != areas[ib]) return false;
+  return std::abs(int(heights[ia]) - int(heights[ib])) <= walkableClimb;
 }
 
 /// Appends v unless it is already the last entry.
@@ -458,7 +453,11 @@ bool canMergeRegions(uint8_t from, uint8_t to, const MonotoneRegion* regs, int n
 Status buildTileCacheRegions(TileCacheAlloc* alloc, TileCacheLayer& layer, int walkableClimb) {
   if (!alloc || !layer.header) return FAILURE | INVALID_PARAM;
   const int w = layer.header->width, h = layer.header->height;
-  std::memset(layer.regs, NO_REGION, size_t(w) * size_t(h));
+  // Plain locals: stores through uint8_t* may alias anything read through `layer`.
+  const uint8_t* const heights = layer.heights;
+  const uint8_t* const areas = layer.areas;
+  uint8_t* const cellReg = layer.regs;
+  std::memset(cellReg, NO_REGION, size_t(w) * size_t(h));
 
   Scratch<SweepSpan> sweeps(alloc, size_t(w));
   if (!sweeps) return FAILURE | OUT_OF_MEMORY;
@@ -473,19 +472,19 @@ Status buildTileCacheRegions(TileCacheAlloc* alloc, TileCacheLayer& layer, int w
     int sweepCount = 0;
     for (int x = 0; x < w; ++x) {
       const int idx = x + z * w;
-      if (layer.areas[idx] == TILECACHE_NULL_AREA) continue;
+      if (areas[idx] == TILECACHE_NULL_AREA) continue;
       uint8_t sid = NO_REGION;
       const int xidx = idx - 1;
-      if (x > 0 && cellsConnected(layer, idx, xidx, walkableClimb) && layer.regs[xidx] != NO_REGION)
-        sid = layer.regs[xidx];
+      if (x > 0 && cellsConnected(heights, areas, idx, xidx, walkableClimb) && cellReg[xidx] != NO_REGION)
+        sid = cellReg[xidx];
       if (sid == NO_REGION) {
         sid = uint8_t(sweepCount++);
         sweeps[sid].nei = NO_REGION;
         sweeps[sid].samples = 0;
       }
       const int zidx = idx - w;
-      if (z > 0 && cellsConnected(layer, idx, zidx, walkableClimb)) {
-        const uint8_t nr = layer.regs[zidx];
+      if (z > 0 && cellsConnected(heights, areas, idx, zidx, walkableClimb)) {
+        const uint8_t nr = cellReg[zidx];
         if (nr != NO_REGION) {
           if (sweeps[sid].samples == 0) sweeps[sid].nei = nr;
           if (sweeps[sid].nei == nr) {
@@ -496,7 +495,7 @@ Status buildTileCacheRegions(TileCacheAlloc* alloc, TileCacheLayer& layer, int w
           }
         }
       }
-      layer.regs[idx] = sid;
+      cellReg[idx] = sid;
     }
     for (int i = 0; i < sweepCount; ++i) {
       if (sweeps[i].nei != NO_REGION && uint16_t(prevCount[sweeps[i].nei]) == sweeps[i].samples) {
@@ -506,10 +505,12 @@ Status buildTileCacheRegions(TileCacheAlloc* alloc, TileCacheLayer& layer, int w
         sweeps[i].id = uint8_t(regCount++);
       }
     }
-    for (int x = 0; x < w; ++x) {
-      const int idx = x + z * w;
-      if (layer.regs[idx] != NO_REGION) layer.regs[idx] = sweeps[layer.regs[idx]].id;
-    }
+    // Sweep ids -> region ids through a byte table (NO_REGION maps to itself).
+    uint8_t sweepToRegion[256];
+    for (int i = 0; i < sweepCount; ++i) sweepToRegion[i] = sweeps[i].id;
+    sweepToRegion[NO_REGION] = NO_REGION;
+    uint8_t* row = cellReg + z * w;
+    for (int x = 0; x < w; ++x) row[x] = sweepToRegion[row[x]];
   }
 
   const int nregs = regCount;
@@ -522,13 +523,13 @@ Status buildTileCacheRegions(TileCacheAlloc* alloc, TileCacheLayer& layer, int w
   for (int z = 0; z < h; ++z) {
     for (int x = 0; x < w; ++x) {
       const int idx = x + z * w;
-      const uint8_t ri = layer.regs[idx];
+      const uint8_t ri = cellReg[idx];
       if (ri == NO_REGION) continue;
       regs[ri].cells++;
-      regs[ri].areaId = layer.areas[idx];
+      regs[ri].areaId = areas[idx];
       const int zidx = idx - w;
-      if (z > 0 && cellsConnected(layer, idx, zidx, walkableClimb)) {
-        const uint8_t rai = layer.regs[zidx];
+      if (z > 0 && cellsConnected(heights, areas, idx, zidx, walkableClimb)) {
+        const uint8_t rai = cellReg[zidx];
         if (rai != NO_REGION && rai != ri) {
           addNeighbourRegion(regs[ri], rai);
           addNeighbourRegion(regs[rai], ri);
@@ -570,8 +571,10 @@ Status buildTileCacheRegions(TileCacheAlloc* alloc, TileCacheLayer& layer, int w
     if (remap[i]) remap[i] = uint8_t(compact++);
   for (int i = 0; i < nregs; ++i) regs[i].regId = remap[regs[i].regId];
   layer.regCount = uint8_t(compact);
-  for (int i = 0; i < w * h; ++i)
-    if (layer.regs[i] != NO_REGION) layer.regs[i] = regs[layer.regs[i]].regId;
+  uint8_t finalId[256];
+  for (int i = 0; i < nregs; ++i) finalId[i] = regs[i].regId;
+  finalId[NO_REGION] = NO_REGION;
+  for (int i = 0; i < w * h; ++i) cellReg[i] = finalId[cellReg[i]];
   return SUCCESS;
 }
 
@@ -620,10 +623,22 @@ bool appendCorner(RawContour& c, int x, int y, int z, int r) {
   return true;
 }
 
+/// A layer's grids as plain values: stores through uint8_t* may alias anything read through a
+/// TileCacheLayer reference, which would reload every pointer after each store.
+struct Grid {
+  const uint8_t* heights;
+  const uint8_t* areas;
+  const uint8_t* cons;
+  const uint8_t* regs;
+  int w, h;
+  explicit Grid(const TileCacheLayer& l)
+      : heights(l.heights), areas(l.areas), cons(l.cons), regs(l.regs), w(l.header->width), h(l.header->height) {}
+};
+
 /// What lies across side `dir` of cell (x, z): the connected cell's region, PORTAL_CODE + dir for a
 /// portal, 0xff for a wall.
-uint8_t neighbourRegion(const TileCacheLayer& layer, int x, int z, int dir) {
-  const int w = layer.header->width, h = layer.header->height;
+inline uint8_t neighbourRegion(const Grid& layer, int x, int z, int dir) {
+  const int w = layer.w, h = layer.h;
   const int ia = x + z * w;
   const uint8_t con = layer.cons[ia] & 0xf;
   const uint8_t portal = layer.cons[ia] >> 4;
@@ -636,8 +651,8 @@ uint8_t neighbourRegion(const TileCacheLayer& layer, int x, int z, int dir) {
 
 /// Traces the outline of the region of cell (x, z), which must have a side on its border.
 /// False when the outline does not fit the buffer or leaves the grid.
-bool walkContour(const TileCacheLayer& layer, int x, int z, RawContour& c) {
-  const int w = layer.header->width, h = layer.header->height;
+bool walkContour(const Grid layer, int x, int z, RawContour& c) {
+  const int w = layer.w, h = layer.h;
   c.nverts = 0;
   const int startX = x, startZ = z;
   int startDir = -1;
@@ -795,8 +810,8 @@ void simplifyContour(RawContour& c, float maxError) {
 
 /// Height of the corner (x, z) from the up to four cells around it within climb of y; shouldRemove
 /// when more than one such cell, all of one region, share exactly one portal direction.
-uint8_t cornerHeight(const TileCacheLayer& layer, int x, int y, int z, int walkableClimb, bool& shouldRemove) {
-  const int w = layer.header->width, h = layer.header->height;
+uint8_t cornerHeight(const Grid& layer, int x, int y, int z, int walkableClimb, bool& shouldRemove) {
+  const int w = layer.w, h = layer.h;
   int n = 0;
   uint8_t portal = 0xf;
   uint8_t height = 0;
@@ -830,6 +845,7 @@ Status buildTileCacheContours(TileCacheAlloc* alloc, TileCacheLayer& layer, int 
                               TileCacheContourSet& lcset) {
   if (!alloc || !layer.header) return FAILURE | INVALID_PARAM;
   const int w = layer.header->width, h = layer.header->height;
+  const Grid grid(layer);
   lcset.nconts = layer.regCount;
   lcset.conts = static_cast<TileCacheContour*>(alloc->alloc(sizeof(TileCacheContour) * size_t(lcset.nconts)));
   if (!lcset.conts) {
@@ -848,13 +864,13 @@ Status buildTileCacheContours(TileCacheAlloc* alloc, TileCacheLayer& layer, int 
   for (int z = 0; z < h; ++z) {
     for (int x = 0; x < w; ++x) {
       const int idx = x + z * w;
-      const uint8_t ri = layer.regs[idx];
+      const uint8_t ri = grid.regs[idx];
       if (ri == NO_REGION || ri >= lcset.nconts) continue; // guard: regs from another regCount
       TileCacheContour& cont = lcset.conts[ri];
       if (cont.nverts > 0) continue;
       cont.reg = ri;
-      cont.area = layer.areas[idx];
-      if (!walkContour(layer, x, z, temp)) return FAILURE | BUFFER_TOO_SMALL;
+      cont.area = grid.areas[idx];
+      if (!walkContour(grid, x, z, temp)) return FAILURE | BUFFER_TOO_SMALL;
       simplifyContour(temp, maxError);
       cont.nverts = temp.nverts;
       if (cont.nverts <= 0) continue;
@@ -869,7 +885,7 @@ Status buildTileCacheContours(TileCacheAlloc* alloc, TileCacheLayer& layer, int 
         // The neighbour code of edge j -> i is stored on its end vertex i.
         const uint8_t nei = temp.verts[i * 4 + 3];
         bool shouldRemove = false;
-        const uint8_t lh = cornerHeight(layer, v[0], v[1], v[2], walkableClimb, shouldRemove);
+        const uint8_t lh = cornerHeight(grid, v[0], v[1], v[2], walkableClimb, shouldRemove);
         dst[0] = v[0];
         dst[1] = lh;
         dst[2] = v[2];
@@ -1216,34 +1232,58 @@ void mergePolys(uint16_t* pa, const uint16_t* pb, int ea, int eb) {
   std::memcpy(pa, tmp, sizeof(tmp));
 }
 
+/// The best merge partner k > j of polygon j: the first k with the largest merge value (> 0).
+struct RowBest {
+  int val; ///< 0 when no merge is possible
+  int k, ea, eb;
+};
+
+inline void scanRow(const uint16_t* polys, int npolys, const uint16_t* verts, int j, RowBest& b) {
+  b = RowBest{0, -1, 0, 0};
+  const uint16_t* pj = &polys[j * NVP];
+  for (int k = j + 1; k < npolys; ++k) {
+    int ea, eb;
+    const int v = mergeValue(pj, &polys[k * NVP], verts, ea, eb);
+    if (v > b.val) b = RowBest{v, k, ea, eb};
+  }
+}
+
 /// Greedy merging of the polygons [NVP * npolys] (and their areas when given): repeatedly joins
-/// the pair with the longest shared edge; the second of the pair is replaced by the last polygon.
-/// Returns the new polygon count.
-int mergeAll(uint16_t* polys, uint8_t* areas, int npolys, const uint16_t* verts) {
+/// the pair with the longest shared edge (the first such pair in (j, k) order, j < k); the second
+/// of the pair is replaced by the last polygon. Returns the new polygon count. rows: scratch
+/// [Size: npolys]. Same choices as rescanning every pair after each merge, but only the rows and
+/// columns a merge changed are evaluated again.
+int mergeAll(uint16_t* polys, uint8_t* areas, int npolys, const uint16_t* verts, RowBest* rows) {
+  for (int j = 0; j < npolys - 1; ++j) scanRow(polys, npolys, verts, j, rows[j]);
   for (;;) {
-    int bestVal = 0, bestPa = 0, bestPb = 0, bestEa = 0, bestEb = 0;
+    int bestVal = 0, pa = -1;
+    for (int j = 0; j < npolys - 1; ++j)
+      if (rows[j].val > bestVal) {
+        bestVal = rows[j].val;
+        pa = j;
+      }
+    if (pa < 0) return npolys;
+    const RowBest chosen = rows[pa];
+    const int pb = chosen.k, last = npolys - 1;
+    mergePolys(&polys[pa * NVP], &polys[pb * NVP], chosen.ea, chosen.eb);
+    std::memmove(&polys[pb * NVP], &polys[last * NVP], sizeof(uint16_t) * NVP);
+    if (areas) areas[pb] = areas[last];
+    npolys--;
+    // Polygon pa changed, pb holds what was the last one, and the last index is gone.
     for (int j = 0; j < npolys - 1; ++j) {
-      const uint16_t* pj = &polys[j * NVP];
-      for (int k = j + 1; k < npolys; ++k) {
-        const uint16_t* pk = &polys[k * NVP];
+      RowBest& b = rows[j];
+      if (j == pa || j == pb || b.k == pa || b.k == pb || b.k == last) {
+        scanRow(polys, npolys, verts, j, b);
+        continue;
+      }
+      const int changed[2] = {pa, pb};
+      for (int c : changed) {
+        if (c <= j || c >= npolys) continue;
         int ea, eb;
-        const int v = mergeValue(pj, pk, verts, ea, eb);
-        if (v > bestVal) {
-          bestVal = v;
-          bestPa = j;
-          bestPb = k;
-          bestEa = ea;
-          bestEb = eb;
-        }
+        const int v = mergeValue(&polys[j * NVP], &polys[c * NVP], verts, ea, eb);
+        if (v > b.val || (v > 0 && v == b.val && c < b.k)) b = RowBest{v, c, ea, eb};
       }
     }
-    if (bestVal <= 0) return npolys;
-    uint16_t* pa = &polys[bestPa * NVP];
-    uint16_t* pb = &polys[bestPb * NVP];
-    mergePolys(pa, pb, bestEa, bestEb);
-    std::memcpy(pb, &polys[(npolys - 1) * NVP], sizeof(uint16_t) * NVP);
-    if (areas) areas[bestPb] = areas[npolys - 1];
-    npolys--;
   }
 }
 
@@ -1428,7 +1468,8 @@ Status removeVertex(TileCachePolyMesh& mesh, uint16_t rem, int maxTris) {
     }
   }
   if (!npolys) return SUCCESS;
-  npolys = mergeAll(polys, pareas, npolys, mesh.verts);
+  RowBest rows[MAX_REM_EDGES];
+  npolys = mergeAll(polys, pareas, npolys, mesh.verts, rows);
 
   for (int i = 0; i < npolys; ++i) {
     if (mesh.npolys >= maxTris) break;
@@ -1485,6 +1526,8 @@ Status buildTileCachePolyMesh(TileCacheAlloc* alloc, TileCacheContourSet& lcset,
   if (!tris) return FAILURE | OUT_OF_MEMORY;
   Scratch<uint16_t> polys(alloc, size_t(maxVertsPerCont) * NVP);
   if (!polys) return FAILURE | OUT_OF_MEMORY;
+  Scratch<RowBest> mergeRows(alloc, size_t(maxVertsPerCont));
+  if (!mergeRows) return FAILURE | OUT_OF_MEMORY;
 
   for (int i = 0; i < lcset.nconts; ++i) {
     const TileCacheContour& cont = lcset.conts[i];
@@ -1512,7 +1555,7 @@ Status buildTileCachePolyMesh(TileCacheAlloc* alloc, TileCacheContourSet& lcset,
       }
     }
     if (!npolys) continue;
-    npolys = mergeAll(polys.get(), nullptr, npolys, mesh.verts);
+    npolys = mergeAll(polys.get(), nullptr, npolys, mesh.verts, mergeRows.get());
 
     for (int j = 0; j < npolys; ++j) {
       if (mesh.npolys >= maxTris) return FAILURE | BUFFER_TOO_SMALL; // guard
