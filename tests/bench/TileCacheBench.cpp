@@ -9,6 +9,10 @@
 //   update/<level>/<N>      with N obstacles standing (0, 100, 500 small cylinders), one cylinder
 //                           added and removed, update() until up to date after each: the time of
 //                           the update() calls of the cycle (counter `updates` = calls per cycle).
+//   stages/<level>          every layer of the level rebuilt with no obstacle through the builder
+//                           stages alone (ours: TileCacheBuilder + TileBuilder; Detour's:
+//                           DetourTileCacheBuilder + dtCreateNavMeshData), each stage timed: where
+//                           a rebuild's time goes on each side (a second table, per stage).
 //
 // Levels: ../shared/levels/nav_test.obj (skipped with a message when absent) and a generated world
 // (app/cli/WorldGen, seed 1, 512 m by default; its OBJ is written beside the binary and reused),
@@ -26,6 +30,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -265,6 +270,139 @@ void Dt_update(benchmark::State& st, Level* L, int crowd) {
   st.counters["updates"] = benchmark::Counter(double(updates), benchmark::Counter::kAvgIterations);
 }
 
+// ---- the rebuild's stages, every layer of the level ----
+const char* const STAGES[] = {"decompress", "regions", "contours", "polymesh", "tile data"};
+constexpr int NSTAGES = 5;
+struct StageTimes {
+  double best[NSTAGES] = {1e30, 1e30, 1e30, 1e30, 1e30}; ///< best per-pass seconds per stage
+};
+std::map<std::string, StageTimes> g_stages; // "Nav_<level>" / "Dt_<level>"
+
+void keepBest(StageTimes& s, const double* t) {
+  for (int k = 0; k < NSTAGES; ++k) s.best[k] = std::min(s.best[k], t[k]);
+}
+
+void Nav_stages(benchmark::State& st, Level* L) {
+  tctest::DualCache& d = *L->d;
+  tc::TileCacheArena arena;
+  const int climbVx = int(d.params.walkableClimb / d.params.ch);
+  for (auto _ : st) {
+    double t[NSTAGES] = {0, 0, 0, 0, 0};
+    for (int i = 0; i < d.ours.getTileCount(); ++i) {
+      const tc::CompressedTile* tile = d.ours.getTile(i);
+      if (!tile->header) continue;
+      arena.reset();
+      double c0 = cpuNow();
+      tc::TileCacheLayer* layer = nullptr;
+      if (nav::statusFailed(tc::decompressTileCacheLayer(&arena, &d.comp, tile->data, tile->dataSize, &layer))) continue;
+      double c1 = cpuNow();
+      t[0] += c1 - c0;
+      tc::buildTileCacheRegions(&arena, *layer, climbVx);
+      c0 = cpuNow();
+      t[1] += c0 - c1;
+      tc::TileCacheContourSet* cset = tc::allocTileCacheContourSet(&arena);
+      tc::buildTileCacheContours(&arena, *layer, climbVx, d.params.maxSimplificationError, *cset);
+      c1 = cpuNow();
+      t[2] += c1 - c0;
+      tc::TileCachePolyMesh* mesh = tc::allocTileCachePolyMesh(&arena);
+      tc::buildTileCachePolyMesh(&arena, *cset, *mesh);
+      c0 = cpuNow();
+      t[3] += c0 - c1;
+      if (!mesh->npolys) continue;
+      nav::TileBuildParams p;
+      p.verts = mesh->verts;
+      p.vertCount = mesh->nverts;
+      p.polys = mesh->polys;
+      p.polyAreas = mesh->areas;
+      p.polyFlags = mesh->flags;
+      p.polyCount = mesh->npolys;
+      p.nvp = nav::VERTS_PER_POLYGON;
+      p.walkableHeight = d.params.walkableHeight;
+      p.walkableRadius = d.params.walkableRadius;
+      p.walkableClimb = d.params.walkableClimb;
+      p.tileX = tile->header->tx;
+      p.tileY = tile->header->ty;
+      p.tileLayer = tile->header->tlayer;
+      p.cs = d.params.cs;
+      p.ch = d.params.ch;
+      p.buildBvTree = false;
+      std::memcpy(p.bmin, tile->header->bmin, sizeof p.bmin);
+      std::memcpy(p.bmax, tile->header->bmax, sizeof p.bmax);
+      d.proc.process(&p, mesh->areas, mesh->flags);
+      uint8_t* data = nullptr;
+      int size = 0;
+      nav::buildTileData(p, &data, &size);
+      delete[] data;
+      t[4] += cpuNow() - c0;
+    }
+    double total = 0;
+    for (double x : t) total += x;
+    st.SetIterationTime(total);
+    keepBest(g_stages["Nav_" + L->name], t);
+  }
+}
+
+void Dt_stages(benchmark::State& st, Level* L) {
+  tctest::DualCache& d = *L->d;
+  tctest::DtGrowingArena arena;
+  const int climbVx = int(d.params.walkableClimb / d.params.ch);
+  for (auto _ : st) {
+    double t[NSTAGES] = {0, 0, 0, 0, 0};
+    for (int i = 0; i < d.theirs->getTileCount(); ++i) {
+      const dtCompressedTile* tile = d.theirs->getTile(i);
+      if (!tile->header) continue;
+      arena.reset();
+      double c0 = cpuNow();
+      dtTileCacheLayer* layer = nullptr;
+      if (dtStatusFailed(dtDecompressTileCacheLayer(&arena, &d.dtComp, tile->data, tile->dataSize, &layer))) continue;
+      double c1 = cpuNow();
+      t[0] += c1 - c0;
+      dtBuildTileCacheRegions(&arena, *layer, climbVx);
+      c0 = cpuNow();
+      t[1] += c0 - c1;
+      dtTileCacheContourSet* cset = dtAllocTileCacheContourSet(&arena);
+      dtBuildTileCacheContours(&arena, *layer, climbVx, d.params.maxSimplificationError, *cset);
+      c1 = cpuNow();
+      t[2] += c1 - c0;
+      dtTileCachePolyMesh* mesh = dtAllocTileCachePolyMesh(&arena);
+      dtBuildTileCachePolyMesh(&arena, *cset, *mesh);
+      c0 = cpuNow();
+      t[3] += c0 - c1;
+      if (!mesh->npolys) continue;
+      dtNavMeshCreateParams p;
+      std::memset(&p, 0, sizeof p);
+      p.verts = mesh->verts;
+      p.vertCount = mesh->nverts;
+      p.polys = mesh->polys;
+      p.polyAreas = mesh->areas;
+      p.polyFlags = mesh->flags;
+      p.polyCount = mesh->npolys;
+      p.nvp = DT_VERTS_PER_POLYGON;
+      p.walkableHeight = d.params.walkableHeight;
+      p.walkableRadius = d.params.walkableRadius;
+      p.walkableClimb = d.params.walkableClimb;
+      p.tileX = tile->header->tx;
+      p.tileY = tile->header->ty;
+      p.tileLayer = tile->header->tlayer;
+      p.cs = d.params.cs;
+      p.ch = d.params.ch;
+      p.buildBvTree = false;
+      std::memcpy(p.bmin, tile->header->bmin, sizeof p.bmin);
+      std::memcpy(p.bmax, tile->header->bmax, sizeof p.bmax);
+      d.dtProc.process(&p, mesh->areas, mesh->flags);
+      unsigned char* data = nullptr;
+      int size = 0;
+      dtCreateNavMeshData(&p, &data, &size);
+      dtFree(data);
+      t[4] += cpuNow() - c0;
+    }
+    double total = 0;
+    for (double x : t) total += x;
+    st.SetIterationTime(total);
+    keepBest(g_stages["Dt_" + L->name], t);
+  }
+}
+
 /// Keeps the best (smallest) manual time per iteration of each benchmark over its repetitions.
 class RatioReporter : public benchmark::ConsoleReporter {
 public:
@@ -354,6 +492,16 @@ int main(int argc, char** argv) {
           ->UseManualTime()
           ->Unit(benchmark::kMicrosecond);
     }
+    {
+      const std::string row = "stages/" + L->name;
+      rows.push_back(row);
+      benchmark::RegisterBenchmark(("Nav_" + row).c_str(), Nav_stages, L.get())
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond);
+      benchmark::RegisterBenchmark(("Dt_" + row).c_str(), Dt_stages, L.get())
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond);
+    }
     for (int n : BACKGROUNDS) {
       const std::string row = "update/" + L->name + "/" + std::to_string(n);
       rows.push_back(row);
@@ -382,5 +530,15 @@ int main(int argc, char** argv) {
     ++shown;
   }
   if (!shown) status = 1;
+  for (auto& L : g_levels) {
+    const auto d = g_stages.find("Dt_" + L->name);
+    const auto n = g_stages.find("Nav_" + L->name);
+    if (d == g_stages.end() || n == g_stages.end()) continue;
+    std::printf("\nrebuild stages, %s, every layer once (%zu layers):\n", L->label.c_str(), L->lev.layers.size());
+    std::printf("%-28s %14s %14s %8s\n", "stage", "Detour us", "nav us", "ratio");
+    for (int k = 0; k < NSTAGES; ++k)
+      std::printf("%-28s %14.1f %14.1f %7.2fx\n", STAGES[k], d->second.best[k] * 1e6, n->second.best[k] * 1e6,
+                  d->second.best[k] / n->second.best[k]);
+  }
   return status;
 }
