@@ -861,19 +861,23 @@ Status buildTileCacheContours(TileCacheAlloc* alloc, TileCacheLayer& layer, int 
   if (!tempPoly) return FAILURE | OUT_OF_MEMORY;
   RawContour temp{tempVerts.get(), 0, maxTempVerts, tempPoly.get(), 0, maxTempVerts};
 
+  // traced[r]: region r has its contour (or is no region); the first cell of a region in scan
+  // order starts its trace, and a trace that kept no vertex is tried again from the next cell.
+  uint8_t traced[256];
+  for (int i = 0; i < 256; ++i) traced[i] = i >= lcset.nconts; // guard: regs from another regCount
   for (int z = 0; z < h; ++z) {
     for (int x = 0; x < w; ++x) {
       const int idx = x + z * w;
       const uint8_t ri = grid.regs[idx];
-      if (ri == NO_REGION || ri >= lcset.nconts) continue; // guard: regs from another regCount
+      if (traced[ri]) continue;
       TileCacheContour& cont = lcset.conts[ri];
-      if (cont.nverts > 0) continue;
       cont.reg = ri;
       cont.area = grid.areas[idx];
       if (!walkContour(grid, x, z, temp)) return FAILURE | BUFFER_TOO_SMALL;
       simplifyContour(temp, maxError);
       cont.nverts = temp.nverts;
       if (cont.nverts <= 0) continue;
+      traced[ri] = 1;
       cont.verts = static_cast<uint8_t*>(alloc->alloc(size_t(temp.nverts) * 4));
       if (!cont.verts) {
         cont.nverts = 0;
@@ -1191,30 +1195,36 @@ int mergeValue(const uint16_t* pa, const uint16_t* pb, const uint16_t* verts, in
   const int na = countPolyVerts(pa);
   const int nb = countPolyVerts(pb);
   if (na + nb - 2 > NVP) return -1;
+  // Wrapped indices without division: i + k for 0 <= i < n, 0 <= k < n.
+  auto wrap = [](int i, int n) { return i >= n ? i - n : i; };
+  // Edges as (low vertex, high vertex) keys; the shared edge is the last edge of pa (and within
+  // it the first edge of pb) with the same key.
+  uint32_t keyB[NVP];
+  for (int j = 0; j < nb; ++j) {
+    const uint32_t v0 = pb[j], v1 = pb[wrap(j + 1, nb)];
+    keyB[j] = v0 < v1 ? (v0 << 16 | v1) : (v1 << 16 | v0);
+  }
   ea = -1;
   eb = -1;
   for (int i = 0; i < na; ++i) {
-    uint16_t va0 = pa[i], va1 = pa[(i + 1) % na];
-    if (va0 > va1) std::swap(va0, va1);
-    for (int j = 0; j < nb; ++j) {
-      uint16_t vb0 = pb[j], vb1 = pb[(j + 1) % nb];
-      if (vb0 > vb1) std::swap(vb0, vb1);
-      if (va0 == vb0 && va1 == vb1) {
+    const uint32_t v0 = pa[i], v1 = pa[wrap(i + 1, na)];
+    const uint32_t key = v0 < v1 ? (v0 << 16 | v1) : (v1 << 16 | v0);
+    for (int j = 0; j < nb; ++j)
+      if (keyB[j] == key) {
         ea = i;
         eb = j;
         break;
       }
-    }
   }
   if (ea == -1 || eb == -1) return -1;
-  uint16_t va = pa[(ea + na - 1) % na], vb = pa[ea], vc = pb[(eb + 2) % nb];
+  uint16_t va = pa[wrap(ea + na - 1, na)], vb = pa[ea], vc = pb[wrap(eb + 2, nb)];
   if (!uleft(&verts[va * 3], &verts[vb * 3], &verts[vc * 3])) return -1;
-  va = pb[(eb + nb - 1) % nb];
+  va = pb[wrap(eb + nb - 1, nb)];
   vb = pb[eb];
-  vc = pa[(ea + 2) % na];
+  vc = pa[wrap(ea + 2, na)];
   if (!uleft(&verts[va * 3], &verts[vb * 3], &verts[vc * 3])) return -1;
   va = pa[ea];
-  vb = pa[(ea + 1) % na];
+  vb = pa[wrap(ea + 1, na)];
   const int dx = int(verts[va * 3 + 0]) - int(verts[vb * 3 + 0]);
   const int dz = int(verts[va * 3 + 2]) - int(verts[vb * 3 + 2]);
   return dx * dx + dz * dz;
