@@ -520,13 +520,15 @@ Status buildTileCacheRegions(TileCacheAlloc* alloc, TileCacheLayer& layer, int w
   for (int i = 0; i < nregs; ++i) regs[i].regId = NO_REGION;
 
   // Region sizes, areas and neighbours (across z only: runs of a row are already split in x).
+  int cellCount[256] = {};
+  uint8_t lastArea[256] = {};
   for (int z = 0; z < h; ++z) {
     for (int x = 0; x < w; ++x) {
       const int idx = x + z * w;
       const uint8_t ri = cellReg[idx];
       if (ri == NO_REGION) continue;
-      regs[ri].cells++;
-      regs[ri].areaId = areas[idx];
+      cellCount[ri]++;
+      lastArea[ri] = areas[idx];
       const int zidx = idx - w;
       if (z > 0 && cellsConnected(heights, areas, idx, zidx, walkableClimb)) {
         const uint8_t rai = cellReg[zidx];
@@ -537,7 +539,11 @@ Status buildTileCacheRegions(TileCacheAlloc* alloc, TileCacheLayer& layer, int w
       }
     }
   }
-  for (int i = 0; i < nregs; ++i) regs[i].regId = uint8_t(i);
+  for (int i = 0; i < nregs; ++i) {
+    regs[i].cells = cellCount[i];
+    regs[i].areaId = lastArea[i]; // the area of the region's last cell (all its cells share it)
+    regs[i].regId = uint8_t(i);
+  }
 
   // Merge each region into its largest same-area neighbour it shares exactly one link with.
   for (int i = 0; i < nregs; ++i) {
@@ -865,7 +871,8 @@ Status buildTileCacheContours(TileCacheAlloc* alloc, TileCacheLayer& layer, int 
   // order starts its trace, and a trace that kept no vertex is tried again from the next cell.
   uint8_t traced[256];
   for (int i = 0; i < 256; ++i) traced[i] = i >= lcset.nconts; // guard: regs from another regCount
-  for (int z = 0; z < h; ++z) {
+  int untraced = lcset.nconts;
+  for (int z = 0; z < h && untraced > 0; ++z) {
     for (int x = 0; x < w; ++x) {
       const int idx = x + z * w;
       const uint8_t ri = grid.regs[idx];
@@ -878,6 +885,7 @@ Status buildTileCacheContours(TileCacheAlloc* alloc, TileCacheLayer& layer, int 
       cont.nverts = temp.nverts;
       if (cont.nverts <= 0) continue;
       traced[ri] = 1;
+      untraced--;
       cont.verts = static_cast<uint8_t*>(alloc->alloc(size_t(temp.nverts) * 4));
       if (!cont.verts) {
         cont.nverts = 0;
