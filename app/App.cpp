@@ -441,6 +441,16 @@ void App::pick(float mx, float my, bool shift) {
 void App::processEvent(const SDL_Event& e) {
   ImGui_ImplSDL2_ProcessEvent(&e);
   const ImGuiIO& io = ImGui::GetIO();
+  // The level point under window pixel (mx, my), for a tool's drag.
+  auto levelHit = [this](int mx, int my, glm::vec3* pos) {
+    int w = 0, h = 0;
+    SDL_GetWindowSize(m_window, &w, &h);
+    const render::Ray ray = m_doc.camera.screenRay(float(mx) + 0.5f, float(my) + 0.5f, float(w), float(h));
+    RayHit hit;
+    if (m_doc.level.empty() || !m_doc.level.raycast(ray.origin, ray.dir, m_doc.camera.farPlane(), hit)) return false;
+    *pos = hit.pos;
+    return true;
+  };
   switch (e.type) {
   case SDL_QUIT: m_prompts.requestQuit(); break;
   case SDL_WINDOWEVENT:
@@ -461,6 +471,9 @@ void App::processEvent(const SDL_Event& e) {
       m_dragged = false;
       m_pressX = e.button.x;
       m_pressY = e.button.y;
+      glm::vec3 p(0.0f);
+      m_toolDrag = m_doc.tool() && levelHit(e.button.x, e.button.y, &p) &&
+                   m_doc.tool()->dragBegin(p, (SDL_GetModState() & KMOD_SHIFT) != 0 || m_script.shift());
     } else if (e.button.button == SDL_BUTTON_RIGHT || e.button.button == SDL_BUTTON_MIDDLE) {
       m_rightDown = true;
       m_rightDragged = false;
@@ -469,7 +482,13 @@ void App::processEvent(const SDL_Event& e) {
     }
     break;
   case SDL_MOUSEBUTTONUP:
-    if (e.button.button == SDL_BUTTON_LEFT) {
+    if (e.button.button == SDL_BUTTON_LEFT && m_toolDrag) { // a tool's drag ends here: not a click
+      glm::vec3 p(0.0f);
+      const bool hit = levelHit(e.button.x, e.button.y, &p);
+      m_toolDrag = false;
+      m_leftDown = false;
+      if (Tool* t = m_doc.tool()) t->dragEnd(p, hit);
+    } else if (e.button.button == SDL_BUTTON_LEFT) {
       if (m_leftDown && !m_dragged && !io.WantCaptureMouse)
         pick(float(e.button.x), float(e.button.y), (SDL_GetModState() & KMOD_SHIFT) != 0 || m_script.shift());
       m_leftDown = false;
@@ -483,7 +502,12 @@ void App::processEvent(const SDL_Event& e) {
   case SDL_MOUSEMOTION:
     if (m_leftDown) {
       if (std::abs(e.motion.x - m_pressX) + std::abs(e.motion.y - m_pressY) > 3) m_dragged = true;
-      if (m_dragged) m_doc.camera.rotate(float(e.motion.xrel), float(e.motion.yrel));
+      glm::vec3 p(0.0f);
+      if (m_toolDrag) {
+        if (m_doc.tool() && levelHit(e.motion.x, e.motion.y, &p)) m_doc.tool()->dragTo(p);
+      } else if (m_dragged) {
+        m_doc.camera.rotate(float(e.motion.xrel), float(e.motion.yrel));
+      }
     }
     if (m_rightDown) {
       if (std::abs(e.motion.x - m_pressX) + std::abs(e.motion.y - m_pressY) > 3) m_rightDragged = true;

@@ -108,6 +108,7 @@ private:
 
   // Mouse state: a left press becomes a click if released without dragging.
   bool m_leftDown = false, m_rightDown = false, m_dragged = false, m_rightDragged = false;
+  bool m_toolDrag = false; ///< The active tool took the left drag (Tool::dragBegin).
   int m_pressX = 0, m_pressY = 0;
   int m_frameIndex = 0;
 

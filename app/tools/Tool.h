@@ -65,6 +65,12 @@ public:
   /// A click on the level: `rayStart` is the camera ray origin, `hitPos` the picked point
   /// [Unit: wu]; `shift` is true when Shift was held (tools use it for a second point).
   virtual void onClick(const glm::vec3& rayStart, const glm::vec3& hitPos, bool shift) = 0;
+  /// A left-button press on the level at `hitPos`: true = the tool takes the drag that may follow
+  /// (the camera does not rotate): dragTo() as the mouse moves over the level, dragEnd() at the
+  /// release (`hit` false: not over the level), which is then not a click. Default: not taken.
+  virtual bool dragBegin(const glm::vec3& /*hitPos*/, bool /*shift*/) { return false; }
+  virtual void dragTo(const glm::vec3& /*hitPos*/) {}
+  virtual void dragEnd(const glm::vec3& /*hitPos*/, bool /*hit*/) {}
   /// Advance one step (for tools that iterate); default: nothing.
   virtual void step() {}
   /// Per-frame update with the frame time in seconds.
