@@ -1,6 +1,7 @@
 #include "app/Document.h"
 
 #include "app/Settings.h"
+#include "app/TileCacheState.h"
 #include "app/tools/Tools.h"
 #include "nav/TileSetFile.h"
 #include "nav/bake/LevelFile.h"
@@ -88,6 +89,14 @@ void Document::filterChanged() {
 
 bool Document::pollBake() {
   editor.poll();
+  // Obstacles: the tile cache rebuilds their tiles within a frame budget (headless runs: all of
+  // them now, so scripted input and screenshots see the result); tools re-run on rebuilt tiles.
+  if (TileCacheState* tc = nav.tileCache(); tc && tc->busy() && tc->poll(m_host.headless() ? 0.0 : 4.0) > 0) {
+    nav.markEdited();
+    hover.poly = 0;
+    m_host.navmeshReplaced();
+    filterChanged();
+  }
   if (!bake.poll(nav, m_log)) return false;
   navReplaced();
   return true;
@@ -108,7 +117,7 @@ bool Document::openAny(const std::string& path) {
 
 bool Document::openLevel(const std::string& path, Level* preloaded, bool siblingNav) {
   const std::string ext = lowerExt(path);
-  if (ext == ".bin") return openNav(path);
+  if (ext == ".bin" || ext == ".tcache") return openNav(path);
   std::string objPath = path;
   if (ext == ".json") { // a level file: its OBJ, then the .bin next to the level file
     nav::bake::Level lf;
@@ -160,6 +169,10 @@ bool Document::openLevel(const std::string& path, Level* preloaded, bool sibling
   if (!bake.setSource(path, m_log)) bake.clearSource();
   std::string bin = siblingBin(path);
   if (bin.empty() && ext == ".json") bin = siblingBin(objPath);
+  std::string tcache = siblingTileCache(path); // a tile cache beside it: opened when there is no .bin
+  if (tcache.empty() && ext == ".json") tcache = siblingTileCache(objPath);
+  if (bin.empty()) bin = tcache;
+  else if (!tcache.empty()) m_log.info(tcache + " is there too: open it for the Obstacles tool");
   if (!siblingNav) {
     // The caller (a scenario) opens its own tile set next.
   } else if (!bin.empty()) {
@@ -185,7 +198,7 @@ bool Document::openNav(const std::string& path, nav::NavMesh* preloaded) {
   const double t0 = nowMs();
   if (preloaded) {
     nav.adopt(std::move(*preloaded), path);
-  } else if (!nav.loadBin(path, error)) {
+  } else if (!(lowerExt(path) == ".tcache" ? nav.loadTileCache(path, error) : nav.loadBin(path, error))) {
     m_log.error(error + (nav.loaded() ? " (keeping " + nav.path() + ")" : std::string()));
     return false;
   }
@@ -295,6 +308,7 @@ Scenario Document::currentScenario(const std::string& baseDir) const {
   s.view = view;
   s.note = scenarioNote;
   if (editor.hasEdits()) editor.saveScenario(s.edits);
+  if (const TileCacheState* tc = nav.tileCache(); tc && !tc->obstacles().empty()) tc->saveObstacles(s.edits["obstacles"]);
   return s;
 }
 
@@ -382,8 +396,23 @@ bool Document::applyScenario(const Scenario& s, const std::string& baseDir, cons
     }
     if (!tmpLevel.load(objPath, why)) return fail(why);
   }
+  // Obstacles (edits.obstacles) go on a tile cache (.tcache) navmesh.
+  const bool navIsCache = lowerExt(navFile) == ".tcache";
+  std::vector<Obstacle> obstacles;
+  const bool hasObstacles = s.edits.is_object() && s.edits.contains("obstacles");
+  if (hasObstacles) {
+    std::string why;
+    if (!TileCacheState::parseObstacles(s.edits["obstacles"], &obstacles, &why)) return fail("edits." + why);
+    if (!obstacles.empty() && !navIsCache && !(navFile.empty() && nav.tileCache()))
+      return fail("edits.obstacles: obstacles need a tile cache (.tcache) navmesh, not " +
+                  (navFile.empty() ? std::string("none") : navFile));
+  }
   nav::NavMesh tmpMesh;
-  if (needNav) {
+  if (needNav && navIsCache) { // checked now, opened at the commit
+    TileCacheState check;
+    std::string why;
+    if (!check.open(navFile, why)) return fail(why);
+  } else if (needNav) {
     std::string why;
     const nav::Status st = nav::loadTileSetFile(navFile, tmpMesh, &why);
     if (nav::statusFailed(st)) return fail(why.empty() ? navFile + ": cannot load tile set" : why);
@@ -396,7 +425,11 @@ bool Document::applyScenario(const Scenario& s, const std::string& baseDir, cons
     bake.clearSource();
   }
   if (needLevel) openLevel(lvl, &tmpLevel, navFile.empty());
-  if (needNav) openNav(navFile, &tmpMesh);
+  if (needNav) openNav(navFile, navIsCache ? nullptr : &tmpMesh);
+  if (TileCacheState* tc = nav.tileCache(); tc && (hasObstacles || !tc->obstacles().empty())) {
+    std::string why;
+    if (!tc->setAll(obstacles, &why)) m_log.error(source + ": edits.obstacles: " + why);
+  }
   if (!s.bakeSettingsHash.empty() && lowerExt(lvl) == ".json") {
     nav::bake::Level lf;
     std::string why;
@@ -437,10 +470,12 @@ bool Document::applyScenario(const Scenario& s, const std::string& baseDir, cons
   camera.fovY = s.camera.fovY;
   setActiveTool(toolIndex);
   m_afterBakeEdits = nlohmann::json();
-  if (s.edits.is_object()) {
+  nlohmann::json levelEdits = s.edits; // (obstacles are the tile cache's, applied above)
+  if (levelEdits.is_object()) levelEdits.erase("obstacles");
+  if (levelEdits.is_object() && !(hasObstacles && levelEdits.empty())) {
     if (bake.running()) { // a load-time bake: the edits go on the navmesh it makes
-      m_afterBakeEdits = s.edits;
-    } else if (std::string why; !editor.loadScenario(s.edits, &why)) {
+      m_afterBakeEdits = levelEdits;
+    } else if (std::string why; !editor.loadScenario(levelEdits, &why)) {
       m_log.error(source + ": " + why);
     }
   }

@@ -1,5 +1,7 @@
 #include "app/NavState.h"
 
+#include "app/TileCacheState.h"
+
 #include "nav/TileSetFile.h"
 #include "nav/bake/Areas.h"
 
@@ -17,6 +19,23 @@ NavState::NavState() {
   m_filter.setExcludeFlags(nav::bake::FLAG_DISABLED);
 }
 
+NavState::~NavState() = default;
+
+bool NavState::loadTileCache(const std::string& path, std::string& error) {
+  if (!fs::is_regular_file(path)) {
+    error = path + ": no such file";
+    return false;
+  }
+  auto tc = std::make_unique<TileCacheState>();
+  if (!tc->open(path, error)) return false;
+  m_tileCache = std::move(tc);
+  m_tileCache->takeMesh(m_mesh);
+  m_path = path;
+  m_loaded = true;
+  m_query.init(&m_mesh, m_maxNodes);
+  return true;
+}
+
 bool NavState::loadBin(const std::string& path, std::string& error) {
   std::string why;
   if (!fs::is_regular_file(path)) {
@@ -29,6 +48,7 @@ bool NavState::loadBin(const std::string& path, std::string& error) {
     error = why.empty() ? path + ": cannot load tile set (" + nav::statusToString(s, buf, sizeof buf) + ")" : why;
     return false;
   }
+  m_tileCache.reset();
   m_path = path;
   m_loaded = true;
   m_query.init(&m_mesh, m_maxNodes);
@@ -36,6 +56,7 @@ bool NavState::loadBin(const std::string& path, std::string& error) {
 }
 
 void NavState::adopt(nav::NavMesh&& mesh, const std::string& name) {
+  m_tileCache.reset();
   m_mesh.swap(mesh);
   m_path = name;
   m_loaded = true;
@@ -43,6 +64,7 @@ void NavState::adopt(nav::NavMesh&& mesh, const std::string& name) {
 }
 
 void NavState::clear() {
+  m_tileCache.reset();
   nav::NavMesh empty;
   m_mesh.swap(empty);
   m_loaded = false;
@@ -108,6 +130,13 @@ TriMesh NavState::detailMesh() const {
 std::string siblingBin(const std::string& levelPath) {
   fs::path p(levelPath);
   p.replace_extension(".bin");
+  std::error_code ec;
+  return fs::is_regular_file(p, ec) ? p.string() : std::string();
+}
+
+std::string siblingTileCache(const std::string& levelPath) {
+  fs::path p(levelPath);
+  p.replace_extension(".tcache");
   std::error_code ec;
   return fs::is_regular_file(p, ec) ? p.string() : std::string();
 }

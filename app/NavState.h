@@ -10,18 +10,28 @@
 #include "nav/NavMeshQuery.h"
 #include "nav/QueryFilter.h"
 
+#include <memory>
 #include <string>
 
 namespace navbench {
 
+class TileCacheState;
+
 class NavState {
 public:
   NavState();
+  ~NavState();
   /// Loads a MSET tile set (.bin). On failure returns false, sets `error`, keeps the old mesh.
   bool loadBin(const std::string& path, std::string& error);
   void clear();
   /// Takes a freshly baked mesh (swapped in); `name` is shown as its path.
   void adopt(nav::NavMesh&& mesh, const std::string& name);
+  /// Opens a tile cache (.tcache, app/TileCacheState.h): its navmesh becomes the open mesh, and
+  /// tileCache() rebuilds its tiles in place as obstacles come and go. All or nothing, as loadBin.
+  bool loadTileCache(const std::string& path, std::string& error);
+  /// The open tile cache, or null when the open navmesh is a plain tile set (or none).
+  TileCacheState* tileCache() { return m_tileCache.get(); }
+  const TileCacheState* tileCache() const { return m_tileCache.get(); }
 
   bool loaded() const { return m_loaded; }
   const std::string& path() const { return m_path; }
@@ -57,9 +67,12 @@ private:
   int m_edits = 0;
   bool m_loaded = false;
   int m_maxNodes = 4096;
+  std::unique_ptr<TileCacheState> m_tileCache;
 };
 
 /// The .bin tile set next to a level (same folder and stem), or "" when there is none.
 std::string siblingBin(const std::string& levelPath);
+/// The .tcache tile cache next to a level (same folder and stem), or "" when there is none.
+std::string siblingTileCache(const std::string& levelPath);
 
 } // namespace navbench

@@ -192,7 +192,8 @@ int main(int argc, char** argv) {
       return 2;
     } else if (opt.levelPath.empty()) {
       opt.levelPath = a;
-    } else if (opt.navPath.empty() && a.size() > 4 && a.compare(a.size() - 4, 4, ".bin") == 0) {
+    } else if (opt.navPath.empty() && ((a.size() > 4 && a.compare(a.size() - 4, 4, ".bin") == 0) ||
+                                       (a.size() > 7 && a.compare(a.size() - 7, 7, ".tcache") == 0))) {
       opt.navPath = a; // a second positional argument is only ever the navmesh
     } else {
       std::fprintf(stderr, "navbench: unexpected argument '%s': neither a subcommand nor the single level file "

@@ -1,0 +1,198 @@
+// The Obstacles tool (issue 17) driven by real clicks through the headless binary: the default
+// level's tile cache baked in the test (`navbench bake default.json --layers`) beside its OBJ (no
+// .bin: the .tcache is what opens), --tool Obstacles, Shift+clicks for the probe path across, a
+// click to drop a cylinder (a box through the tool's scenario state), Shift+click to remove it,
+// --drag to move it; then --dump-state (obstacles, rebuilt tiles, the probe path, the navmesh's
+// hash) and the scenario / screenshot reopened.
+#include "TestUtil.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// Pixels of the default level at 1280x720 (the camera of a first open): the probe goes from the
+// left floor to the right floor; the obstacle drops on the floor between them.
+const char* kProbeA = "--click 590,430,shift";
+const char* kProbeB = "--click 750,460,shift";
+const char* kMid = "670,445";
+const char* kMoveTo = "720,500";
+
+std::string q(const std::string& s) { return "'" + s + "'"; }
+
+struct AppRun : navbench::test::CommandResult {
+  json state;
+  json tool() const { return state.value("toolState", json::object()); }
+};
+
+/// A folder with the default level's OBJ, MTL, level file and a tile cache baked from it (once).
+const std::string& levelDir() {
+  static std::string dir;
+  if (!dir.empty()) return dir;
+  const fs::path d = fs::path(NAVBENCH_TEST_TMP) / "level";
+  fs::remove_all(d);
+  fs::create_directories(d);
+  const fs::path src = fs::path(NAVBENCH_DEFAULT_LEVEL).parent_path();
+  for (const char* f : {"default.obj", "default.mtl", "default.json"}) fs::copy_file(src / f, d / f);
+  const auto r = navbench::test::runCommand("cd " + q(d.string()) + " && " + q(NAVBENCH_EXE) +
+                                            " bake default.json --layers -o default.tcache");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(fs::is_regular_file(d / "default.tcache")) << r.output;
+  dir = d.string();
+  return dir;
+}
+
+AppRun runApp(const std::string& open, const std::string& args, const std::string& tag) {
+  AppRun r;
+  const std::string dir = levelDir();
+  const std::string dump = dir + "/" + tag + ".state.json";
+  fs::remove(dump);
+  static_cast<navbench::test::CommandResult&>(r) = navbench::test::runCommand(
+      "cd " + q(dir) + " && " + navbench::test::headlessEnv(dir + "/config") + q(NAVBENCH_EXE) + " " + open +
+      " --size 1280x720 " + args + " --frames 8 --screenshot " + q(dir + "/" + tag + ".png") + " --dump-state " + q(dump));
+  std::ifstream f(dump);
+  if (f) r.state = json::parse(f, nullptr, false);
+  return r;
+}
+
+AppRun runTool(const std::string& args, const std::string& tag) { return runApp("default.obj --tool Obstacles", args, tag); }
+
+std::vector<float> straight(const AppRun& r) { return r.tool()["probe"].value("straight", std::vector<float>()); }
+
+float length(const std::vector<float>& p) {
+  float len = 0;
+  for (size_t i = 3; i + 2 < p.size(); i += 3)
+    len += std::hypot(p[i] - p[i - 3], p[i + 1] - p[i - 2], p[i + 2] - p[i - 1]);
+  return len;
+}
+
+/// Distance in xz from point c to segment ab.
+float segDist(const float* a, const float* b, float cx, float cz) {
+  const float dx = b[0] - a[0], dz = b[2] - a[2];
+  const float d = dx * dx + dz * dz;
+  float t = d > 0 ? ((cx - a[0]) * dx + (cz - a[2]) * dz) / d : 0;
+  t = std::fmax(0.0f, std::fmin(1.0f, t));
+  return std::hypot(a[0] + t * dx - cx, a[2] + t * dz - cz);
+}
+
+const AppRun& baseline() {
+  static AppRun r = runTool(std::string(kProbeA) + " " + kProbeB, "baseline");
+  return r;
+}
+
+TEST(ObstacleTool, OpensTheTileCacheBesideTheObj) {
+  const AppRun& r = baseline();
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.state.value("nav", std::string()).find("default.tcache"), std::string::npos) << r.state.dump();
+  EXPECT_TRUE(r.tool().value("tileCacheOpen", false)) << r.output;
+  EXPECT_GT(r.tool()["tileCache"].value("layers", 0), 0);
+  EXPECT_GT(r.state.value("navPolys", 0), 0);
+  EXPECT_GE(straight(r).size(), 6u) << "the probe path across: " << r.tool()["probe"].dump();
+}
+
+TEST(ObstacleTool, CylinderReroutesAndShiftClickGivesTheOriginalBack) {
+  const AppRun& base = baseline();
+  ASSERT_EQ(base.exitCode, 0) << base.output;
+  const std::string hash0 = base.tool()["tileCache"].value("meshHash", std::string());
+  ASSERT_FALSE(hash0.empty());
+
+  const AppRun dropped = runTool(std::string(kProbeA) + " " + kProbeB + " --click " + kMid, "cylinder");
+  ASSERT_EQ(dropped.exitCode, 0) << dropped.output;
+  const json& tc = dropped.tool()["tileCache"];
+  ASSERT_EQ(tc["obstacles"].size(), 1u) << tc.dump();
+  const json& ob = tc["obstacles"][0];
+  EXPECT_EQ(ob.value("kind", ""), "cylinder");
+  EXPECT_EQ(ob.value("state", ""), "processed");
+  EXPECT_FALSE(ob["touchedTiles"].empty());
+  EXPECT_FALSE(tc["rebuiltTiles"].empty());
+  EXPECT_TRUE(tc.value("upToDate", false));
+  EXPECT_NE(tc.value("meshHash", std::string()), hash0) << "the obstacle changed no tile";
+  // The path goes around: longer, and no segment within the cylinder's radius (less the agent
+  // radius the layers were eroded by and a small tolerance) of its centre.
+  const std::vector<float> before = straight(base), after = straight(dropped);
+  ASSERT_GE(after.size(), 6u);
+  EXPECT_GT(length(after), length(before) + 0.01f);
+  const float cx = ob["pos"][0].get<float>(), cz = ob["pos"][2].get<float>(), r = ob.value("radius", 0.0f);
+  for (size_t i = 3; i + 2 < after.size(); i += 3)
+    EXPECT_GT(segDist(&after[i - 3], &after[i], cx, cz), r - 0.05f) << "segment " << i / 3 << " crosses the obstacle";
+
+  // Shift+click on it: removed, every tile back byte for byte, and the path as before.
+  const AppRun removed =
+      runTool(std::string(kProbeA) + " " + kProbeB + " --click " + kMid + " --click " + kMid + ",shift", "removed");
+  ASSERT_EQ(removed.exitCode, 0) << removed.output;
+  EXPECT_TRUE(removed.tool()["tileCache"]["obstacles"].empty());
+  EXPECT_EQ(removed.tool()["tileCache"].value("meshHash", std::string()), hash0);
+  EXPECT_EQ(straight(removed), before);
+  // Undo brings it back (one history).
+  const AppRun undone = runTool(std::string(kProbeA) + " " + kProbeB + " --click " + kMid + " --click " + kMid +
+                                    ",shift --key ctrl+z",
+                                "undone");
+  EXPECT_EQ(undone.tool()["tileCache"]["obstacles"].size(), 1u) << undone.output;
+  EXPECT_EQ(undone.tool()["tileCache"].value("meshHash", std::string()), tc.value("meshHash", std::string()));
+}
+
+TEST(ObstacleTool, ScenarioAndScreenshotReopenWithTheObstaclesAndABox) {
+  const std::string dir = levelDir();
+  const std::string scen = dir + "/obst_scenario.json";
+  const AppRun saved = runTool(std::string(kProbeA) + " " + kProbeB + " --click " + kMid + " --save-scenario " + q(scen), "saved");
+  ASSERT_EQ(saved.exitCode, 0) << saved.output;
+  const std::string hash1 = saved.tool()["tileCache"].value("meshHash", std::string());
+  json s;
+  {
+    std::ifstream f(scen);
+    s = json::parse(f, nullptr, false);
+  }
+  ASSERT_EQ(s["edits"]["obstacles"].size(), 1u) << s.dump();
+  // The scenario and the screenshot (it carries the scenario) reopen with the obstacle.
+  for (const std::string& file : {scen, dir + "/saved.png"}) {
+    const AppRun re = runApp(q(file), "", "reopen");
+    ASSERT_EQ(re.exitCode, 0) << re.output;
+    EXPECT_EQ(re.tool()["tileCache"]["obstacles"].size(), 1u) << file;
+    EXPECT_EQ(re.tool()["tileCache"].value("meshHash", std::string()), hash1) << file;
+    EXPECT_EQ(straight(re), straight(saved)) << file;
+  }
+  // A box: the tool's kind from the scenario, dropped by a click beside the cylinder.
+  s["tool"]["state"]["kind"] = "box";
+  s["tool"]["state"]["half"] = {1.5, 1.0, 1.5};
+  std::ofstream(dir + "/box_scenario.json") << s.dump(2);
+  const AppRun box = runApp("box_scenario.json", std::string("--click ") + kMoveTo, "box");
+  ASSERT_EQ(box.exitCode, 0) << box.output;
+  const json& obs = box.tool()["tileCache"]["obstacles"];
+  ASSERT_EQ(obs.size(), 2u) << box.output;
+  EXPECT_EQ(obs[1].value("kind", ""), "box");
+  EXPECT_EQ(obs[1].value("state", ""), "processed");
+  EXPECT_NE(box.tool()["tileCache"].value("meshHash", std::string()), hash1);
+}
+
+TEST(ObstacleTool, DragMovesTheObstacle) {
+  const AppRun moved = runTool(std::string("--click ") + kMid + " --drag " + kMid + "," + kMoveTo, "drag");
+  ASSERT_EQ(moved.exitCode, 0) << moved.output;
+  const json& obs = moved.tool()["tileCache"]["obstacles"];
+  ASSERT_EQ(obs.size(), 1u) << moved.output;
+  const AppRun placed = runTool(std::string("--click ") + kMid, "placed");
+  const AppRun there = runTool(std::string("--click ") + kMoveTo, "there");
+  ASSERT_EQ(placed.tool()["tileCache"]["obstacles"].size(), 1u);
+  ASSERT_EQ(there.tool()["tileCache"]["obstacles"].size(), 1u);
+  EXPECT_NE(obs[0]["pos"], placed.tool()["tileCache"]["obstacles"][0]["pos"]);
+  EXPECT_EQ(obs[0]["pos"], there.tool()["tileCache"]["obstacles"][0]["pos"]) << "dropped where the drag ended";
+  EXPECT_EQ(moved.tool()["tileCache"].value("meshHash", std::string()), there.tool()["tileCache"].value("meshHash", std::string()));
+}
+
+TEST(ObstacleTool, ATileSetSaysHowToGetATileCache) {
+  const fs::path bin = fs::path(NAVBENCH_DEFAULT_LEVEL).parent_path() / "default.bin";
+  const AppRun r = runApp(q(bin.string()) + " --tool Obstacles", std::string("--click ") + kMid, "bin");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_FALSE(r.tool().value("tileCacheOpen", true));
+  EXPECT_NE(r.tool()["message"].dump().find(".tcache"), std::string::npos) << r.tool().dump();
+}
+
+} // namespace
