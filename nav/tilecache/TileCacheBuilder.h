@@ -8,8 +8,9 @@
 //        --buildTileCacheRegions--> layer.regs --buildTileCacheContours--> TileCacheContourSet
 //        --buildTileCachePolyMesh--> TileCachePolyMesh --nav::buildTileData--> tile blob
 //
-// Units: layer grids are in cells (cs on x/z, ch on y) from the layer header's bmin; heights are
-// stored relative to header.hmin. Std only (plus whatever the compressor wraps).
+// Units: layer grids are in cells (cs on x/z, ch on y) from the layer header's bmin (whose y is
+// at hmin). Std only (plus whatever the compressor wraps). Every function checks its input at the
+// edge; blobs are untrusted (decompressTileCacheLayer validates what the later stages rely on).
 #pragma once
 
 #include "nav/NavTypes.h"
@@ -38,7 +39,7 @@ struct TileCacheLayerHeader {
   int version; ///< TILECACHE_VERSION
   int tx, ty, tlayer;                 ///< Tile coordinates and layer index.
   float bmin[3], bmax[3];             ///< Layer bounds [Unit: wu]
-  uint16_t hmin, hmax;                ///< Height range of the layer [Unit: ch, from bmin[1]]
+  uint16_t hmin, hmax;                ///< Height range [Unit: ch, from the heightfield's bmin; bmin[1] is at hmin]
   uint8_t width, height;              ///< Grid size [Unit: cells] [Limit: 1..255]
   uint8_t minx, maxx, miny, maxy;     ///< Usable sub-region (inside the border) [Unit: cells]
 };
@@ -86,8 +87,8 @@ struct TileCachePolyMesh {
   int npolys = 0;             ///< Number of polygons.
   uint16_t* verts = nullptr;  ///< [(x, y, z) * nverts] in cells from the layer header's bmin [Unit: cs, ch]
   /// [(verts[nvp], neis[nvp]) * npolys]; unused slots TILECACHE_NULL_IDX; a neighbour is a poly
-  /// index, 0x8000 | dir for a tile-border portal (dir 0 = -x, 1 = +z, 2 = +x, 3 = -z), or
-  /// TILECACHE_NULL_IDX for a wall.
+  /// index, 0x8000 | dir for a portal edge (to the next tile or another layer; dir 0 = -x, 1 = +z,
+  /// 2 = +x, 3 = -z), or TILECACHE_NULL_IDX for a wall.
   uint16_t* polys = nullptr;
   uint16_t* flags = nullptr;  ///< Per polygon flags (0 from the builder) [Size: npolys]
   uint8_t* areas = nullptr;   ///< Area id per polygon [Size: npolys]
@@ -196,7 +197,8 @@ void freeTileCachePolyMesh(TileCacheAlloc* alloc, TileCachePolyMesh* lmesh);
 // ---------------------------------------------------------------------------------------------
 // Obstacles: set layer.areas to areaId under a shape (0 = carve out). orig = the layer header's
 // bmin (where the tile cache keeps it), cs / ch the cell size and height [Unit: wu]. Only cells
-// whose height lies in the shape's y range are marked. Non-finite inputs or cs / ch <= 0: FAILURE | INVALID_PARAM, nothing marked.
+// whose height lies in the shape's y range are marked. Non-finite inputs or cs / ch <= 0:
+// FAILURE | INVALID_PARAM, nothing marked.
 // ---------------------------------------------------------------------------------------------
 
 /// Vertical cylinder standing on pos (pos[1] = bottom), given radius and height [Unit: wu].
@@ -218,7 +220,8 @@ Status markBoxArea(TileCacheLayer& layer, const float* orig, float cs, float ch,
 // ---------------------------------------------------------------------------------------------
 
 /// Partitions the layer's walkable cells into monotone regions (layer.regs, layer.regCount), as
-/// dtBuildTileCacheRegions. walkableClimb [Unit: ch]. FAILURE | BUFFER_TOO_SMALL beyond 254 regions.
+/// dtBuildTileCacheRegions. walkableClimb [Unit: ch]. FAILURE | BUFFER_TOO_SMALL beyond 255
+/// monotone regions.
 Status buildTileCacheRegions(TileCacheAlloc* alloc, TileCacheLayer& layer, int walkableClimb);
 
 /// Traces and simplifies each region's outline (maxError [Unit: cells]) into lcset, as

@@ -35,24 +35,25 @@ static_assert(tc::TILECACHE_MAGIC == DT_TILECACHE_MAGIC && tc::TILECACHE_VERSION
 
 /// Detour reaching one of our compressors (status bits have the same values on both sides).
 struct DetourCompressor : dtTileCacheCompressor {
-  explicit DetourCompressor(tc::TileCacheCompressor* c) : inner(c) {}
-  tc::TileCacheCompressor* inner;
+  explicit DetourCompressor(tc::TileCacheCompressor *c) : inner(c) {}
+  tc::TileCacheCompressor *inner;
   int maxCompressedSize(const int bufferSize) override { return inner->maxCompressedSize(bufferSize); }
-  dtStatus compress(const unsigned char* buffer, const int bufferSize, unsigned char* compressed,
-                    const int maxCompressedSize, int* compressedSize) override {
+  dtStatus compress(const unsigned char *buffer, const int bufferSize, unsigned char *compressed,
+                    const int maxCompressedSize, int *compressedSize) override {
     return inner->compress(buffer, bufferSize, compressed, maxCompressedSize, compressedSize);
   }
-  dtStatus decompress(const unsigned char* compressed, const int compressedSize, unsigned char* buffer,
-                      const int maxBufferSize, int* bufferSize) override {
+  dtStatus decompress(const unsigned char *compressed, const int compressedSize, unsigned char *buffer,
+                      const int maxBufferSize, int *bufferSize) override {
     return inner->decompress(compressed, compressedSize, buffer, maxBufferSize, bufferSize);
   }
 };
 
 /// Levels are built once per test binary run.
-const tctest::LayerLevel* levelLayers(const std::string& path) {
+const tctest::LayerLevel *levelLayers(const std::string &path) {
   static std::map<std::string, std::unique_ptr<tctest::LayerLevel>> cache;
   auto it = cache.find(path);
-  if (it != cache.end()) return it->second.get();
+  if (it != cache.end())
+    return it->second.get();
   auto lev = std::make_unique<tctest::LayerLevel>();
   std::string why;
   if (!tctest::buildLevelLayers(path, *lev, &why)) {
@@ -62,22 +63,23 @@ const tctest::LayerLevel* levelLayers(const std::string& path) {
   return (cache[path] = std::move(lev)).get();
 }
 
-std::vector<uint8_t> ourBlob(tc::TileCacheCompressor& comp, const tctest::RecastLayer& l) {
+std::vector<uint8_t> ourBlob(tc::TileCacheCompressor &comp, const tctest::RecastLayer &l) {
   tc::TileCacheLayerHeader h;
   std::memcpy(&h, &l.header, sizeof(h));
-  uint8_t* data = nullptr;
+  uint8_t *data = nullptr;
   int size = 0;
-  const nav::Status st = tc::buildTileCacheLayer(&comp, &h, l.heights.data(), l.areas.data(), l.cons.data(), &data, &size);
+  const nav::Status st =
+      tc::buildTileCacheLayer(&comp, &h, l.heights.data(), l.areas.data(), l.cons.data(), &data, &size);
   EXPECT_TRUE(nav::statusSucceeded(st));
   std::vector<uint8_t> out(data, data + size);
   delete[] data;
   return out;
 }
 
-std::vector<uint8_t> detourBlob(tc::TileCacheCompressor& comp, const tctest::RecastLayer& l) {
+std::vector<uint8_t> detourBlob(tc::TileCacheCompressor &comp, const tctest::RecastLayer &l) {
   DetourCompressor dc(&comp);
   dtTileCacheLayerHeader h = l.header;
-  unsigned char* data = nullptr;
+  unsigned char *data = nullptr;
   int size = 0;
   const dtStatus st = dtBuildTileCacheLayer(&dc, &h, l.heights.data(), l.areas.data(), l.cons.data(), &data, &size);
   EXPECT_TRUE(dtStatusSucceed(st));
@@ -86,9 +88,10 @@ std::vector<uint8_t> detourBlob(tc::TileCacheCompressor& comp, const tctest::Rec
   return out;
 }
 
-long firstDiff(const uint8_t* a, const uint8_t* b, size_t n) {
+long firstDiff(const uint8_t *a, const uint8_t *b, size_t n) {
   for (size_t i = 0; i < n; ++i)
-    if (a[i] != b[i]) return long(i);
+    if (a[i] != b[i])
+      return long(i);
   return -1;
 }
 
@@ -101,47 +104,52 @@ enum class ObKind { Cylinder, Box, OrientedBox };
 
 struct Obstacle {
   ObKind kind;
-  float pos[3];       ///< Cylinder: bottom centre. Box: min. Oriented box: centre.
-  float size[3];      ///< Cylinder: (radius, height, -). Box: max. Oriented box: half extents.
-  float yaw = 0;      ///< Oriented box only.
-  const char* what;
+  float pos[3];  ///< Cylinder: bottom centre. Box: min. Oriented box: centre.
+  float size[3]; ///< Cylinder: (radius, height, -). Box: max. Oriented box: half extents.
+  float yaw = 0; ///< Oriented box only.
+  const char *what;
 };
 
 /// World position of the walkable cell nearest the layer-local cell (cx, cz), or false.
-bool walkableNear(const tctest::RecastLayer& l, float cs, float ch, float cx, float cz, float* out) {
+bool walkableNear(const tctest::RecastLayer &l, float cs, float ch, float cx, float cz, float *out) {
   const int w = l.header.width, h = l.header.height;
   float best = 1e30f;
   int bi = -1;
   for (int z = 0; z < h; ++z)
     for (int x = 0; x < w; ++x) {
-      if (l.areas[size_t(x + z * w)] == 0) continue;
+      if (l.areas[size_t(x + z * w)] == 0)
+        continue;
       const float d = (float(x) - cx) * (float(x) - cx) + (float(z) - cz) * (float(z) - cz);
       if (d < best) {
         best = d;
         bi = x + z * w;
       }
     }
-  if (bi < 0) return false;
+  if (bi < 0)
+    return false;
   out[0] = l.header.bmin[0] + (float(bi % w) + 0.5f) * cs;
   out[1] = l.header.bmin[1] + float(l.heights[size_t(bi)]) * ch;
   out[2] = l.header.bmin[2] + (float(bi / w) + 0.5f) * cs;
   return true;
 }
 
-std::vector<Obstacle> obstaclesFor(const tctest::RecastLayer& l, float cs, float ch) {
+std::vector<Obstacle> obstaclesFor(const tctest::RecastLayer &l, float cs, float ch) {
   std::vector<Obstacle> obs;
   const float w = l.header.width, h = l.header.height;
   float p[3];
-  auto cyl = [&](float cx, float cz, float r, const char* what) {
-    if (!walkableNear(l, cs, ch, cx, cz, p)) return;
+  auto cyl = [&](float cx, float cz, float r, const char *what) {
+    if (!walkableNear(l, cs, ch, cx, cz, p))
+      return;
     obs.push_back({ObKind::Cylinder, {p[0], p[1] - 0.5f, p[2]}, {r, 2.0f, 0}, 0, what});
   };
-  auto box = [&](float cx, float cz, float hx, float hz, const char* what) {
-    if (!walkableNear(l, cs, ch, cx, cz, p)) return;
+  auto box = [&](float cx, float cz, float hx, float hz, const char *what) {
+    if (!walkableNear(l, cs, ch, cx, cz, p))
+      return;
     obs.push_back({ObKind::Box, {p[0] - hx, p[1] - 0.5f, p[2] - hz}, {p[0] + hx, p[1] + 1.5f, p[2] + hz}, 0, what});
   };
-  auto obox = [&](float cx, float cz, float hx, float hz, float yaw, const char* what) {
-    if (!walkableNear(l, cs, ch, cx, cz, p)) return;
+  auto obox = [&](float cx, float cz, float hx, float hz, float yaw, const char *what) {
+    if (!walkableNear(l, cs, ch, cx, cz, p))
+      return;
     obs.push_back({ObKind::OrientedBox, {p[0], p[1] + 0.5f, p[2]}, {hx, 1.0f, hz}, yaw, what});
   };
   cyl(w * 0.5f, h * 0.5f, 1.0f, "cylinder, middle");
@@ -157,7 +165,7 @@ std::vector<Obstacle> obstaclesFor(const tctest::RecastLayer& l, float cs, float
   return obs;
 }
 
-void rotAuxFor(float yaw, float* rotAux) {
+void rotAuxFor(float yaw, float *rotAux) {
   // As dtTileCache::addBoxObstacle.
   const float coshalf = cosf(0.5f * yaw);
   const float sinhalf = sinf(-0.5f * yaw);
@@ -165,7 +173,7 @@ void rotAuxFor(float yaw, float* rotAux) {
   rotAux[1] = coshalf * coshalf - 0.5f;
 }
 
-void markOurs(tc::TileCacheLayer& layer, const float* orig, float cs, float ch, const Obstacle& o) {
+void markOurs(tc::TileCacheLayer &layer, const float *orig, float cs, float ch, const Obstacle &o) {
   nav::Status st = 0;
   if (o.kind == ObKind::Cylinder) {
     st = tc::markCylinderArea(layer, orig, cs, ch, o.pos, o.size[0], o.size[1], 0);
@@ -179,7 +187,7 @@ void markOurs(tc::TileCacheLayer& layer, const float* orig, float cs, float ch, 
   EXPECT_TRUE(nav::statusSucceeded(st));
 }
 
-void markDetour(dtTileCacheLayer& layer, const float* orig, float cs, float ch, const Obstacle& o) {
+void markDetour(dtTileCacheLayer &layer, const float *orig, float cs, float ch, const Obstacle &o) {
   if (o.kind == ObKind::Cylinder) {
     dtMarkCylinderArea(layer, orig, cs, ch, o.pos, o.size[0], o.size[1], 0);
   } else if (o.kind == ObKind::Box) {
@@ -201,29 +209,31 @@ struct StageCounts {
 
 /// Runs one layer blob through both pipelines with the given obstacles and compares each stage.
 /// Returns false (after recording failures) on the first difference.
-bool compareStages(const tctest::LayerLevel& lev, const std::vector<uint8_t>& blob,
-                   const std::vector<Obstacle>& obstacles, tc::TileCacheCompressor& comp, tc::TileCacheArena& arena,
-                   StageCounts& counts, const std::string& label) {
+bool compareStages(const tctest::LayerLevel &lev, const std::vector<uint8_t> &blob,
+                   const std::vector<Obstacle> &obstacles, tc::TileCacheCompressor &comp, tc::TileCacheArena &arena,
+                   StageCounts &counts, const std::string &label) {
   DetourCompressor dcomp(&comp);
   dtTileCacheAlloc dalloc;
   arena.reset();
 
-  tc::TileCacheLayer* ours = nullptr;
-  dtTileCacheLayer* theirs = nullptr;
+  tc::TileCacheLayer *ours = nullptr;
+  dtTileCacheLayer *theirs = nullptr;
   std::vector<uint8_t> blobCopy = blob; // Detour takes a non-const pointer
   EXPECT_TRUE(nav::statusSucceeded(tc::decompressTileCacheLayer(&arena, &comp, blob.data(), int(blob.size()), &ours)))
       << label;
-  EXPECT_TRUE(dtStatusSucceed(dtDecompressTileCacheLayer(&dalloc, &dcomp, blobCopy.data(), int(blobCopy.size()), &theirs)))
+  EXPECT_TRUE(
+      dtStatusSucceed(dtDecompressTileCacheLayer(&dalloc, &dcomp, blobCopy.data(), int(blobCopy.size()), &theirs)))
       << label;
   if (!ours || !theirs) {
-    if (theirs) dtFreeTileCacheLayer(&dalloc, theirs);
+    if (theirs)
+      dtFreeTileCacheLayer(&dalloc, theirs);
     return false;
   }
   struct DetourGuard {
-    dtTileCacheAlloc* a;
-    dtTileCacheLayer* layer = nullptr;
-    dtTileCacheContourSet* cset = nullptr;
-    dtTileCachePolyMesh* mesh = nullptr;
+    dtTileCacheAlloc *a;
+    dtTileCacheLayer *layer = nullptr;
+    dtTileCacheContourSet *cset = nullptr;
+    dtTileCachePolyMesh *mesh = nullptr;
     ~DetourGuard() {
       dtFreeTileCachePolyMesh(a, mesh);
       dtFreeTileCacheContourSet(a, cset);
@@ -239,8 +249,8 @@ bool compareStages(const tctest::LayerLevel& lev, const std::vector<uint8_t>& bl
   EXPECT_EQ(0, std::memcmp(ours->cons, theirs->cons, n)) << label << ": cons";
 
   // dtTileCache marks with the layer header's bmin as origin.
-  const float* orig = theirs->header->bmin;
-  for (const Obstacle& o : obstacles) {
+  const float *orig = theirs->header->bmin;
+  for (const Obstacle &o : obstacles) {
     markOurs(*ours, orig, lev.cs, lev.ch, o);
     markDetour(*theirs, orig, lev.cs, lev.ch, o);
     const long d = firstDiff(ours->areas, theirs->areas, n);
@@ -249,13 +259,15 @@ bool compareStages(const tctest::LayerLevel& lev, const std::vector<uint8_t>& bl
       return false;
     }
   }
-  if (!obstacles.empty()) counts.marked++;
+  if (!obstacles.empty())
+    counts.marked++;
 
   const int climb = lev.tileCacheClimbVx();
   const nav::Status rs = tc::buildTileCacheRegions(&arena, *ours, climb);
   const dtStatus drs = dtBuildTileCacheRegions(&dalloc, *theirs, climb);
   EXPECT_EQ(nav::Status(drs), rs) << label << ": regions status";
-  if (nav::statusFailed(rs) || dtStatusFailed(drs)) return rs == nav::Status(drs);
+  if (nav::statusFailed(rs) || dtStatusFailed(drs))
+    return rs == nav::Status(drs);
   EXPECT_EQ(theirs->regCount, ours->regCount) << label;
   if (const long d = firstDiff(ours->regs, theirs->regs, n); d >= 0) {
     ADD_FAILURE() << label << ": regions differ at cell " << d << " (" << int(ours->regs[d]) << " vs "
@@ -264,19 +276,20 @@ bool compareStages(const tctest::LayerLevel& lev, const std::vector<uint8_t>& bl
   }
   counts.regions++;
 
-  tc::TileCacheContourSet* ocs = tc::allocTileCacheContourSet(&arena);
+  tc::TileCacheContourSet *ocs = tc::allocTileCacheContourSet(&arena);
   guard.cset = dtAllocTileCacheContourSet(&dalloc);
   const nav::Status cs = tc::buildTileCacheContours(&arena, *ours, climb, lev.maxSimplificationError, *ocs);
   const dtStatus dcs = dtBuildTileCacheContours(&dalloc, *theirs, climb, lev.maxSimplificationError, *guard.cset);
   EXPECT_EQ(nav::Status(dcs), cs) << label << ": contours status";
-  if (nav::statusFailed(cs) || dtStatusFailed(dcs)) return cs == nav::Status(dcs);
+  if (nav::statusFailed(cs) || dtStatusFailed(dcs))
+    return cs == nav::Status(dcs);
   if (ocs->nconts != guard.cset->nconts) {
     ADD_FAILURE() << label << ": contour count " << ocs->nconts << " vs " << guard.cset->nconts;
     return false;
   }
   for (int i = 0; i < ocs->nconts; ++i) {
-    const tc::TileCacheContour& a = ocs->conts[i];
-    const dtTileCacheContour& b = guard.cset->conts[i];
+    const tc::TileCacheContour &a = ocs->conts[i];
+    const dtTileCacheContour &b = guard.cset->conts[i];
     if (a.nverts != b.nverts || a.reg != b.reg || a.area != b.area ||
         (a.nverts > 0 && std::memcmp(a.verts, b.verts, size_t(a.nverts) * 4) != 0)) {
       ADD_FAILURE() << label << ": contour " << i << " differs (nverts " << a.nverts << " vs " << b.nverts << ")";
@@ -285,13 +298,14 @@ bool compareStages(const tctest::LayerLevel& lev, const std::vector<uint8_t>& bl
   }
   counts.contours++;
 
-  tc::TileCachePolyMesh* om = tc::allocTileCachePolyMesh(&arena);
+  tc::TileCachePolyMesh *om = tc::allocTileCachePolyMesh(&arena);
   guard.mesh = dtAllocTileCachePolyMesh(&dalloc);
   const nav::Status ms = tc::buildTileCachePolyMesh(&arena, *ocs, *om);
   const dtStatus dms = dtBuildTileCachePolyMesh(&dalloc, *guard.cset, *guard.mesh);
   EXPECT_EQ(nav::Status(dms), ms) << label << ": poly mesh status";
-  if (nav::statusFailed(ms) || dtStatusFailed(dms)) return ms == nav::Status(dms);
-  const dtTileCachePolyMesh& dm = *guard.mesh;
+  if (nav::statusFailed(ms) || dtStatusFailed(dms))
+    return ms == nav::Status(dms);
+  const dtTileCachePolyMesh &dm = *guard.mesh;
   if (om->nvp != dm.nvp || om->nverts != dm.nverts || om->npolys != dm.npolys) {
     ADD_FAILURE() << label << ": mesh sizes: verts " << om->nverts << " vs " << dm.nverts << ", polys " << om->npolys
                   << " vs " << dm.npolys;
@@ -315,7 +329,7 @@ bool compareStages(const tctest::LayerLevel& lev, const std::vector<uint8_t>& bl
     om->flags[i] = flagsForArea(om->areas[i]);
     dm.flags[i] = flagsForArea(dm.areas[i]);
   }
-  const dtTileCacheLayerHeader& hd = *theirs->header;
+  const dtTileCacheLayerHeader &hd = *theirs->header;
   nav::TileBuildParams p;
   p.verts = om->verts;
   p.vertCount = om->nverts;
@@ -358,11 +372,11 @@ bool compareStages(const tctest::LayerLevel& lev, const std::vector<uint8_t>& bl
   dtVcopy(dp.bmin, hd.bmin);
   dtVcopy(dp.bmax, hd.bmax);
 
-  uint8_t* od = nullptr;
+  uint8_t *od = nullptr;
   int osz = 0;
   std::string why;
   const bool ok = nav::buildTileData(p, &od, &osz, &why);
-  unsigned char* dd = nullptr;
+  unsigned char *dd = nullptr;
   int dsz = 0;
   const bool dok = dtCreateNavMeshData(&dp, &dd, &dsz);
   EXPECT_EQ(dok, ok) << label << ": " << why;
@@ -371,7 +385,8 @@ bool compareStages(const tctest::LayerLevel& lev, const std::vector<uint8_t>& bl
     same = osz == dsz && std::memcmp(od, dd, size_t(osz)) == 0;
     EXPECT_TRUE(same) << label << ": tile bytes differ (" << osz << " vs " << dsz << " bytes, first at "
                       << firstDiff(od, dd, size_t(std::min(osz, dsz))) << ")";
-    if (same) counts.tiles++;
+    if (same)
+      counts.tiles++;
   }
   delete[] od;
   dtFree(dd);
@@ -379,8 +394,8 @@ bool compareStages(const tctest::LayerLevel& lev, const std::vector<uint8_t>& bl
 }
 
 /// Every layer of the level, with no obstacle, each obstacle alone, and all of them at once.
-void compareLevel(const std::string& path) {
-  const tctest::LayerLevel* lev = levelLayers(path);
+void compareLevel(const std::string &path) {
+  const tctest::LayerLevel *lev = levelLayers(path);
   ASSERT_NE(lev, nullptr);
   ASSERT_FALSE(lev->layers.empty()) << path << ": no layers";
   tc::Lz4Compressor comp;
@@ -388,16 +403,19 @@ void compareLevel(const std::string& path) {
   StageCounts counts;
   int failures = 0;
   for (size_t li = 0; li < lev->layers.size() && failures < 5; ++li) {
-    const tctest::RecastLayer& l = lev->layers[li];
+    const tctest::RecastLayer &l = lev->layers[li];
     const std::vector<uint8_t> blob = ourBlob(comp, l);
     counts.layers++;
     const std::string at = path + " tile (" + std::to_string(l.header.tx) + "," + std::to_string(l.header.ty) +
                            ") layer " + std::to_string(l.header.tlayer);
-    if (!compareStages(*lev, blob, {}, comp, arena, counts, at + ", no obstacle")) ++failures;
+    if (!compareStages(*lev, blob, {}, comp, arena, counts, at + ", no obstacle"))
+      ++failures;
     const std::vector<Obstacle> obs = obstaclesFor(l, lev->cs, lev->ch);
-    for (const Obstacle& o : obs)
-      if (!compareStages(*lev, blob, {o}, comp, arena, counts, at + ", " + o.what)) ++failures;
-    if (!compareStages(*lev, blob, obs, comp, arena, counts, at + ", all obstacles")) ++failures;
+    for (const Obstacle &o : obs)
+      if (!compareStages(*lev, blob, {o}, comp, arena, counts, at + ", " + o.what))
+        ++failures;
+    if (!compareStages(*lev, blob, obs, comp, arena, counts, at + ", all obstacles"))
+      ++failures;
   }
   EXPECT_EQ(0, failures);
   // The comparisons must have covered real work: obstacles, non-empty meshes and tiles.
@@ -409,15 +427,15 @@ void compareLevel(const std::string& path) {
               path.c_str(), counts.layers, counts.marked, counts.regions, counts.tiles, counts.emptyMeshes);
 }
 
-void compareBlobs(const std::string& path) {
-  const tctest::LayerLevel* lev = levelLayers(path);
+void compareBlobs(const std::string &path) {
+  const tctest::LayerLevel *lev = levelLayers(path);
   ASSERT_NE(lev, nullptr);
   ASSERT_FALSE(lev->layers.empty());
   tc::Lz4Compressor lz4;
   tc::NullCompressor none;
-  for (const tctest::RecastLayer& l : lev->layers) {
-    for (tc::TileCacheCompressor* comp : {static_cast<tc::TileCacheCompressor*>(&lz4),
-                                          static_cast<tc::TileCacheCompressor*>(&none)}) {
+  for (const tctest::RecastLayer &l : lev->layers) {
+    for (tc::TileCacheCompressor *comp :
+         {static_cast<tc::TileCacheCompressor *>(&lz4), static_cast<tc::TileCacheCompressor *>(&none)}) {
       const std::vector<uint8_t> a = ourBlob(*comp, l);
       const std::vector<uint8_t> b = detourBlob(*comp, l);
       ASSERT_EQ(b.size(), a.size()) << path << " tile (" << l.header.tx << "," << l.header.ty << ") layer "
@@ -457,7 +475,7 @@ namespace {
 /// connections both ways between walkable neighbours within a climb that differs from the one the
 /// builder uses (so regions and connections disagree at places, as obstacles make them), and
 /// portal bits on the grid border and beside holes.
-tctest::RecastLayer randomLayer(std::mt19937& rng, int tx) {
+tctest::RecastLayer randomLayer(std::mt19937 &rng, int tx) {
   auto uni = [&](int lo, int hi) { return lo + int(rng() % unsigned(hi - lo + 1)); };
   tctest::RecastLayer l;
   std::memset(&l.header, 0, sizeof(l.header));
@@ -495,29 +513,36 @@ tctest::RecastLayer randomLayer(std::mt19937& rng, int tx) {
     for (int z = z0; z <= z1; ++z)
       for (int x = x0; x <= x1; ++x) {
         l.areas[size_t(x + z * w)] = area;
-        if (area == 0) l.heights[size_t(x + z * w)] = 0xff;
+        if (area == 0)
+          l.heights[size_t(x + z * w)] = 0xff;
       }
   };
-  for (int i = 0; i < holes; ++i) rect(0);
-  for (int i = 0; i < patches; ++i) rect(uint8_t(uni(1, 5)));
+  for (int i = 0; i < holes; ++i)
+    rect(0);
+  for (int i = 0; i < patches; ++i)
+    rect(uint8_t(uni(1, 5)));
   const int conClimb = uni(2, 6);
   for (int z = 0; z < h; ++z)
     for (int x = 0; x < w; ++x) {
       const size_t i = size_t(x + z * w);
-      if (l.areas[i] == 0) continue;
+      if (l.areas[i] == 0)
+        continue;
       uint8_t con = 0, portal = 0;
       for (int dir = 0; dir < 4; ++dir) {
         const int nx = x + (dir == 0 ? -1 : dir == 2 ? 1 : 0), nz = z + (dir == 1 ? 1 : dir == 3 ? -1 : 0);
         if (nx < 0 || nz < 0 || nx >= w || nz >= h) {
-          if (rng() % 3 != 0) portal |= uint8_t(1 << dir); // a neighbouring tile's layer
+          if (rng() % 3 != 0)
+            portal |= uint8_t(1 << dir); // a neighbouring tile's layer
           continue;
         }
         const size_t j = size_t(nx + nz * w);
         if (l.areas[j] == 0) {
-          if (rng() % 8 == 0) portal |= uint8_t(1 << dir); // another layer beside the hole
+          if (rng() % 8 == 0)
+            portal |= uint8_t(1 << dir); // another layer beside the hole
           continue;
         }
-        if (std::abs(int(l.heights[i]) - int(l.heights[j])) <= conClimb) con |= uint8_t(1 << dir);
+        if (std::abs(int(l.heights[i]) - int(l.heights[j])) <= conClimb)
+          con |= uint8_t(1 << dir);
       }
       l.cons[i] = uint8_t(portal << 4 | con);
     }
@@ -549,8 +574,10 @@ TEST(TileCacheBuilder, RandomLayersStagesAreDetours) {
     counts.layers++;
     const std::string at = "random layer " + std::to_string(round) + " (" + std::to_string(l.header.width) + "x" +
                            std::to_string(l.header.height) + ")";
-    if (!compareStages(lev, blob, {}, comp, arena, counts, at)) ++failures;
-    if (!compareStages(lev, blob, obstaclesFor(l, lev.cs, lev.ch), comp, arena, counts, at + ", obstacles")) ++failures;
+    if (!compareStages(lev, blob, {}, comp, arena, counts, at))
+      ++failures;
+    if (!compareStages(lev, blob, obstaclesFor(l, lev.cs, lev.ch), comp, arena, counts, at + ", obstacles"))
+      ++failures;
   }
   EXPECT_EQ(0, failures);
   EXPECT_GT(counts.tiles, counts.layers);
@@ -565,24 +592,28 @@ TEST(TileCacheBuilder, RandomLayersStagesAreDetours) {
 TEST(TileCacheBuilder, CompressorsRoundTrip) {
   std::vector<uint8_t> raw(3000);
   std::mt19937 rng(7);
-  for (size_t i = 0; i < raw.size(); ++i) raw[i] = uint8_t(i % 97 < 60 ? 63 : rng());
+  for (size_t i = 0; i < raw.size(); ++i)
+    raw[i] = uint8_t(i % 97 < 60 ? 63 : rng());
   tc::Lz4Compressor lz4;
   tc::NullCompressor none;
-  for (tc::TileCacheCompressor* c : {static_cast<tc::TileCacheCompressor*>(&lz4),
-                                     static_cast<tc::TileCacheCompressor*>(&none)}) {
+  for (tc::TileCacheCompressor *c :
+       {static_cast<tc::TileCacheCompressor *>(&lz4), static_cast<tc::TileCacheCompressor *>(&none)}) {
     std::vector<uint8_t> packed(size_t(c->maxCompressedSize(int(raw.size()))));
     int packedSize = 0;
-    ASSERT_TRUE(nav::statusSucceeded(c->compress(raw.data(), int(raw.size()), packed.data(), int(packed.size()), &packedSize)));
+    ASSERT_TRUE(
+        nav::statusSucceeded(c->compress(raw.data(), int(raw.size()), packed.data(), int(packed.size()), &packedSize)));
     std::vector<uint8_t> back(raw.size());
     int backSize = 0;
-    ASSERT_TRUE(nav::statusSucceeded(c->decompress(packed.data(), packedSize, back.data(), int(back.size()), &backSize)));
+    ASSERT_TRUE(
+        nav::statusSucceeded(c->decompress(packed.data(), packedSize, back.data(), int(back.size()), &backSize)));
     EXPECT_EQ(int(raw.size()), backSize);
     EXPECT_EQ(raw, back);
     // Too small an output buffer is refused, not overrun.
     std::vector<uint8_t> small(raw.size() / 2 + 16, 0xcd);
     int n = 0;
     EXPECT_TRUE(nav::statusFailed(c->decompress(packed.data(), packedSize, small.data(), int(raw.size() / 2), &n)));
-    for (size_t i = raw.size() / 2; i < small.size(); ++i) ASSERT_EQ(0xcd, small[i]);
+    for (size_t i = raw.size() / 2; i < small.size(); ++i)
+      ASSERT_EQ(0xcd, small[i]);
   }
   int n = 0;
   std::vector<uint8_t> out(10);
@@ -590,7 +621,7 @@ TEST(TileCacheBuilder, CompressorsRoundTrip) {
 }
 
 TEST(TileCacheBuilder, ArenaStopsOverflowingAfterTheFirstBuild) {
-  const tctest::LayerLevel* lev = levelLayers(tctest::defaultLevelPath());
+  const tctest::LayerLevel *lev = levelLayers(tctest::defaultLevelPath());
   ASSERT_NE(lev, nullptr);
   ASSERT_FALSE(lev->layers.empty());
   tc::Lz4Compressor comp;
@@ -598,13 +629,14 @@ TEST(TileCacheBuilder, ArenaStopsOverflowingAfterTheFirstBuild) {
   tc::TileCacheArena arena; // starts empty: the first build runs on the heap
   auto build = [&]() {
     arena.reset();
-    tc::TileCacheLayer* layer = nullptr;
-    ASSERT_TRUE(nav::statusSucceeded(tc::decompressTileCacheLayer(&arena, &comp, blob.data(), int(blob.size()), &layer)));
+    tc::TileCacheLayer *layer = nullptr;
+    ASSERT_TRUE(
+        nav::statusSucceeded(tc::decompressTileCacheLayer(&arena, &comp, blob.data(), int(blob.size()), &layer)));
     ASSERT_TRUE(nav::statusSucceeded(tc::buildTileCacheRegions(&arena, *layer, lev->tileCacheClimbVx())));
-    tc::TileCacheContourSet* cset = tc::allocTileCacheContourSet(&arena);
+    tc::TileCacheContourSet *cset = tc::allocTileCacheContourSet(&arena);
     ASSERT_TRUE(nav::statusSucceeded(
         tc::buildTileCacheContours(&arena, *layer, lev->tileCacheClimbVx(), lev->maxSimplificationError, *cset)));
-    tc::TileCachePolyMesh* mesh = tc::allocTileCachePolyMesh(&arena);
+    tc::TileCachePolyMesh *mesh = tc::allocTileCachePolyMesh(&arena);
     ASSERT_TRUE(nav::statusSucceeded(tc::buildTileCachePolyMesh(&arena, *cset, *mesh)));
     EXPECT_GT(mesh->npolys, 0);
   };
@@ -649,15 +681,19 @@ struct SmallLayer {
     for (int z = 0; z < h; ++z)
       for (int x = 0; x < w; ++x) {
         uint8_t c = 0;
-        if (x > 0) c |= 1;
-        if (z < h - 1) c |= 2;
-        if (x < w - 1) c |= 4;
-        if (z > 0) c |= 8;
+        if (x > 0)
+          c |= 1;
+        if (z < h - 1)
+          c |= 2;
+        if (x < w - 1)
+          c |= 4;
+        if (z > 0)
+          c |= 8;
         cons[size_t(x + z * w)] = c;
       }
   }
-  std::vector<uint8_t> blob(tc::TileCacheCompressor& comp) {
-    uint8_t* data = nullptr;
+  std::vector<uint8_t> blob(tc::TileCacheCompressor &comp) {
+    uint8_t *data = nullptr;
     int size = 0;
     EXPECT_TRUE(nav::statusSucceeded(
         tc::buildTileCacheLayer(&comp, &header, heights.data(), areas.data(), cons.data(), &data, &size)));
@@ -667,10 +703,10 @@ struct SmallLayer {
   }
 };
 
-nav::Status tryDecompress(tc::TileCacheCompressor& comp, const std::vector<uint8_t>& blob) {
+nav::Status tryDecompress(tc::TileCacheCompressor &comp, const std::vector<uint8_t> &blob) {
   tc::TileCacheAlloc heap;
   tc::TileCacheLayer sentinel{};
-  tc::TileCacheLayer* layer = &sentinel; // must be cleared on failure
+  tc::TileCacheLayer *layer = &sentinel; // must be cleared on failure
   const nav::Status st = tc::decompressTileCacheLayer(&heap, &comp, blob.data(), int(blob.size()), &layer);
   if (nav::statusSucceeded(st)) {
     EXPECT_NE(layer, nullptr);
@@ -681,7 +717,9 @@ nav::Status tryDecompress(tc::TileCacheCompressor& comp, const std::vector<uint8
   return st;
 }
 
-void setHeader(std::vector<uint8_t>& blob, const tc::TileCacheLayerHeader& h) { std::memcpy(blob.data(), &h, sizeof(h)); }
+void setHeader(std::vector<uint8_t> &blob, const tc::TileCacheLayerHeader &h) {
+  std::memcpy(blob.data(), &h, sizeof(h));
+}
 
 } // namespace
 
@@ -691,14 +729,14 @@ TEST(TileCacheBuilder, SmallLayerDecompressesAndMeshes) {
   const std::vector<uint8_t> blob = s.blob(none);
   ASSERT_EQ(size_t(tc::TILECACHE_LAYER_HEADER_SIZE + 3 * 20), blob.size());
   tc::TileCacheArena arena(1 << 16);
-  tc::TileCacheLayer* layer = nullptr;
+  tc::TileCacheLayer *layer = nullptr;
   ASSERT_TRUE(nav::statusSucceeded(tc::decompressTileCacheLayer(&arena, &none, blob.data(), int(blob.size()), &layer)));
   EXPECT_EQ(0, std::memcmp(layer->areas, s.areas.data(), 20));
   ASSERT_TRUE(nav::statusSucceeded(tc::buildTileCacheRegions(&arena, *layer, 2)));
   EXPECT_EQ(1, layer->regCount);
-  tc::TileCacheContourSet* cset = tc::allocTileCacheContourSet(&arena);
+  tc::TileCacheContourSet *cset = tc::allocTileCacheContourSet(&arena);
   ASSERT_TRUE(nav::statusSucceeded(tc::buildTileCacheContours(&arena, *layer, 2, 1.3f, *cset)));
-  tc::TileCachePolyMesh* mesh = tc::allocTileCachePolyMesh(&arena);
+  tc::TileCachePolyMesh *mesh = tc::allocTileCachePolyMesh(&arena);
   ASSERT_TRUE(nav::statusSucceeded(tc::buildTileCachePolyMesh(&arena, *cset, *mesh)));
   EXPECT_EQ(1, mesh->npolys); // one rectangle
   EXPECT_EQ(4, mesh->nverts);
@@ -729,20 +767,20 @@ TEST(TileCacheBuilder, RefusesBadHeaders) {
   EXPECT_TRUE(nav::statusFailed(tryDecompress(comp, b)));
 
   struct Bad {
-    const char* what;
-    void (*edit)(tc::TileCacheLayerHeader&);
+    const char *what;
+    void (*edit)(tc::TileCacheLayerHeader &);
   };
   const Bad bads[] = {
-      {"width 0", [](tc::TileCacheLayerHeader& x) { x.width = 0; }},
-      {"height 0", [](tc::TileCacheLayerHeader& x) { x.height = 0; }},
-      {"maxx outside", [](tc::TileCacheLayerHeader& x) { x.maxx = 5; }},
-      {"minx > maxx", [](tc::TileCacheLayerHeader& x) { x.minx = 4, x.maxx = 2; }},
-      {"maxy outside", [](tc::TileCacheLayerHeader& x) { x.maxy = 200; }},
-      {"hmin > hmax", [](tc::TileCacheLayerHeader& x) { x.hmin = 11; }},
-      {"NaN bmin", [](tc::TileCacheLayerHeader& x) { x.bmin[1] = std::nanf(""); }},
-      {"infinite bmax", [](tc::TileCacheLayerHeader& x) { x.bmax[2] = INFINITY; }},
+      {"width 0", [](tc::TileCacheLayerHeader &x) { x.width = 0; }},
+      {"height 0", [](tc::TileCacheLayerHeader &x) { x.height = 0; }},
+      {"maxx outside", [](tc::TileCacheLayerHeader &x) { x.maxx = 5; }},
+      {"minx > maxx", [](tc::TileCacheLayerHeader &x) { x.minx = 4, x.maxx = 2; }},
+      {"maxy outside", [](tc::TileCacheLayerHeader &x) { x.maxy = 200; }},
+      {"hmin > hmax", [](tc::TileCacheLayerHeader &x) { x.hmin = 11; }},
+      {"NaN bmin", [](tc::TileCacheLayerHeader &x) { x.bmin[1] = std::nanf(""); }},
+      {"infinite bmax", [](tc::TileCacheLayerHeader &x) { x.bmax[2] = INFINITY; }},
   };
-  for (const Bad& bad : bads) {
+  for (const Bad &bad : bads) {
     h = s.header;
     bad.edit(h);
     b = good;
@@ -800,7 +838,7 @@ TEST(TileCacheBuilder, RefusesOutOfRangeCells) {
 TEST(TileCacheBuilder, CorruptedBlobsNeverCrash) {
   // Random byte flips in real LZ4 blobs: each is refused or, when it still decodes to a valid
   // layer, builds all the way to a poly mesh (with obstacles) without touching memory it must not.
-  const tctest::LayerLevel* lev = levelLayers(tctest::defaultLevelPath());
+  const tctest::LayerLevel *lev = levelLayers(tctest::defaultLevelPath());
   ASSERT_NE(lev, nullptr);
   ASSERT_FALSE(lev->layers.empty());
   tc::Lz4Compressor comp;
@@ -808,30 +846,36 @@ TEST(TileCacheBuilder, CorruptedBlobsNeverCrash) {
   std::mt19937 rng(1234);
   int refused = 0, built = 0;
   for (int round = 0; round < 400; ++round) {
-    const tctest::RecastLayer& l = lev->layers[size_t(round) % lev->layers.size()];
+    const tctest::RecastLayer &l = lev->layers[size_t(round) % lev->layers.size()];
     std::vector<uint8_t> b = ourBlob(comp, l);
     const int flips = 1 + int(rng() % 4);
     for (int f = 0; f < flips; ++f) {
       // Half the flips hit the grids' stream, a few the header's size fields.
-      const size_t at = (rng() % 8 == 0) ? size_t(44 + rng() % 10) : size_t(tc::TILECACHE_LAYER_HEADER_SIZE) + rng() % (b.size() - size_t(tc::TILECACHE_LAYER_HEADER_SIZE));
+      const size_t at = (rng() % 8 == 0) ? size_t(44 + rng() % 10)
+                                         : size_t(tc::TILECACHE_LAYER_HEADER_SIZE) +
+                                               rng() % (b.size() - size_t(tc::TILECACHE_LAYER_HEADER_SIZE));
       b[at] = uint8_t(rng());
     }
-    if (rng() % 5 == 0) b.resize(size_t(rng() % b.size()));
+    if (rng() % 5 == 0)
+      b.resize(size_t(rng() % b.size()));
     arena.reset();
-    tc::TileCacheLayer* layer = nullptr;
+    tc::TileCacheLayer *layer = nullptr;
     if (nav::statusFailed(tc::decompressTileCacheLayer(&arena, &comp, b.data(), int(b.size()), &layer))) {
       ++refused;
       continue;
     }
-    const float* orig = layer->header->bmin;
+    const float *orig = layer->header->bmin;
     const float c[3] = {orig[0] + 3.0f, orig[1], orig[2] + 3.0f};
     tc::markCylinderArea(*layer, orig, lev->cs, lev->ch, c, 1.0f, 2.0f, 0);
     const int climb = lev->tileCacheClimbVx();
-    if (nav::statusFailed(tc::buildTileCacheRegions(&arena, *layer, climb))) continue;
-    tc::TileCacheContourSet* cset = tc::allocTileCacheContourSet(&arena);
-    if (nav::statusFailed(tc::buildTileCacheContours(&arena, *layer, climb, lev->maxSimplificationError, *cset))) continue;
-    tc::TileCachePolyMesh* mesh = tc::allocTileCachePolyMesh(&arena);
-    if (nav::statusSucceeded(tc::buildTileCachePolyMesh(&arena, *cset, *mesh))) ++built;
+    if (nav::statusFailed(tc::buildTileCacheRegions(&arena, *layer, climb)))
+      continue;
+    tc::TileCacheContourSet *cset = tc::allocTileCacheContourSet(&arena);
+    if (nav::statusFailed(tc::buildTileCacheContours(&arena, *layer, climb, lev->maxSimplificationError, *cset)))
+      continue;
+    tc::TileCachePolyMesh *mesh = tc::allocTileCachePolyMesh(&arena);
+    if (nav::statusSucceeded(tc::buildTileCachePolyMesh(&arena, *cset, *mesh)))
+      ++built;
   }
   EXPECT_GT(refused, 0);
   EXPECT_GT(built, 0);
@@ -843,7 +887,7 @@ TEST(TileCacheBuilder, MarkingRefusesNonFiniteShapesAndClampsHugeOnes) {
   tc::NullCompressor none;
   const std::vector<uint8_t> blob = s.blob(none);
   tc::TileCacheArena arena;
-  tc::TileCacheLayer* layer = nullptr;
+  tc::TileCacheLayer *layer = nullptr;
   ASSERT_TRUE(nav::statusSucceeded(tc::decompressTileCacheLayer(&arena, &none, blob.data(), int(blob.size()), &layer)));
   const float orig[3] = {0, 0, 0};
   const float nan = std::nanf(""), inf = INFINITY;
@@ -852,7 +896,8 @@ TEST(TileCacheBuilder, MarkingRefusesNonFiniteShapesAndClampsHugeOnes) {
   const float rot[2] = {0.0f, 0.5f};
   const float badRot[2] = {nan, 0.5f};
   const float half[3] = {0.3f, 1.0f, 0.3f};
-  EXPECT_TRUE(nav::statusDetail(tc::markCylinderArea(*layer, orig, 0.3f, 0.2f, badPos, 1.0f, 2.0f, 0), nav::INVALID_PARAM));
+  EXPECT_TRUE(
+      nav::statusDetail(tc::markCylinderArea(*layer, orig, 0.3f, 0.2f, badPos, 1.0f, 2.0f, 0), nav::INVALID_PARAM));
   EXPECT_TRUE(nav::statusFailed(tc::markCylinderArea(*layer, orig, 0.3f, 0.2f, ok, inf, 2.0f, 0)));
   EXPECT_TRUE(nav::statusFailed(tc::markCylinderArea(*layer, orig, 0.0f, 0.2f, ok, 1.0f, 2.0f, 0)));
   EXPECT_TRUE(nav::statusFailed(tc::markBoxArea(*layer, orig, 0.3f, 0.2f, badPos, ok, 0)));
@@ -865,5 +910,6 @@ TEST(TileCacheBuilder, MarkingRefusesNonFiniteShapesAndClampsHugeOnes) {
   EXPECT_EQ(0, std::memcmp(layer->areas, s.areas.data(), s.areas.size()));
   const float lo[3] = {-3e38f, -3e38f, -3e38f}, hi[3] = {3e38f, 3e38f, 3e38f};
   EXPECT_TRUE(nav::statusSucceeded(tc::markBoxArea(*layer, orig, 0.3f, 0.2f, lo, hi, 0)));
-  for (size_t i = 0; i < s.areas.size(); ++i) EXPECT_EQ(0, layer->areas[i]);
+  for (size_t i = 0; i < s.areas.size(); ++i)
+    EXPECT_EQ(0, layer->areas[i]);
 }
