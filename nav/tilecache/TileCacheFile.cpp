@@ -184,8 +184,9 @@ std::string checkHeader(const TileCacheFileData& d, size_t layerCount) {
   const TileCacheParams& p = d.params;
   for (int i = 0; i < 3; ++i)
     if (!finite(p.orig[i]) || std::fabs(p.orig[i]) > 1e9f) return "tile cache origin is not finite (or beyond 1e9)";
-  if (!finite(p.cs) || !(p.cs > 0) || p.cs > 1e3f) return "cell size " + fnum(p.cs) + " is not in (0, 1000]";
-  if (!finite(p.ch) || !(p.ch > 0) || p.ch > 1e3f) return "cell height " + fnum(p.ch) + " is not in (0, 1000]";
+  // Cells smaller than 1e-3 wu make the agent's size in cells overflow an int (a denormal ch did).
+  if (!finite(p.cs) || !(p.cs >= 1e-3f) || p.cs > 1e3f) return "cell size " + fnum(p.cs) + " is not in [0.001, 1000]";
+  if (!finite(p.ch) || !(p.ch >= 1e-3f) || p.ch > 1e3f) return "cell height " + fnum(p.ch) + " is not in [0.001, 1000]";
   if (p.width < 1 || p.width > 255 || p.height < 1 || p.height > 255)
     return fmt("tile size %lld x %lld cells is not in 1..255", p.width, p.height);
   if (!finite(p.walkableHeight) || p.walkableHeight < 0 || !finite(p.walkableRadius) || p.walkableRadius < 0 ||

@@ -235,6 +235,7 @@ TEST(TileCacheFile, RefusesBadHeaderFields) {
       {"links; at most", [](std::vector<uint8_t>& b) { put32(b, 16, 0x01000000); }},
       {"links cannot fit", [](std::vector<uint8_t>& b) { put32(b, 16, 60000); }},
       {"cell size", [](std::vector<uint8_t>& b) { put32(b, 32, 0x7fc00000); }}, // NaN
+      {"cell height 2.94273e-44 is not in [0.001, 1000]", [](std::vector<uint8_t>& b) { put32(b, 36, 21); }}, // denormal
       {"tile size 300 x", [](std::vector<uint8_t>& b) { put32(b, 40, 300); }},
       {"tile cache maxTiles", [](std::vector<uint8_t>& b) { put32(b, 64, 1 << 30); }},
       {"maxObstacles", [](std::vector<uint8_t>& b) { put32(b, 68, uint32_t(-1)); }},
