@@ -11,6 +11,8 @@
 // Units: layer grids are in cells (cs on x/z, ch on y) from the layer header's bmin (whose y is
 // at hmin). Std only (plus whatever the compressor wraps). Every function checks its input at the
 // edge; blobs are untrusted (decompressTileCacheLayer validates what the later stages rely on).
+// No global state: calls on different layers and allocators may run on different threads. Memory
+// comes only from the TileCacheAlloc passed in (buildTileCacheLayer, a bake-time call, uses new[]).
 #pragma once
 
 #include "nav/NavTypes.h"
