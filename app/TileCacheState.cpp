@@ -370,12 +370,27 @@ std::string navMeshHash(const nav::NavMesh& mesh) {
             [](const auto& a, const auto& b) { return std::make_tuple(std::get<0>(a), std::get<1>(a), std::get<2>(a)) <
                                                       std::make_tuple(std::get<0>(b), std::get<1>(b), std::get<2>(b)); });
   uint64_t h = 1469598103934665603ull;
-  for (const auto& e : tiles) {
-    const nav::MeshTile* t = std::get<3>(e);
-    for (int i = 0; i < t->dataSize; ++i) {
-      h ^= t->data[i];
+  auto mix = [&h](const uint8_t* p, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) {
+      h ^= p[i];
       h *= 1099511628211ull;
     }
+  };
+  for (const auto& e : tiles) {
+    const nav::MeshTile* t = std::get<3>(e);
+    // The tile as built: the NavMesh writes its links (and each poly's first link) into the blob
+    // when tiles connect, in an order that depends on which neighbour came first; those are left out.
+    const nav::TileLayout l = nav::tileLayout(*t->header);
+    mix(t->data, l.polys);
+    for (int i = 0; i < t->header->polyCount; ++i) {
+      const nav::Poly& p = t->polys[i];
+      mix(reinterpret_cast<const uint8_t*>(p.verts), sizeof p.verts);
+      mix(reinterpret_cast<const uint8_t*>(p.neis), sizeof p.neis);
+      mix(reinterpret_cast<const uint8_t*>(&p.flags), sizeof p.flags);
+      mix(&p.vertCount, 1);
+      mix(&p.areaAndType, 1);
+    }
+    if (t->dataSize >= l.total) mix(t->data + l.detailMeshes, l.total - l.detailMeshes);
   }
   char buf[24];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));

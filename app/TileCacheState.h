@@ -122,7 +122,9 @@ private:
 };
 
 /// FNV-1a (64-bit) of every navmesh tile's bytes in (x, y, layer) order, as 16 hex digits: equal
-/// for byte-identical navmeshes whatever their tile slots.
+/// for byte-identical navmeshes whatever their tile slots. The runtime link data the NavMesh writes
+/// into a blob (the links section, each poly's firstLink) is left out: it depends on the order the
+/// tiles were connected in, not on what was built.
 std::string navMeshHash(const nav::NavMesh& mesh);
 
 } // namespace navbench

@@ -25,13 +25,14 @@ using nlohmann::json;
 const char* kProbeA = "--click 590,430,shift";
 const char* kProbeB = "--click 750,460,shift";
 const char* kMid = "670,445";
-const char* kMoveTo = "720,500";
+const char* kMoveTo = "750,485";
 
 std::string q(const std::string& s) { return "'" + s + "'"; }
 
 struct AppRun : navbench::test::CommandResult {
   json state;
-  json tool() const { return state.value("toolState", json::object()); }
+  json toolState = json::object(); ///< state["toolState"], with the keys the tests read always there
+  const json& tool() const { return toolState; }
 };
 
 /// A folder with the default level's OBJ, MTL, level file and a tile cache baked from it (once).
@@ -61,6 +62,11 @@ AppRun runApp(const std::string& open, const std::string& args, const std::strin
       " --size 1280x720 " + args + " --frames 8 --screenshot " + q(dir + "/" + tag + ".png") + " --dump-state " + q(dump));
   std::ifstream f(dump);
   if (f) r.state = json::parse(f, nullptr, false);
+  if (r.state.is_object() && r.state.contains("toolState") && r.state["toolState"].is_object()) r.toolState = r.state["toolState"];
+  for (const char* k : {"tileCache", "probe", "message"})
+    if (!r.toolState.contains(k)) r.toolState[k] = json::object();
+  for (const char* k : {"obstacles", "rebuiltTiles"})
+    if (!r.toolState["tileCache"].contains(k)) r.toolState["tileCache"][k] = json::array();
   return r;
 }
 
