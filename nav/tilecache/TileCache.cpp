@@ -131,6 +131,10 @@ TileCache::TileCache() {
 TileCache::~TileCache() { release(); }
 
 void TileCache::release() {
+  clearPristineTiles();
+  delete[] m_pristine;
+  m_pristine = nullptr;
+  m_keepPristine = false;
   if (m_tiles) {
     for (int i = 0; i < m_params.maxTiles; ++i)
       if (m_tiles[i].flags & COMPRESSEDTILE_FREE_DATA) delete[] m_tiles[i].data;
@@ -178,7 +182,8 @@ Status TileCache::init(const TileCacheParams& params, TileCacheCompressor* compr
   const int words = (p.maxObstacles + 63) / 64 + 1;
   m_busy = new (std::nothrow) uint64_t[size_t(words)]();
   m_live = new (std::nothrow) uint64_t[size_t(words)]();
-  if (!m_obstacles || !m_tiles || !m_posLookup || !m_busy || !m_live) {
+  m_pristine = new (std::nothrow) Pristine[size_t(p.maxTiles)]();
+  if (!m_obstacles || !m_tiles || !m_posLookup || !m_busy || !m_live || !m_pristine) {
     release();
     return FAILURE | OUT_OF_MEMORY;
   }
@@ -316,6 +321,7 @@ Status TileCache::removeTile(CompressedTileRef ref, uint8_t** data, int* dataSiz
     if (data) *data = tile->data;
     if (dataSize) *dataSize = tile->dataSize;
   }
+  dropPristine(int(idx));
   tile->header = nullptr;
   tile->data = nullptr;
   tile->dataSize = 0;
@@ -594,6 +600,30 @@ Status TileCache::update(float /*dt*/, NavMesh* navmesh, bool* upToDate) {
   return status;
 }
 
+void TileCache::dropPristine(int slot) {
+  if (!m_pristine) return;
+  Pristine& p = m_pristine[slot];
+  delete[] p.data;
+  p = Pristine{nullptr, 0, 0, false};
+}
+
+void TileCache::setKeepPristineTiles(bool keep) {
+  if (!keep) clearPristineTiles();
+  m_keepPristine = keep && m_pristine;
+}
+
+void TileCache::clearPristineTiles() {
+  if (!m_pristine) return;
+  for (int i = 0; i < m_params.maxTiles; ++i) dropPristine(i);
+}
+
+int TileCache::pristineTileCount() const {
+  int n = 0;
+  if (m_pristine)
+    for (int i = 0; i < m_params.maxTiles; ++i) n += m_pristine[i].salt != 0 ? 1 : 0;
+  return n;
+}
+
 Status TileCache::buildNavMeshTilesAt(int tx, int ty, NavMesh* navmesh) {
   if (!m_tiles) return FAILURE;
   if (!navmesh) return FAILURE | INVALID_PARAM;
@@ -613,6 +643,29 @@ Status TileCache::buildNavMeshTile(CompressedTileRef ref, NavMesh* navmesh) {
   const CompressedTile* tile = getTileByRef(ref);
   if (!tile || !tile->header) return FAILURE | INVALID_PARAM;
   const TileCacheLayerHeader* th = tile->header;
+
+  const int slot = int(decodeTileIdTile(ref));
+  bool obstructed = false;
+  forEachBit(m_live, m_obstacleWords, [&](int i) {
+    obstructed = obstructed || contains(m_obstacles[i].touched, m_obstacles[i].ntouched, ref);
+  });
+  if (m_keepPristine && !obstructed && m_pristine[slot].salt == tile->salt) {
+    // No obstacle here and the obstacle-free tile is known: the same bytes without the stages.
+    const Pristine& pr = m_pristine[slot];
+    const TileRef old = navmesh->getTileRefAt(th->tx, th->ty, th->tlayer);
+    if (pr.empty) {
+      navmesh->removeTile(old, nullptr, nullptr);
+      return SUCCESS;
+    }
+    uint8_t* navData = new (std::nothrow) uint8_t[size_t(pr.size)];
+    if (!navData) return FAILURE | OUT_OF_MEMORY;
+    std::memcpy(navData, pr.data, size_t(pr.size));
+    navmesh->removeTile(old, nullptr, nullptr);
+    const Status s = navmesh->addTile(navData, pr.size, TILE_FREE_DATA, 0, nullptr);
+    if (statusFailed(s)) delete[] navData;
+    return statusFailed(s) ? s : SUCCESS;
+  }
+  const bool keep = m_keepPristine && !obstructed;
 
   m_arena.reset();
   const int walkableClimbVx = int(m_params.walkableClimb / m_params.ch);
@@ -649,6 +702,11 @@ Status TileCache::buildNavMeshTile(CompressedTileRef ref, NavMesh* navmesh) {
   if (statusFailed(status)) return status;
 
   if (!lmesh->npolys) {
+    if (keep) {
+      dropPristine(slot);
+      m_pristine[slot].salt = tile->salt;
+      m_pristine[slot].empty = true;
+    }
     // Nothing walkable left: the location stays empty.
     navmesh->removeTile(navmesh->getTileRefAt(th->tx, th->ty, th->tlayer), nullptr, nullptr);
     return SUCCESS;
@@ -678,6 +736,15 @@ Status TileCache::buildNavMeshTile(CompressedTileRef ref, NavMesh* navmesh) {
   uint8_t* navData = nullptr;
   int navDataSize = 0;
   if (!buildTileData(params, &navData, &navDataSize)) return FAILURE;
+  if (keep) {
+    // Copied before addTile writes the links into the blob.
+    dropPristine(slot);
+    uint8_t* copy = new (std::nothrow) uint8_t[size_t(navDataSize)];
+    if (copy) {
+      std::memcpy(copy, navData, size_t(navDataSize));
+      m_pristine[slot] = Pristine{copy, navDataSize, tile->salt, false};
+    }
+  }
 
   navmesh->removeTile(navmesh->getTileRefAt(th->tx, th->ty, th->tlayer), nullptr, nullptr);
   status = navmesh->addTile(navData, navDataSize, TILE_FREE_DATA, 0, nullptr);

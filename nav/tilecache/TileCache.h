@@ -245,6 +245,19 @@ public:
   /// An obstacle's bounds (an oriented box: a square of half side 1.41 * max(hx, hz)). [Unit: wu]
   void getObstacleBounds(const TileCacheObstacle* ob, float* bmin, float* bmax) const;
 
+  /// Opt-in (off by default): keep a copy of each layer's tile as built with no obstacle on it
+  /// (the first such build after this call), and rebuild a layer that no obstacle touches from
+  /// that copy instead of running the build stages and the mesh process: the same bytes as long
+  /// as the mesh process gives the same output for the same layer (call clearPristineTiles()
+  /// after changing what it does, e.g. its off-mesh links). Removing an obstacle then costs a copy
+  /// instead of a rebuild. Costs one copy of every such tile (allocated when first built).
+  void setKeepPristineTiles(bool keep);
+  bool keepsPristineTiles() const { return m_keepPristine; }
+  /// Forgets the kept copies (their memory is freed).
+  void clearPristineTiles();
+  /// Layers whose obstacle-free tile is kept now.
+  int pristineTileCount() const;
+
   /// Requests queued and tiles waiting for a rebuild (for tools and tests).
   int getRequestCount() const { return m_nreqs; }
   int getUpdateCount() const { return m_nupdate; }
@@ -300,6 +313,17 @@ private:
   int m_nupdate = 0;
 
   TileCacheArena m_arena;
+
+  /// A layer's tile as built with no obstacle (see setKeepPristineTiles), per tile slot.
+  struct Pristine {
+    uint8_t* data;  ///< new[] copy of the blob before NavMesh::addTile linked it (null: none)
+    int size;
+    uint32_t salt;  ///< the layer slot's salt when kept (0: nothing kept)
+    bool empty;     ///< the layer had no polygon (the location stays empty)
+  };
+  Pristine* m_pristine = nullptr; ///< [Size: maxTiles]
+  bool m_keepPristine = false;
+  void dropPristine(int slot);
 };
 
 } // namespace tilecache

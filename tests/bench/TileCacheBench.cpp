@@ -9,6 +9,8 @@
 //   update/<level>/<N>      with N obstacles standing (0, 100, 500 small cylinders), one cylinder
 //                           added and removed, update() until up to date after each: the time of
 //                           the update() calls of the cycle (counter `updates` = calls per cycle).
+//                           Rows "... kept": ours with setKeepPristineTiles (obstacle-free tiles
+//                           rebuilt from a kept copy), against the same Detour run.
 //   stages/<level>          every layer of the level rebuilt with no obstacle through the builder
 //                           stages alone (ours: TileCacheBuilder + TileBuilder; Detour's:
 //                           DetourTileCacheBuilder + dtCreateNavMeshData), each stage timed: where
@@ -183,6 +185,7 @@ double cpuNow() {
 // ---- time until usable ----
 void Nav_usable(benchmark::State& st, Level* L, int kind) {
   setCrowd(*L, 0);
+  L->d->ours.setKeepPristineTiles(false);
   size_t i = 0;
   int64_t updates = 0;
   for (auto _ : st) {
@@ -223,8 +226,9 @@ void Dt_usable(benchmark::State& st, Level* L, int kind) {
 }
 
 // ---- update() with N obstacles standing ----
-void Nav_update(benchmark::State& st, Level* L, int crowd) {
+void Nav_update(benchmark::State& st, Level* L, int crowd, bool kept) {
   setCrowd(*L, crowd);
+  L->d->ours.setKeepPristineTiles(kept);
   size_t i = 0;
   int64_t updates = 0;
   for (auto _ : st) {
@@ -245,6 +249,7 @@ void Nav_update(benchmark::State& st, Level* L, int crowd) {
     st.SetIterationTime(t);
   }
   st.counters["updates"] = benchmark::Counter(double(updates), benchmark::Counter::kAvgIterations);
+  L->d->ours.setKeepPristineTiles(false);
 }
 void Dt_update(benchmark::State& st, Level* L, int crowd) {
   setCrowd(*L, crowd);
@@ -505,7 +510,11 @@ int main(int argc, char** argv) {
     for (int n : BACKGROUNDS) {
       const std::string row = "update/" + L->name + "/" + std::to_string(n);
       rows.push_back(row);
-      benchmark::RegisterBenchmark(("Nav_" + row).c_str(), Nav_update, L.get(), n)
+      benchmark::RegisterBenchmark(("Nav_" + row).c_str(), Nav_update, L.get(), n, false)
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond);
+      // The same with TileCache::setKeepPristineTiles: the removal rebuilds from kept copies.
+      benchmark::RegisterBenchmark(("NavKept_" + row).c_str(), Nav_update, L.get(), n, true)
           ->UseManualTime()
           ->Unit(benchmark::kMicrosecond);
       benchmark::RegisterBenchmark(("Dt_" + row).c_str(), Dt_update, L.get(), n)
@@ -528,6 +537,9 @@ int main(int argc, char** argv) {
     if (d == rep.times.end() || n == rep.times.end()) continue;
     std::printf("%-28s %14.1f %14.1f %7.2fx\n", row.c_str(), d->second, n->second, d->second / n->second);
     ++shown;
+    const auto k = rep.times.find("NavKept_" + row);
+    if (k != rep.times.end())
+      std::printf("%-28s %14.1f %14.1f %7.2fx\n", (row + " kept").c_str(), d->second, k->second, d->second / k->second);
   }
   if (!shown) status = 1;
   for (auto& L : g_levels) {

@@ -493,6 +493,34 @@ TEST_P(TileCacheDiff, OrientedBoxesMatchDetour) {
   runKind(*d, ORIENTED_BOX, 37, GetParam());
 }
 
+TEST_P(TileCacheDiff, PristineCopiesGiveTheSameTiles) {
+  auto d = make();
+  ASSERT_TRUE(d);
+  // Tiles no obstacle touches are rebuilt from the copy kept at their first obstacle-free build:
+  // every step still matches Detour, which runs the whole pipeline each time.
+  d->ours.setKeepPristineTiles(true);
+  EXPECT_EQ(d->ours.pristineTileCount(), 0);
+  runKind(*d, CYLINDER, 41, GetParam());
+  const int kept = d->ours.pristineTileCount();
+  EXPECT_GT(kept, 0) << "removals rebuild obstacle-free tiles: their copies are kept";
+  runKind(*d, ORIENTED_BOX, 43, GetParam());
+  runKind(*d, BOX, 47, GetParam());
+  EXPECT_GE(d->ours.pristineTileCount(), kept);
+  // A layer removed from the cache forgets its copy; clearing forgets them all.
+  const tctest::RecastLayer& l = data->lev.layers.front();
+  const tc::CompressedTileRef ref = d->ours.getTileRef(d->ours.getTileAt(l.header.tx, l.header.ty, l.header.tlayer));
+  const int before = d->ours.pristineTileCount();
+  ASSERT_EQ(d->ours.buildNavMeshTile(ref, &d->navOurs), nav::SUCCESS);
+  const int withFirst = d->ours.pristineTileCount();
+  EXPECT_GE(withFirst, before);
+  ASSERT_EQ(d->ours.removeTile(ref, nullptr, nullptr), nav::SUCCESS);
+  EXPECT_EQ(d->ours.pristineTileCount(), withFirst - 1);
+  d->ours.clearPristineTiles();
+  EXPECT_EQ(d->ours.pristineTileCount(), 0);
+  d->ours.setKeepPristineTiles(false);
+  EXPECT_FALSE(d->ours.keepsPristineTiles());
+}
+
 TEST_P(TileCacheDiff, MixedKindsAndQueueEdgeCasesMatchDetour) {
   auto d = make();
   ASSERT_TRUE(d);
