@@ -26,6 +26,8 @@ void printHelp(FILE* out) {
                "                       a level .json opens its OBJ; the .bin with the same stem next to it\n"
                "                       is opened as the navmesh; a .bin alone is drawn and clicked on directly\n"
                "  mesh.bin             open this baked tile set as the navmesh (after the level)\n"
+               "  mesh.tcache          a tile cache (navbench bake --layers) opens like a tile set, for the\n"
+               "                       Obstacles tool; beside an OBJ (same stem, no .bin) it is opened with it\n"
                "  SCENARIO.json        a saved scenario (File > Save scenario): level, tile set, camera, tool,\n"
                "                       start/end, filter, draw toggles; or a NavBench screenshot .png (F12),\n"
                "                       which carries its scenario. A bad or moved file: message, exit code 1\n"
