@@ -2,6 +2,7 @@
 
 #include "app/Log.h"
 #include "app/NavState.h"
+#include "app/panels/BakePanel.h"
 #include "nav/NavMesh.h"
 #include "render/DebugDraw.h"
 
@@ -231,8 +232,10 @@ void ToolObstacles::drawUi() {
     ImGui::TextWrapped("Obstacles need a tile cache navmesh (.tcache): compressed layers whose tiles are rebuilt in "
                        "place. The open navmesh is %s.",
                        m_ctx && m_ctx->nav && m_ctx->nav->loaded() ? "a tile set (.bin)" : "none");
+    // The level the Bake panel bakes (an OBJ or its level file), else the navmesh's level file by name.
     std::string level = "LEVEL.json";
-    if (m_ctx && m_ctx->nav && m_ctx->nav->loaded()) level = std::filesystem::path(m_ctx->nav->path()).replace_extension(".json").string();
+    if (m_ctx && m_ctx->bake && m_ctx->bake->hasSource()) level = m_ctx->bake->source();
+    else if (m_ctx && m_ctx->nav && m_ctx->nav->loaded()) level = std::filesystem::path(m_ctx->nav->path()).replace_extension(".json").string();
     ImGui::TextWrapped("Bake one, then open it (File > Open, or drop it here; a .tcache beside an OBJ is opened "
                        "with it when there is no .bin):");
     const std::string cmd = "navbench bake " + level + " --layers -o " +
