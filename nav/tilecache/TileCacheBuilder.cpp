@@ -413,8 +413,9 @@ namespace {
 /// A run of cells of one row (a sweep) and the one region above it it touches, if only one.
 struct SweepSpan {
   uint16_t samples; ///< Cells of the run connected to `nei` in the previous row.
-  uint8_t id;       ///< Region id given to the run.
+  uint16_t cells;   ///< Cells of the run.
   uint8_t nei;      ///< The previous row's region it touches, NO_REGION if none or several.
+  uint8_t area;     ///< The area of the run's cells.
 };
 
 struct MonotoneRegion {
@@ -437,11 +438,13 @@ inline void addNeighbourRegion(MonotoneRegion& r, uint8_t v) {
   r.neis[r.neiCount++] = v;
 }
 
-/// True when exactly one neighbour link joins the regions now called `from` and `to`.
-bool canMergeRegions(uint8_t from, uint8_t to, const MonotoneRegion* regs, int nregs) {
+/// True when exactly one neighbour link joins the regions now called `from` and `to`. The regions
+/// called `from` are the chain first[from] -> next[...] (NO_REGION ends it); the count is over
+/// the same links as a scan of every region would see, so the answer is the same.
+bool canMergeRegions(uint8_t from, uint8_t to, const MonotoneRegion* regs, const uint8_t* first,
+                     const uint8_t* next) {
   int links = 0;
-  for (int i = 0; i < nregs; ++i) {
-    if (regs[i].regId != from) continue;
+  for (uint8_t i = first[from]; i != NO_REGION; i = next[i]) {
     for (int j = 0; j < regs[i].neiCount; ++j)
       if (regs[regs[i].neis[j]].regId == to) ++links;
   }
@@ -462,10 +465,21 @@ Status buildTileCacheRegions(TileCacheAlloc* alloc, TileCacheLayer& layer, int w
   Scratch<SweepSpan> sweeps(alloc, size_t(w));
   if (!sweeps) return FAILURE | OUT_OF_MEMORY;
   std::memset(sweeps.get(), 0, sizeof(SweepSpan) * size_t(w));
+  // up[x]: the previous row's region of the cell above x when the two cells connect, else
+  // NO_REGION; kept from the sweep of a row for its neighbour pass.
+  Scratch<uint8_t> up(alloc, size_t(w));
+  if (!up) return FAILURE | OUT_OF_MEMORY;
+  // Regions are numbered below 255 (NO_REGION); each is set up when its id is handed out.
+  Scratch<MonotoneRegion> regs(alloc, 256);
+  if (!regs) return FAILURE | OUT_OF_MEMORY;
 
   // Sweep rows in z: a run of connected cells continues the region above when it touches exactly
-  // one region there and that region touches nothing else in this row.
+  // one region there and that region touches nothing else in this row. Once a row's ids are
+  // final, its cells add their neighbours across z (runs of a row are already split in x), in
+  // row-major order.
   uint8_t prevCount[256];
+  int cellCount[256] = {};
+  uint8_t regArea[256] = {};
   int regCount = 0;
   for (int z = 0; z < h; ++z) {
     if (regCount > 0) std::memset(prevCount, 0, size_t(regCount));
@@ -481,10 +495,15 @@ Status buildTileCacheRegions(TileCacheAlloc* alloc, TileCacheLayer& layer, int w
         sid = uint8_t(sweepCount++);
         sweeps[sid].nei = NO_REGION;
         sweeps[sid].samples = 0;
+        sweeps[sid].cells = 0;
+        sweeps[sid].area = areas[idx];
       }
+      sweeps[sid].cells++;
       const int zidx = idx - w;
+      uint8_t above = NO_REGION;
       if (z > 0 && cellsConnected(heights, areas, idx, zidx, walkableClimb)) {
         const uint8_t nr = cellReg[zidx];
+        above = nr;
         if (nr != NO_REGION) {
           if (sweeps[sid].samples == 0) sweeps[sid].nei = nr;
           if (sweeps[sid].nei == nr) {
@@ -495,57 +514,54 @@ Status buildTileCacheRegions(TileCacheAlloc* alloc, TileCacheLayer& layer, int w
           }
         }
       }
+      up[x] = above;
       cellReg[idx] = sid;
     }
+    // Sweep ids -> region ids through a byte table (NO_REGION maps to itself). A run's cells all
+    // share one area (connected cells have the same area), so its region's area is the run's.
+    uint8_t sweepToRegion[256];
     for (int i = 0; i < sweepCount; ++i) {
+      uint8_t id;
       if (sweeps[i].nei != NO_REGION && uint16_t(prevCount[sweeps[i].nei]) == sweeps[i].samples) {
-        sweeps[i].id = sweeps[i].nei;
+        id = sweeps[i].nei;
       } else {
         if (regCount == 255) return FAILURE | BUFFER_TOO_SMALL;
-        sweeps[i].id = uint8_t(regCount++);
+        id = uint8_t(regCount++);
+        regs[id].neiCount = 0;
       }
+      sweepToRegion[i] = id;
+      cellCount[id] += sweeps[i].cells;
+      regArea[id] = sweeps[i].area;
     }
-    // Sweep ids -> region ids through a byte table (NO_REGION maps to itself).
-    uint8_t sweepToRegion[256];
-    for (int i = 0; i < sweepCount; ++i) sweepToRegion[i] = sweeps[i].id;
     sweepToRegion[NO_REGION] = NO_REGION;
     uint8_t* row = cellReg + z * w;
-    for (int x = 0; x < w; ++x) row[x] = sweepToRegion[row[x]];
+    for (int x = 0; x < w; ++x) {
+      const uint8_t ri = sweepToRegion[row[x]];
+      row[x] = ri;
+      if (ri == NO_REGION) continue;
+      const uint8_t rai = up[x];
+      if (rai != NO_REGION && rai != ri) {
+        addNeighbourRegion(regs[ri], rai);
+        addNeighbourRegion(regs[rai], ri);
+      }
+    }
   }
 
   const int nregs = regCount;
-  Scratch<MonotoneRegion> regs(alloc, size_t(nregs));
-  if (!regs) return FAILURE | OUT_OF_MEMORY;
-  std::memset(regs.get(), 0, sizeof(MonotoneRegion) * size_t(nregs));
-  for (int i = 0; i < nregs; ++i) regs[i].regId = NO_REGION;
-
-  // Region sizes, areas and neighbours (across z only: runs of a row are already split in x).
-  int cellCount[256] = {};
-  uint8_t lastArea[256] = {};
-  for (int z = 0; z < h; ++z) {
-    for (int x = 0; x < w; ++x) {
-      const int idx = x + z * w;
-      const uint8_t ri = cellReg[idx];
-      if (ri == NO_REGION) continue;
-      cellCount[ri]++;
-      lastArea[ri] = areas[idx];
-      const int zidx = idx - w;
-      if (z > 0 && cellsConnected(heights, areas, idx, zidx, walkableClimb)) {
-        const uint8_t rai = cellReg[zidx];
-        if (rai != NO_REGION && rai != ri) {
-          addNeighbourRegion(regs[ri], rai);
-          addNeighbourRegion(regs[rai], ri);
-        }
-      }
-    }
-  }
   for (int i = 0; i < nregs; ++i) {
     regs[i].cells = cellCount[i];
-    regs[i].areaId = lastArea[i]; // the area of the region's last cell (all its cells share it)
+    regs[i].areaId = regArea[i];
     regs[i].regId = uint8_t(i);
   }
 
   // Merge each region into its largest same-area neighbour it shares exactly one link with.
+  // Regions sharing a merged id are kept as chains (ids stay below nregs <= 255, so NO_REGION ends
+  // a chain), so neither the link count nor the renaming scans every region.
+  uint8_t first[256], last[256], next[256];
+  for (int i = 0; i < nregs; ++i) {
+    first[i] = last[i] = uint8_t(i);
+    next[i] = NO_REGION;
+  }
   for (int i = 0; i < nregs; ++i) {
     MonotoneRegion& reg = regs[i];
     int merge = -1;
@@ -555,7 +571,7 @@ Status buildTileCacheRegions(TileCacheAlloc* alloc, TileCacheLayer& layer, int w
       const MonotoneRegion& other = regs[nei];
       if (reg.regId == other.regId) continue;
       if (reg.areaId != other.areaId) continue;
-      if (other.cells > mergeCells && canMergeRegions(reg.regId, other.regId, regs.get(), nregs)) {
+      if (other.cells > mergeCells && canMergeRegions(reg.regId, other.regId, regs.get(), first, next)) {
         mergeCells = other.cells;
         merge = nei;
       }
@@ -563,8 +579,10 @@ Status buildTileCacheRegions(TileCacheAlloc* alloc, TileCacheLayer& layer, int w
     if (merge != -1) {
       const uint8_t oldId = reg.regId;
       const uint8_t newId = regs[merge].regId;
-      for (int j = 0; j < nregs; ++j)
-        if (regs[j].regId == oldId) regs[j].regId = newId;
+      for (uint8_t j = first[oldId]; j != NO_REGION; j = next[j]) regs[j].regId = newId;
+      next[last[newId]] = first[oldId];
+      last[newId] = last[oldId];
+      first[oldId] = last[oldId] = NO_REGION;
     }
   }
 
