@@ -26,8 +26,9 @@ struct AppOptions {
   /// Scripted clicks (window pixels), replayed as real SDL input over three frames each (move,
   /// press, release) after the first frame: they hit ImGui widgets like the mouse would, or else
   /// pick the level (ray -> level hit -> active tool). For headless screenshots and tests.
-  /// A drag (--drag) presses at (x, y) and holds the button to (toX, toY), where it is released
-  /// (three frames as well: ImGui moves a panel taken by its title bar or an empty part).
+  /// A drag (--drag) presses at (x, y) and holds the button while the mouse moves, a step a frame,
+  /// to (toX, toY), where it is released (ImGui moves a panel taken by its title bar or an empty
+  /// part; a tool that takes drags sees the intermediate points; ScriptDriver.h has the frames).
   struct Click {
     float x, y;
     bool shift;

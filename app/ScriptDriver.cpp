@@ -22,9 +22,17 @@ bool ScriptDriver::check(std::string& error) const {
   return true;
 }
 
+int ScriptDriver::inputFrames(const AppOptions::Click& c) { return c.drag ? 3 + kDragMoves : 3; }
+
+int ScriptDriver::clickFrames(size_t n) const {
+  int frames = 0;
+  for (size_t i = 0; i < n && i < m_opt.clicks.size(); ++i) frames += inputFrames(m_opt.clicks[i]);
+  return frames;
+}
+
 int ScriptDriver::framesNeeded() const {
   return std::max(m_opt.screenshotFrames,
-                  3 + 3 * int(m_opt.clicks.size()) + 2 * int(m_opt.keys.size()) + (m_opt.hover ? 3 : 0));
+                  3 + clickFrames(m_opt.clicks.size()) + 2 * int(m_opt.keys.size()) + (m_opt.hover ? 3 : 0));
 }
 
 void ScriptDriver::applyMouse() const {
@@ -72,7 +80,7 @@ void ScriptDriver::typeText(SDL_Window* window) {
 
 void ScriptDriver::run(int frame, SDL_Window* window) {
   typeText(window); // --type text still waiting for its field
-  if (frame == 1 + 3 * m_opt.resizeAfterClicks && m_opt.resizeW > 0) SDL_SetWindowSize(window, m_opt.resizeW, m_opt.resizeH);
+  if (frame == 1 + clickFrames(size_t(m_opt.resizeAfterClicks)) && m_opt.resizeW > 0) SDL_SetWindowSize(window, m_opt.resizeW, m_opt.resizeH);
   if (frame == 1) {
     for (const std::string& f : m_opt.drops) {
       SDL_Event drop{};
@@ -82,13 +90,15 @@ void ScriptDriver::run(int frame, SDL_Window* window) {
       SDL_PushEvent(&drop);
     }
   }
-  // Click i: frame 1 + 3i moves the mouse there (so ImGui knows what is hovered), the next frame
-  // presses the left button, the one after releases it.
+  // Click i: its first frame moves the mouse there (so ImGui knows what is hovered), the next
+  // presses the left button, the one after releases it. A drag holds the button from the press
+  // through kDragMoves frames of mouse motion, evenly along the way to its end point (the last one
+  // on it), as a hand moves a mouse, then releases it there.
   // SDL cannot move the mouse of an offscreen window, so ImGui's mouse state is set directly
-  // (the pre-1.87 input API) while the button events go through SDL's queue as usual.
+  // (the pre-1.87 input API) while the button and motion events go through SDL's queue as usual.
   const int step = frame - 1;
   m_mouse = false;
-  const int keyStep = step - 3 * int(m_opt.clicks.size());
+  const int keyStep = step - clickFrames(m_opt.clicks.size());
   if (keyStep >= 0 && keyStep / 2 < int(m_opt.keys.size()) &&
       m_opt.keys[size_t(keyStep / 2)].rfind(AppOptions::kTypePrefix, 0) == 0) { // --type: text input events
     if (keyStep % 2 == 0) {
@@ -119,28 +129,50 @@ void ScriptDriver::run(int frame, SDL_Window* window) {
     SDL_PushEvent(&ev);
     return;
   }
-  if (step < 0 || step / 3 >= int(m_opt.clicks.size())) return;
-  const AppOptions::Click& c = m_opt.clicks[size_t(step / 3)];
+  if (step < 0 || keyStep >= 0) return;
+  // Which input this frame belongs to, and which of its frames it is.
+  size_t input = 0;
+  int sub = step;
+  while (sub >= inputFrames(m_opt.clicks[input])) sub -= inputFrames(m_opt.clicks[input++]);
+  const AppOptions::Click& c = m_opt.clicks[input];
+  const int last = inputFrames(c) - 1; // the release
   const int x = int(std::lround(c.x)), y = int(std::lround(c.y));
   m_mouse = true;
   m_mouseX = float(x);
   m_mouseY = float(y);
-  m_mouseDown = step % 3 == 1;
-  if (c.drag && step % 3 == 2) { // --drag: the button still held at the end point for ImGui, released there
-    m_mouseX = c.toX;
-    m_mouseY = c.toY;
-    m_mouseDown = true;
+  m_mouseDown = sub >= 1 && sub < last;
+  m_shift = c.shift;
+  if (c.drag && sub >= 2) { // moving with the button held, then released at the end point
+    // Motion i of kDragMoves (1..) is at pixel along(i); motion 1 starts from the press.
+    auto along = [&](int i, int axis) {
+      const float t = float(std::min(i, kDragMoves)) / float(kDragMoves);
+      return axis == 0 ? int(std::lround(float(x) + (c.toX - float(x)) * t)) : int(std::lround(float(y) + (c.toY - float(y)) * t));
+    };
+    m_mouseX = float(along(sub - 1, 0));
+    m_mouseY = float(along(sub - 1, 1));
+    if (sub < last) {
+      SDL_Event ev{};
+      ev.type = SDL_MOUSEMOTION;
+      ev.motion.windowID = SDL_GetWindowID(window);
+      ev.motion.state = SDL_BUTTON_LMASK;
+      ev.motion.x = along(sub - 1, 0);
+      ev.motion.y = along(sub - 1, 1);
+      ev.motion.xrel = ev.motion.x - along(sub - 2, 0);
+      ev.motion.yrel = ev.motion.y - along(sub - 2, 1);
+      SDL_PushEvent(&ev);
+      return;
+    }
+    m_mouseDown = true; // the button still held at the end point for ImGui, released there
   }
-  if (step % 3 == 0) return;
+  if (sub == 0) return;
   SDL_Event ev{};
-  ev.type = step % 3 == 1 ? SDL_MOUSEBUTTONDOWN : SDL_MOUSEBUTTONUP;
+  ev.type = sub == 1 ? SDL_MOUSEBUTTONDOWN : SDL_MOUSEBUTTONUP;
   ev.button.windowID = SDL_GetWindowID(window);
   ev.button.button = SDL_BUTTON_LEFT;
-  ev.button.state = step % 3 == 1 ? SDL_PRESSED : SDL_RELEASED;
+  ev.button.state = sub == 1 ? SDL_PRESSED : SDL_RELEASED;
   ev.button.clicks = 1;
   ev.button.x = int(std::lround(m_mouseX));
   ev.button.y = int(std::lround(m_mouseY));
-  m_shift = c.shift;
   SDL_PushEvent(&ev);
 }
 

@@ -4,7 +4,10 @@
 //
 // Timeline, in frames (frame 0 is the first, before any input):
 //   frame 1                    --drop files and, unless given after clicks, --resize
-//   frames 1+3i .. 3+3i        click i: move there, press, release (a drag releases at its end)
+//   from frame 1, in order:
+//     3 frames per click       move there, press, release
+//     3 + kDragMoves per drag  move there, press, kDragMoves frames of motion (button held) along
+//                              the way to its end point, release there
 //   then 2 frames per entry    --key (down, up) or --type (text input events), in the order given
 //   then                       --hover: the mouse rests on its pixel until the end
 #pragma once
@@ -19,6 +22,9 @@ namespace navbench {
 
 class ScriptDriver {
 public:
+  /// Mouse motion events (one a frame) between a drag's press and release.
+  static constexpr int kDragMoves = 6;
+
   explicit ScriptDriver(const AppOptions& options) : m_opt(options) {}
   /// Checks every --key name; false with a message naming the first unknown one.
   bool check(std::string& error) const;
@@ -40,6 +46,9 @@ public:
   static bool parseKey(const std::string& name, SDL_Keycode& sym, Uint16& mod);
 
 private:
+  static int inputFrames(const AppOptions::Click& c);
+  /// Frames taken by the first `n` clicks and drags.
+  int clickFrames(size_t n) const;
   void typeText(SDL_Window* window);
   const AppOptions& m_opt;
   bool m_shift = false;

@@ -143,6 +143,7 @@ bool ToolObstacles::dragBegin(const glm::vec3& hitPos, bool shift) {
   m_dragBefore = tc->obstacles();
   m_dragTarget = glm::vec3(tc->obstacles()[size_t(at)].pos[0], tc->obstacles()[size_t(at)].pos[1], tc->obstacles()[size_t(at)].pos[2]);
   m_dragPending = false;
+  m_dragTrail.clear();
   return true;
 }
 
@@ -159,7 +160,8 @@ void ToolObstacles::dragEnd(const glm::vec3& hitPos, bool hit) {
   const float* cur = tc->obstacles()[size_t(m_drag)].pos;
   std::string why;
   if (glm::vec3(cur[0], cur[1], cur[2]) != m_dragTarget) {
-    if (!tc->move(m_drag, &m_dragTarget.x, &why)) fail(why);
+    if (tc->move(m_drag, &m_dragTarget.x, &why)) m_dragTrail.push_back(m_dragTarget);
+    else fail(why);
   }
   const bool moved = tc->obstacles() .size() != m_dragBefore.size() ||
                      !std::equal(m_dragBefore[size_t(m_drag)].pos, m_dragBefore[size_t(m_drag)].pos + 3, tc->obstacles()[size_t(m_drag)].pos);
@@ -178,7 +180,8 @@ void ToolObstacles::update(float /*dt*/) {
   // Rebuilt as it moves: a new position is queued once the cache took the last one.
   if (tc->cache().getRequestCount() > 0) return;
   std::string why;
-  if (!tc->move(m_drag, &m_dragTarget.x, &why)) fail(why);
+  if (tc->move(m_drag, &m_dragTarget.x, &why)) m_dragTrail.push_back(m_dragTarget);
+  else fail(why);
   m_dragPending = false;
 }
 
@@ -371,6 +374,9 @@ void ToolObstacles::dumpState(nlohmann::json& out) const {
   out["shape"] = {{"kind", obstacleKindName(m_shape.kind)}, {"radius", m_shape.radius}, {"height", m_shape.height},
                   {"half", {m_shape.half[0], m_shape.half[1], m_shape.half[2]}}, {"yaw", m_shape.yawDeg}};
   out["selected"] = m_sel;
+  nlohmann::json trail = nlohmann::json::array();
+  for (const glm::vec3& p : m_dragTrail) trail.push_back(vec3(p));
+  out["dragTrail"] = trail;
   out["tileCacheOpen"] = cache() != nullptr;
   if (const TileCacheState* tc = cache()) tc->dumpState(out["tileCache"]);
   nlohmann::json probe;

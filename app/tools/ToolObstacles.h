@@ -54,6 +54,8 @@ private:
   std::vector<Obstacle> m_dragBefore;
   glm::vec3 m_dragTarget{0.0f};
   bool m_dragPending = false; ///< A move waits for the cache's queue.
+  /// Where the current (or last) drag moved it, in order (the move at the release included).
+  std::vector<glm::vec3> m_dragTrail;
   struct Step {
     std::vector<Obstacle> before, after;
   };

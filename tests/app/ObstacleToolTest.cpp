@@ -2,7 +2,7 @@
 // level's tile cache baked in the test (`navbench bake default.json --layers`) beside its OBJ (no
 // .bin: the .tcache is what opens), --tool Obstacles, Shift+clicks for the probe path across, a
 // click to drop a cylinder (a box through the tool's scenario state), Shift+click to remove it,
-// --drag to move it; then --dump-state (obstacles, rebuilt tiles, the probe path, the navmesh's
+// --drag to move it (rebuilt at each place on the way); then --dump-state (obstacles, rebuilt tiles, the probe path, the navmesh's
 // hash) and the scenario / screenshot reopened.
 #include "TestUtil.h"
 
@@ -35,11 +35,14 @@ struct AppRun : navbench::test::CommandResult {
   const json& tool() const { return toolState; }
 };
 
-/// A folder with the default level's OBJ, MTL, level file and a tile cache baked from it (once).
+/// A folder with the default level's OBJ, MTL, level file and a tile cache baked from it (once a
+/// process).
 const std::string& levelDir() {
   static std::string dir;
   if (!dir.empty()) return dir;
-  const fs::path d = fs::path(NAVBENCH_TEST_TMP) / "level";
+  // One folder per test (ctest runs each test as its own process, in parallel with -j).
+  const ::testing::TestInfo* t = ::testing::UnitTest::GetInstance()->current_test_info();
+  const fs::path d = fs::path(NAVBENCH_TEST_TMP) / (std::string("level_") + (t ? t->name() : "main"));
   fs::remove_all(d);
   fs::create_directories(d);
   const fs::path src = fs::path(NAVBENCH_DEFAULT_LEVEL).parent_path();
@@ -179,7 +182,9 @@ TEST(ObstacleTool, ScenarioAndScreenshotReopenWithTheObstaclesAndABox) {
   EXPECT_NE(box.tool()["tileCache"].value("meshHash", std::string()), hash1);
 }
 
-TEST(ObstacleTool, DragMovesTheObstacle) {
+TEST(ObstacleTool, DragMovesTheObstacleAndRebuildsAsItMoves) {
+  // --drag moves the mouse a step a frame with the button held (ScriptDriver::kDragMoves motion
+  // events), as a hand would: the obstacle follows, its tiles rebuilt at each place on the way.
   const AppRun moved = runTool(std::string("--click ") + kMid + " --drag " + kMid + "," + kMoveTo, "drag");
   ASSERT_EQ(moved.exitCode, 0) << moved.output;
   const json& obs = moved.tool()["tileCache"]["obstacles"];
@@ -188,9 +193,31 @@ TEST(ObstacleTool, DragMovesTheObstacle) {
   const AppRun there = runTool(std::string("--click ") + kMoveTo, "there");
   ASSERT_EQ(placed.tool()["tileCache"]["obstacles"].size(), 1u);
   ASSERT_EQ(there.tool()["tileCache"]["obstacles"].size(), 1u);
-  EXPECT_NE(obs[0]["pos"], placed.tool()["tileCache"]["obstacles"][0]["pos"]);
-  EXPECT_EQ(obs[0]["pos"], there.tool()["tileCache"]["obstacles"][0]["pos"]) << "dropped where the drag ended";
+  const json& from = placed.tool()["tileCache"]["obstacles"][0];
+  const json& to = there.tool()["tileCache"]["obstacles"][0];
+  EXPECT_NE(obs[0]["pos"], from["pos"]);
+  EXPECT_EQ(obs[0]["pos"], to["pos"]) << "dropped where the drag ended";
   EXPECT_EQ(moved.tool()["tileCache"].value("meshHash", std::string()), there.tool()["tileCache"].value("meshHash", std::string()));
+
+  // Moved while dragging: several places, the last one the end, and one of them clear of both
+  // ends (the obstacle stood between them, not only at either).
+  const json trail = moved.tool().value("dragTrail", json::array());
+  ASSERT_GE(trail.size(), 3u) << "the drag moved the obstacle only at its ends: " << trail.dump();
+  EXPECT_EQ(trail.back(), to["pos"]);
+  const float r = from.value("radius", 0.0f);
+  ASSERT_GT(r, 0.0f);
+  auto distXz = [](const json& a, const json& b) { return std::hypot(a[0].get<float>() - b[0].get<float>(), a[2].get<float>() - b[2].get<float>()); };
+  bool between = false;
+  for (const json& p : trail) between = between || (distXz(p, from["pos"]) > r && distXz(p, to["pos"]) > r);
+  EXPECT_TRUE(between) << "no place on the way is clear of both ends: " << trail.dump();
+  // And rebuilt there: more tile rebuilds than one jump from start to end can make (every tile
+  // under the start, for the removal, and under the end, for the addition), in more cache updates.
+  const size_t jump = from["touchedTiles"].size() + to["touchedTiles"].size();
+  const size_t dropRebuilds = placed.tool()["tileCache"]["rebuiltTiles"].size();
+  const size_t dragRebuilds = moved.tool()["tileCache"]["rebuiltTiles"].size() - dropRebuilds;
+  EXPECT_GT(dragRebuilds, jump) << moved.tool()["tileCache"]["rebuiltTiles"].dump();
+  EXPECT_GT(moved.tool()["tileCache"].value("updates", 0), placed.tool()["tileCache"].value("updates", 0) + 1);
+  EXPECT_TRUE(moved.tool()["tileCache"].value("upToDate", false));
 }
 
 TEST(ObstacleTool, ATileSetSaysHowToGetATileCache) {
