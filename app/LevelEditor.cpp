@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <tuple>
 
@@ -156,6 +157,14 @@ bool LevelEditor::prepare(std::string* why) {
   if (!m_doc.bake.hasSource()) return fail("no level to edit: open an OBJ or a level file (a tile set alone has no level)");
   if (!m_doc.nav.loaded()) return fail("no navmesh yet: bake the level first (Bake panel, Ctrl+B)");
   if (m_doc.bake.running()) return fail("a bake is running: edit when it is done");
+  if (m_doc.nav.tileCache()) {
+    // Its tiles are rebuilt from the cache's layers whenever an obstacle touches them, so a tile
+    // re-baked here would silently go back to the layers' version: these edits are refused.
+    const std::string tcache = std::filesystem::path(m_doc.nav.path()).filename().string();
+    const std::string level = std::filesystem::path(m_doc.bake.source()).filename().string();
+    return fail("this navmesh comes from a tile cache (" + tcache + "): edit the level and bake layers again (navbench bake " +
+                level + " --layers -o " + tcache + "), or open the .bin");
+  }
   if (m_baker) return true;
   auto baker = std::make_unique<nav::bake::Baker>();
   std::string err;

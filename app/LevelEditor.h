@@ -11,7 +11,9 @@
 //
 // Bad edits (a volume of fewer than 3 distinct points or no area, a link end over no navmesh, a
 // link longer than the bake allows, a tile outside the grid) are refused with a message and change
-// nothing; a failed rebake keeps the old tiles.
+// nothing; a failed rebake keeps the old tiles. A navmesh opened from a tile cache (.tcache) is not
+// edited at all: its tiles come back from the cache's layers at the next obstacle rebuild, so
+// ready() says to bake the layers again from the edited level (or to open the .bin).
 #pragma once
 
 #include "nav/bake/Bake.h"

@@ -220,6 +220,45 @@ TEST(ObstacleTool, DragMovesTheObstacleAndRebuildsAsItMoves) {
   EXPECT_TRUE(moved.tool()["tileCache"].value("upToDate", false));
 }
 
+TEST(ObstacleTool, LevelEditToolsRefuseATileCacheNavmesh) {
+  // The OBJ and its .tcache open together: a tile the level edit tools re-baked into the cache's
+  // navmesh would go back to the layers' version at the next obstacle rebuild, so they refuse, in
+  // their panel (the tool's message) and the Log, saying what to do instead; nothing changes.
+  const AppRun& base = baseline();
+  ASSERT_EQ(base.exitCode, 0) << base.output;
+  const std::string why = "this navmesh comes from a tile cache (default.tcache)";
+  struct Case {
+    const char* tool;
+    std::string args;
+  };
+  const AppRun prune = runApp("default.obj --tool Prune", "--click 670,445", "prune_flood");
+  ASSERT_GT(prune.state["toolState"].value("unreachable", 0), 0) << "Apply needs unreachable polys to disable";
+  const json apply = prune.state["toolState"]["buttons"]["Apply (disable unreachable)"]; // [x, y, w, h]
+  ASSERT_EQ(apply.size(), 4u) << prune.state["toolState"].dump();
+  const std::string clickApply = "--click " + std::to_string(int(apply[0].get<float>() + apply[2].get<float>() / 2)) + "," +
+                                 std::to_string(int(apply[1].get<float>() + apply[3].get<float>() / 2));
+  for (const Case& c : {Case{"Convex Volumes", std::string("--click 590,430 --click 750,460 --click ") + kMoveTo + " --key return"},
+                        Case{"Off-Mesh Links", "--click 590,430 --click 750,460"}, Case{"Tiles", std::string("--click ") + kMid},
+                        Case{"Prune", "--click 670,445 " + clickApply}}) {
+    const AppRun r = runApp(std::string("default.obj --tool '") + c.tool + "'", c.args, "refused");
+    ASSERT_EQ(r.exitCode, 0) << c.tool << "\n" << r.output;
+    const std::string msg = r.state["toolState"].value("message", std::string());
+    EXPECT_NE(msg.find(why), std::string::npos) << c.tool << ": " << r.state["toolState"].dump();
+    EXPECT_NE(msg.find("--layers -o default.tcache"), std::string::npos) << c.tool << ": " << msg;
+    EXPECT_NE(msg.find("open the .bin"), std::string::npos) << c.tool << ": " << msg;
+    EXPECT_GE(r.state.value("logErrors", 0), 1) << c.tool;
+    EXPECT_NE(r.output.find(why), std::string::npos) << c.tool << ": not in the log\n" << r.output;
+    const json& ed = r.state["editor"];
+    EXPECT_EQ(ed["volumes"], base.state["editor"]["volumes"]) << c.tool << ": the level file's volumes only";
+    EXPECT_EQ(ed["links"], base.state["editor"]["links"]) << c.tool << ": the level file's links only";
+    EXPECT_TRUE(ed["removedTiles"].empty() && ed["disabledPolys"].empty()) << c.tool << ": " << ed.dump();
+    EXPECT_EQ(ed.value("rebakes", -1), 0) << c.tool;
+    EXPECT_EQ(ed.value("undo", -1), 0) << c.tool;
+    EXPECT_FALSE(ed.value("unsaved", true)) << c.tool;
+    EXPECT_EQ(r.state.value("navPolys", 0), base.state.value("navPolys", -1)) << c.tool;
+  }
+}
+
 TEST(ObstacleTool, ATileSetSaysHowToGetATileCache) {
   const fs::path bin = fs::path(NAVBENCH_DEFAULT_LEVEL).parent_path() / "default.bin";
   const AppRun r = runApp(q(bin.string()) + " --tool Obstacles", std::string("--click ") + kMid, "bin");
