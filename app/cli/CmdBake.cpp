@@ -204,7 +204,7 @@ int runBake(int argc, char** argv) {
       lastStage = p.stage;
     };
   }
-  if (!quiet) std::printf("baking %s (%s)\n", level.c_str(), settings.tiled ? "tiled" : "solo");
+  if (!quiet) std::printf("baking %s (%s)\n", level.c_str(), layers ? "tile cache layers" : settings.tiled ? "tiled" : "solo");
   nav::bake::BakeReport report;
   if (layers) return bakeLayersCli(level, input, settings, out, opt);
   const bool ok = nav::bake::bakeFileToTileSet(input, settings, out, opt, &report);

@@ -408,7 +408,7 @@ bool detail::tiledMeshParams(const float* bmin, const BakeSettings& s, int tw, i
 }
 
 void detail::logInputAndGrid(long long verts, long long tris, const BakeInput& extras, const BakeSettings& s,
-                             const float* bmin, const float* bmax, int tw, int th, BakeReport* report) {
+                             const float* bmin, const float* bmax, int tw, int th, BakeReport* report, bool layers) {
   const rcConfig cfg = makeConfig(s);
   int gw = 0, gh = 0;
   gridSize(bmin, bmax, s.cellSize, &gw, &gh);
@@ -419,8 +419,12 @@ void detail::logInputAndGrid(long long verts, long long tris, const BakeInput& e
   report->log.push_back(l.str());
   std::ostringstream g;
   g << "grid: " << gw << " x " << gh << " cells of " << s.cellSize << " x " << s.cellHeight << " wu; agent "
-    << cfg.walkableHeight << " cells tall, climb " << cfg.walkableClimb << ", radius " << cfg.walkableRadius
-    << "; partition " << partitionName(s.partition);
+    << cfg.walkableHeight << " cells tall, climb " << cfg.walkableClimb << ", radius " << cfg.walkableRadius;
+  if (layers) // what a tile rebuild makes of each layer (nav/tilecache), whatever the settings say
+    g << "; heightfield layers: monotone regions per layer, polys of up to 6 verts, edge error " << s.edgeMaxError
+      << " wu, no detail mesh";
+  else
+    g << "; partition " << partitionName(s.partition);
   if (s.tiled)
     g << "; " << tw << " x " << th << " tiles of " << s.tileSize << " cells, border " << cfg.walkableRadius + 3 << " cells";
   else

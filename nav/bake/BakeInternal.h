@@ -135,9 +135,11 @@ bool tiledMeshParams(const float* bmin, const BakeSettings& s, int tilesX, int t
                      std::string* why);
 
 /// The "input: ..." and "grid: ..." log lines of a bake, appended to report->log; the grid line also
-/// goes to report->grid.
+/// goes to report->grid. `layers`: a tile cache layer bake, whose grid line names what its layers
+/// are built with (the tile cache's monotone regions, 6-vertex polys, no detail mesh) instead of
+/// the partition, which it does not use.
 void logInputAndGrid(long long verts, long long tris, const BakeInput& extras, const BakeSettings& s, const float* bmin,
-                     const float* bmax, int tilesX, int tilesY, BakeReport* report);
+                     const float* bmax, int tilesX, int tilesY, BakeReport* report, bool layers = false);
 /// The final "done: ..." log line.
 std::string doneLine(const BakeReport& r);
 /// "tile (x, y)" or "solo mesh".

@@ -229,7 +229,7 @@ bool bakeLayers(const BakeInput& input, const BakeSettings& settingsIn, const Ba
   tileGridFor(bmin, bmax, s, &tw, &th);
   r.tilesX = tw;
   r.tilesY = th;
-  logInputAndGrid(input.vertCount(), input.triCount(), input, s, bmin, bmax, tw, th, &r);
+  logInputAndGrid(input.vertCount(), input.triCount(), input, s, bmin, bmax, tw, th, &r, true);
   const long long cells = (long long)tw * th;
   if (cells * LAYER_BAKE_EXPECTED_LAYERS > (1 << 22))
     return fail("the level needs " + std::to_string(tw) + " x " + std::to_string(th) +
