@@ -416,6 +416,7 @@ struct SweepSpan {
   uint16_t cells;   ///< Cells of the run.
   uint8_t nei;      ///< The previous row's region it touches, NO_REGION if none or several.
   uint8_t area;     ///< The area of the run's cells.
+  uint8_t x0;       ///< The run's first cell (runs are contiguous in x).
 };
 
 struct MonotoneRegion {
@@ -472,18 +473,27 @@ Status buildTileCacheRegions(TileCacheAlloc* alloc, TileCacheLayer& layer, int w
   // Regions are numbered below 255 (NO_REGION); each is set up when its id is handed out.
   Scratch<MonotoneRegion> regs(alloc, 256);
   if (!regs) return FAILURE | OUT_OF_MEMORY;
+  // The grid keeps each row's run ids until the end; rowMap[rowStart[z] + run] is the region of
+  // a run of row z (at most one run per non-null cell, so w * h entries suffice).
+  Scratch<uint8_t> rowMap(alloc, size_t(w) * size_t(h));
+  Scratch<int> rowStart(alloc, size_t(h) + 1);
+  if (!rowMap || !rowStart) return FAILURE | OUT_OF_MEMORY;
 
   // Sweep rows in z: a run of connected cells continues the region above when it touches exactly
   // one region there and that region touches nothing else in this row. Once a row's ids are
-  // final, its cells add their neighbours across z (runs of a row are already split in x), in
-  // row-major order.
+  // known, its cells add their neighbours across z (runs of a row are already split in x), in
+  // row-major order; a run that continues the one region it touches adds none.
   uint8_t prevCount[256];
+  uint8_t prevMap[256]; // the previous row's run id -> region (NO_REGION to itself)
+  prevMap[NO_REGION] = NO_REGION;
   int cellCount[256] = {};
   uint8_t regArea[256] = {};
   int regCount = 0;
+  int mapUsed = 0;
   for (int z = 0; z < h; ++z) {
     if (regCount > 0) std::memset(prevCount, 0, size_t(regCount));
     int sweepCount = 0;
+    uint8_t* const row = cellReg + z * w;
     for (int x = 0; x < w; ++x) {
       const int idx = x + z * w;
       if (areas[idx] == TILECACHE_NULL_AREA) continue;
@@ -497,12 +507,13 @@ Status buildTileCacheRegions(TileCacheAlloc* alloc, TileCacheLayer& layer, int w
         sweeps[sid].samples = 0;
         sweeps[sid].cells = 0;
         sweeps[sid].area = areas[idx];
+        sweeps[sid].x0 = uint8_t(x);
       }
       sweeps[sid].cells++;
       const int zidx = idx - w;
       uint8_t above = NO_REGION;
       if (z > 0 && cellsConnected(heights, areas, idx, zidx, walkableClimb)) {
-        const uint8_t nr = cellReg[zidx];
+        const uint8_t nr = prevMap[cellReg[zidx]];
         above = nr;
         if (nr != NO_REGION) {
           if (sweeps[sid].samples == 0) sweeps[sid].nei = nr;
@@ -515,11 +526,13 @@ Status buildTileCacheRegions(TileCacheAlloc* alloc, TileCacheLayer& layer, int w
         }
       }
       up[x] = above;
-      cellReg[idx] = sid;
+      row[x] = sid;
     }
-    // Sweep ids -> region ids through a byte table (NO_REGION maps to itself). A run's cells all
-    // share one area (connected cells have the same area), so its region's area is the run's.
-    uint8_t sweepToRegion[256];
+    // Run ids -> region ids. A run's cells all share one area (connected cells have the same
+    // area), so its region's area is the run's.
+    rowStart[z] = mapUsed;
+    uint8_t* const map = rowMap.get() + mapUsed;
+    mapUsed += sweepCount;
     for (int i = 0; i < sweepCount; ++i) {
       uint8_t id;
       if (sweeps[i].nei != NO_REGION && uint16_t(prevCount[sweeps[i].nei]) == sweeps[i].samples) {
@@ -529,23 +542,24 @@ Status buildTileCacheRegions(TileCacheAlloc* alloc, TileCacheLayer& layer, int w
         id = uint8_t(regCount++);
         regs[id].neiCount = 0;
       }
-      sweepToRegion[i] = id;
+      map[i] = id;
+      prevMap[i] = id;
       cellCount[id] += sweeps[i].cells;
       regArea[id] = sweeps[i].area;
     }
-    sweepToRegion[NO_REGION] = NO_REGION;
-    uint8_t* row = cellReg + z * w;
-    for (int x = 0; x < w; ++x) {
-      const uint8_t ri = sweepToRegion[row[x]];
-      row[x] = ri;
-      if (ri == NO_REGION) continue;
-      const uint8_t rai = up[x];
-      if (rai != NO_REGION && rai != ri) {
-        addNeighbourRegion(regs[ri], rai);
-        addNeighbourRegion(regs[rai], ri);
+    for (int i = 0; i < sweepCount; ++i) {
+      const uint8_t ri = map[i];
+      if (ri == sweeps[i].nei) continue; // continues its only region above: no new neighbour
+      for (int x = sweeps[i].x0; x < w && row[x] == uint8_t(i); ++x) {
+        const uint8_t rai = up[x];
+        if (rai != NO_REGION && rai != ri) {
+          addNeighbourRegion(regs[ri], rai);
+          addNeighbourRegion(regs[rai], ri);
+        }
       }
     }
   }
+  rowStart[h] = mapUsed;
 
   const int nregs = regCount;
   for (int i = 0; i < nregs; ++i) {
@@ -597,8 +611,16 @@ Status buildTileCacheRegions(TileCacheAlloc* alloc, TileCacheLayer& layer, int w
   layer.regCount = uint8_t(compact);
   uint8_t finalId[256];
   for (int i = 0; i < nregs; ++i) finalId[i] = regs[i].regId;
-  finalId[NO_REGION] = NO_REGION;
-  for (int i = 0; i < w * h; ++i) cellReg[i] = finalId[cellReg[i]];
+  for (int z = 0; z < h; ++z) {
+    const int n = rowStart[z + 1] - rowStart[z];
+    if (n == 0) continue; // no walkable cell: the row is NO_REGION already
+    uint8_t table[256];
+    const uint8_t* map = rowMap.get() + rowStart[z];
+    for (int i = 0; i < n; ++i) table[i] = finalId[map[i]];
+    table[NO_REGION] = NO_REGION;
+    uint8_t* row = cellReg + z * w;
+    for (int x = 0; x < w; ++x) row[x] = table[row[x]];
+  }
   return SUCCESS;
 }
 
