@@ -820,6 +820,9 @@ int NavMesh::findConnectingPolys(const float* va, const float* vb, const MeshTil
 }
 
 void NavMesh::connectExtLinks(MeshTile* tile, MeshTile* target, int side) {
+  // Toward a diagonal neighbour every edge would look for a diagonal portal, which
+  // findConnectingPolys never finds: nothing to link, skip the scan.
+  if (side != -1 && (side & 1)) return;
   for (int i = 0; i < tile->header->polyCount; ++i) {
     Poly* poly = &tile->polys[i];
     const int nv = poly->vertCount;
