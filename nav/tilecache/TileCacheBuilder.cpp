@@ -1299,7 +1299,16 @@ struct RowBest {
 inline void scanRow(const uint16_t* polys, int npolys, const uint16_t* verts, int j, RowBest& b) {
   b = RowBest{0, -1, 0, 0};
   const uint16_t* pj = &polys[j * NVP];
+  // A polygon sharing an edge with pj has two of pj's vertices; the vertices of pj hashed into
+  // 64 bits rule out most of the others before mergeValue (which would give -1 for them).
+  uint64_t mask = 0;
+  const int nj = countPolyVerts(pj);
+  for (int i = 0; i < nj; ++i) mask |= uint64_t(1) << (pj[i] & 63);
   for (int k = j + 1; k < npolys; ++k) {
+    const uint16_t* pk = &polys[k * NVP];
+    int hits = 0;
+    for (int i = 0; i < NVP && pk[i] != TILECACHE_NULL_IDX; ++i) hits += int((mask >> (pk[i] & 63)) & 1);
+    if (hits < 2) continue;
     int ea, eb;
     const int v = mergeValue(pj, &polys[k * NVP], verts, ea, eb);
     if (v > b.val) b = RowBest{v, k, ea, eb};
