@@ -645,10 +645,13 @@ Status TileCache::buildNavMeshTile(CompressedTileRef ref, NavMesh* navmesh) {
   const TileCacheLayerHeader* th = tile->header;
 
   const int slot = int(decodeTileIdTile(ref));
+  // Only the kept copies need to know up front whether an obstacle touches the tile.
   bool obstructed = false;
-  forEachBit(m_live, m_obstacleWords, [&](int i) {
-    obstructed = obstructed || contains(m_obstacles[i].touched, m_obstacles[i].ntouched, ref);
-  });
+  if (m_keepPristine) {
+    forEachBit(m_live, m_obstacleWords, [&](int i) {
+      obstructed = obstructed || contains(m_obstacles[i].touched, m_obstacles[i].ntouched, ref);
+    });
+  }
   if (m_keepPristine && !obstructed && m_pristine[slot].salt == tile->salt) {
     // No obstacle here and the obstacle-free tile is known: the same bytes without the stages.
     const Pristine& pr = m_pristine[slot];
