@@ -768,11 +768,14 @@ float distPtSegSqr(int x, int z, int px, int pz, int qx, int qz) {
 /// Keeps the vertices where the neighbour changes, then adds the farthest raw vertex of each
 /// simplified edge until every raw vertex is within maxError; rewrites c.verts with the kept ones,
 /// starting at the lowest raw index.
+/// i mod n for 0 <= i < 2n, without a division (the simplification steps around the outline).
+inline int wrapIndex(int i, int n) { return i >= n ? i - n : i; }
+
 void simplifyContour(RawContour& c, float maxError) {
   c.npoly = 0;
   if (c.nverts == 0) return; // guard (Detour divides by zero)
   for (int i = 0; i < c.nverts; ++i) {
-    const int j = (i + 1) % c.nverts;
+    const int j = i + 1 < c.nverts ? i + 1 : 0;
     if (c.verts[j * 4 + 3] != c.verts[i * 4 + 3]) c.poly[c.npoly++] = uint16_t(i);
   }
   if (c.npoly < 2) {
@@ -800,7 +803,7 @@ void simplifyContour(RawContour& c, float maxError) {
 
   const float maxErrSqr = maxError * maxError;
   for (int i = 0; i < c.npoly;) {
-    const int ii = (i + 1) % c.npoly;
+    const int ii = i + 1 < c.npoly ? i + 1 : 0;
     const int ai = c.poly[i];
     const int ax = c.verts[ai * 4 + 0], az = c.verts[ai * 4 + 2];
     const int bi = c.poly[ii];
@@ -812,11 +815,11 @@ void simplifyContour(RawContour& c, float maxError) {
     int ci, cinc, endi;
     if (bx > ax || (bx == ax && bz > az)) {
       cinc = 1;
-      ci = (ai + cinc) % c.nverts;
+      ci = wrapIndex(ai + cinc, c.nverts);
       endi = bi;
     } else {
       cinc = c.nverts - 1;
-      ci = (bi + cinc) % c.nverts;
+      ci = wrapIndex(bi + cinc, c.nverts);
       endi = ai;
     }
     while (ci != endi) {
@@ -825,7 +828,7 @@ void simplifyContour(RawContour& c, float maxError) {
         maxd = d;
         maxi = ci;
       }
-      ci = (ci + cinc) % c.nverts;
+      ci = wrapIndex(ci + cinc, c.nverts);
     }
     if (maxi != -1 && maxd > maxErrSqr) {
       if (c.npoly >= c.capPoly) break; // guard (cannot happen: npoly <= nverts <= capPoly)
@@ -843,7 +846,7 @@ void simplifyContour(RawContour& c, float maxError) {
   // In place: kept indices increase from `start`, so each source is at or after its destination.
   c.nverts = 0;
   for (int i = 0; i < c.npoly; ++i) {
-    const int j = (start + i) % c.npoly;
+    const int j = wrapIndex(start + i, c.npoly);
     const uint8_t* src = &c.verts[c.poly[j] * 4];
     uint8_t* dst = &c.verts[c.nverts * 4];
     dst[0] = src[0];
@@ -1285,8 +1288,8 @@ void mergePolys(uint16_t* pa, const uint16_t* pb, int ea, int eb) {
   const int nb = countPolyVerts(pb);
   std::memset(tmp, 0xff, sizeof(tmp));
   int n = 0;
-  for (int i = 0; i < na - 1; ++i) tmp[n++] = pa[(ea + 1 + i) % na];
-  for (int i = 0; i < nb - 1; ++i) tmp[n++] = pb[(eb + 1 + i) % nb];
+  for (int i = 0; i < na - 1; ++i) tmp[n++] = pa[wrapIndex(ea + 1 + i, na)];
+  for (int i = 0; i < nb - 1; ++i) tmp[n++] = pb[wrapIndex(eb + 1 + i, nb)];
   std::memcpy(pa, tmp, sizeof(tmp));
 }
 
