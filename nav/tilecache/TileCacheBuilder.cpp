@@ -915,11 +915,14 @@ Status buildTileCacheContours(TileCacheAlloc* alloc, TileCacheLayer& layer, int 
   uint8_t traced[256];
   for (int i = 0; i < 256; ++i) traced[i] = i >= lcset.nconts; // guard: regs from another regCount
   int untraced = lcset.nconts;
-  for (int z = 0; z < h && untraced > 0; ++z) {
-    for (int x = 0; x < w; ++x) {
-      const int idx = x + z * w;
+  const int ncells = w * h;
+  // The search for the next untraced cell is a loop of its own so that it stays in registers.
+  for (int idx = 0; untraced > 0; ++idx) {
+    while (idx < ncells && traced[grid.regs[idx]]) ++idx;
+    if (idx >= ncells) break;
+    {
+      const int z = idx / w, x = idx - z * w;
       const uint8_t ri = grid.regs[idx];
-      if (traced[ri]) continue;
       TileCacheContour& cont = lcset.conts[ri];
       cont.reg = ri;
       cont.area = grid.areas[idx];
