@@ -123,6 +123,69 @@ void freeLink(MeshTile* tile, uint32_t link) {
 
 constexpr int MAX_NEIS = 32; // tiles at one grid location considered when linking
 
+/// A tile's portal edges toward one side (neighbour code EXT_LINK | side), in poly then edge
+/// order: the edges findConnectingPolys finds by scanning every poly, collected once per
+/// connectExtLinks call instead of once per edge looking across. A tile with more such edges
+/// than fit falls back to the scan.
+struct SideEdges {
+  static constexpr int CAP = 256;
+  int poly[CAP];
+  uint8_t edge[CAP];
+  int n = 0;
+  bool built = false;
+  bool overflow = false;
+};
+
+void collectSideEdges(const MeshTile* tile, int side, SideEdges& out) {
+  out.built = true;
+  out.n = 0;
+  const uint16_t m = uint16_t(EXT_LINK | uint16_t(side));
+  for (int i = 0; i < tile->header->polyCount; ++i) {
+    const Poly* poly = &tile->polys[i];
+    for (int j = 0; j < poly->vertCount; ++j) {
+      if (poly->neis[j] != m) continue;
+      if (out.n == SideEdges::CAP) {
+        out.overflow = true;
+        return;
+      }
+      out.poly[out.n] = i;
+      out.edge[out.n] = uint8_t(j);
+      out.n++;
+    }
+  }
+}
+
+/// NavMesh::findConnectingPolys over the collected edges: the same tests in the same order, so
+/// the same polys and overlap ranges.
+int connectingPolysIn(const SideEdges& edges, const float* va, const float* vb, const MeshTile* tile, PolyRef base,
+                      int side, PolyRef* con, float* conarea, int maxcon) {
+  float amin[2] = {0, 0}, amax[2] = {0, 0};
+  calcSlabEndPoints(va, vb, amin, amax, side);
+  const float apos = getSlabCoord(va, side);
+  float bmin[2] = {0, 0}, bmax[2] = {0, 0};
+  int n = 0;
+  for (int e = 0; e < edges.n; ++e) {
+    const int i = edges.poly[e];
+    const Poly* poly = &tile->polys[i];
+    const int nv = poly->vertCount;
+    const int j = edges.edge[e];
+    const float* vc = &tile->verts[poly->verts[j] * 3];
+    const float* vd = &tile->verts[poly->verts[(j + 1) % nv] * 3];
+    const float bpos = getSlabCoord(vc, side);
+    if (navAbs(apos - bpos) > 0.01f) continue;
+    calcSlabEndPoints(vc, vd, bmin, bmax, side);
+    if (!overlapSlabs(amin, amax, bmin, bmax, 0.01f, tile->header->walkableClimb)) continue;
+    if (n < maxcon) {
+      conarea[n * 2 + 0] = navMax(amin[0], bmin[0]);
+      conarea[n * 2 + 1] = navMin(amax[0], bmax[0]);
+      con[n] = base | PolyRef(i);
+      n++;
+    }
+    while (e + 1 < edges.n && edges.poly[e + 1] == i) ++e; // one portal per neighbour poly
+  }
+  return n;
+}
+
 } // namespace
 
 // =============================================================================================
@@ -823,6 +886,8 @@ void NavMesh::connectExtLinks(MeshTile* tile, MeshTile* target, int side) {
   // Toward a diagonal neighbour every edge would look for a diagonal portal, which
   // findConnectingPolys never finds: nothing to link, skip the scan.
   if (side != -1 && (side & 1)) return;
+  SideEdges targetEdges[4]; // by the target's side / 2, collected when first needed
+  const PolyRef targetBase = getPolyRefBase(target);
   for (int i = 0; i < tile->header->polyCount; ++i) {
     Poly* poly = &tile->polys[i];
     const int nv = poly->vertCount;
@@ -834,7 +899,12 @@ void NavMesh::connectExtLinks(MeshTile* tile, MeshTile* target, int side) {
       const float* vb = &tile->verts[poly->verts[(j + 1) % nv] * 3];
       PolyRef nei[4];
       float neia[4 * 2];
-      const int nnei = findConnectingPolys(va, vb, target, oppositeTile(dir), nei, neia, 4);
+      const int tside = oppositeTile(dir);
+      if (tside & 1) continue; // diagonal: never a portal (findConnectingPolys finds nothing)
+      SideEdges& edges = targetEdges[tside >> 1];
+      if (!edges.built) collectSideEdges(target, tside, edges);
+      const int nnei = edges.overflow ? findConnectingPolys(va, vb, target, tside, nei, neia, 4)
+                                      : connectingPolysIn(edges, va, vb, target, targetBase, tside, nei, neia, 4);
       for (int k = 0; k < nnei; ++k) {
         const uint32_t idx = allocLink(tile);
         if (idx == NULL_LINK) continue;
