@@ -37,11 +37,13 @@ public:
   PathQueueRef request(PolyRef startRef, PolyRef endRef, const float* startPos, const float* endPos,
                        const QueryFilter* filter);
 
-  /// IN_PROGRESS while queued/searching, then the search's SUCCESS/FAILURE + details;
-  /// FAILURE for an unknown handle.
+  /// 0 while queued and not started, IN_PROGRESS while searching, then the search's
+  /// SUCCESS/FAILURE + details; FAILURE for an unknown handle. (As in Detour, PATHQ_INVALID
+  /// matches a free slot and gives 0.)
   Status getRequestStatus(PathQueueRef ref) const;
 
-  /// Copies a finished result (cut to maxPath) and frees the slot. FAILURE for an unknown handle.
+  /// Copies the request's result (cut to maxPath; nothing yet if unfinished) and frees the slot:
+  /// SUCCESS | the search's detail bits, FAILURE for an unknown handle.
   Status getPathResult(PathQueueRef ref, PolyRef* path, int* pathSize, int maxPath);
 
   const NavMeshQuery* getNavQuery() const { return m_navquery.get(); }
