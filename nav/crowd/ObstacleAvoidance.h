@@ -30,8 +30,9 @@ struct ObstacleSegment {
   bool touch;       ///< The agent already touches it (set by sampling).
 };
 
-/// Every sample a sampling call tried, for drawing (velocity, size, penalties). Penalties are
-/// normalized to [0, 1] per kind by normalizeSamples() (the sampling calls it at the end).
+/// Every sample a sampling call scored, for drawing (velocity, sample size, penalties); samples cut
+/// short by the early out are not recorded. normalizeSamples() rescales each penalty kind to [0, 1]
+/// for colouring (the caller decides when; the sampling does not).
 class ObstacleAvoidanceDebugData {
 public:
   ObstacleAvoidanceDebugData() = default;

@@ -37,8 +37,9 @@ int mergeCorridorStartMoved(PolyRef* path, int npath, int maxPath, const PolyRef
   int fp = -1, fv = -1;
   if (!furthestCommon(path, npath - 1, -1, -1, visited, nvisited, &fp, &fv)) return npath;
 
-  // visited[fv..] reversed becomes the new start, followed by the path after fp.
-  const int req = nvisited - fv;
+  // visited[fv..] reversed becomes the new start, followed by the path after fp. (Detour assumes
+  // the visited part fits; here a longer one is cut to maxPath, keeping its current end.)
+  const int req = navMin(nvisited - fv, maxPath);
   const int orig = navMin(fp + 1, npath);
   int size = navMax(0, npath - orig);
   if (req + size > maxPath) size = maxPath - req;
@@ -63,8 +64,8 @@ int mergeCorridorStartShortcut(PolyRef* path, int npath, int maxPath, const Poly
   int fp = -1, fv = -1;
   if (!furthestCommon(path, npath - 1, -1, -1, visited, nvisited, &fp, &fv)) return npath;
 
-  // visited[0..fv) replaces path[0..fp).
-  const int req = fv;
+  // visited[0..fv) replaces path[0..fp) (cut to maxPath, which Detour assumes it fits).
+  const int req = navMin(fv, maxPath);
   if (req <= 0) return npath;
   const int orig = fp;
   int size = navMax(0, npath - orig);
