@@ -852,14 +852,12 @@ void Crowd::update(float dt, CrowdAgentDebugInfo* debug) {
     }
   }
 
-  // Off-mesh animations.
-  for (int i = 0; i < m_maxAgents; ++i) {
-    CrowdAgentAnimation* anim = &m_agentAnims[i];
-    if (!anim->active) continue;
-    // As Detour: the animation of SLOT i moves the agent at ACTIVE LIST position i (the same agent
-    // only while no lower slot is free), an entry left from an earlier update when i >= nagents.
+  // Off-mesh animations of the active agents. As Detour: removing an agent leaves its slot's
+  // animation active and frozen; an agent added later in that slot resumes it.
+  for (int i = 0; i < nagents; ++i) {
     CrowdAgent* ag = agents[i];
-    if (!ag) continue; // Detour would read an uninitialised entry here.
+    CrowdAgentAnimation* anim = &m_agentAnims[getAgentIndex(ag)];
+    if (!anim->active) continue;
 
     anim->t += dt;
     if (anim->t > anim->tmax) {

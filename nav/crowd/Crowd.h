@@ -20,7 +20,8 @@
 //   8. obstacle avoidance (adaptive sampling with the agent's preset) or nvel = dvel;
 //   9. integration (acceleration-limited), 4 collision resolution iterations, then the move
 //      along the corridor (positions constrained to the mesh);
-//  10. off-mesh animations advance.
+//  10. off-mesh animations of the active agents advance (a removed agent's animation stays
+//      frozen in its slot and carries on with the next agent added there, as in Detour).
 //
 // Memory: everything is allocated in init(); update() and the request methods allocate nothing.
 // Agents live in a fixed pool of getAgentCount() slots; a removed agent's slot is reused by the
@@ -234,8 +235,7 @@ private:
 
   int m_maxAgents = 0;
   std::unique_ptr<CrowdAgent[]> m_agents;
-  /// The active agents of the last update, in slot order [Size: m_maxAgents]; entries past the
-  /// active count keep older pointers (Detour's off-mesh animation pass reads them, see update()).
+  /// The active agents of the current update, in slot order [Size: m_maxAgents].
   std::unique_ptr<CrowdAgent*[]> m_activeAgents;
   std::unique_ptr<CrowdAgentAnimation[]> m_agentAnims;
 

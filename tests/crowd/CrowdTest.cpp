@@ -7,6 +7,7 @@
 
 #include "tests/query/DualMesh.h"
 #include "tests/support/AllocCounter.h"
+#include "tests/support/RecastPolyMesh.h"
 
 #include <DetourCrowd.h>
 
@@ -169,12 +170,14 @@ struct Pair {
   unsigned targetStatesSeen = 0; ///< Bit per MoveRequestState met after an update.
   int maxCorridor = 0, maxCorners = 0, partialSeen = 0;
   float walked = 0; ///< Sum over agent-ticks of the 2D step length. [Unit: wu]
-  float lastPos[MAX_AGENTS][3] = {};
+  int maxAgents = MAX_AGENTS;
+  std::vector<float> lastPos;   ///< [(x, y, z) * maxAgents]
+  unsigned agentStatesSeen = 0; ///< Bit per CrowdAgentState met after an update.
 
-  explicit Pair(const DualMesh* m) : dm(m) {
-    EXPECT_TRUE(ours.init(MAX_AGENTS, AGENT_RADIUS, &dm->nav));
+  explicit Pair(const DualMesh* m, int maxAg = MAX_AGENTS) : dm(m), maxAgents(maxAg), lastPos(size_t(maxAg) * 3, 0.0f) {
+    EXPECT_TRUE(ours.init(maxAgents, AGENT_RADIUS, &dm->nav));
     ref = dtAllocCrowd();
-    EXPECT_TRUE(ref->init(MAX_AGENTS, AGENT_RADIUS, dm->dt));
+    EXPECT_TRUE(ref->init(maxAgents, AGENT_RADIUS, dm->dt));
     EXPECT_FALSE(nav::statusFailed(q.init(&dm->nav, 2048)));
     // Avoidance presets as RecastDemo's crowd tool sets them (low .. high quality). Only odd
     // adaptiveDivs: with an even count Detour's sampling pattern reads an uninitialised entry
@@ -216,10 +219,15 @@ struct Pair {
     ours.removeAgent(idx);
     ref->removeAgent(idx);
   }
+  /// Applies fn to filter i of both crowds.
+  void editFilter(int i, const std::function<void(nav::QueryFilter&)>& ours_, const std::function<void(dtQueryFilter&)>& ref_) {
+    ours_(*ours.getEditableFilter(i));
+    ref_(*ref->getEditableFilter(i));
+  }
 
   /// Compares every slot; returns false (after reporting) at the first structural difference.
   bool compare(const char* when) {
-    for (int i = 0; i < MAX_AGENTS; ++i) {
+    for (int i = 0; i < maxAgents; ++i) {
       const Snap a = snapOf(*ours.getAgent(i));
       const Snap b = snapOf(*ref->getAgent(i));
       const std::string where = std::string(when) + " tick " + std::to_string(ticks) + " agent " + std::to_string(i);
@@ -272,8 +280,10 @@ struct Pair {
       if (a.npath > maxCorridor) maxCorridor = a.npath;
       if (a.ncorners > maxCorners) maxCorners = a.ncorners;
       if (a.partial) ++partialSeen;
-      walked += std::sqrt(nav::vdist2DSqr(a.npos, lastPos[i]) < 1.0f ? nav::vdist2DSqr(a.npos, lastPos[i]) : 0.0f);
-      std::memcpy(lastPos[i], a.npos, sizeof lastPos[i]);
+      agentStatesSeen |= 1u << a.state;
+      float* lp = &lastPos[size_t(i) * 3];
+      walked += std::sqrt(nav::vdist2DSqr(a.npos, lp) < 1.0f ? nav::vdist2DSqr(a.npos, lp) : 0.0f);
+      std::memcpy(lp, a.npos, sizeof(float) * 3);
     }
     return true;
   }
@@ -340,6 +350,7 @@ void runScript(Pair& P, const std::function<uint8_t(int)>& flagsOf, int nagents)
         if (k != 4) P.target(idx[size_t(k)], g, r);
     }
     if (t == 200 && nagents > 2) P.reset(idx[2]);
+    ASSERT_TRUE(P.compare("after commands")) << "script tick " << t;
     ASSERT_TRUE(P.tick()) << "script tick " << t;
   }
 }
@@ -425,7 +436,25 @@ TEST(CrowdOffMesh, CrossLinksLikeDetour) {
     }
     ASSERT_GT(added, 0);
     ASSERT_TRUE(P.compare("after add"));
-    for (int t = 0; t < 200; ++t) ASSERT_TRUE(P.tick()) << dm->name << " tick " << t;
+    for (int t = 0; t < 200; ++t) {
+      // A freed slot below crossing agents: Detour's animation pass then indexes the active list
+      // by slot (see Crowd.cpp); ours must do the same.
+      if (t == 12) P.remove(0);
+      if (t == 30) {
+        // Reuses slot 0: an off-mesh animation frozen there when its agent was removed resumes
+        // with the new agent (as in Detour).
+        std::printf("[ info ] %s: slot 0 animation active when reused: %d\n", dm->name.c_str(),
+                    int(P.ours.getAgentAnimation(0)->active));
+        float p[3];
+        nav::PolyRef r;
+        querytest::seedRandom(uint64_t(tiled) + 17);
+        ASSERT_TRUE(P.randomPoint(p, &r));
+        ASSERT_EQ(P.add(p, agentParams(31)), 0);
+        ASSERT_TRUE(P.randomPoint(p, &r));
+        P.target(0, p, r);
+      }
+      ASSERT_TRUE(P.tick()) << dm->name << " tick " << t;
+    }
     EXPECT_GT(P.offmeshSeen, 0) << dm->name << ": no agent crossed an off-mesh connection";
     EXPECT_EQ(P.bitMismatches, 0) << dm->name << ": of " << P.floatsCompared << " float vectors";
   }
@@ -470,6 +499,94 @@ TEST(CrowdDebug, DebugInfoLikeDetour) {
     }
   }
   dtFreeObstacleAvoidanceDebugData(dvod);
+}
+
+/// Filters changed mid-walk (polygons of the corridor become refused): path validity, re-placing
+/// agents and targets, replanning, agents falling off the mesh (INVALID); a second filter with area
+/// costs for half the agents.
+TEST(CrowdFilters, FilterChangesLikeDetour) {
+  for (bool tiled : {false, true}) {
+    const DualMesh* dm = level(tiled, true);
+    ASSERT_NE(dm, nullptr);
+    Pair P(dm);
+    P.editFilter(
+        1,
+        [](nav::QueryFilter& f) {
+          f.setAreaCost(navtest::AREA_WATER, 10.0f);
+          f.setAreaCost(navtest::AREA_ROAD, 0.5f);
+          f.setAreaCost(navtest::AREA_GRASS, 2.0f);
+          f.setAreaCost(navtest::AREA_JUMP, 1.5f);
+          f.setExcludeFlags(navtest::FLAG_DISABLED);
+        },
+        [](dtQueryFilter& f) {
+          f.setAreaCost(navtest::AREA_WATER, 10.0f);
+          f.setAreaCost(navtest::AREA_ROAD, 0.5f);
+          f.setAreaCost(navtest::AREA_GRASS, 2.0f);
+          f.setAreaCost(navtest::AREA_JUMP, 1.5f);
+          f.setExcludeFlags(navtest::FLAG_DISABLED);
+        });
+    querytest::seedRandom(4242);
+    std::vector<int> idx;
+    for (int i = 0; i < 16; ++i) {
+      float p[3], t[3];
+      nav::PolyRef r, tr;
+      ASSERT_TRUE(P.randomPoint(p, &r));
+      ASSERT_TRUE(P.randomPoint(t, &tr));
+      nc::CrowdAgentParams prm = agentParams(uint8_t((i * 11) % 32));
+      prm.queryFilterType = uint8_t(i % 2);
+      idx.push_back(P.add(p, prm));
+      ASSERT_GE(idx.back(), 0);
+      P.target(idx.back(), t, tr);
+    }
+    for (int t = 0; t < 240; ++t) {
+      if (t == 60)
+        P.editFilter(0, [](nav::QueryFilter& f) { f.setExcludeFlags(navtest::FLAG_SWIM | navtest::FLAG_DOOR); },
+                     [](dtQueryFilter& f) { f.setExcludeFlags(navtest::FLAG_SWIM | navtest::FLAG_DOOR); });
+      if (t == 100)
+        P.editFilter(1, [](nav::QueryFilter& f) { f.setIncludeFlags(navtest::FLAG_WALK | navtest::FLAG_JUMP); },
+                     [](dtQueryFilter& f) { f.setIncludeFlags(navtest::FLAG_WALK | navtest::FLAG_JUMP); });
+      if (t == 140)
+        P.editFilter(0, [](nav::QueryFilter& f) { f.setExcludeFlags(navtest::FLAG_WALK); },
+                     [](dtQueryFilter& f) { f.setExcludeFlags(navtest::FLAG_WALK); });
+      if (t == 180)
+        P.editFilter(0, [](nav::QueryFilter& f) { f.setExcludeFlags(0); },
+                     [](dtQueryFilter& f) { f.setExcludeFlags(0); });
+      ASSERT_TRUE(P.tick()) << dm->name << " tick " << t;
+    }
+    EXPECT_TRUE(P.agentStatesSeen & (1u << nc::CROWDAGENT_STATE_INVALID)) << dm->name << ": nobody fell off";
+    EXPECT_EQ(P.bitMismatches, 0) << dm->name << ": of " << P.floatsCompared << " float vectors";
+  }
+}
+
+/// A dense crowd: 64 agents packed in a few square metres (two on the very same spot), all sent to
+/// one point: full neighbour lists, the proximity grid's caps, collision resolution including the
+/// coincident-agents branch.
+TEST(CrowdDense, PackedCrowdLikeDetour) {
+  const DualMesh* dm = level(true, false);
+  ASSERT_NE(dm, nullptr);
+  const int n = 64;
+  Pair P(dm, n);
+  querytest::seedRandom(31337);
+  float c[3];
+  nav::PolyRef cr;
+  ASSERT_TRUE(P.randomPoint(c, &cr));
+  float g[3];
+  nav::PolyRef gr;
+  ASSERT_TRUE(P.randomPoint(g, &gr));
+  for (int i = 0; i < n; ++i) {
+    const float p[3] = {c[0] + float(i % 8) * 0.35f - 1.2f, c[1], c[2] + float(i / 8 % 8) * 0.35f - 1.2f};
+    const float* at = i == 1 ? c : (i == 0 ? c : p);
+    const int a = P.add(at, agentParams(uint8_t(i % 3 == 0 ? 0 : 31)));
+    ASSERT_EQ(a, i);
+    P.target(a, g, gr);
+  }
+  for (int t = 0; t < 240; ++t) {
+    if (t == 120)
+      for (int i = 0; i < n; i += 3) P.target(i, c, cr); // a third walks back through the others
+    ASSERT_TRUE(P.tick()) << "tick " << t;
+  }
+  EXPECT_EQ(P.maxNeis, nc::CROWDAGENT_MAX_NEIGHBOURS);
+  EXPECT_EQ(P.bitMismatches, 0) << "of " << P.floatsCompared << " float vectors";
 }
 
 /// Calls at the API edge: bad input is refused, not a crash; Detour's numbers where it has them.
