@@ -215,6 +215,11 @@ struct Pair {
     EXPECT_EQ(ours.requestMoveVelocity(idx, v), ref->requestMoveVelocity(idx, v));
   }
   void reset(int idx) { EXPECT_EQ(ours.resetMoveTarget(idx), ref->resetMoveTarget(idx)); }
+  void params(int idx, const nc::CrowdAgentParams& p) {
+    ours.updateAgentParameters(idx, &p);
+    const dtCrowdAgentParams dp = toDetour(p);
+    ref->updateAgentParameters(idx, &dp);
+  }
   void remove(int idx) {
     ours.removeAgent(idx);
     ref->removeAgent(idx);
@@ -288,9 +293,9 @@ struct Pair {
     return true;
   }
 
-  bool tick(nc::CrowdAgentDebugInfo* dbg = nullptr, dtCrowdAgentDebugInfo* ddbg = nullptr) {
-    ours.update(DT, dbg);
-    ref->update(DT, ddbg);
+  bool tick(nc::CrowdAgentDebugInfo* dbg = nullptr, dtCrowdAgentDebugInfo* ddbg = nullptr, float dt = DT) {
+    ours.update(dt, dbg);
+    ref->update(dt, ddbg);
     ++ticks;
     EXPECT_EQ(ours.getVelocitySampleCount(), ref->getVelocitySampleCount()) << dm->name << " tick " << ticks;
     return compare("after update");
@@ -589,6 +594,67 @@ TEST(CrowdDense, PackedCrowdLikeDetour) {
   EXPECT_EQ(P.bitMismatches, 0) << "of " << P.floatsCompared << " float vectors";
 }
 
+/// Random command streams (seeded): adds, removals, targets (also while a search is pending),
+/// velocities, resets, parameter changes, filter changes and varying time steps, on the
+/// randomized bakes (off-mesh connections, areas), compared every tick.
+TEST(CrowdRandom, RandomCommandStreamsLikeDetour) {
+  for (bool tiled : {false, true}) {
+    const DualMesh* dm = level(tiled, true);
+    ASSERT_NE(dm, nullptr);
+    for (uint64_t seed = 1; seed <= 6; ++seed) {
+      Pair P(dm, 20);
+      querytest::seedRandom(seed * 7919 + uint64_t(tiled));
+      const float dts[4] = {1.0f / 60.0f, 1.0f / 30.0f, 0.1f, 0.25f};
+      int commands = 0;
+      for (int t = 0; t < 300; ++t) {
+        const int ncmd = querytest::irand(4);
+        for (int c = 0; c < ncmd; ++c) {
+          const int slot = querytest::irand(20);
+          const nc::CrowdAgent* ag = P.ours.getAgent(slot);
+          float p[3];
+          nav::PolyRef r;
+          ASSERT_TRUE(P.randomPoint(p, &r));
+          const int op = querytest::irand(100);
+          if (!ag->active || op < 8) {
+            if (ag->active) {
+              P.remove(slot);
+            } else {
+              nc::CrowdAgentParams prm = agentParams(uint8_t(querytest::irand(32)), 0.5f + querytest::frand());
+              prm.obstacleAvoidanceType = uint8_t(querytest::irand(4));
+              prm.queryFilterType = uint8_t(querytest::irand(2));
+              const int a = P.add(p, prm);
+              if (a >= 0) P.target(a, p, r); // a short first request
+            }
+          } else if (op < 60) {
+            P.target(slot, p, r);
+          } else if (op < 70) {
+            const float v[3] = {querytest::frand() * 6 - 3, 0, querytest::frand() * 6 - 3};
+            P.velocity(slot, v);
+          } else if (op < 78) {
+            P.reset(slot);
+          } else if (op < 92) {
+            nc::CrowdAgentParams prm = ag->params;
+            prm.updateFlags = uint8_t(querytest::irand(32));
+            prm.maxSpeed = 1.0f + 3.0f * querytest::frand();
+            prm.queryFilterType = uint8_t(querytest::irand(2));
+            P.params(slot, prm);
+          } else {
+            const uint16_t ex = uint16_t(querytest::irand(2) ? navtest::FLAG_SWIM : 0);
+            P.editFilter(1, [ex](nav::QueryFilter& f) { f.setExcludeFlags(ex); },
+                         [ex](dtQueryFilter& f) { f.setExcludeFlags(ex); });
+          }
+          ++commands;
+        }
+        ASSERT_TRUE(P.compare("after commands")) << "seed " << seed << " tick " << t;
+        ASSERT_TRUE(P.tick(nullptr, nullptr, dts[querytest::irand(4)])) << dm->name << " seed " << seed << " tick " << t;
+      }
+      EXPECT_EQ(P.bitMismatches, 0) << dm->name << " seed " << seed << ": of " << P.floatsCompared;
+      std::printf("[ info ] %s seed %d: %d commands, states 0x%x, agent states 0x%x, off-mesh agent-ticks %d\n",
+                  dm->name.c_str(), int(seed), commands, P.targetStatesSeen, P.agentStatesSeen, P.offmeshSeen);
+    }
+  }
+}
+
 /// Calls at the API edge: bad input is refused, not a crash; Detour's numbers where it has them.
 TEST(CrowdApi, EdgesAndDefaults) {
   const DualMesh* dm = level(false, false);
@@ -638,6 +704,13 @@ TEST(CrowdApi, EdgesAndDefaults) {
   c.update(DT, nullptr);
   nc::CrowdAgent* act[4];
   EXPECT_EQ(c.getActiveAgents(act, 4), 1);
+  // init again starts over.
+  ASSERT_TRUE(c.init(2, AGENT_RADIUS, &dm->nav));
+  EXPECT_EQ(c.getActiveAgents(act, 4), 0);
+  EXPECT_EQ(c.getAgentCount(), 2);
+  EXPECT_EQ(c.addAgent(pos, &p), 0);
+  EXPECT_EQ(c.addAgent(pos, &p), 1);
+  EXPECT_EQ(c.addAgent(pos, &p), -1) << "full";
 }
 
 /// update() allocates nothing (all memory comes from init()).
