@@ -597,11 +597,9 @@ TEST(CrowdDense, PackedCrowdLikeDetour) {
 /// Random command streams (seeded): adds, removals, targets (also while a search is pending),
 /// velocities, resets, parameter changes, filter changes and varying time steps, on the
 /// randomized bakes (off-mesh connections, areas), compared every tick.
-TEST(CrowdRandom, RandomCommandStreamsLikeDetour) {
-  for (bool tiled : {false, true}) {
-    const DualMesh* dm = level(tiled, true);
-    ASSERT_NE(dm, nullptr);
-    for (uint64_t seed = 1; seed <= 6; ++seed) {
+void runRandomStreams(const DualMesh* dm, bool tiled, uint64_t seeds) {
+  {
+    for (uint64_t seed = 1; seed <= seeds; ++seed) {
       Pair P(dm, 20);
       querytest::seedRandom(seed * 7919 + uint64_t(tiled));
       const float dts[4] = {1.0f / 60.0f, 1.0f / 30.0f, 0.1f, 0.25f};
@@ -653,6 +651,31 @@ TEST(CrowdRandom, RandomCommandStreamsLikeDetour) {
                   dm->name.c_str(), int(seed), commands, P.targetStatesSeen, P.agentStatesSeen, P.offmeshSeen);
     }
   }
+}
+
+TEST(CrowdRandom, RandomCommandStreamsLikeDetour) {
+  for (bool tiled : {false, true}) {
+    const DualMesh* dm = level(tiled, true);
+    ASSERT_NE(dm, nullptr);
+    runRandomStreams(dm, tiled, 6);
+  }
+}
+
+/// The same on the team's shared levels (skipped when ../shared is absent).
+TEST(CrowdRandom, SharedLevelsLikeDetour) {
+  int found = 0;
+  for (const char* file : {"nav_test.obj", "dungeon.obj", "undulating.obj"}) {
+    const std::string path = querytest::sharedLevel(file);
+    if (path.empty()) continue;
+    ++found;
+    for (bool tiled : {false, true}) {
+      std::string why;
+      const DualMesh* dm = querytest::loadDual(path, tiled, true, &why);
+      ASSERT_NE(dm, nullptr) << path << ": " << why;
+      runRandomStreams(dm, tiled, 2);
+    }
+  }
+  if (!found) GTEST_SKIP() << "no shared levels in " << NAVBENCH_SHARED_DIR << "/levels (the shared folder is absent)";
 }
 
 /// Calls at the API edge: bad input is refused, not a crash; Detour's numbers where it has them.
