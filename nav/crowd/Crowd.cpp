@@ -179,9 +179,16 @@ int addToQueue(CrowdAgent* newag, CrowdAgent** agents, int nagents, int maxAgent
   return navMin(nagents + 1, maxAgents);
 }
 
+/// Indices in range, sizes and speeds finite and not negative.
 bool validParams(const CrowdAgentParams* p) {
-  return p && p->queryFilterType < CROWD_MAX_QUERY_FILTER_TYPE &&
-         p->obstacleAvoidanceType < CROWD_MAX_OBSTAVOIDANCE_PARAMS;
+  if (!p || p->queryFilterType >= CROWD_MAX_QUERY_FILTER_TYPE ||
+      p->obstacleAvoidanceType >= CROWD_MAX_OBSTAVOIDANCE_PARAMS)
+    return false;
+  const float v[7] = {p->radius,   p->height, p->maxAcceleration, p->maxSpeed, p->collisionQueryRange,
+                      p->pathOptimizationRange, p->separationWeight};
+  for (float x : v)
+    if (!std::isfinite(x) || x < 0) return false;
+  return true;
 }
 
 } // namespace

@@ -179,7 +179,7 @@ public:
   /// Places an agent on the mesh near pos (within getQueryHalfExtents(), with its filter) in the
   /// first free slot; an agent that finds no polygon is added in state INVALID. Returns its
   /// index, or -1 when the crowd is full or the input is bad (non-finite pos, filter or avoidance
-  /// index out of range).
+  /// index out of range, a negative or non-finite size, speed, range or weight).
   int addAgent(const float* pos, const CrowdAgentParams* params);
   /// Replaces an agent's configuration (ignored on a bad index or bad params).
   void updateAgentParameters(int idx, const CrowdAgentParams* params);

@@ -710,6 +710,12 @@ TEST(CrowdApi, EdgesAndDefaults) {
   bad = p;
   bad.obstacleAvoidanceType = 8;
   EXPECT_EQ(c.addAgent(pos, &bad), -1);
+  bad = p;
+  bad.radius = -1.0f;
+  EXPECT_EQ(c.addAgent(pos, &bad), -1);
+  bad = p;
+  bad.maxSpeed = INFINITY;
+  EXPECT_EQ(c.addAgent(pos, &bad), -1);
   const float nanPos[3] = {NAN, 0, 0};
   EXPECT_EQ(c.addAgent(nanPos, &p), -1);
   EXPECT_FALSE(c.requestMoveTarget(0, 1, nanPos));
