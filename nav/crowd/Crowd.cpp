@@ -6,7 +6,6 @@
 
 #include "nav/NavMath.h"
 
-#include <cfloat>
 #include <cmath>
 #include <cstring>
 #include <new>
@@ -39,6 +38,8 @@ constexpr float TARGET_REPLAN_DELAY = 1.0f; // [Unit: s]
 /// Fraction of the overlap removed per collision resolution iteration.
 constexpr float COLLISION_RESOLVE_FACTOR = 0.7f;
 constexpr int COLLISION_ITERATIONS = 4;
+/// The proximity grid holds 4 entries per agent in at most 65535.
+constexpr int MAX_AGENTS_LIMIT = 0xffff / 4;
 /// Candidates the proximity grid returns per neighbour query.
 constexpr int MAX_NEIS_QUERY = 32;
 
@@ -210,7 +211,7 @@ void Crowd::purge() {
 
 bool Crowd::init(int maxAgents, float maxAgentRadius, const NavMesh* nav) {
   purge();
-  if (!nav || maxAgents < 1 || maxAgents > 0xffff || !std::isfinite(maxAgentRadius) || !(maxAgentRadius > 0))
+  if (!nav || maxAgents < 1 || maxAgents > MAX_AGENTS_LIMIT || !std::isfinite(maxAgentRadius) || !(maxAgentRadius > 0))
     return false;
 
   m_maxAgents = maxAgents;

@@ -148,7 +148,9 @@ struct CrowdAgentAnimation {
 
 /// What update() reports about one agent, for drawing.
 struct CrowdAgentDebugInfo {
-  int idx;                          ///< The agent (its index in the ACTIVE agent list; -1 = none).
+  /// The agent: its index in the ACTIVE agent list, as in Detour (equal to its slot only while no
+  /// lower slot is free); -1 = none.
+  int idx;
   float optStart[3], optEnd[3];     ///< Visibility optimisation segment (zero when not run).
   ObstacleAvoidanceDebugData* vod;  ///< Receives the avoidance samples [opt].
 };
@@ -160,7 +162,7 @@ public:
   Crowd(const Crowd&) = delete;
   Crowd& operator=(const Crowd&) = delete;
 
-  /// Allocates everything: maxAgents slots [Limit: 1..65535], placement extents from
+  /// Allocates everything: maxAgents slots [Limit: 1..16383], placement extents from
   /// maxAgentRadius [Limit: > 0], queries on nav. May be called again to start over.
   /// False on bad input or out of memory.
   bool init(int maxAgents, float maxAgentRadius, const NavMesh* nav);
@@ -191,7 +193,7 @@ public:
   bool requestMoveTarget(int idx, PolyRef ref, const float* pos);
   /// Drives the agent with a velocity instead of a path. [Unit: wu/s]
   bool requestMoveVelocity(int idx, const float* vel);
-  /// Drops the agent's request: it stops.
+  /// Drops the agent's request and desired velocity: it slows to a stop (maxAcceleration).
   bool resetMoveTarget(int idx);
 
   /// The active agents in slot order, at most maxAgents; returns how many.
