@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -766,6 +767,10 @@ TEST(CrowdNoAlloc, UpdateAllocatesNothing) {
   nc::CrowdAgentDebugInfo dbg{};
   dbg.idx = 0;
   dbg.vod = &vod;
+  // The counter sees this executable's allocations (probe).
+  navtest::startCountingAllocs();
+  std::unique_ptr<int> probe(new int(1));
+  ASSERT_EQ(navtest::stopCountingAllocs(), 1);
   navtest::startCountingAllocs();
   for (int i = 0; i < MAX_AGENTS; ++i) {
     const nc::CrowdAgentParams p = agentParams(uint8_t(i % 32));
