@@ -61,6 +61,7 @@ public:
     m_updateSeconds = 0;
     m_slots.assign(size_t(m_sc.agentCount), -1);
     m_agentsSeen = 0;
+    m_placed = m_notAdded = m_targetsSkipped = 0;
     m_notes.clear();
     m_started = false;
     if (!m_crowd.init(m_sc.maxAgents, m_sc.maxAgentRadius)) {
@@ -127,11 +128,16 @@ public:
   int slotOf(int i) const { return (i >= 0 && i < int(m_slots.size())) ? m_slots[size_t(i)] : -1; }
   /// Agent indices seen so far (agent lines run).
   int agentsSeen() const { return m_agentsSeen; }
+  /// Agent lines that added an agent / that did not (off the mesh, crowd full).
+  int agentsPlaced() const { return m_placed; }
+  int agentsNotAdded() const { return m_notAdded; }
+  /// Targets skipped because no poly was found near them.
+  int targetsSkipped() const { return m_targetsSkipped; }
 
 private:
-  static std::string fmt(float v) {
+  static std::string fmt(float v) { // messages: 7 digits (1.2f reads "1.2")
     char b[32];
-    std::snprintf(b, sizeof b, "%.9g", double(v));
+    std::snprintf(b, sizeof b, "%.7g", double(v));
     return b;
   }
   static std::string fmt3(const float* v) { return "(" + fmt(v[0]) + ", " + fmt(v[1]) + ", " + fmt(v[2]) + ")"; }
@@ -149,15 +155,18 @@ private:
       if (!m_crowd.findNearest(c.v, c.agentParams.queryFilterType, &ref, nearest) || !ref) {
         note(c, "agent " + std::to_string(idx) + " at " + fmt3(c.v) + ": no navmesh polygon within " +
                     fmt3(m_crowd.halfExtents()) + " (the crowd's extents); not added, inactive in the trace");
+        ++m_notAdded;
         break;
       }
       const int slot = m_crowd.addAgent(c.v, c.agentParams);
       if (slot < 0) {
         note(c, "agent " + std::to_string(idx) + ": the crowd is full (MAXAGENTS " + std::to_string(m_sc.maxAgents) +
                     "); not added, inactive in the trace");
+        ++m_notAdded;
         break;
       }
       m_slots[size_t(idx)] = slot;
+      ++m_placed;
       break;
     }
     case ScenarioOp::Target: {
@@ -168,6 +177,7 @@ private:
       if (!m_crowd.findNearest(c.v, 0, &ref, nearest) || !ref) {
         note(c, "target of agent " + std::to_string(c.agent) + " at " + fmt3(c.v) + ": no navmesh polygon within " +
                     fmt3(m_crowd.halfExtents()) + "; skipped");
+        ++m_targetsSkipped;
         break;
       }
       m_crowd.requestMoveTarget(slot, ref, nearest);
@@ -204,6 +214,7 @@ private:
   double m_updateSeconds = 0;
   std::vector<int> m_slots; ///< per agent index: crowd slot or -1
   int m_agentsSeen = 0;
+  int m_placed = 0, m_notAdded = 0, m_targetsSkipped = 0;
   std::vector<RunNote> m_notes;
   bool m_started = false;
 };

@@ -4,6 +4,7 @@
 #include "nav/NavMeshQuery.h"
 
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -329,6 +330,37 @@ Scenario generateScenario(const querytest::DualMesh& mesh, const GenOptions& o) 
   return s;
 }
 
+namespace {
+std::string f9(float v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.9g", double(v));
+  return b;
+}
+} // namespace
+
+std::string firstBitDifference(const nav::crowd::TickRecord& a, const nav::crowd::TickRecord& b) {
+  if (a.agents.size() != b.agents.size()) return "tick " + std::to_string(a.tick) + ": agent counts";
+  for (size_t k = 0; k < a.agents.size(); ++k) {
+    const AgentRecord& x = a.agents[k];
+    const AgentRecord& y = b.agents[k];
+    const std::string at = "tick " + std::to_string(a.tick) + " agent " + std::to_string(x.i) + " ";
+    if (x.active != y.active || x.state != y.state || x.targetState != y.targetState || x.npath != y.npath ||
+        x.path0 != y.path0 || x.pathN != y.pathN || x.ncorners != y.ncorners || x.nneis != y.nneis)
+      return at + "state/targetState/corridor/corners/neighbours";
+    if (!x.active) continue;
+    const char* names[] = {"pos", "vel", "dvel", "nvel"};
+    const float* u[] = {x.pos, x.vel, x.dvel, x.nvel};
+    const float* v[] = {y.pos, y.vel, y.dvel, y.nvel};
+    // dvel, nvel, vel, pos: the order update() computes them in.
+    const int order[] = {2, 3, 1, 0};
+    for (int o : order)
+      for (int c = 0; c < 3; ++c)
+        if (std::memcmp(&u[o][c], &v[o][c], sizeof(float)) != 0)
+          return at + names[o] + "[" + std::to_string(c) + "] " + f9(u[o][c]) + " vs " + f9(v[o][c]);
+  }
+  return "";
+}
+
 std::string runBoth(const querytest::DualMesh& mesh, const Scenario& s, std::vector<nav::crowd::TickRecord>* ours,
                     std::vector<nav::crowd::TickRecord>* theirs) {
   std::vector<nav::crowd::TickRecord> a, b;
@@ -341,7 +373,7 @@ std::string runBoth(const querytest::DualMesh& mesh, const Scenario& s, std::vec
   if (!rb.start(&why)) return "DetourCrowd: " + why;
   // Tick by tick, so the first difference is reported where it happens.
   nav::crowd::TickRecord x, y;
-  std::string diff;
+  std::string diff, exact;
   for (;;) {
     const bool sa = ra.step(&x), sb = rb.step(&y);
     if (sa != sb) {
@@ -351,9 +383,11 @@ std::string runBoth(const querytest::DualMesh& mesh, const Scenario& s, std::vec
     if (!sa) break;
     if (ours) ours->push_back(x);
     if (theirs) theirs->push_back(y);
+    if (exact.empty()) exact = firstBitDifference(x, y);
     diff = nav::crowd::compareTickRecords(x, y, "ours", "DetourCrowd");
     if (!diff.empty()) break;
   }
+  if (!diff.empty() && !exact.empty()) diff += "; first bitwise difference: " + exact;
   if (diff.empty() && ra.notes().size() != rb.notes().size()) diff = "the runs' notes differ";
   return diff;
 }

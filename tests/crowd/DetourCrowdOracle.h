@@ -73,8 +73,11 @@ struct GenOptions {
 /// A seeded random scenario on the mesh (positions from nav's findRandomPoint).
 nav::crowd::Scenario generateScenario(const querytest::DualMesh& mesh, const GenOptions& o);
 
+/// The first field whose bits differ (dvel, nvel, vel, pos order per agent; ints first), or "".
+std::string firstBitDifference(const nav::crowd::TickRecord& a, const nav::crowd::TickRecord& b);
+
 /// Runs the scenario on both crowds; "" when the traces are identical (crowd.md), else the first
-/// difference. traces (optional): [0] ours, [1] DetourCrowd's.
+/// difference (with the first bitwise difference, which may come earlier). traces (optional): [0] ours, [1] DetourCrowd's.
 std::string runBoth(const querytest::DualMesh& mesh, const nav::crowd::Scenario& s,
                     std::vector<nav::crowd::TickRecord>* ours = nullptr,
                     std::vector<nav::crowd::TickRecord>* theirs = nullptr);
