@@ -230,7 +230,9 @@ Scenario generateScenario(const querytest::DualMesh& mesh, const GenOptions& o) 
       a.weightToi = frange(1.0f, 3.0f);
       a.horizTime = frange(1.0f, 3.0f);
       a.gridSize = uint8_t(9 + querytest::irand(30));
-      a.adaptiveDivs = uint8_t(3 + querytest::irand(8));
+      // Odd only: with an even count Detour 1.5.1's adaptive pattern leaves one sample unwritten
+      // and reads it (an uninitialised stack value), so DetourCrowd itself is not repeatable.
+      a.adaptiveDivs = uint8_t(3 + 2 * querytest::irand(4));
       a.adaptiveRings = uint8_t(1 + querytest::irand(4));
       a.adaptiveDepth = uint8_t(1 + querytest::irand(5));
       g.push(c);
