@@ -174,8 +174,9 @@ struct Gen {
     p.pathOptimizationRange = p.radius * 30.0f;
     p.separationWeight = frange(0.0f, 3.0f);
     p.updateFlags = uint8_t(flags);
-    p.obstacleAvoidanceType = uint8_t(querytest::irand(nav::crowd::SCENARIO_AVOID_PRESETS));
-    (void)o;
+    // With fixed flags, the presets in turn too (a 32-agent crowd then uses all 8); else random.
+    p.obstacleAvoidanceType = uint8_t(o.flagBase >= 0 ? s.agentCount % nav::crowd::SCENARIO_AVOID_PRESETS
+                                                      : querytest::irand(nav::crowd::SCENARIO_AVOID_PRESETS));
     c.agent = s.agentCount++;
     push(c);
     alive.push_back(1);

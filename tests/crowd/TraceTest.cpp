@@ -21,6 +21,28 @@ namespace {
 using namespace nav::crowd;
 using crowdtest::GenOptions;
 
+/// What the generated scenarios of a test exercised, counted from the commands.
+struct Coverage {
+  int ops[8] = {0, 0, 0, 0, 0, 0, 0, 0}; ///< by ScenarioOp
+  int lateAgents = 0;                    ///< agent lines after the first tick (slot reuse after removals)
+  unsigned flags = 0;                    ///< bit f: update flags f used
+  unsigned presets = 0;                  ///< bit p: avoidance preset p used
+};
+Coverage g_cov;
+
+void count(const Scenario& s) {
+  bool ticked = false;
+  for (const ScenarioCommand& c : s.commands) {
+    ++g_cov.ops[int(c.op)];
+    if (c.op == ScenarioOp::Tick) ticked = true;
+    if (c.op == ScenarioOp::Agent) {
+      if (ticked) ++g_cov.lateAgents;
+      g_cov.flags |= 1u << c.agentParams.updateFlags;
+      g_cov.presets |= 1u << c.agentParams.obstacleAvoidanceType;
+    }
+  }
+}
+
 /// Generated scenario -> text -> parsed (so the writer and parser are on the path), then both runs.
 void checkScenario(const querytest::DualMesh& mesh, const GenOptions& o, int* offMeshTicks = nullptr,
                    int* removed = nullptr) {
@@ -54,50 +76,98 @@ const querytest::DualMesh* level(const querytest::DualMesh* m, const std::string
   return m;
 }
 
-TEST(CrowdTrace, DefaultLevelAllUpdateFlags) {
-  for (int tiled = 0; tiled < 2; ++tiled) {
-    std::string why;
-    const querytest::DualMesh* m = level(crowdtest::defaultLevel(tiled != 0, true, &why), why);
-    ASSERT_NE(m, nullptr);
-    int offMesh = 0, removed = 0;
-    // 32 agents, agent i with update flags i: every combination in one crowd.
-    GenOptions o;
-    o.seed = 11 + uint64_t(tiled);
-    o.agents = 32;
-    o.flagBase = 0;
-    o.rounds = 5;
-    o.ticksPerRound = 24;
-    checkScenario(*m, o, &offMesh, &removed);
-    // Each combination alone as well, so no neighbour hides a flag's effect.
-    for (int f = 0; f < 32; ++f) {
-      GenOptions g;
-      g.seed = 100 + uint64_t(f) + 1000 * uint64_t(tiled);
-      g.agents = 3;
-      g.flagBase = f;
-      g.rounds = 2;
-      g.ticksPerRound = 20;
-      checkScenario(*m, g, &offMesh, &removed);
-      if (f == 31) g.flagBase = 0; // silence unused warning paths
-    }
-    EXPECT_GT(offMesh, 0) << m->name << ": no agent crossed an off-mesh link";
-    EXPECT_GT(removed, 0) << m->name << ": no agent was removed or left unplaced";
+/// The default level's scenarios: 32 agents with update flags i and preset i % 8 (every
+/// combination in one crowd), each flag combination alone (3 agents, so no neighbour hides a
+/// flag's effect), and crowds of 1 to 128 agents with random flags.
+std::vector<GenOptions> defaultLevelOptions(bool tiled) {
+  std::vector<GenOptions> out;
+  GenOptions o;
+  o.seed = 11 + uint64_t(tiled);
+  o.agents = 32;
+  o.flagBase = 0;
+  o.rounds = 5;
+  o.ticksPerRound = 24;
+  out.push_back(o);
+  for (int f = 0; f < 32; ++f) {
+    GenOptions g;
+    g.seed = 100 + uint64_t(f) + 1000 * uint64_t(tiled);
+    g.agents = 3;
+    g.flagBase = f;
+    g.rounds = 2;
+    g.ticksPerRound = 20;
+    out.push_back(g);
   }
+  const int sizes[] = {1, 2, 7, 25, 64, 128};
+  uint64_t seed = 500 + 100 * uint64_t(tiled);
+  for (int n : sizes) {
+    GenOptions g;
+    g.seed = seed++;
+    g.agents = n;
+    g.rounds = n >= 64 ? 3 : 6;
+    g.ticksPerRound = n >= 64 ? 15 : 25;
+    if (!tiled && n >= 64) continue; // the big crowds once (tiled) keep the suite short
+    out.push_back(g);
+  }
+  return out;
 }
 
-TEST(CrowdTrace, DefaultLevelSeedsAndSizes) {
+void checkDefaultLevel(bool tiled) {
+  std::string why;
+  const querytest::DualMesh* m = level(crowdtest::defaultLevel(tiled, true, &why), why);
+  ASSERT_NE(m, nullptr);
+  int offMesh = 0, removed = 0;
+  for (const GenOptions& o : defaultLevelOptions(tiled)) checkScenario(*m, o, &offMesh, &removed);
+  EXPECT_GT(offMesh, 0) << m->name << ": no agent crossed an off-mesh link";
+  EXPECT_GT(removed, 0) << m->name << ": no agent was removed or left unplaced";
+}
+
+TEST(CrowdTrace, DefaultLevelSolo) { checkDefaultLevel(false); }
+TEST(CrowdTrace, DefaultLevelTiled) { checkDefaultLevel(true); }
+
+// The default level's scenarios cover every command, all 32 update-flag combinations, all 8
+// avoidance presets, and agents added after removals (slot reuse).
+TEST(CrowdTrace, CoverageOfTheGeneratedScenarios) {
   std::string why;
   const querytest::DualMesh* m = level(crowdtest::defaultLevel(true, true, &why), why);
   ASSERT_NE(m, nullptr);
-  const int sizes[] = {1, 2, 7, 25, 64, 128};
-  uint64_t seed = 500;
-  for (int n : sizes) {
-    GenOptions o;
-    o.seed = seed++;
-    o.agents = n;
-    o.rounds = n >= 64 ? 3 : 6;
-    o.ticksPerRound = n >= 64 ? 15 : 25;
-    checkScenario(*m, o);
+  g_cov = Coverage();
+  for (const GenOptions& o : defaultLevelOptions(true)) count(crowdtest::generateScenario(*m, o));
+  const char* names[] = {"crowd", "avoid", "agent", "target", "velocity", "reset", "remove", "tick"};
+  for (int op = 1; op < 8; ++op) EXPECT_GT(g_cov.ops[op], 0) << "no " << names[op] << " command generated";
+  EXPECT_GT(g_cov.lateAgents, 0) << "no agent added after a removal";
+  EXPECT_EQ(g_cov.flags, 0xffffffffu) << "update-flag combinations missed";
+  EXPECT_EQ(g_cov.presets, 0xffu) << "avoidance presets missed";
+}
+
+// Our crowd replays a scenario bit for bit (the viewer's step back replays from the start).
+TEST(CrowdTrace, ReplayIsBitIdentical) {
+  std::string why;
+  const querytest::DualMesh* m = level(crowdtest::defaultLevel(true, true, &why), why);
+  ASSERT_NE(m, nullptr);
+  GenOptions o;
+  o.seed = 4711;
+  o.agents = 40;
+  const Scenario s = crowdtest::generateScenario(*m, o);
+  std::string first;
+  for (int run = 0; run < 2; ++run) {
+    NavCrowdAdapter ours(&m->nav);
+    ScenarioRunner<NavCrowdAdapter> r(ours, s);
+    ASSERT_TRUE(r.start(&why)) << why;
+    std::vector<TickRecord> t;
+    r.runAll(&t);
+    ASSERT_EQ(int(t.size()), s.tickCount);
+    if (run == 0) first = traceToJsonl(t);
+    else EXPECT_TRUE(traceToJsonl(t) == first) << "the second run's trace differs";
   }
+  // start() again on the same crowd object starts over too.
+  NavCrowdAdapter ours(&m->nav);
+  ScenarioRunner<NavCrowdAdapter> r(ours, s);
+  std::vector<TickRecord> t;
+  ASSERT_TRUE(r.start(&why));
+  for (int i = 0; i < 10; ++i) r.step(nullptr);
+  ASSERT_TRUE(r.start(&why));
+  r.runAll(&t);
+  EXPECT_TRUE(traceToJsonl(t) == first) << "a restarted run's trace differs";
 }
 
 TEST(CrowdTrace, GeneratedWorld) {
