@@ -63,8 +63,7 @@ bool parseFloat(const std::string& t, float* out) {
   errno = 0;
   const float v = std::strtof(s, &end);
   if (end != s + t.size()) return false;
-  if (!std::isfinite(v)) return false;
-  if (errno == ERANGE && v != 0.0f) return false; // overflow (underflow to a subnormal / 0 is fine)
+  if (!std::isfinite(v)) return false; // nan, inf, or an overflow (HUGE_VALF); underflow is fine
   *out = v;
   return true;
 }

@@ -231,6 +231,16 @@ TEST(ScenarioParse, WriterRoundTrips) {
   std::string written, why;
   ASSERT_TRUE(writeScenario(a, &written, &why)) << why;
   const Scenario b = parseOk(written);
+  // Subnormals and exact hex floats survive the trip too.
+  const Scenario tiny = parseOk("agent 0x1p-149 1e-45 -0 maxSpeed 0x1.8p1\n");
+  EXPECT_EQ(tiny.commands[0].v[0], 0x1p-149f);
+  EXPECT_EQ(tiny.commands[0].agentParams.maxSpeed, 3.0f);
+  std::string tinyText;
+  ASSERT_TRUE(writeScenario(tiny, &tinyText, &why)) << why;
+  const Scenario tiny2 = parseOk(tinyText);
+  EXPECT_TRUE(sameBits(tiny.commands[0].v[0], tiny2.commands[0].v[0]));
+  EXPECT_TRUE(sameBits(tiny.commands[0].v[1], tiny2.commands[0].v[1]));
+  EXPECT_TRUE(sameBits(tiny.commands[0].v[2], tiny2.commands[0].v[2]));
   EXPECT_EQ(a.maxAgents, b.maxAgents);
   EXPECT_TRUE(sameBits(a.maxAgentRadius, b.maxAgentRadius));
   EXPECT_EQ(a.agentCount, b.agentCount);
