@@ -2,6 +2,7 @@
 
 #include "app/tools/TesterModes.h"
 #include "app/tools/ToolConvexVolumes.h"
+#include "app/tools/ToolCrowd.h"
 #include "app/tools/ToolOffMeshLinks.h"
 #include "app/tools/ToolPick.h"
 #include "app/tools/ToolStepper.h"
@@ -25,6 +26,7 @@ std::vector<std::unique_ptr<Tool>> createTools() {
   tools.push_back(std::make_unique<ToolOffMeshLinks>());
   tools.push_back(makeToolTiles());
   tools.push_back(makeToolPrune());
+  tools.push_back(makeToolCrowd());
   return tools;
 }
 
