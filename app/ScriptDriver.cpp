@@ -31,7 +31,8 @@ void ScriptDriver::applyMouse() const {
   if (!m_mouse) return;
   ImGuiIO& io = ImGui::GetIO();
   io.MousePos = ImVec2(m_mouseX, m_mouseY);
-  io.MouseDown[0] = m_mouseDown;
+  io.MouseDown[0] = m_mouseDown && !m_right;
+  io.MouseDown[1] = m_mouseDown && m_right;
 }
 
 bool ScriptDriver::parseKey(const std::string& name, SDL_Keycode& sym, Uint16& mod) {
@@ -126,6 +127,7 @@ void ScriptDriver::run(int frame, SDL_Window* window) {
   m_mouseX = float(x);
   m_mouseY = float(y);
   m_mouseDown = step % 3 == 1;
+  m_right = c.right && !c.drag;
   if (c.drag && step % 3 == 2) { // --drag: the button still held at the end point for ImGui, released there
     m_mouseX = c.toX;
     m_mouseY = c.toY;
@@ -135,7 +137,7 @@ void ScriptDriver::run(int frame, SDL_Window* window) {
   SDL_Event ev{};
   ev.type = step % 3 == 1 ? SDL_MOUSEBUTTONDOWN : SDL_MOUSEBUTTONUP;
   ev.button.windowID = SDL_GetWindowID(window);
-  ev.button.button = SDL_BUTTON_LEFT;
+  ev.button.button = m_right ? SDL_BUTTON_RIGHT : SDL_BUTTON_LEFT;
   ev.button.state = step % 3 == 1 ? SDL_PRESSED : SDL_RELEASED;
   ev.button.clicks = 1;
   ev.button.x = int(std::lround(m_mouseX));

@@ -4,7 +4,8 @@
 //
 // Timeline, in frames (frame 0 is the first, before any input):
 //   frame 1                    --drop files and, unless given after clicks, --resize
-//   frames 1+3i .. 3+3i        click i: move there, press, release (a drag releases at its end)
+//   frames 1+3i .. 3+3i        click i: move there, press, release (a drag releases at its end;
+//                              X,Y,right uses the right button)
 //   then 2 frames per entry    --key (down, up) or --type (text input events), in the order given
 //   then                       --hover: the mouse rests on its pixel until the end
 #pragma once
@@ -43,6 +44,7 @@ private:
   void typeText(SDL_Window* window);
   const AppOptions& m_opt;
   bool m_shift = false;
+  bool m_right = false; ///< The scripted click being pressed uses the right button.
   bool m_mouse = false, m_mouseDown = false;
   float m_mouseX = 0, m_mouseY = 0;
   std::string m_text; ///< --type text not sent yet (waits for a text field to be active).

@@ -65,6 +65,9 @@ public:
   /// A click on the level: `rayStart` is the camera ray origin, `hitPos` the picked point
   /// [Unit: wu]; `shift` is true when Shift was held (tools use it for a second point).
   virtual void onClick(const glm::vec3& rayStart, const glm::vec3& hitPos, bool shift) = 0;
+  /// A right click (no drag) on the level; default: a Shift+click (the testers' start point, as
+  /// RecastDemo's input). The Crowd tool sets move targets with it.
+  virtual void onRightClick(const glm::vec3& rayStart, const glm::vec3& hitPos) { onClick(rayStart, hitPos, true); }
   /// Advance one step (for tools that iterate); default: nothing.
   virtual void step() {}
   /// Per-frame update with the frame time in seconds.
