@@ -30,8 +30,9 @@ const char* const EXE = nullptr;
 #endif
 
 bool exeBuilt() {
+  const std::string exe = EXE ? EXE : "";
   struct stat st;
-  return EXE && ::stat(EXE, &st) == 0;
+  return !exe.empty() && ::stat(exe.c_str(), &st) == 0;
 }
 
 int run(const std::string& args, std::string* output) {

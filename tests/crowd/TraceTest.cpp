@@ -60,7 +60,9 @@ void checkScenario(const querytest::DualMesh& mesh, const GenOptions& o, int* of
   bool moved = false;
   for (const AgentRecord& a : ours.back().agents)
     if (a.active && (a.vel[0] != 0.0f || a.vel[2] != 0.0f)) moved = true;
-  if (o.agents >= 4) EXPECT_TRUE(moved) << mesh.name << " seed " << o.seed;
+  if (o.agents >= 4) {
+    EXPECT_TRUE(moved) << mesh.name << " seed " << o.seed;
+  }
   for (const TickRecord& r : ours)
     for (const AgentRecord& a : r.agents) {
       if (offMeshTicks && a.active && a.state == 2) ++*offMeshTicks;
@@ -156,8 +158,11 @@ TEST(CrowdTrace, ReplayIsBitIdentical) {
     std::vector<TickRecord> t;
     r.runAll(&t);
     ASSERT_EQ(int(t.size()), s.tickCount);
-    if (run == 0) first = traceToJsonl(t);
-    else EXPECT_TRUE(traceToJsonl(t) == first) << "the second run's trace differs";
+    if (run == 0) {
+      first = traceToJsonl(t);
+    } else {
+      EXPECT_TRUE(traceToJsonl(t) == first) << "the second run's trace differs";
+    }
   }
   // start() again on the same crowd object starts over too.
   NavCrowdAdapter ours(&m->nav);
