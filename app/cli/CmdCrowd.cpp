@@ -173,7 +173,8 @@ int runCrowd(int argc, char** argv) {
           if (size_t(t) < expected.size())
             expectDiff = compareTickRecords(rec, expected[size_t(t)], "this run", expectPath.c_str());
           else
-            expectDiff = "tick counts differ: this run has more than the " + std::to_string(expected.size()) + " tick(s) expected";
+            expectDiff = "tick counts differ: this run has more than the " + std::to_string(expected.size()) +
+                         " tick(s) expected";
         }
       } else if (size_t(t) >= tickHashes.size() || tickHashes[size_t(t)] != h) {
         std::fprintf(stderr, "navbench crowd: run %d of %d differs from run 1 at tick %d\n", run + 1, repeat, t + 1);
