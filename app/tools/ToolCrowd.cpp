@@ -567,11 +567,13 @@ private:
     *ticks = in.tickCount;
     return true;
   }
-  void adopt(CScenario&& s, int ticks, int atTick) {
+  /// The history s at tick atTick, with agent `selected` selected (its debug info is collected
+  /// on the replayed ticks too).
+  void adopt(CScenario&& s, int ticks, int atTick, int selected = -1) {
     dropCrowd();
     m_full = std::move(s);
     m_totalTicks = ticks;
-    m_selected = -1;
+    m_selected = selected;
     m_running = false;
     m_hasTarget = m_hasLastTarget = false;
     m_wantTick = atTick;
@@ -688,9 +690,10 @@ private:
 
 void ToolCrowd::agentReadout(int i, const CrowdAgent* ag) const {
   const float speed = std::sqrt(ag->vel[0] * ag->vel[0] + ag->vel[2] * ag->vel[2]);
-  ImGui::Text("Agent %d (slot %d): %s, target %s", i, m_runner->slotOf(i), stateName(ag->state), targetName(ag->targetState));
-  ImGui::Text("speed %.2f m/s, corridor %d polys%s, %d neighbours, %d corners", double(speed), ag->corridor.getPathCount(),
-              ag->partial ? " (partial)" : "", ag->nneis, ag->ncorners);
+  ImGui::Text("Agent %d (slot %d): %s", i, m_runner->slotOf(i), stateName(ag->state));
+  ImGui::Text("target: %s%s", targetName(ag->targetState), ag->partial ? " (partial)" : "");
+  ImGui::Text("speed %.2f m/s, corridor %d polys", double(speed), ag->corridor.getPathCount());
+  ImGui::Text("%d neighbours, %d corners", ag->nneis, ag->ncorners);
 }
 
 void ToolCrowd::drawUi() {
@@ -737,12 +740,6 @@ void ToolCrowd::drawUi() {
   ImGui::SliderFloat("Time scale", &m_timeScale, 0.1f, 4.0f, "%.2fx");
   float hz = 1.0f / m_tickDt;
   if (ImGui::SliderFloat("Ticks/s", &hz, 10.0f, 60.0f, "%.0f")) m_tickDt = 1.0f / std::round(hz);
-  ImGui::Text("tick %d / %d  (%.2f s)  %s", m_tick, m_totalTicks, double(m_tick) * double(m_tickDt),
-              m_running ? "running" : "paused");
-  int active = 0;
-  for (int i = 0; i < m_runner->agentsSeen(); ++i)
-    if (agent(i)) ++active;
-  ImGui::Text("%d agents (max %d), update %.2f ms", active, m_full.maxAgents, m_lastUpdateMs);
 
   static char pathBuf[512];
   std::snprintf(pathBuf, sizeof pathBuf, "%s", m_path.c_str());
@@ -756,19 +753,6 @@ void ToolCrowd::drawUi() {
   if (ImGui::Button("Save")) saveFile();
   mark("save");
 
-  if (!m_message.empty()) {
-    if (m_error) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.35f, 1.0f));
-    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 300.0f);
-    ImGui::TextWrapped("%s", m_message.c_str());
-    ImGui::PopTextWrapPos();
-    if (m_error) ImGui::PopStyleColor();
-  }
-
-  if (const CrowdAgent* ag = agent(m_selected)) {
-    agentReadout(m_selected, ag);
-  } else {
-    ImGui::TextDisabled("Ctrl+click (or Select) an agent to see its steering.");
-  }
   if (const CrowdAgent* ag = agent(m_hovered); ag && m_ctx->hoverHit && *m_ctx->hoverHit) {
     ImGui::BeginTooltip();
     agentReadout(m_hovered, ag);
@@ -797,11 +781,32 @@ void ToolCrowd::drawUi() {
   }
   ImGui::Checkbox("Trails", &m_showTrails);
   ImGui::SameLine();
-  ImGui::Checkbox("Selected agent's steering", &m_showDebug);
+  ImGui::Checkbox("Steering of selected", &m_showDebug);
+  // Readouts last: their lines come and go, the widgets above stay where tests click them.
+  ImGui::Text("tick %d / %d  (%.2f s)  %s", m_tick, m_totalTicks, double(m_tick) * double(m_tickDt),
+              m_running ? "running" : "paused");
+  int active = 0;
+  for (int i = 0; i < m_runner->agentsSeen(); ++i)
+    if (agent(i)) ++active;
+  ImGui::Text("%d agents (max %d)", active, m_full.maxAgents);
+  ImGui::Text("update %.2f ms a tick", m_lastUpdateMs);
+  if (!m_message.empty()) {
+    if (m_error) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.35f, 1.0f));
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 240.0f);
+    ImGui::TextWrapped("%s", m_message.c_str());
+    ImGui::PopTextWrapPos();
+    if (m_error) ImGui::PopStyleColor();
+  }
+
+  if (const CrowdAgent* ag = agent(m_selected)) {
+    agentReadout(m_selected, ag);
+  } else {
+    ImGui::TextDisabled("Ctrl+click (or Select) an agent to see its steering.");
+  }
   if (ImGui::CollapsingHeader("Keys")) {
-    ImGui::TextUnformatted("click add agent  Shift+click remove\nright click / T  target (selected or all)\n"
-                           "Ctrl+click  select   Esc  deselect   Del  remove selected\n"
-                           "P  run / pause   Space, Right  step   Left  step back\nHome / End  first / last tick");
+    ImGui::TextUnformatted("click: add agent, Shift+click: remove\nright click / T: target (selected or all)\n"
+                           "Ctrl+click: select, Esc: deselect\nDel: remove selected\n"
+                           "P: run / pause\nSpace, Right: step, Left: step back\nHome / End: first / last tick");
   }
   ImGui::PopItemWidth();
 }
@@ -958,6 +963,7 @@ void ToolCrowd::dumpState(json& out) const {
   out["message"] = m_message;
   out["messageIsError"] = m_error;
   out["file"] = m_path;
+  out["updateMs"] = m_lastUpdateMs;
   out["commands"] = m_full.commands.size();
   out["agentLines"] = m_full.agentCount;
   out["maxAgents"] = m_full.maxAgents;
@@ -1117,8 +1123,7 @@ bool ToolCrowd::loadScenario(const json& in, std::string& error) {
     clearHistory();
     full = m_full;
   }
-  adopt(std::move(full), ticks, tick);
-  m_selected = selected;
+  adopt(std::move(full), ticks, tick, selected);
   return true;
 }
 
