@@ -116,6 +116,9 @@ TEST(CrowdTool, ClicksAddAgentsRightClickSendsThemTicksMoveThem) {
     EXPECT_GT(moved, 0.5f) << "agent " << i << " walked toward the target";
   }
   EXPECT_EQ(r.state["logErrors"], 0) << r.output;
+  // The mouse resting on the first agent (still where it was placed at tick 0) hovers it.
+  const AppRun hover = runCrowd(dir, kAgents + " --hover 680,420", "hover");
+  EXPECT_EQ(hover.tool()["hovered"], 0) << hover.output;
   // Shift+click on the first agent removes it (its index stays, inactive).
   const AppRun rm = runCrowd(dir, kAgents + " --click 680,420,shift", "rm");
   ASSERT_EQ(rm.tool()["agents"].size(), 3u) << rm.output;
