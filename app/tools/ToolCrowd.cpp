@@ -881,7 +881,7 @@ void ToolCrowd::draw(render::DebugDraw& dd) {
   const glm::vec3 pos = v3(ag->npos);
   const float h = ag->params.height;
   for (int k = 0; k < ag->corridor.getPathCount(); ++k)
-    drawPolyFill(dd, *m_mesh, ag->corridor.getPath()[k], render::rgba(255, 255, 255, 40), 0.05f);
+    drawPolyFill(dd, *m_mesh, ag->corridor.getPath()[k], render::rgba(255, 255, 255, 72), 0.05f);
   dd.cross(v3(ag->corridor.getTarget()) + glm::vec3(0, 0.1f, 0), 0.4f, render::rgba(255, 255, 255, 230), 2.0f);
   // Corners: the steering polyline (off-mesh corners purple).
   dd.begin(render::Prim::Lines, 2.0f, false);
