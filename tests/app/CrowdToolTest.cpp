@@ -198,6 +198,16 @@ TEST(CrowdTool, ScenarioAndScreenshotReopenAtTheSameTick) {
     EXPECT_EQ(agentsOf(b), agentsOf(a)) << open;
     EXPECT_EQ(b.state["logErrors"], 0) << b.output;
   }
+  // Saved again from the reopened scenario: the same bytes.
+  const AppRun c = runApp(dir, "crowd_bug.json", "--save-scenario " + q(dir + "/again.json"), "again");
+  ASSERT_EQ(c.exitCode, 0) << c.output;
+  auto bytes = [](const std::string& p) {
+    std::ifstream f(p, std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+  };
+  EXPECT_EQ(bytes(dir + "/again.json"), bytes(dir + "/crowd_bug.json"));
 }
 
 // A bad .crowd.txt: Load refuses it, the message names the file and the line, nothing changes.
