@@ -166,7 +166,7 @@ public:
       done(m_selected >= 0 ? "selected agent " + std::to_string(m_selected) : "no agent there: none selected");
       return;
     }
-    if (m_mode == MODE_TARGET) return setTarget(hitPos);
+    if (m_mode == MODE_TARGET) return shift ? setVelocity(hitPos) : setTarget(hitPos);
     if (shift) {
       const int i = agentAt(hitPos);
       if (i < 0) return fail("no agent under the cursor to remove");
@@ -180,7 +180,9 @@ public:
     addAgentAt(hitPos);
   }
   void onRightClick(const glm::vec3& /*rayStart*/, const glm::vec3& hitPos) override {
-    if (ensureCrowd()) setTarget(hitPos);
+    if (!ensureCrowd()) return;
+    if (SDL_GetModState() & KMOD_SHIFT) setVelocity(hitPos);
+    else setTarget(hitPos);
   }
 
   void step() override {
@@ -479,6 +481,27 @@ private:
                                                                 : std::to_string(cmds.size()) + " agents"));
   }
 
+  /// The selected agent, or every agent, is driven at full speed toward p by a velocity request
+  /// (RecastDemo's Shift + move target), no path.
+  void setVelocity(const glm::vec3& p) {
+    std::vector<ScenarioCommand> cmds;
+    for (int i = 0; i < m_runner->agentsSeen(); ++i) {
+      const CrowdAgent* ag = agent(i);
+      if (!ag || (m_selected >= 0 && agent(m_selected) && i != m_selected)) continue;
+      const float dx = p.x - ag->npos[0], dz = p.z - ag->npos[2], len = std::sqrt(dx * dx + dz * dz);
+      if (!(len > 1e-4f)) continue;
+      ScenarioCommand c;
+      c.op = ScenarioOp::Velocity;
+      c.agent = i;
+      c.v[0] = dx / len * ag->params.maxSpeed;
+      c.v[1] = 0;
+      c.v[2] = dz / len * ag->params.maxSpeed;
+      cmds.push_back(c);
+    }
+    if (cmds.empty()) return fail("no agents to drive: click the navmesh to add some");
+    if (issue(cmds)) done("velocity toward " + fmt3(p) + " for " + std::to_string(cmds.size()) + " agent(s)");
+  }
+
   /// The agent (scenario index) under p: the nearest whose circle (x 1.5) holds p, or -1.
   int agentAt(const glm::vec3& p) const {
     if (!m_runner) return -1;
@@ -626,7 +649,10 @@ private:
       m_running = false;
       goTo(m_totalTicks);
     }
-    if (key(SDL_SCANCODE_T) && m_ctx->hoverHit && *m_ctx->hoverHit && m_ctx->hoverPos) setTarget(*m_ctx->hoverPos);
+    if (key(SDL_SCANCODE_T) && m_ctx->hoverHit && *m_ctx->hoverHit && m_ctx->hoverPos) {
+      if (ImGui::GetIO().KeyShift) setVelocity(*m_ctx->hoverPos);
+      else setTarget(*m_ctx->hoverPos);
+    }
     if (key(SDL_SCANCODE_ESCAPE)) m_selected = -1;
     if (key(SDL_SCANCODE_DELETE) && m_selected >= 0 && agent(m_selected)) {
       ScenarioCommand c;
@@ -804,7 +830,7 @@ void ToolCrowd::drawUi() {
     ImGui::TextDisabled("Ctrl+click (or Select) an agent to see its steering.");
   }
   if (ImGui::CollapsingHeader("Keys")) {
-    ImGui::TextUnformatted("click: add agent, Shift+click: remove\nright click / T: target (selected or all)\n"
+    ImGui::TextUnformatted("click: add agent, Shift+click: remove\nright click / T: target (selected or all)\nShift+right click / Shift+T: velocity\n"
                            "Ctrl+click: select, Esc: deselect\nDel: remove selected\n"
                            "P: run / pause\nSpace, Right: step, Left: step back\nHome / End: first / last tick");
   }

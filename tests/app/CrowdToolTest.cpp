@@ -119,6 +119,14 @@ TEST(CrowdTool, ClicksAddAgentsRightClickSendsThemTicksMoveThem) {
   // The mouse resting on the first agent (still where it was placed at tick 0) hovers it.
   const AppRun hover = runCrowd(dir, kAgents + " --hover 680,420", "hover");
   EXPECT_EQ(hover.tool()["hovered"], 0) << hover.output;
+  // In the Target mode Shift+click drives the agents by velocity (RecastDemo's adjust), no path.
+  const AppRun vel = runCrowd(dir, kAgents + widget("mode.target") + " --click 900,300,shift --key space --key space", "vel");
+  ASSERT_EQ(vel.tool()["agents"].size(), 3u) << vel.output;
+  for (const json& a : vel.tool()["agents"]) {
+    EXPECT_EQ(a["targetState"], 6) << vel.tool()["message"];
+    const std::vector<float> v = vec(a["vel"]);
+    EXPECT_GT(std::hypot(v[0], v[2]), 0.1f);
+  }
   // Shift+click on the first agent removes it (its index stays, inactive).
   const AppRun rm = runCrowd(dir, kAgents + " --click 680,420,shift", "rm");
   ASSERT_EQ(rm.tool()["agents"].size(), 3u) << rm.output;
