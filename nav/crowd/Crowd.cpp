@@ -205,6 +205,7 @@ void Crowd::purge() {
   m_pathResult.reset();
   m_maxPathResult = 0;
   m_grid.reset();
+  m_portals.reset();
   m_obstacleQuery.reset();
   m_navquery.reset();
 }
@@ -221,6 +222,10 @@ bool Crowd::init(int maxAgents, float maxAgentRadius, const NavMesh* nav) {
 
   m_grid.reset(new (std::nothrow) ProximityGrid());
   if (!m_grid || !m_grid->init(m_maxAgents * 4, maxAgentRadius * 3)) return fail();
+
+  // About 32 portals per agent, at least 1024, at most 32768 (~1.2 MB).
+  m_portals.reset(new (std::nothrow) PortalCache());
+  if (!m_portals || !m_portals->init(clamp(m_maxAgents * 32, 1024, 32768))) return fail();
 
   m_obstacleQuery.reset(new (std::nothrow) ObstacleAvoidanceQuery());
   if (!m_obstacleQuery || !m_obstacleQuery->init(6, 8)) return fail();
@@ -678,7 +683,7 @@ void Crowd::update(float dt, CrowdAgentDebugInfo* debug) {
     if (ag->targetState == CROWDAGENT_TARGET_NONE || ag->targetState == CROWDAGENT_TARGET_VELOCITY) continue;
 
     ag->ncorners = ag->corridor.findCorners(ag->cornerVerts, ag->cornerFlags, ag->cornerPolys,
-                                            CROWDAGENT_MAX_CORNERS, navquery, filterOf(ag));
+                                            CROWDAGENT_MAX_CORNERS, navquery, filterOf(ag), m_portals.get());
 
     // Shortcut toward the corner after the next one when it is in sight.
     if ((ag->params.updateFlags & CROWD_OPTIMIZE_VIS) && ag->ncorners > 0) {

@@ -245,6 +245,8 @@ private:
   ObstacleAvoidanceParams m_obstacleQueryParams[CROWD_MAX_OBSTAVOIDANCE_PARAMS];
   std::unique_ptr<ObstacleAvoidanceQuery> m_obstacleQuery;
   std::unique_ptr<ProximityGrid> m_grid;
+  /// Portals of the corridors, for findCorners (same corners, fewer mesh lookups).
+  std::unique_ptr<PortalCache> m_portals;
 
   std::unique_ptr<PolyRef[]> m_pathResult; ///< Scratch for merging a queued path [Size: m_maxPathResult].
   int m_maxPathResult = 0;

@@ -31,7 +31,176 @@ bool furthestCommon(const PolyRef* path, int pathFirst, int pathEnd, int pathSte
   return false;
 }
 
+/// NavMeshQuery::findStraightPath's vertex append: a point equal to the last one replaces its flags
+/// and ref. IN_PROGRESS while there is room and the point is not the end.
+Status appendCorner(const float* pos, uint8_t flags, PolyRef ref, float* verts, uint8_t* vflags, PolyRef* refs,
+                    int* count, int maxCount) {
+  int& n = *count;
+  if (n > 0 && vequal(&verts[(n - 1) * 3], pos)) {
+    vflags[n - 1] = flags;
+    refs[n - 1] = ref;
+  } else {
+    vcopy(&verts[n * 3], pos);
+    vflags[n] = flags;
+    refs[n] = ref;
+    ++n;
+    if (n >= maxCount) return SUCCESS | BUFFER_TOO_SMALL;
+    if (flags == STRAIGHTPATH_END) return SUCCESS;
+  }
+  return IN_PROGRESS;
+}
+
+/// NavMeshQuery::findStraightPath(startPos, endPos, path, pathSize, ..., maxStraightPath, 0) with
+/// the portals from `portals`: the same float operations in the same order, so the same corners.
+void straightPathCached(const NavMeshQuery* q, PortalCache* portals, const float* startPos, const float* endPos,
+                        const PolyRef* path, int pathSize, float* straightPath, uint8_t* straightPathFlags,
+                        PolyRef* straightPathRefs, int* straightPathCount, int maxStraightPath) {
+  *straightPathCount = 0;
+  if (!q->getAttachedNavMesh() || !visfinite(startPos) || !visfinite(endPos) || pathSize <= 0 || !path[0] ||
+      maxStraightPath <= 0)
+    return;
+
+  float closestStartPos[3];
+  if (statusFailed(q->closestPointOnPolyBoundary(path[0], startPos, closestStartPos))) return;
+  float closestEndPos[3];
+  if (statusFailed(q->closestPointOnPolyBoundary(path[pathSize - 1], endPos, closestEndPos))) return;
+
+  Status stat = appendCorner(closestStartPos, STRAIGHTPATH_START, path[0], straightPath, straightPathFlags,
+                             straightPathRefs, straightPathCount, maxStraightPath);
+  if (stat != IN_PROGRESS) return;
+
+  if (pathSize > 1) {
+    float portalApex[3], portalLeft[3], portalRight[3];
+    vcopy(portalApex, closestStartPos);
+    vcopy(portalLeft, portalApex);
+    vcopy(portalRight, portalApex);
+    int apexIndex = 0, leftIndex = 0, rightIndex = 0;
+    uint8_t leftPolyType = 0, rightPolyType = 0;
+    PolyRef leftPolyRef = path[0], rightPolyRef = path[0];
+
+    for (int i = 0; i < pathSize; ++i) {
+      float left[3], right[3];
+      uint8_t toType;
+      if (i + 1 < pathSize) {
+        if (statusFailed(portals->get(q, path[i], path[i + 1], left, right, &toType))) {
+          // path[i + 1] is not a valid neighbour: end the path on path[i].
+          if (statusFailed(q->closestPointOnPolyBoundary(path[i], endPos, closestEndPos))) return;
+          appendCorner(closestEndPos, 0, path[i], straightPath, straightPathFlags, straightPathRefs,
+                       straightPathCount, maxStraightPath);
+          return;
+        }
+        // Starting right on the first portal: skip it.
+        if (i == 0) {
+          float t;
+          if (distancePtSegSqr2D(portalApex, left, right, t) < sqr(0.001f)) continue;
+        }
+      } else {
+        vcopy(left, closestEndPos);
+        vcopy(right, closestEndPos);
+        toType = POLYTYPE_GROUND;
+      }
+
+      // Right side of the funnel.
+      if (triArea2D(portalApex, portalRight, right) <= 0.0f) {
+        if (vequal(portalApex, portalRight) || triArea2D(portalApex, portalLeft, right) > 0.0f) {
+          vcopy(portalRight, right);
+          rightPolyRef = (i + 1 < pathSize) ? path[i + 1] : 0;
+          rightPolyType = toType;
+          rightIndex = i;
+        } else {
+          // Right crossed over left: the left point is a corner.
+          vcopy(portalApex, portalLeft);
+          apexIndex = leftIndex;
+          uint8_t flags = 0;
+          if (!leftPolyRef) flags = STRAIGHTPATH_END;
+          else if (leftPolyType == POLYTYPE_OFFMESH_CONNECTION) flags = STRAIGHTPATH_OFFMESH_CONNECTION;
+          stat = appendCorner(portalApex, flags, leftPolyRef, straightPath, straightPathFlags, straightPathRefs,
+                              straightPathCount, maxStraightPath);
+          if (stat != IN_PROGRESS) return;
+          vcopy(portalLeft, portalApex);
+          vcopy(portalRight, portalApex);
+          leftIndex = apexIndex;
+          rightIndex = apexIndex;
+          i = apexIndex; // restart from the new apex
+          continue;
+        }
+      }
+
+      // Left side of the funnel.
+      if (triArea2D(portalApex, portalLeft, left) >= 0.0f) {
+        if (vequal(portalApex, portalLeft) || triArea2D(portalApex, portalRight, left) < 0.0f) {
+          vcopy(portalLeft, left);
+          leftPolyRef = (i + 1 < pathSize) ? path[i + 1] : 0;
+          leftPolyType = toType;
+          leftIndex = i;
+        } else {
+          vcopy(portalApex, portalRight);
+          apexIndex = rightIndex;
+          uint8_t flags = 0;
+          if (!rightPolyRef) flags = STRAIGHTPATH_END;
+          else if (rightPolyType == POLYTYPE_OFFMESH_CONNECTION) flags = STRAIGHTPATH_OFFMESH_CONNECTION;
+          stat = appendCorner(portalApex, flags, rightPolyRef, straightPath, straightPathFlags, straightPathRefs,
+                              straightPathCount, maxStraightPath);
+          if (stat != IN_PROGRESS) return;
+          vcopy(portalLeft, portalApex);
+          vcopy(portalRight, portalApex);
+          leftIndex = apexIndex;
+          rightIndex = apexIndex;
+          i = apexIndex;
+          continue;
+        }
+      }
+    }
+  }
+
+  appendCorner(closestEndPos, STRAIGHTPATH_END, 0, straightPath, straightPathFlags, straightPathRefs,
+               straightPathCount, maxStraightPath);
+}
+
 } // namespace
+
+bool PortalCache::init(int entries) {
+  if (entries < 1) return false;
+  const uint32_t n = nextPow2(uint32_t(entries));
+  m_entries.reset(new (std::nothrow) Entry[n]());
+  if (!m_entries) {
+    m_mask = 0;
+    return false;
+  }
+  m_mask = n - 1;
+  m_nav = nullptr;
+  m_generation = 0;
+  return true;
+}
+
+Status PortalCache::get(const NavMeshQuery* navquery, PolyRef from, PolyRef to, float* left, float* right,
+                        uint8_t* toType) {
+  const NavMesh* nav = navquery->getAttachedNavMesh();
+  if (!m_entries || !from || !nav) return navquery->getPortalPoints(from, to, left, right, nullptr, toType);
+  if (nav != m_nav || nav->generation() != m_generation) {
+    std::memset(static_cast<void*>(m_entries.get()), 0, sizeof(Entry) * (size_t(m_mask) + 1));
+    m_nav = nav;
+    m_generation = nav->generation();
+  }
+  uint32_t h = from * 0x9E3779B1u ^ (to + 0x7F4A7C15u) * 0x85EBCA77u;
+  h ^= h >> 15;
+  Entry& e = m_entries[h & m_mask];
+  if (e.from == from && e.to == to) {
+    vcopy(left, e.left);
+    vcopy(right, e.right);
+    *toType = e.toType;
+    return SUCCESS;
+  }
+  const Status st = navquery->getPortalPoints(from, to, left, right, nullptr, toType);
+  if (statusSucceeded(st)) {
+    e.from = from;
+    e.to = to;
+    vcopy(e.left, left);
+    vcopy(e.right, right);
+    e.toType = *toType;
+  }
+  return st;
+}
 
 int mergeCorridorStartMoved(PolyRef* path, int npath, int maxPath, const PolyRef* visited, int nvisited) {
   int fp = -1, fv = -1;
@@ -93,14 +262,23 @@ void PathCorridor::reset(PolyRef ref, const float* pos) {
 }
 
 int PathCorridor::findCorners(float* cornerVerts, uint8_t* cornerFlags, PolyRef* cornerPolys, int maxCorners,
-                              NavMeshQuery* navquery, const QueryFilter* /*filter*/) {
+                              NavMeshQuery* navquery, const QueryFilter* filter) {
+  return findCorners(cornerVerts, cornerFlags, cornerPolys, maxCorners, navquery, filter, nullptr);
+}
+
+int PathCorridor::findCorners(float* cornerVerts, uint8_t* cornerFlags, PolyRef* cornerPolys, int maxCorners,
+                              NavMeshQuery* navquery, const QueryFilter* /*filter*/, PortalCache* portals) {
   if (!m_path || m_npath == 0 || !navquery) return 0;
   // Corners this close (2D) to the position count as reached.
   static const float MIN_TARGET_DIST = 0.01f;
 
   int ncorners = 0;
-  navquery->findStraightPath(m_pos, m_target, m_path.get(), m_npath, cornerVerts, cornerFlags, cornerPolys,
-                             &ncorners, maxCorners);
+  if (portals)
+    straightPathCached(navquery, portals, m_pos, m_target, m_path.get(), m_npath, cornerVerts, cornerFlags,
+                       cornerPolys, &ncorners, maxCorners);
+  else
+    navquery->findStraightPath(m_pos, m_target, m_path.get(), m_npath, cornerVerts, cornerFlags, cornerPolys,
+                               &ncorners, maxCorners);
 
   // Drop the leading corners already reached (never an off-mesh connection's start).
   int skip = 0;

@@ -15,6 +15,34 @@
 namespace nav {
 namespace crowd {
 
+/// Portal points (NavMeshQuery::getPortalPoints) of polygon pairs, remembered across updates and
+/// shared by the corridors of a crowd: neighbouring agents walk the same portals, and an agent's
+/// corridor changes little between updates. Direct-mapped [Size: a power of two]; everything is
+/// forgotten when the mesh's generation() changes, so an entry is always what getPortalPoints
+/// would answer now. Only successful lookups are kept (failures are asked again).
+class PortalCache {
+public:
+  PortalCache() = default;
+  PortalCache(const PortalCache&) = delete;
+  PortalCache& operator=(const PortalCache&) = delete;
+
+  /// Room for about `entries` portals [Limit: >= 1] (rounded up to a power of two).
+  bool init(int entries);
+  /// As navquery->getPortalPoints(from, to, left, right, nullptr, toType).
+  Status get(const NavMeshQuery* navquery, PolyRef from, PolyRef to, float* left, float* right, uint8_t* toType);
+
+private:
+  struct Entry {
+    PolyRef from, to; ///< from == 0: empty.
+    float left[3], right[3];
+    uint8_t toType;
+  };
+  std::unique_ptr<Entry[]> m_entries;
+  uint32_t m_mask = 0;
+  const NavMesh* m_nav = nullptr;
+  uint64_t m_generation = 0;
+};
+
 class PathCorridor {
 public:
   PathCorridor() = default;
@@ -33,6 +61,9 @@ public:
   /// Returns the corner count. cornerFlags/cornerPolys must hold maxCorners entries.
   int findCorners(float* cornerVerts, uint8_t* cornerFlags, PolyRef* cornerPolys, int maxCorners,
                   NavMeshQuery* navquery, const QueryFilter* filter);
+  /// The same corners, with the corridor's portals looked up through portals (the crowd's cache).
+  int findCorners(float* cornerVerts, uint8_t* cornerFlags, PolyRef* cornerPolys, int maxCorners,
+                  NavMeshQuery* navquery, const QueryFilter* filter, PortalCache* portals);
 
   /// Shortcuts the corridor start with a raycast toward next (the next corner), over at most
   /// pathOptimizationRange wu, when the ray reaches close enough (t > 0.99). [Unit: wu]
