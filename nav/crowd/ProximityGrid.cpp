@@ -29,9 +29,12 @@ bool ProximityGrid::init(int poolSize, float cellSize) {
   m_bucketsSize = int(nextPow2(uint32_t(poolSize)));
   m_buckets.reset(new (std::nothrow) uint16_t[size_t(m_bucketsSize)]);
   m_pool.reset(new (std::nothrow) Item[size_t(poolSize)]);
-  if (!m_buckets || !m_pool) {
+  m_listed.reset(new (std::nothrow) uint32_t[size_t(poolSize)]());
+  m_query = 0;
+  if (!m_buckets || !m_pool || !m_listed) {
     m_buckets.reset();
     m_pool.reset();
+    m_listed.reset();
     m_bucketsSize = m_poolSize = 0;
     return false;
   }
@@ -84,18 +87,35 @@ int ProximityGrid::queryItems(float minx, float miny, float maxx, float maxy, ui
   const int imaxx = int(std::floor(maxx * m_invCellSize));
   const int imaxy = int(std::floor(maxy * m_invCellSize));
 
+  if (++m_query == 0) { // wrapped: forget the old marks
+    std::memset(m_listed.get(), 0, sizeof(uint32_t) * size_t(m_poolSize));
+    m_query = 1;
+  }
+  const uint32_t q = m_query;
+  uint32_t* listed = m_listed.get();
   int n = 0;
+  const uint16_t* buckets = m_buckets.get();
+  const Item* pool = m_pool.get();
+  const uint32_t mask = uint32_t(m_bucketsSize - 1);
   for (int y = iminy; y <= imaxy; ++y) {
-    for (int x = iminx; x <= imaxx; ++x) {
-      const int h = hashCell(x, y, m_bucketsSize);
-      for (uint16_t idx = m_buckets[h]; idx != END; idx = m_pool[idx].next) {
-        const Item& item = m_pool[idx];
+    // hashCell(x, y) with the x product stepped along the row (the same wrapped 32-bit values).
+    const uint32_t hy = uint32_t(y) * 19349663u;
+    uint32_t hx = uint32_t(iminx) * 73856093u;
+    for (int x = iminx; x <= imaxx; ++x, hx += 73856093u) {
+      for (uint16_t idx = buckets[(hx ^ hy) & mask]; idx != END; idx = pool[idx].next) {
+        const Item& item = pool[idx];
         // A bucket mixes cells; the stored cell is compared as the 16-bit values widened.
         if (int(item.x) != x || int(item.y) != y) continue;
-        int k = 0;
-        while (k < n && ids[k] != item.id) ++k;
-        if (k < n) continue; // already listed
-        if (n >= maxIds) return n;
+        if (item.id < m_poolSize) {
+          if (listed[item.id] == q) continue; // already listed
+          if (n >= maxIds) return n;
+          listed[item.id] = q;
+        } else {
+          int k = 0;
+          while (k < n && ids[k] != item.id) ++k;
+          if (k < n) continue;
+          if (n >= maxIds) return n;
+        }
         ids[n++] = item.id;
       }
     }

@@ -24,6 +24,7 @@ public:
   /// Adds id to the cells covering [minx, maxx] x [miny, maxy]; entries beyond the pool are dropped.
   void addItem(uint16_t id, float minx, float miny, float maxx, float maxy);
   /// Unique ids of the items in the cells covering the box, at most maxIds; returns the count.
+  /// Not for concurrent calls on one grid (it marks the ids it lists in a shared scratch array).
   int queryItems(float minx, float miny, float maxx, float maxy, uint16_t* ids, int maxIds) const;
   /// Entries stored in the bucket of cell (x, y) that belong to that cell.
   int getItemCountAt(int x, int y) const;
@@ -46,6 +47,10 @@ private:
   std::unique_ptr<uint16_t[]> m_buckets;
   int m_bucketsSize = 0;
   int m_bounds[4] = {0, 0, 0, 0};
+  /// queryItems' "already listed" marks: m_listed[id] == m_query for ids < poolSize (larger ids
+  /// are looked up in the result list). [Size: m_poolSize]
+  mutable std::unique_ptr<uint32_t[]> m_listed;
+  mutable uint32_t m_query = 0;
 };
 
 } // namespace crowd
