@@ -65,6 +65,7 @@ void straightPathCached(const NavMeshQuery* q, PortalCache* portals, const float
   float closestEndPos[3];
   if (statusFailed(q->closestPointOnPolyBoundary(path[pathSize - 1], endPos, closestEndPos))) return;
 
+  portals->sync(q);
   Status stat = appendCorner(closestStartPos, STRAIGHTPATH_START, path[0], straightPath, straightPathFlags,
                              straightPathRefs, straightPathCount, maxStraightPath);
   if (stat != IN_PROGRESS) return;
@@ -82,7 +83,7 @@ void straightPathCached(const NavMeshQuery* q, PortalCache* portals, const float
       float left[3], right[3];
       uint8_t toType;
       if (i + 1 < pathSize) {
-        if (statusFailed(portals->get(q, path[i], path[i + 1], left, right, &toType))) {
+        if (statusFailed(portals->getSynced(q, path[i], path[i + 1], left, right, &toType))) {
           // path[i + 1] is not a valid neighbour: end the path on path[i].
           if (statusFailed(q->closestPointOnPolyBoundary(path[i], endPos, closestEndPos))) return;
           appendCorner(closestEndPos, 0, path[i], straightPath, straightPathFlags, straightPathRefs,
@@ -173,31 +174,29 @@ bool PortalCache::init(int entries) {
   return true;
 }
 
-Status PortalCache::get(const NavMeshQuery* navquery, PolyRef from, PolyRef to, float* left, float* right,
-                        uint8_t* toType) {
+void PortalCache::sync(const NavMeshQuery* navquery) {
   const NavMesh* nav = navquery->getAttachedNavMesh();
-  if (!m_entries || !from || !nav) return navquery->getPortalPoints(from, to, left, right, nullptr, toType);
+  if (!m_entries) return;
+  if (!nav) {
+    m_nav = nullptr;
+    return;
+  }
   if (nav != m_nav || nav->generation() != m_generation) {
     std::memset(static_cast<void*>(m_entries.get()), 0, sizeof(Entry) * (size_t(m_mask) + 1));
     m_nav = nav;
     m_generation = nav->generation();
   }
-  uint32_t h = from * 0x9E3779B1u ^ (to + 0x7F4A7C15u) * 0x85EBCA77u;
-  h ^= h >> 15;
-  Entry& e = m_entries[h & m_mask];
-  if (e.from == from && e.to == to) {
-    vcopy(left, e.left);
-    vcopy(right, e.right);
-    *toType = e.toType;
-    return SUCCESS;
-  }
+}
+
+Status PortalCache::miss(const NavMeshQuery* navquery, PolyRef from, PolyRef to, float* left, float* right,
+                         uint8_t* toType, Entry* e) {
   const Status st = navquery->getPortalPoints(from, to, left, right, nullptr, toType);
-  if (statusSucceeded(st)) {
-    e.from = from;
-    e.to = to;
-    vcopy(e.left, left);
-    vcopy(e.right, right);
-    e.toType = *toType;
+  if (e && statusSucceeded(st)) {
+    e->from = from;
+    e->to = to;
+    vcopy(e->left, left);
+    vcopy(e->right, right);
+    e->toType = *toType;
   }
   return st;
 }

@@ -29,7 +29,29 @@ public:
   /// Room for about `entries` portals [Limit: >= 1] (rounded up to a power of two).
   bool init(int entries);
   /// As navquery->getPortalPoints(from, to, left, right, nullptr, toType).
-  Status get(const NavMeshQuery* navquery, PolyRef from, PolyRef to, float* left, float* right, uint8_t* toType);
+  Status get(const NavMeshQuery* navquery, PolyRef from, PolyRef to, float* left, float* right, uint8_t* toType) {
+    sync(navquery);
+    return getSynced(navquery, from, to, left, right, toType);
+  }
+  /// Forgets everything when navquery's mesh, or its generation, changed since the last call.
+  void sync(const NavMeshQuery* navquery);
+  /// get() without the mesh check: for lookups right after sync() on the same navquery.
+  Status getSynced(const NavMeshQuery* navquery, PolyRef from, PolyRef to, float* left, float* right,
+                   uint8_t* toType) {
+    if (!m_entries || !from || !m_nav) return miss(navquery, from, to, left, right, toType, nullptr);
+    uint32_t h = from * 0x9E3779B1u ^ (to + 0x7F4A7C15u) * 0x85EBCA77u;
+    h ^= h >> 15;
+    Entry& e = m_entries[h & m_mask];
+    if (e.from == from && e.to == to) {
+      for (int k = 0; k < 3; ++k) {
+        left[k] = e.left[k];
+        right[k] = e.right[k];
+      }
+      *toType = e.toType;
+      return SUCCESS;
+    }
+    return miss(navquery, from, to, left, right, toType, &e);
+  }
 
 private:
   struct Entry {
@@ -37,6 +59,9 @@ private:
     float left[3], right[3];
     uint8_t toType;
   };
+  /// Asks navquery and keeps a success in e (when given).
+  Status miss(const NavMeshQuery* navquery, PolyRef from, PolyRef to, float* left, float* right, uint8_t* toType,
+              Entry* e);
   std::unique_ptr<Entry[]> m_entries;
   uint32_t m_mask = 0;
   const NavMesh* m_nav = nullptr;
