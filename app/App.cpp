@@ -428,14 +428,15 @@ void App::saveSettings() {
   if (!m_settings.save(m_settingsPath, err)) m_log.warning("settings: " + err);
 }
 
-void App::pick(float mx, float my, bool shift) {
+void App::pick(float mx, float my, bool shift, bool right) {
   if (m_doc.level.empty() || !m_doc.tool()) return;
   int w = 0, h = 0;
   SDL_GetWindowSize(m_window, &w, &h);
   render::Ray ray = m_doc.camera.screenRay(mx + 0.5f, my + 0.5f, float(w), float(h));
   RayHit hit;
-  if (m_doc.level.raycast(ray.origin, ray.dir, m_doc.camera.farPlane(), hit))
-    m_doc.tool()->onClick(ray.origin, hit.pos, shift);
+  if (!m_doc.level.raycast(ray.origin, ray.dir, m_doc.camera.farPlane(), hit)) return;
+  if (right) m_doc.tool()->onRightClick(ray.origin, hit.pos);
+  else m_doc.tool()->onClick(ray.origin, hit.pos, shift);
 }
 
 void App::processEvent(const SDL_Event& e) {
@@ -495,7 +496,7 @@ void App::processEvent(const SDL_Event& e) {
     } else if (e.button.button == SDL_BUTTON_RIGHT || e.button.button == SDL_BUTTON_MIDDLE) {
       // A right click without dragging sets the tester's start (RecastDemo's input).
       if (m_rightDown && !m_rightDragged && e.button.button == SDL_BUTTON_RIGHT && !io.WantCaptureMouse)
-        pick(float(e.button.x), float(e.button.y), true);
+        pick(float(e.button.x), float(e.button.y), true, true);
       m_rightDown = false;
     }
     break;

@@ -52,7 +52,7 @@ private:
   void onKeyDown(const SDL_Keysym& key); // Menus.cpp
   void updateCamera(float dt);
   void updateHover();
-  void pick(float mx, float my, bool shift);
+  void pick(float mx, float my, bool shift, bool right = false);
   void frameLevel();
   void saveSettings();
   void drawUi();

@@ -33,6 +33,7 @@ struct AppOptions {
     float x, y;
     bool shift;
     bool drag = false;
+    bool right = false; ///< --click X,Y,right: the right button (a tool's onRightClick).
     float toX = 0, toY = 0;
   };
   std::vector<Click> clicks;

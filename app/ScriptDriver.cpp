@@ -39,7 +39,8 @@ void ScriptDriver::applyMouse() const {
   if (!m_mouse) return;
   ImGuiIO& io = ImGui::GetIO();
   io.MousePos = ImVec2(m_mouseX, m_mouseY);
-  io.MouseDown[0] = m_mouseDown;
+  io.MouseDown[0] = m_mouseDown && !m_right;
+  io.MouseDown[1] = m_mouseDown && m_right;
 }
 
 bool ScriptDriver::parseKey(const std::string& name, SDL_Keycode& sym, Uint16& mod) {
@@ -142,6 +143,7 @@ void ScriptDriver::run(int frame, SDL_Window* window) {
   m_mouseY = float(y);
   m_mouseDown = sub >= 1 && sub < last;
   m_shift = c.shift;
+  m_right = c.right && !c.drag;
   if (c.drag && sub >= 2) { // moving with the button held, then released at the end point
     // Motion i of kDragMoves (1..) is at pixel along(i); motion 1 starts from the press.
     auto along = [&](int i, int axis) {
@@ -168,7 +170,7 @@ void ScriptDriver::run(int frame, SDL_Window* window) {
   SDL_Event ev{};
   ev.type = sub == 1 ? SDL_MOUSEBUTTONDOWN : SDL_MOUSEBUTTONUP;
   ev.button.windowID = SDL_GetWindowID(window);
-  ev.button.button = SDL_BUTTON_LEFT;
+  ev.button.button = m_right ? SDL_BUTTON_RIGHT : SDL_BUTTON_LEFT;
   ev.button.state = sub == 1 ? SDL_PRESSED : SDL_RELEASED;
   ev.button.clicks = 1;
   ev.button.x = int(std::lround(m_mouseX));

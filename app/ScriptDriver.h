@@ -5,7 +5,7 @@
 // Timeline, in frames (frame 0 is the first, before any input):
 //   frame 1                    --drop files and, unless given after clicks, --resize
 //   from frame 1, in order:
-//     3 frames per click       move there, press, release
+//     3 frames per click       move there, press, release (X,Y,right uses the right button)
 //     3 + kDragMoves per drag  move there, press, kDragMoves frames of motion (button held) along
 //                              the way to its end point, release there
 //   then 2 frames per entry    --key (down, up) or --type (text input events), in the order given
@@ -52,6 +52,7 @@ private:
   void typeText(SDL_Window* window);
   const AppOptions& m_opt;
   bool m_shift = false;
+  bool m_right = false; ///< The scripted click being pressed uses the right button.
   bool m_mouse = false, m_mouseDown = false;
   float m_mouseX = 0, m_mouseY = 0;
   std::string m_text; ///< --type text not sent yet (waits for a text field to be active).

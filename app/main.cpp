@@ -1,6 +1,6 @@
 // navbench: the viewer, or a command-line subcommand when argv[1] names one (see app/cli/Cli.h).
 //
-//   navbench [level.obj] [--screenshot out.png] [--size WxH] [--frames N] [--click X,Y[,shift]]... [--drop FILE]...
+//   navbench [level.obj] [--screenshot out.png] [--size WxH] [--frames N] [--click X,Y[,shift|right]]... [--drop FILE]...
 //   navbench SCENARIO.json|SCREENSHOT.png [--screenshot out.png] [--size WxH]   (a saved scenario, reproduced)
 //   navbench <subcommand> [args...]          (no SDL/GL is initialised)
 //   navbench --help
@@ -46,7 +46,8 @@ void printHelp(FILE* out) {
                "  --size WxH           window / screenshot size in pixels (default 1280x720)\n"
                "  --frames N           frames rendered before the screenshot (default 4)\n"
                "  --click X,Y[,shift]  click window pixel (X, Y) as the mouse would (UI widgets, or picking +\n"
-               "                       the active tool); repeatable, one click per three frames\n"
+               "                       the active tool); repeatable, one click per three frames; X,Y,right\n"
+               "                       clicks the right button (the Crowd tool's move target)\n"
                "  --drag X0,Y0,X1,Y1   press the left button at window pixel (X0, Y0), move with it held (a step\n"
                "                       a frame) and release it at (X1, Y1)\n"
                "                       (moves a panel taken by its title bar); in order with the --clicks\n"
@@ -121,15 +122,16 @@ int main(int argc, char** argv) {
         return 2;
       }
     } else if (a == "--click") {
-      const char* v = value("X,Y[,shift]");
+      const char* v = value("X,Y[,shift|right]");
       navbench::AppOptions::Click c{0, 0, false};
       char rest[16] = {};
       const int n = std::sscanf(v, "%f,%f,%15s", &c.x, &c.y, rest);
-      if (n < 2 || (n == 3 && std::strcmp(rest, "shift") != 0)) {
-        std::fprintf(stderr, "navbench: --click: expected X,Y or X,Y,shift, got '%s'\n", v);
+      if (n < 2 || (n == 3 && std::strcmp(rest, "shift") != 0 && std::strcmp(rest, "right") != 0)) {
+        std::fprintf(stderr, "navbench: --click: expected X,Y or X,Y,shift or X,Y,right, got '%s'\n", v);
         return 2;
       }
-      c.shift = n == 3;
+      c.shift = n == 3 && std::strcmp(rest, "shift") == 0;
+      c.right = n == 3 && std::strcmp(rest, "right") == 0;
       opt.clicks.push_back(c);
     } else if (a == "--drag") {
       const char* v = value("X0,Y0,X1,Y1");

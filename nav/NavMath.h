@@ -99,7 +99,8 @@ inline void vnormalize(float* v) {
 }
 /// True when the points are closer than 1/16384 wu (squared distance test).
 inline bool vequal(const float* p0, const float* p1) {
-  static const float thr = sqr(1.0f / 16384.0f);
+  // A constant, not a function-local static: the latter's init guard kept vequal out of line.
+  constexpr float thr = (1.0f / 16384.0f) * (1.0f / 16384.0f);
   return vdistSqr(p0, p1) < thr;
 }
 inline bool visfinite(const float* v) { return std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]); }

@@ -71,6 +71,9 @@ public:
   virtual bool dragBegin(const glm::vec3& /*hitPos*/, bool /*shift*/) { return false; }
   virtual void dragTo(const glm::vec3& /*hitPos*/) {}
   virtual void dragEnd(const glm::vec3& /*hitPos*/, bool /*hit*/) {}
+  /// A right click (no drag) on the level; default: a Shift+click (the testers' start point, as
+  /// RecastDemo's input). The Crowd tool sets move targets with it.
+  virtual void onRightClick(const glm::vec3& rayStart, const glm::vec3& hitPos) { onClick(rayStart, hitPos, true); }
   /// Advance one step (for tools that iterate); default: nothing.
   virtual void step() {}
   /// Per-frame update with the frame time in seconds.

@@ -3,6 +3,7 @@
 #include "app/tools/TesterModes.h"
 #include "app/tools/ToolConvexVolumes.h"
 #include "app/tools/ToolObstacles.h"
+#include "app/tools/ToolCrowd.h"
 #include "app/tools/ToolOffMeshLinks.h"
 #include "app/tools/ToolPick.h"
 #include "app/tools/ToolStepper.h"
@@ -27,6 +28,7 @@ std::vector<std::unique_ptr<Tool>> createTools() {
   tools.push_back(makeToolTiles());
   tools.push_back(makeToolPrune());
   tools.push_back(std::make_unique<ToolObstacles>());
+  tools.push_back(makeToolCrowd());
   return tools;
 }
 

@@ -1,0 +1,228 @@
+// CmdCrowd.cpp: `navbench crowd MESH.bin SCENARIO.crowd.txt [--json TRACE.jsonl] [--repeat R]
+//                [--expect TRACE.jsonl]`
+//
+// Runs a crowd scenario (../shared/formats/crowd.md; nav/crowd/CrowdScenario.h) on our crowd
+// (nav::crowd::Crowd through nav/crowd/CrowdRunner.h) on the tile set MESH.bin, and writes its
+// trace (one JSON line per update, atomically). Prints a summary: agents, ticks, time per update.
+// --repeat R runs the scenario R times (timing: the fastest run is reported) and checks that every
+// run gives the same trace, bit for bit (a hash of each tick's line; the trace is streamed, never
+// held whole). --expect compares the trace with a trace file by
+// crowd.md's rule (e.g. one DetourCrowd wrote) and prints the first difference.
+// Agents that cannot be placed and targets with no poly are reported as warnings
+// ("SCENARIO:LINE: ..."), and the run goes on as crowd.md says.
+// Exit code: 0 done, 1 --repeat runs differ or --expect differs, 2 bad input (the message names
+// the file, and the line for scenario and trace files).
+#include "app/cli/Cli.h"
+
+#include "nav/TileSetFile.h"
+#include "nav/base/AtomicFile.h"
+#include "nav/crowd/CrowdRunner.h"
+#include "nav/crowd/CrowdScenario.h"
+#include "nav/crowd/CrowdTrace.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace nav::crowd;
+
+int usage(const char* msg) {
+  if (msg) std::fprintf(stderr, "navbench crowd: %s\n", msg);
+  std::fprintf(stderr,
+               "usage: navbench crowd MESH.bin SCENARIO.crowd.txt [--json TRACE.jsonl] [--repeat R] "
+               "[--expect TRACE.jsonl]\n"
+               "  runs a crowd scenario (commands: crowd avoid agent target velocity reset remove tick) and\n"
+               "  writes one JSON line per update; --repeat R times it R times and checks the traces are\n"
+               "  identical; --expect compares the trace with another (crowd.md's rule)\n");
+  return 2;
+}
+
+/// Reads a trace file (JSONL as CrowdTrace writes it). False with "FILE:LINE: problem".
+bool readTrace(const std::string& path, std::vector<TickRecord>* out, std::string* why) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *why = path + ": cannot open";
+    return false;
+  }
+  std::string line;
+  int lineNo = 0;
+  auto vec = [](const nlohmann::json& j, const char* key, float* v) {
+    const nlohmann::json& a = j.at(key);
+    if (!a.is_array() || a.size() != 3) throw std::runtime_error(std::string(key) + " is not [x, y, z]");
+    for (int k = 0; k < 3; ++k) v[k] = a[size_t(k)].is_null() ? std::nanf("") : a[size_t(k)].get<float>();
+  };
+  while (std::getline(in, line)) {
+    ++lineNo;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    try {
+      const nlohmann::json j = nlohmann::json::parse(line);
+      TickRecord r;
+      r.tick = j.at("tick").get<int>();
+      for (const nlohmann::json& a : j.at("agents")) {
+        AgentRecord ag;
+        ag.i = a.at("i").get<int>();
+        ag.active = a.at("active").get<bool>();
+        if (ag.active) {
+          ag.state = a.at("state").get<int>();
+          vec(a, "pos", ag.pos);
+          vec(a, "vel", ag.vel);
+          vec(a, "dvel", ag.dvel);
+          vec(a, "nvel", ag.nvel);
+          ag.targetState = a.at("targetState").get<int>();
+          ag.npath = a.at("npath").get<int>();
+          ag.path0 = a.at("path0").get<uint64_t>();
+          ag.pathN = a.at("pathN").get<uint64_t>();
+          ag.ncorners = a.at("ncorners").get<int>();
+          ag.nneis = a.at("nneis").get<int>();
+        }
+        r.agents.push_back(ag);
+      }
+      out->push_back(std::move(r));
+    } catch (const std::exception& e) {
+      *why = path + ":" + std::to_string(lineNo) + ": not a crowd trace record: " + e.what();
+      return false;
+    }
+  }
+  return true;
+}
+
+int runCrowd(int argc, char** argv) {
+  std::string meshPath, scenarioPath, jsonPath, expectPath;
+  int repeat = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--json" || a == "--expect") {
+      if (++i >= argc) return usage((a + " needs a file name").c_str());
+      (a == "--json" ? jsonPath : expectPath) = argv[i];
+    } else if (a == "--repeat") {
+      if (++i >= argc) return usage("--repeat needs a number");
+      char* end = nullptr;
+      const long r = std::strtol(argv[i], &end, 10);
+      if (!end || *end || r < 1 || r > 10000) return usage("--repeat needs a number in 1..10000");
+      repeat = int(r);
+    } else if (a == "-h" || a == "--help") {
+      usage(nullptr);
+      return 0;
+    } else if (!a.empty() && a[0] == '-') {
+      return usage(("unknown option " + a).c_str());
+    } else if (meshPath.empty()) {
+      meshPath = a;
+    } else if (scenarioPath.empty()) {
+      scenarioPath = a;
+    } else {
+      return usage(("unexpected argument " + a).c_str());
+    }
+  }
+  if (meshPath.empty() || scenarioPath.empty()) return usage("needs MESH.bin and SCENARIO.crowd.txt");
+
+  auto mesh = std::make_unique<nav::NavMesh>();
+  std::string why;
+  if (nav::statusFailed(nav::loadTileSetFile(meshPath, *mesh, &why))) {
+    std::fprintf(stderr, "navbench crowd: %s\n", why.empty() ? (meshPath + ": cannot load tile set").c_str() : why.c_str());
+    return 2;
+  }
+  Scenario sc;
+  if (!loadScenarioFile(scenarioPath, &sc, &why)) {
+    std::fprintf(stderr, "navbench crowd: %s\n", why.c_str());
+    return 2;
+  }
+  std::vector<TickRecord> expected;
+  if (!expectPath.empty() && !readTrace(expectPath, &expected, &why)) {
+    std::fprintf(stderr, "navbench crowd: %s\n", why.c_str());
+    return 2;
+  }
+
+  // The trace is streamed (written and compared tick by tick), never held whole: a long run of a
+  // big crowd makes gigabytes of JSON. Repeats are compared by a hash of each tick's line.
+  base::AtomicFile out(jsonPath);
+  if (!jsonPath.empty() && !out.open(why)) {
+    std::fprintf(stderr, "navbench crowd: %s\n", why.c_str());
+    return 2;
+  }
+  std::vector<uint64_t> tickHashes;
+  std::string expectDiff, line;
+  double bestSeconds = 0;
+  int notAdded = 0, skipped = 0, ticks = 0;
+  TickRecord rec;
+  for (int run = 0; run < repeat; ++run) {
+    auto adapter = std::make_unique<NavCrowdAdapter>(mesh.get());
+    ScenarioRunner<NavCrowdAdapter> runner(*adapter, sc);
+    if (!runner.start(&why)) {
+      std::fprintf(stderr, "navbench crowd: %s: %s\n", scenarioPath.c_str(), why.c_str());
+      return 2;
+    }
+    int t = 0;
+    while (runner.step(&rec)) {
+      line.clear();
+      appendTraceLine(rec, &line);
+      uint64_t h = 1469598103934665603ull; // FNV-1a
+      for (char c : line) h = (h ^ uint8_t(c)) * 1099511628211ull;
+      if (run == 0) {
+        tickHashes.push_back(h);
+        if (!jsonPath.empty()) std::fwrite(line.data(), 1, line.size(), out.file());
+        if (!expectPath.empty() && expectDiff.empty()) {
+          if (size_t(t) < expected.size())
+            expectDiff = compareTickRecords(rec, expected[size_t(t)], "this run", expectPath.c_str());
+          else
+            expectDiff = "tick counts differ: this run has more than the " + std::to_string(expected.size()) +
+                         " tick(s) expected";
+        }
+      } else if (size_t(t) >= tickHashes.size() || tickHashes[size_t(t)] != h) {
+        std::fprintf(stderr, "navbench crowd: run %d of %d differs from run 1 at tick %d\n", run + 1, repeat, t + 1);
+        return 1;
+      }
+      ++t;
+    }
+    const double secs = runner.updateSeconds();
+    if (run == 0) {
+      for (const RunNote& n : runner.notes())
+        std::fprintf(stderr, "%s:%d: warning: %s\n", scenarioPath.c_str(), n.line, n.text.c_str());
+      notAdded = runner.agentsNotAdded();
+      skipped = runner.targetsSkipped();
+      ticks = t;
+      bestSeconds = secs;
+      if (!expectPath.empty() && expectDiff.empty() && size_t(t) != expected.size())
+        expectDiff = "tick counts differ: " + std::to_string(t) + " vs " + std::to_string(expected.size());
+      if (!jsonPath.empty() && !out.commit(why)) {
+        std::fprintf(stderr, "navbench crowd: %s\n", why.c_str());
+        return 2;
+      }
+    } else {
+      if (t != ticks) {
+        std::fprintf(stderr, "navbench crowd: run %d of %d has %d ticks, run 1 %d\n", run + 1, repeat, t, ticks);
+        return 1;
+      }
+      bestSeconds = std::min(bestSeconds, secs);
+    }
+  }
+
+  std::printf("crowd: %s on %s: %d agent line(s) (MAXAGENTS %d, MAXRADIUS %g), %d not added, %d target(s) "
+              "skipped, %d tick(s)\n",
+              scenarioPath.c_str(), meshPath.c_str(), sc.agentCount, sc.maxAgents, double(sc.maxAgentRadius), notAdded,
+              skipped, ticks);
+  if (ticks > 0)
+    std::printf("update: %.4f ms per tick (%.3f ms in all%s)\n", bestSeconds * 1e3 / ticks, bestSeconds * 1e3,
+                repeat > 1 ? (", fastest of " + std::to_string(repeat) + " identical runs").c_str() : "");
+  if (!jsonPath.empty()) std::printf("trace: %s (%d line(s))\n", jsonPath.c_str(), ticks);
+  if (!expectPath.empty()) {
+    if (!expectDiff.empty()) {
+      std::printf("expect: differs from %s: %s\n", expectPath.c_str(), expectDiff.c_str());
+      return 1;
+    }
+    std::printf("expect: identical to %s (crowd.md's rule)\n", expectPath.c_str());
+  }
+  return 0;
+}
+
+} // namespace
+
+NAVBENCH_SUBCOMMAND(crowd, "crowd", "run a crowd scenario (.crowd.txt) and write its trace (JSONL)", runCrowd);

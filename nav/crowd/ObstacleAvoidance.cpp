@@ -1,0 +1,414 @@
+// ObstacleAvoidance.cpp: see ObstacleAvoidance.h.
+//
+// Penalty of a candidate velocity v (all 2D):
+//   vpen  = weightDesVel * |v - dvel| / vmax          (stray from the desired velocity)
+//   vcpen = weightCurVel * |v - vel| / vmax           (stray from the current velocity)
+//   spen  = weightSide * mean side term over circles  (pass obstacles on a consistent side)
+//   tpen  = weightToi / (0.1 + tmin / horizTime)      (time to the first impact, capped at horizTime)
+// Circles are tested as reciprocal velocity obstacles (relative velocity 2v - vel - obstacle vel),
+// walls by a ray along v (times doubled: walls are avoided less). A sample whose partial penalty
+// already cannot beat the best so far returns early with the best penalty (and is not recorded).
+#include "nav/crowd/ObstacleAvoidance.h"
+
+#include "nav/NavMath.h"
+
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+#include <new>
+
+namespace nav {
+namespace crowd {
+
+namespace {
+
+constexpr float PI = 3.14159265f;
+
+/// Times (tmin, tmax) at which circle c0 (radius r0) moving with v touches circle c1 (radius r1),
+/// in units of v. False when v is ~zero or the circles never meet.
+bool sweepCircleCircle(const float* c0, float r0, const float* v, const float* c1, float r1, float& tmin,
+                       float& tmax) {
+  static const float EPS = 0.0001f;
+  float s[3];
+  vsub(s, c1, c0);
+  const float r = r0 + r1;
+  const float c = vdot2D(s, s) - r * r;
+  float a = vdot2D(v, v);
+  if (a < EPS) return false;
+  const float b = vdot2D(v, s);
+  const float d = b * b - a * c;
+  if (d < 0.0f) return false;
+  a = 1.0f / a;
+  const float rd = std::sqrt(d);
+  tmin = (b - rd) * a;
+  tmax = (b + rd) * a;
+  return true;
+}
+
+/// Ray ap + u * t against segment bp-bq (2D): t in [0, 1] along u. False when parallel or missed.
+bool isectRaySeg(const float* ap, const float* u, const float* bp, const float* bq, float& t) {
+  float v[3], w[3];
+  vsub(v, bq, bp);
+  vsub(w, ap, bp);
+  float d = vperp2D(u, v);
+  if (std::fabs(d) < 1e-6f) return false;
+  d = 1.0f / d;
+  t = vperp2D(v, w) * d;
+  if (t < 0 || t > 1) return false;
+  const float s = vperp2D(u, w) * d;
+  if (s < 0 || s > 1) return false;
+  return true;
+}
+
+void normalizeArray(float* arr, int n) {
+  float minPen = FLT_MAX;
+  float maxPen = -FLT_MAX;
+  for (int i = 0; i < n; ++i) {
+    minPen = navMin(minPen, arr[i]);
+    maxPen = navMax(maxPen, arr[i]);
+  }
+  const float penRange = maxPen - minPen;
+  const float s = penRange > 0.001f ? (1.0f / penRange) : 1;
+  for (int i = 0; i < n; ++i) arr[i] = clamp((arr[i] - minPen) * s, 0.0f, 1.0f);
+}
+
+/// Normalizes (x, z) in place; a zero vector stays zero.
+void normalize2D(float* v) {
+  float d = std::sqrt(v[0] * v[0] + v[2] * v[2]);
+  if (d == 0) return;
+  d = 1.0f / d;
+  v[0] *= d;
+  v[2] *= d;
+}
+
+/// dest = v rotated by ang radians in the xz-plane (y copied).
+void rotate2D(float* dest, const float* v, float ang) {
+  const float c = std::cos(ang);
+  const float s = std::sin(ang);
+  dest[0] = v[0] * c - v[2] * s;
+  dest[2] = v[0] * s + v[2] * c;
+  dest[1] = v[1];
+}
+
+} // namespace
+
+// ---- Debug data ---------------------------------------------------------------------------------
+
+bool ObstacleAvoidanceDebugData::init(int maxSamples) {
+  if (maxSamples < 1) return false;
+  const size_t n = size_t(maxSamples);
+  m_vel.reset(new (std::nothrow) float[n * 3]);
+  m_ssize.reset(new (std::nothrow) float[n]);
+  m_pen.reset(new (std::nothrow) float[n]);
+  m_vpen.reset(new (std::nothrow) float[n]);
+  m_vcpen.reset(new (std::nothrow) float[n]);
+  m_spen.reset(new (std::nothrow) float[n]);
+  m_tpen.reset(new (std::nothrow) float[n]);
+  m_nsamples = 0;
+  if (!m_vel || !m_ssize || !m_pen || !m_vpen || !m_vcpen || !m_spen || !m_tpen) {
+    m_maxSamples = 0;
+    return false;
+  }
+  m_maxSamples = maxSamples;
+  return true;
+}
+
+void ObstacleAvoidanceDebugData::reset() { m_nsamples = 0; }
+
+void ObstacleAvoidanceDebugData::addSample(const float* vel, float ssize, float pen, float vpen, float vcpen,
+                                           float spen, float tpen) {
+  if (m_nsamples >= m_maxSamples) return;
+  vcopy(&m_vel[m_nsamples * 3], vel);
+  m_ssize[m_nsamples] = ssize;
+  m_pen[m_nsamples] = pen;
+  m_vpen[m_nsamples] = vpen;
+  m_vcpen[m_nsamples] = vcpen;
+  m_spen[m_nsamples] = spen;
+  m_tpen[m_nsamples] = tpen;
+  m_nsamples++;
+}
+
+void ObstacleAvoidanceDebugData::normalizeSamples() {
+  if (m_nsamples == 0) return;
+  normalizeArray(m_pen.get(), m_nsamples);
+  normalizeArray(m_vpen.get(), m_nsamples);
+  normalizeArray(m_vcpen.get(), m_nsamples);
+  normalizeArray(m_spen.get(), m_nsamples);
+  normalizeArray(m_tpen.get(), m_nsamples);
+}
+
+// ---- Query --------------------------------------------------------------------------------------
+
+bool ObstacleAvoidanceQuery::init(int maxCircles, int maxSegments) {
+  if (maxCircles < 0 || maxSegments < 0) return false;
+  m_ncircles = m_nsegments = 0;
+  m_circles.reset(new (std::nothrow) ObstacleCircle[size_t(navMax(maxCircles, 1))]());
+  m_segments.reset(new (std::nothrow) ObstacleSegment[size_t(navMax(maxSegments, 1))]());
+  if (!m_circles || !m_segments) {
+    m_maxCircles = m_maxSegments = 0;
+    return false;
+  }
+  m_maxCircles = maxCircles;
+  m_maxSegments = maxSegments;
+  return true;
+}
+
+void ObstacleAvoidanceQuery::reset() {
+  m_ncircles = 0;
+  m_nsegments = 0;
+}
+
+void ObstacleAvoidanceQuery::addCircle(const float* pos, float rad, const float* vel, const float* dvel) {
+  if (m_ncircles >= m_maxCircles) return;
+  ObstacleCircle* cir = &m_circles[m_ncircles++];
+  vcopy(cir->p, pos);
+  cir->rad = rad;
+  vcopy(cir->vel, vel);
+  vcopy(cir->dvel, dvel);
+}
+
+void ObstacleAvoidanceQuery::addSegment(const float* p, const float* q) {
+  if (m_nsegments >= m_maxSegments) return;
+  ObstacleSegment* seg = &m_segments[m_nsegments++];
+  vcopy(seg->p, p);
+  vcopy(seg->q, q);
+}
+
+void ObstacleAvoidanceQuery::prepare(const float* pos, const float* dvel) {
+  // Circles: direction to the obstacle (dp) and the normal on the side to pass it (np): the side
+  // the relative desired velocity already leans to. (dp/np y and np's y are left as they were.)
+  for (int i = 0; i < m_ncircles; ++i) {
+    ObstacleCircle* cir = &m_circles[i];
+    static const float orig[3] = {0, 0, 0};
+    float dv[3];
+    vsub(cir->dp, cir->p, pos);
+    vnormalize(cir->dp);
+    vsub(dv, cir->dvel, dvel);
+    const float a = triArea2D(orig, cir->dp, dv);
+    if (a < 0.01f) {
+      cir->np[0] = -cir->dp[2];
+      cir->np[2] = cir->dp[0];
+    } else {
+      cir->np[0] = cir->dp[2];
+      cir->np[2] = -cir->dp[0];
+    }
+  }
+  // Segments: does the agent (its center) already touch it?
+  for (int i = 0; i < m_nsegments; ++i) {
+    ObstacleSegment* seg = &m_segments[i];
+    static const float r = 0.01f;
+    float t;
+    seg->touch = distancePtSegSqr2D(pos, seg->p, seg->q, t) < sqr(r);
+  }
+}
+
+// Inlined into the sampling loops: called once per sample (tens per agent per update), most of
+// them leaving at the first threshold test, where the call itself was a third of the cost.
+#if defined(__GNUC__)
+__attribute__((always_inline)) inline
+#endif
+float ObstacleAvoidanceQuery::processSample(const float* vcand, float cs, const float* pos, float rad,
+                                            const float* vel, const float* dvel, float minPenalty,
+                                            ObstacleAvoidanceDebugData* debug) {
+  const float vpen = m_params.weightDesVel * (vdist2D(vcand, dvel) * m_invVmax);
+  const float vcpen = m_params.weightCurVel * (vdist2D(vcand, vel) * m_invVmax);
+
+  // The impact time below which tpen alone makes this sample no better than minPenalty.
+  const float minPen = minPenalty - vpen - vcpen;
+  const float tThreshold = (m_params.weightToi / minPen - 0.1f) * m_params.horizTime;
+  if (tThreshold - m_params.horizTime > -FLT_EPSILON) return minPenalty;
+
+  float tmin = m_params.horizTime;
+  float side = 0;
+  int nside = 0;
+
+  for (int i = 0; i < m_ncircles; ++i) {
+    const ObstacleCircle* cir = &m_circles[i];
+    // Reciprocal velocity obstacle: each side takes half the avoidance.
+    float vab[3];
+    vscale(vab, vcand, 2);
+    vsub(vab, vab, vel);
+    vsub(vab, vab, cir->vel);
+
+    side += clamp(navMin(vdot2D(cir->dp, vab) * 0.5f + 0.5f, vdot2D(cir->np, vab) * 2), 0.0f, 1.0f);
+    nside++;
+
+    float htmin = 0, htmax = 0;
+    if (!sweepCircleCircle(pos, rad, vab, cir->p, cir->rad, htmin, htmax)) continue;
+    // Already overlapping: the time to get out, halved, counts as the impact time.
+    if (htmin < 0.0f && htmax > 0.0f) htmin = -htmin * 0.5f;
+    if (htmin >= 0.0f && htmin < tmin) {
+      tmin = htmin;
+      if (tmin < tThreshold) return minPenalty;
+    }
+  }
+
+  for (int i = 0; i < m_nsegments; ++i) {
+    const ObstacleSegment* seg = &m_segments[i];
+    float htmin = 0;
+    if (seg->touch) {
+      // Touching: moving away from the wall (against its normal) is free, anything else hits now.
+      float sdir[3], snorm[3];
+      vsub(sdir, seg->q, seg->p);
+      snorm[0] = -sdir[2];
+      snorm[2] = sdir[0];
+      if (snorm[0] * vcand[0] + snorm[2] * vcand[2] < 0.0f) continue;
+      htmin = 0.0f;
+    } else {
+      if (!isectRaySeg(pos, vcand, seg->p, seg->q, htmin)) continue;
+    }
+    htmin *= 2.0f;
+    if (htmin < tmin) {
+      tmin = htmin;
+      if (tmin < tThreshold) return minPenalty;
+    }
+  }
+
+  if (nside) side /= float(nside);
+
+  const float spen = m_params.weightSide * side;
+  const float tpen = m_params.weightToi * (1.0f / (0.1f + tmin * m_invHorizTime));
+  const float penalty = vpen + vcpen + spen + tpen;
+  if (debug) debug->addSample(vcand, cs, penalty, vpen, vcpen, spen, tpen);
+  return penalty;
+}
+
+int ObstacleAvoidanceQuery::sampleVelocityGrid(const float* pos, float rad, float vmax, const float* vel,
+                                               const float* dvel, float* nvel, const ObstacleAvoidanceParams* params,
+                                               ObstacleAvoidanceDebugData* debug) {
+  prepare(pos, dvel);
+  m_params = *params;
+  m_invHorizTime = 1.0f / m_params.horizTime;
+  m_vmax = vmax;
+  m_invVmax = vmax > 0 ? 1.0f / vmax : FLT_MAX;
+
+  vset(nvel, 0, 0, 0);
+  if (debug) debug->reset();
+
+  // A gridSize^2 grid of spacing cs centred on dvel * velBias, clipped to the disc vmax + cs/2.
+  const float cvx = dvel[0] * m_params.velBias;
+  const float cvz = dvel[2] * m_params.velBias;
+  const float cs = vmax * 2 * (1 - m_params.velBias) / float(m_params.gridSize - 1);
+  const float half = float(m_params.gridSize - 1) * cs * 0.5f;
+
+  float minPenalty = FLT_MAX;
+  int ns = 0;
+  for (int y = 0; y < m_params.gridSize; ++y) {
+    for (int x = 0; x < m_params.gridSize; ++x) {
+      float vcand[3];
+      vcand[0] = cvx + float(x) * cs - half;
+      vcand[1] = 0;
+      vcand[2] = cvz + float(y) * cs - half;
+      if (sqr(vcand[0]) + sqr(vcand[2]) > sqr(vmax + cs / 2)) continue;
+
+      const float penalty = processSample(vcand, cs, pos, rad, vel, dvel, minPenalty, debug);
+      ns++;
+      if (penalty < minPenalty) {
+        minPenalty = penalty;
+        vcopy(nvel, vcand);
+      }
+    }
+  }
+  return ns;
+}
+
+int ObstacleAvoidanceQuery::sampleVelocityAdaptive(const float* pos, float rad, float vmax, const float* vel,
+                                                   const float* dvel, float* nvel,
+                                                   const ObstacleAvoidanceParams* params,
+                                                   ObstacleAvoidanceDebugData* debug) {
+  prepare(pos, dvel);
+  m_params = *params;
+  m_invHorizTime = 1.0f / m_params.horizTime;
+  m_vmax = vmax;
+  m_invVmax = vmax > 0 ? 1.0f / vmax : FLT_MAX;
+
+  vset(nvel, 0, 0, 0);
+  if (debug) debug->reset();
+
+  // The pattern: (0, 0), then per ring (radius (nr - j) / nr) a point along the desired direction
+  // (odd rings: rotated by half a step) and the others fanning out right and left by da.
+  // [(x, z) * npat]. Two spare slots: with an even division count the ring's closing point is
+  // written one slot past its end and an unwritten slot is sampled, as Detour 1.5.1 does (there
+  // the slot holds whatever the stack had; here it is zero, or the previous ring's closing point).
+  float pat[(MAX_PATTERN_DIVS * MAX_PATTERN_RINGS + 1) * 2 + 2];
+  std::memset(pat, 0, sizeof pat);
+  int npat = 0;
+
+  const int nd = clamp(int(m_params.adaptiveDivs), 1, MAX_PATTERN_DIVS);
+  const int nr = clamp(int(m_params.adaptiveRings), 1, MAX_PATTERN_RINGS);
+  const int depth = m_params.adaptiveDepth;
+  const float da = (1.0f / float(nd)) * PI * 2;
+  const float ca = std::cos(da);
+  const float sa = std::sin(da);
+
+  // Desired direction and the same rotated by da/2.
+  float ddir[6];
+  vcopy(ddir, dvel);
+  normalize2D(ddir);
+  rotate2D(ddir + 3, ddir, da * 0.5f);
+
+  pat[0] = 0;
+  pat[1] = 0;
+  npat++;
+
+  for (int j = 0; j < nr; ++j) {
+    const float r = float(nr - j) / float(nr);
+    pat[npat * 2 + 0] = ddir[(j % 2) * 3] * r;
+    pat[npat * 2 + 1] = ddir[(j % 2) * 3 + 2] * r;
+    const float* last1 = pat + npat * 2;
+    const float* last2 = last1;
+    npat++;
+
+    for (int i = 1; i < nd - 1; i += 2) {
+      // Next point on the right (clockwise) and on the left (counter-clockwise).
+      pat[npat * 2 + 0] = last1[0] * ca + last1[1] * sa;
+      pat[npat * 2 + 1] = -last1[0] * sa + last1[1] * ca;
+      pat[npat * 2 + 2] = last2[0] * ca - last2[1] * sa;
+      pat[npat * 2 + 3] = last2[0] * sa + last2[1] * ca;
+      last1 = pat + npat * 2;
+      last2 = last1 + 2;
+      npat += 2;
+    }
+
+    if ((nd & 1) == 0) {
+      pat[npat * 2 + 2] = last2[0] * ca - last2[1] * sa;
+      pat[npat * 2 + 3] = last2[0] * sa + last2[1] * ca;
+      npat++;
+    }
+  }
+
+  // Sample the pattern scaled by cr around res, move res to the best sample, halve cr, repeat.
+  float cr = vmax * (1.0f - m_params.velBias);
+  float res[3];
+  vset(res, dvel[0] * m_params.velBias, 0, dvel[2] * m_params.velBias);
+  int ns = 0;
+
+  for (int k = 0; k < depth; ++k) {
+    float minPenalty = FLT_MAX;
+    float bvel[3];
+    vset(bvel, 0, 0, 0);
+
+    for (int i = 0; i < npat; ++i) {
+      float vcand[3];
+      vcand[0] = res[0] + pat[i * 2 + 0] * cr;
+      vcand[1] = 0;
+      vcand[2] = res[2] + pat[i * 2 + 1] * cr;
+      if (sqr(vcand[0]) + sqr(vcand[2]) > sqr(vmax + 0.001f)) continue;
+
+      const float penalty = processSample(vcand, cr / 10, pos, rad, vel, dvel, minPenalty, debug);
+      ns++;
+      if (penalty < minPenalty) {
+        minPenalty = penalty;
+        vcopy(bvel, vcand);
+      }
+    }
+    vcopy(res, bvel);
+    cr *= 0.5f;
+  }
+
+  vcopy(nvel, res);
+  return ns;
+}
+
+} // namespace crowd
+} // namespace nav

@@ -1,0 +1,474 @@
+// PathCorridor.cpp: see PathCorridor.h. The float work is the navmesh queries'; what is here is list
+// surgery on the corridor, in the order DetourCrowd 1.5.1 does it so the corridors stay identical.
+#include "nav/crowd/PathCorridor.h"
+
+#include "nav/NavMath.h"
+
+#include <cstring>
+#include <new>
+
+namespace nav {
+namespace crowd {
+
+namespace {
+
+/// Furthest common polygon: the last path index (scanning path from pathLast toward pathFirst by
+/// pathStep) that appears in visited, and the lowest visited index holding it. False if none.
+bool furthestCommon(const PolyRef* path, int pathFirst, int pathEnd, int pathStep, const PolyRef* visited,
+                    int nvisited, int* furthestPath, int* furthestVisited) {
+  for (int i = pathFirst; i != pathEnd; i += pathStep) {
+    // Visited is scanned from its end and the lowest matching index wins (a polygon can be in
+    // visited twice when the move went back and forth).
+    int found = -1;
+    for (int j = nvisited - 1; j >= 0; --j)
+      if (path[i] == visited[j]) found = j;
+    if (found >= 0) {
+      *furthestPath = i;
+      *furthestVisited = found;
+      return true;
+    }
+  }
+  return false;
+}
+
+/// NavMeshQuery::findStraightPath's vertex append: a point equal to the last one replaces its flags
+/// and ref. IN_PROGRESS while there is room and the point is not the end.
+Status appendCorner(const float* pos, uint8_t flags, PolyRef ref, float* verts, uint8_t* vflags, PolyRef* refs,
+                    int* count, int maxCount) {
+  int& n = *count;
+  if (n > 0 && vequal(&verts[(n - 1) * 3], pos)) {
+    vflags[n - 1] = flags;
+    refs[n - 1] = ref;
+  } else {
+    vcopy(&verts[n * 3], pos);
+    vflags[n] = flags;
+    refs[n] = ref;
+    ++n;
+    if (n >= maxCount) return SUCCESS | BUFFER_TOO_SMALL;
+    if (flags == STRAIGHTPATH_END) return SUCCESS;
+  }
+  return IN_PROGRESS;
+}
+
+/// NavMeshQuery::findStraightPath(startPos, endPos, path, pathSize, ..., maxStraightPath, 0) with
+/// the portals from `portals`: the same float operations in the same order, so the same corners.
+void straightPathCached(const NavMeshQuery* q, PortalCache* portals, const float* startPos, const float* endPos,
+                        const PolyRef* path, int pathSize, float* straightPath, uint8_t* straightPathFlags,
+                        PolyRef* straightPathRefs, int* straightPathCount, int maxStraightPath) {
+  *straightPathCount = 0;
+  if (!q->getAttachedNavMesh() || !visfinite(startPos) || !visfinite(endPos) || pathSize <= 0 || !path[0] ||
+      maxStraightPath <= 0)
+    return;
+
+  float closestStartPos[3];
+  if (statusFailed(q->closestPointOnPolyBoundary(path[0], startPos, closestStartPos))) return;
+  float closestEndPos[3];
+  if (statusFailed(q->closestPointOnPolyBoundary(path[pathSize - 1], endPos, closestEndPos))) return;
+
+  portals->sync(q);
+  Status stat = appendCorner(closestStartPos, STRAIGHTPATH_START, path[0], straightPath, straightPathFlags,
+                             straightPathRefs, straightPathCount, maxStraightPath);
+  if (stat != IN_PROGRESS) return;
+
+  if (pathSize > 1) {
+    float portalApex[3], portalLeft[3], portalRight[3];
+    vcopy(portalApex, closestStartPos);
+    vcopy(portalLeft, portalApex);
+    vcopy(portalRight, portalApex);
+    int apexIndex = 0, leftIndex = 0, rightIndex = 0;
+    uint8_t leftPolyType = 0, rightPolyType = 0;
+    PolyRef leftPolyRef = path[0], rightPolyRef = path[0];
+
+    for (int i = 0; i < pathSize; ++i) {
+      float left[3], right[3];
+      uint8_t toType;
+      if (i + 1 < pathSize) {
+        if (statusFailed(portals->getSynced(q, path[i], path[i + 1], left, right, &toType))) {
+          // path[i + 1] is not a valid neighbour: end the path on path[i].
+          if (statusFailed(q->closestPointOnPolyBoundary(path[i], endPos, closestEndPos))) return;
+          appendCorner(closestEndPos, 0, path[i], straightPath, straightPathFlags, straightPathRefs,
+                       straightPathCount, maxStraightPath);
+          return;
+        }
+        // Starting right on the first portal: skip it.
+        if (i == 0) {
+          float t;
+          if (distancePtSegSqr2D(portalApex, left, right, t) < sqr(0.001f)) continue;
+        }
+      } else {
+        vcopy(left, closestEndPos);
+        vcopy(right, closestEndPos);
+        toType = POLYTYPE_GROUND;
+      }
+
+      // Right side of the funnel.
+      if (triArea2D(portalApex, portalRight, right) <= 0.0f) {
+        if (vequal(portalApex, portalRight) || triArea2D(portalApex, portalLeft, right) > 0.0f) {
+          vcopy(portalRight, right);
+          rightPolyRef = (i + 1 < pathSize) ? path[i + 1] : 0;
+          rightPolyType = toType;
+          rightIndex = i;
+        } else {
+          // Right crossed over left: the left point is a corner.
+          vcopy(portalApex, portalLeft);
+          apexIndex = leftIndex;
+          uint8_t flags = 0;
+          if (!leftPolyRef) flags = STRAIGHTPATH_END;
+          else if (leftPolyType == POLYTYPE_OFFMESH_CONNECTION) flags = STRAIGHTPATH_OFFMESH_CONNECTION;
+          stat = appendCorner(portalApex, flags, leftPolyRef, straightPath, straightPathFlags, straightPathRefs,
+                              straightPathCount, maxStraightPath);
+          if (stat != IN_PROGRESS) return;
+          vcopy(portalLeft, portalApex);
+          vcopy(portalRight, portalApex);
+          leftIndex = apexIndex;
+          rightIndex = apexIndex;
+          i = apexIndex; // restart from the new apex
+          continue;
+        }
+      }
+
+      // Left side of the funnel.
+      if (triArea2D(portalApex, portalLeft, left) >= 0.0f) {
+        if (vequal(portalApex, portalLeft) || triArea2D(portalApex, portalRight, left) < 0.0f) {
+          vcopy(portalLeft, left);
+          leftPolyRef = (i + 1 < pathSize) ? path[i + 1] : 0;
+          leftPolyType = toType;
+          leftIndex = i;
+        } else {
+          vcopy(portalApex, portalRight);
+          apexIndex = rightIndex;
+          uint8_t flags = 0;
+          if (!rightPolyRef) flags = STRAIGHTPATH_END;
+          else if (rightPolyType == POLYTYPE_OFFMESH_CONNECTION) flags = STRAIGHTPATH_OFFMESH_CONNECTION;
+          stat = appendCorner(portalApex, flags, rightPolyRef, straightPath, straightPathFlags, straightPathRefs,
+                              straightPathCount, maxStraightPath);
+          if (stat != IN_PROGRESS) return;
+          vcopy(portalLeft, portalApex);
+          vcopy(portalRight, portalApex);
+          leftIndex = apexIndex;
+          rightIndex = apexIndex;
+          i = apexIndex;
+          continue;
+        }
+      }
+    }
+  }
+
+  appendCorner(closestEndPos, STRAIGHTPATH_END, 0, straightPath, straightPathFlags, straightPathRefs,
+               straightPathCount, maxStraightPath);
+}
+
+} // namespace
+
+bool PortalCache::init(int entries) {
+  if (entries < 1) return false;
+  const uint32_t n = nextPow2(uint32_t(entries));
+  m_entries.reset(new (std::nothrow) Entry[n]());
+  if (!m_entries) {
+    m_mask = 0;
+    return false;
+  }
+  m_mask = n - 1;
+  m_nav = nullptr;
+  m_generation = 0;
+  return true;
+}
+
+void PortalCache::sync(const NavMeshQuery* navquery) {
+  const NavMesh* nav = navquery->getAttachedNavMesh();
+  if (!m_entries) return;
+  if (!nav) {
+    m_nav = nullptr;
+    return;
+  }
+  if (nav != m_nav || nav->generation() != m_generation) {
+    std::memset(static_cast<void*>(m_entries.get()), 0, sizeof(Entry) * (size_t(m_mask) + 1));
+    m_nav = nav;
+    m_generation = nav->generation();
+  }
+}
+
+Status PortalCache::miss(const NavMeshQuery* navquery, PolyRef from, PolyRef to, float* left, float* right,
+                         uint8_t* toType, Entry* e) {
+  const Status st = navquery->getPortalPoints(from, to, left, right, nullptr, toType);
+  if (e && statusSucceeded(st)) {
+    e->from = from;
+    e->to = to;
+    vcopy(e->left, left);
+    vcopy(e->right, right);
+    e->toType = *toType;
+  }
+  return st;
+}
+
+int mergeCorridorStartMoved(PolyRef* path, int npath, int maxPath, const PolyRef* visited, int nvisited) {
+  int fp = -1, fv = -1;
+  if (!furthestCommon(path, npath - 1, -1, -1, visited, nvisited, &fp, &fv)) return npath;
+
+  // visited[fv..] reversed becomes the new start, followed by the path after fp. (Detour assumes
+  // the visited part fits; here a longer one is cut to maxPath, keeping its current end.)
+  const int req = navMin(nvisited - fv, maxPath);
+  const int orig = navMin(fp + 1, npath);
+  int size = navMax(0, npath - orig);
+  if (req + size > maxPath) size = maxPath - req;
+  if (size > 0) std::memmove(path + req, path + orig, size_t(size) * sizeof(PolyRef));
+  for (int i = 0; i < req; ++i) path[i] = visited[(nvisited - 1) - i];
+  return req + size;
+}
+
+int mergeCorridorEndMoved(PolyRef* path, int npath, int maxPath, const PolyRef* visited, int nvisited) {
+  int fp = -1, fv = -1;
+  if (!furthestCommon(path, 0, npath, 1, visited, nvisited, &fp, &fv)) return npath;
+
+  // The path up to fp, then visited after fv.
+  const int ppos = fp + 1;
+  const int vpos = fv + 1;
+  const int count = navMin(nvisited - vpos, maxPath - ppos);
+  if (count > 0) std::memcpy(path + ppos, visited + vpos, size_t(count) * sizeof(PolyRef));
+  return ppos + count;
+}
+
+int mergeCorridorStartShortcut(PolyRef* path, int npath, int maxPath, const PolyRef* visited, int nvisited) {
+  int fp = -1, fv = -1;
+  if (!furthestCommon(path, npath - 1, -1, -1, visited, nvisited, &fp, &fv)) return npath;
+
+  // visited[0..fv) replaces path[0..fp) (cut to maxPath, which Detour assumes it fits).
+  const int req = navMin(fv, maxPath);
+  if (req <= 0) return npath;
+  const int orig = fp;
+  int size = navMax(0, npath - orig);
+  if (req + size > maxPath) size = maxPath - req;
+  if (size > 0) std::memmove(path + req, path + orig, size_t(size) * sizeof(PolyRef));
+  for (int i = 0; i < req; ++i) path[i] = visited[i];
+  return req + size;
+}
+
+bool PathCorridor::init(int maxPath) {
+  if (maxPath < 1) return false;
+  m_path.reset(new (std::nothrow) PolyRef[size_t(maxPath)]);
+  if (!m_path) return false;
+  m_npath = 0;
+  m_maxPath = maxPath;
+  return true;
+}
+
+void PathCorridor::reset(PolyRef ref, const float* pos) {
+  if (!m_path) return;
+  vcopy(m_pos, pos);
+  vcopy(m_target, pos);
+  m_path[0] = ref;
+  m_npath = 1;
+}
+
+int PathCorridor::findCorners(float* cornerVerts, uint8_t* cornerFlags, PolyRef* cornerPolys, int maxCorners,
+                              NavMeshQuery* navquery, const QueryFilter* filter) {
+  return findCorners(cornerVerts, cornerFlags, cornerPolys, maxCorners, navquery, filter, nullptr);
+}
+
+int PathCorridor::findCorners(float* cornerVerts, uint8_t* cornerFlags, PolyRef* cornerPolys, int maxCorners,
+                              NavMeshQuery* navquery, const QueryFilter* /*filter*/, PortalCache* portals) {
+  if (!m_path || m_npath == 0 || !navquery) return 0;
+  // Corners this close (2D) to the position count as reached.
+  static const float MIN_TARGET_DIST = 0.01f;
+
+  int ncorners = 0;
+  if (portals)
+    straightPathCached(navquery, portals, m_pos, m_target, m_path.get(), m_npath, cornerVerts, cornerFlags,
+                       cornerPolys, &ncorners, maxCorners);
+  else
+    navquery->findStraightPath(m_pos, m_target, m_path.get(), m_npath, cornerVerts, cornerFlags, cornerPolys,
+                               &ncorners, maxCorners);
+
+  // Drop the leading corners already reached (never an off-mesh connection's start).
+  int skip = 0;
+  while (skip < ncorners && !(cornerFlags[skip] & STRAIGHTPATH_OFFMESH_CONNECTION) &&
+         vdist2DSqr(&cornerVerts[skip * 3], m_pos) <= sqr(MIN_TARGET_DIST))
+    ++skip;
+  if (skip > 0) {
+    ncorners -= skip;
+    if (ncorners > 0) {
+      std::memmove(cornerFlags, cornerFlags + skip, size_t(ncorners));
+      std::memmove(cornerPolys, cornerPolys + skip, size_t(ncorners) * sizeof(PolyRef));
+      std::memmove(cornerVerts, cornerVerts + skip * 3, size_t(ncorners) * 3 * sizeof(float));
+    }
+  }
+
+  // Nothing after an off-mesh connection: the agent has to take it first.
+  for (int i = 0; i < ncorners; ++i) {
+    if (cornerFlags[i] & STRAIGHTPATH_OFFMESH_CONNECTION) {
+      ncorners = i + 1;
+      break;
+    }
+  }
+  return ncorners;
+}
+
+void PathCorridor::optimizePathVisibility(const float* next, float pathOptimizationRange, NavMeshQuery* navquery,
+                                          const QueryFilter* filter) {
+  if (!m_path || m_npath == 0 || !navquery) return;
+  float goal[3];
+  vcopy(goal, next);
+  float dist = vdist2D(m_pos, goal);
+  if (dist < 0.01f) return;
+
+  // Overshoot a little (helps open fields on tiled meshes), then scale the ray to the range.
+  dist = navMin(dist + 0.01f, pathOptimizationRange);
+  float delta[3];
+  vsub(delta, goal, m_pos);
+  vmad(goal, m_pos, delta, pathOptimizationRange / dist);
+
+  static const int MAX_RES = 32;
+  PolyRef res[MAX_RES];
+  float t, norm[3];
+  int nres = 0;
+  navquery->raycast(m_path[0], m_pos, goal, filter, &t, norm, res, &nres, MAX_RES);
+  if (nres > 1 && t > 0.99f) m_npath = mergeCorridorStartShortcut(m_path.get(), m_npath, m_maxPath, res, nres);
+}
+
+bool PathCorridor::optimizePathTopology(NavMeshQuery* navquery, const QueryFilter* filter) {
+  if (!m_path || !navquery || !filter) return false;
+  if (m_npath < 3) return false;
+
+  static const int MAX_ITER = 32;
+  static const int MAX_RES = 32;
+  PolyRef res[MAX_RES];
+  int nres = 0;
+  navquery->initSlicedFindPath(m_path[0], m_path[m_npath - 1], m_pos, m_target, filter);
+  navquery->updateSlicedFindPath(MAX_ITER, nullptr);
+  const Status status = navquery->finalizeSlicedFindPathPartial(m_path.get(), m_npath, res, &nres, MAX_RES);
+  if (statusSucceeded(status) && nres > 0) {
+    m_npath = mergeCorridorStartShortcut(m_path.get(), m_npath, m_maxPath, res, nres);
+    return true;
+  }
+  return false;
+}
+
+bool PathCorridor::moveOverOffmeshConnection(PolyRef offMeshConRef, PolyRef* refs, float* startPos, float* endPos,
+                                             NavMeshQuery* navquery) {
+  if (!m_path || m_npath == 0 || !navquery) return false;
+
+  // Walk to the connection: npos ends one past it, prevRef is the polygon before it.
+  PolyRef prevRef = 0, polyRef = m_path[0];
+  int npos = 0;
+  while (npos < m_npath && polyRef != offMeshConRef) {
+    prevRef = polyRef;
+    polyRef = m_path[npos];
+    npos++;
+  }
+  if (npos == m_npath) return false;
+
+  // The corridor now starts after the connection.
+  for (int i = npos; i < m_npath; ++i) m_path[i - npos] = m_path[i];
+  m_npath -= npos;
+
+  refs[0] = prevRef;
+  refs[1] = polyRef;
+  const NavMesh* nav = navquery->getAttachedNavMesh();
+  if (!nav) return false;
+  if (statusSucceeded(nav->getOffMeshConnectionPolyEndPoints(refs[0], refs[1], startPos, endPos))) {
+    vcopy(m_pos, endPos);
+    return true;
+  }
+  return false;
+}
+
+bool PathCorridor::fixPathStart(PolyRef safeRef, const float* safePos) {
+  if (!m_path) return false;
+  vcopy(m_pos, safePos);
+  if (m_npath < 3 && m_npath > 0) {
+    // Room is needed for (safe, gap, last); maxPath < 3 cannot hold it.
+    if (m_maxPath < 3) {
+      m_path[0] = safeRef;
+      m_npath = 1;
+      return true;
+    }
+    m_path[2] = m_path[m_npath - 1];
+    m_path[0] = safeRef;
+    m_path[1] = 0;
+    m_npath = 3;
+  } else {
+    m_path[0] = safeRef;
+    if (m_maxPath > 1) m_path[1] = 0;
+  }
+  return true;
+}
+
+bool PathCorridor::trimInvalidPath(PolyRef safeRef, const float* safePos, NavMeshQuery* navquery,
+                                   const QueryFilter* filter) {
+  if (!m_path || !navquery || !filter) return false;
+
+  // Keep the valid prefix.
+  int n = 0;
+  while (n < m_npath && navquery->isValidPolyRef(m_path[n], filter)) n++;
+
+  if (n == m_npath) return true; // all valid
+  if (n == 0) {
+    vcopy(m_pos, safePos);
+    m_path[0] = safeRef;
+    m_npath = 1;
+  } else {
+    m_npath = n;
+  }
+
+  // The target moves onto the new last polygon.
+  float tgt[3];
+  vcopy(tgt, m_target);
+  navquery->closestPointOnPolyBoundary(m_path[m_npath - 1], tgt, m_target);
+  return true;
+}
+
+bool PathCorridor::isValid(int maxLookAhead, NavMeshQuery* navquery, const QueryFilter* filter) {
+  if (!navquery) return false;
+  const int n = navMin(m_npath, maxLookAhead);
+  for (int i = 0; i < n; ++i)
+    if (!navquery->isValidPolyRef(m_path[i], filter)) return false;
+  return true;
+}
+
+bool PathCorridor::movePosition(const float* npos, NavMeshQuery* navquery, const QueryFilter* filter) {
+  if (!m_path || m_npath == 0 || !navquery) return false;
+
+  static const int MAX_VISITED = 16;
+  float result[3];
+  PolyRef visited[MAX_VISITED];
+  int nvisited = 0;
+  const Status status =
+      navquery->moveAlongSurface(m_path[0], m_pos, npos, filter, result, visited, &nvisited, MAX_VISITED);
+  if (!statusSucceeded(status)) return false;
+
+  m_npath = mergeCorridorStartMoved(m_path.get(), m_npath, m_maxPath, visited, nvisited);
+  // Stay on the surface: the height of the (new) first polygon, the old height when off it.
+  float h = m_pos[1];
+  navquery->getPolyHeight(m_path[0], result, &h);
+  result[1] = h;
+  vcopy(m_pos, result);
+  return true;
+}
+
+bool PathCorridor::moveTargetPosition(const float* npos, NavMeshQuery* navquery, const QueryFilter* filter) {
+  if (!m_path || m_npath == 0 || !navquery) return false;
+
+  static const int MAX_VISITED = 16;
+  float result[3];
+  PolyRef visited[MAX_VISITED];
+  int nvisited = 0;
+  const Status status = navquery->moveAlongSurface(m_path[m_npath - 1], m_target, npos, filter, result, visited,
+                                                   &nvisited, MAX_VISITED);
+  if (!statusSucceeded(status)) return false;
+
+  m_npath = mergeCorridorEndMoved(m_path.get(), m_npath, m_maxPath, visited, nvisited);
+  // As in Detour, the target keeps moveAlongSurface's height (no getPolyHeight here).
+  vcopy(m_target, result);
+  return true;
+}
+
+void PathCorridor::setCorridor(const float* target, const PolyRef* polys, int npath) {
+  if (!m_path || npath <= 0) return;
+  vcopy(m_target, target);
+  const int n = navMin(npath, m_maxPath);
+  std::memcpy(m_path.get(), polys, size_t(n) * sizeof(PolyRef));
+  m_npath = n;
+}
+
+} // namespace crowd
+} // namespace nav

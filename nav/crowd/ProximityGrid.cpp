@@ -1,0 +1,138 @@
+// ProximityGrid.cpp: see ProximityGrid.h.
+#include "nav/crowd/ProximityGrid.h"
+
+#include "nav/NavMath.h"
+
+#include <cmath>
+#include <cstring>
+#include <new>
+
+namespace nav {
+namespace crowd {
+
+namespace {
+
+constexpr uint16_t END = 0xffff;
+
+/// Spatial hash of cell (x, y) into n buckets (n a power of two); the products wrap as 32-bit ints.
+inline int hashCell(int x, int y, int n) {
+  return int(((uint32_t(x) * 73856093u) ^ (uint32_t(y) * 19349663u)) & uint32_t(n - 1));
+}
+
+} // namespace
+
+bool ProximityGrid::init(int poolSize, float cellSize) {
+  if (poolSize <= 0 || poolSize > 0xffff || !(cellSize > 0.0f) || !std::isfinite(cellSize)) return false;
+  m_cellSize = cellSize;
+  m_invCellSize = 1.0f / m_cellSize;
+
+  m_bucketsSize = int(nextPow2(uint32_t(poolSize)));
+  m_buckets.reset(new (std::nothrow) uint16_t[size_t(m_bucketsSize)]);
+  m_pool.reset(new (std::nothrow) Item[size_t(poolSize)]);
+  m_listed.reset(new (std::nothrow) uint32_t[size_t(poolSize)]());
+  m_query = 0;
+  if (!m_buckets || !m_pool || !m_listed) {
+    m_buckets.reset();
+    m_pool.reset();
+    m_listed.reset();
+    m_bucketsSize = m_poolSize = 0;
+    return false;
+  }
+  m_poolSize = poolSize;
+  clear();
+  return true;
+}
+
+void ProximityGrid::clear() {
+  if (m_buckets) std::memset(m_buckets.get(), 0xff, sizeof(uint16_t) * size_t(m_bucketsSize));
+  m_poolHead = 0;
+  m_bounds[0] = 0xffff;
+  m_bounds[1] = 0xffff;
+  m_bounds[2] = -0xffff;
+  m_bounds[3] = -0xffff;
+}
+
+void ProximityGrid::addItem(uint16_t id, float minx, float miny, float maxx, float maxy) {
+  if (!m_pool) return;
+  const int iminx = int(std::floor(minx * m_invCellSize));
+  const int iminy = int(std::floor(miny * m_invCellSize));
+  const int imaxx = int(std::floor(maxx * m_invCellSize));
+  const int imaxy = int(std::floor(maxy * m_invCellSize));
+
+  m_bounds[0] = navMin(m_bounds[0], iminx);
+  m_bounds[1] = navMin(m_bounds[1], iminy);
+  m_bounds[2] = navMax(m_bounds[2], imaxx);
+  m_bounds[3] = navMax(m_bounds[3], imaxy);
+
+  // Each covered cell gets an entry pushed on its bucket's chain (newest first).
+  for (int y = iminy; y <= imaxy; ++y) {
+    for (int x = iminx; x <= imaxx; ++x) {
+      if (m_poolHead >= m_poolSize) continue;
+      const int h = hashCell(x, y, m_bucketsSize);
+      const uint16_t idx = uint16_t(m_poolHead++);
+      Item& item = m_pool[idx];
+      item.x = int16_t(x);
+      item.y = int16_t(y);
+      item.id = id;
+      item.next = m_buckets[h];
+      m_buckets[h] = idx;
+    }
+  }
+}
+
+int ProximityGrid::queryItems(float minx, float miny, float maxx, float maxy, uint16_t* ids, int maxIds) const {
+  if (!m_pool) return 0;
+  const int iminx = int(std::floor(minx * m_invCellSize));
+  const int iminy = int(std::floor(miny * m_invCellSize));
+  const int imaxx = int(std::floor(maxx * m_invCellSize));
+  const int imaxy = int(std::floor(maxy * m_invCellSize));
+
+  if (++m_query == 0) { // wrapped: forget the old marks
+    std::memset(m_listed.get(), 0, sizeof(uint32_t) * size_t(m_poolSize));
+    m_query = 1;
+  }
+  const uint32_t q = m_query;
+  uint32_t* listed = m_listed.get();
+  int n = 0;
+  const uint16_t* buckets = m_buckets.get();
+  const Item* pool = m_pool.get();
+  const uint32_t mask = uint32_t(m_bucketsSize - 1);
+  for (int y = iminy; y <= imaxy; ++y) {
+    // hashCell(x, y) with the x product stepped along the row (the same wrapped 32-bit values).
+    const uint32_t hy = uint32_t(y) * 19349663u;
+    uint32_t hx = uint32_t(iminx) * 73856093u;
+    for (int x = iminx; x <= imaxx; ++x, hx += 73856093u) {
+      for (uint16_t idx = buckets[(hx ^ hy) & mask]; idx != END; idx = pool[idx].next) {
+        const Item& item = pool[idx];
+        // A bucket mixes cells; the stored cell is compared as the 16-bit values widened.
+        if (int(item.x) != x || int(item.y) != y) continue;
+        if (item.id < m_poolSize) {
+          if (listed[item.id] == q) continue; // already listed
+          if (n >= maxIds) return n;
+          listed[item.id] = q;
+        } else {
+          int k = 0;
+          while (k < n && ids[k] != item.id) ++k;
+          if (k < n) continue;
+          if (n >= maxIds) return n;
+        }
+        ids[n++] = item.id;
+      }
+    }
+  }
+  return n;
+}
+
+int ProximityGrid::getItemCountAt(int x, int y) const {
+  if (!m_pool) return 0;
+  int n = 0;
+  const int h = hashCell(x, y, m_bucketsSize);
+  for (uint16_t idx = m_buckets[h]; idx != END; idx = m_pool[idx].next) {
+    const Item& item = m_pool[idx];
+    if (int(item.x) == x && int(item.y) == y) n++;
+  }
+  return n;
+}
+
+} // namespace crowd
+} // namespace nav

@@ -1,0 +1,57 @@
+// ProximityGrid.h: a hashed 2D grid of agent ids for neighbour queries (DetourCrowd 1.5.1's
+// dtProximityGrid: same hash, same bucket chains, so queryItems returns the same ids in the same
+// order). Items are axis-aligned boxes in (x, z) [Unit: wu] added to every cell they cover.
+// Nothing allocates after init().
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+namespace nav {
+namespace crowd {
+
+class ProximityGrid {
+public:
+  ProximityGrid() = default;
+  ProximityGrid(const ProximityGrid&) = delete;
+  ProximityGrid& operator=(const ProximityGrid&) = delete;
+
+  /// poolSize: max (item, cell) entries [Limit: 1..65535]; cellSize > 0 [Unit: wu].
+  /// The bucket count is the next power of two >= poolSize. False on bad input / out of memory.
+  bool init(int poolSize, float cellSize);
+  /// Removes every item; bounds reset to an empty box.
+  void clear();
+  /// Adds id to the cells covering [minx, maxx] x [miny, maxy]; entries beyond the pool are dropped.
+  void addItem(uint16_t id, float minx, float miny, float maxx, float maxy);
+  /// Unique ids of the items in the cells covering the box, at most maxIds; returns the count.
+  /// Not for concurrent calls on one grid (it marks the ids it lists in a shared scratch array).
+  int queryItems(float minx, float miny, float maxx, float maxy, uint16_t* ids, int maxIds) const;
+  /// Entries stored in the bucket of cell (x, y) that belong to that cell.
+  int getItemCountAt(int x, int y) const;
+  /// Cell bounds of everything added since clear() [minx, miny, maxx, maxy].
+  const int* getBounds() const { return m_bounds; }
+  float getCellSize() const { return m_cellSize; }
+
+private:
+  struct Item {
+    uint16_t id;
+    int16_t x, y;
+    uint16_t next; ///< Next entry in the bucket, 0xffff = end.
+  };
+
+  float m_cellSize = 0;
+  float m_invCellSize = 0;
+  std::unique_ptr<Item[]> m_pool;
+  int m_poolHead = 0;
+  int m_poolSize = 0;
+  std::unique_ptr<uint16_t[]> m_buckets;
+  int m_bucketsSize = 0;
+  int m_bounds[4] = {0, 0, 0, 0};
+  /// queryItems' "already listed" marks: m_listed[id] == m_query for ids < poolSize (larger ids
+  /// are looked up in the result list). [Size: m_poolSize]
+  mutable std::unique_ptr<uint32_t[]> m_listed;
+  mutable uint32_t m_query = 0;
+};
+
+} // namespace crowd
+} // namespace nav
