@@ -319,12 +319,6 @@ TileRef NavMesh::getTileRef(const MeshTile* tile) const {
   return encodePolyId(tile->salt, it, 0);
 }
 
-PolyRef NavMesh::getPolyRefBase(const MeshTile* tile) const {
-  if (!tile) return 0;
-  const uint32_t it = uint32_t(tile - m_tiles);
-  return encodePolyId(tile->salt, it, 0);
-}
-
 const MeshTile* NavMesh::getTileByRef(TileRef ref) const {
   if (!ref || !m_tiles) return nullptr;
   const uint32_t tileIndex = decodePolyIdTile(ref);

@@ -200,6 +200,12 @@ inline bool NavMesh::isValidPolyRef(PolyRef ref) const {
   return t.salt == decodePolyIdSalt(ref) && t.header && decodePolyIdPoly(ref) < uint32_t(t.header->polyCount);
 }
 
+inline PolyRef NavMesh::getPolyRefBase(const MeshTile* tile) const {
+  if (!tile) return 0;
+  const uint32_t it = uint32_t(tile - m_tiles);
+  return encodePolyId(tile->salt, it, 0);
+}
+
 inline void NavMesh::getTileAndPolyByRefUnsafe(PolyRef ref, const MeshTile** tile, const Poly** poly) const {
   const uint32_t it = decodePolyIdTile(ref);
   const uint32_t ip = decodePolyIdPoly(ref);
