@@ -98,8 +98,9 @@ inline void vnormalize(float* v) {
   v[2] *= d;
 }
 /// True when the points are closer than 1/16384 wu (squared distance test).
-inline bool vequal(const float* p0, const float* p1) {
-  // A constant, not a function-local static: the latter's init guard kept vequal out of line.
+/// A compile-time threshold (a function-local static costs a guard check per call) and always
+/// inlined: the funnel calls it on every portal.
+__attribute__((always_inline)) inline bool vequal(const float* p0, const float* p1) {
   constexpr float thr = (1.0f / 16384.0f) * (1.0f / 16384.0f);
   return vdistSqr(p0, p1) < thr;
 }
@@ -196,7 +197,7 @@ inline bool closestHeightPointTriangle(const float* p, const float* a, const flo
 }
 
 /// Squared xz-distance from pt to segment pq; t = parameter of the closest point on pq [0..1].
-inline float distancePtSegSqr2D(const float* pt, const float* p, const float* q, float& t) {
+__attribute__((always_inline)) inline float distancePtSegSqr2D(const float* pt, const float* p, const float* q, float& t) {
   const float pqx = q[0] - p[0], pqz = q[2] - p[2];
   float dx = pt[0] - p[0], dz = pt[2] - p[2];
   const float d = pqx * pqx + pqz * pqz;

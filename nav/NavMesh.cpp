@@ -219,7 +219,7 @@ void NavMesh::release() {
   m_tileLutSize = 0;
   m_tileLutMask = 0;
   m_params = NavMeshParams{};
-  m_saltBits = m_tileBits = m_polyBits = 0;
+  setRefBits(0, 0, 0);
 }
 
 void NavMesh::swap(NavMesh& o) {
@@ -237,6 +237,10 @@ void NavMesh::swap(NavMesh& o) {
   navSwap(m_saltBits, o.m_saltBits);
   navSwap(m_tileBits, o.m_tileBits);
   navSwap(m_polyBits, o.m_polyBits);
+  navSwap(m_saltShift, o.m_saltShift);
+  navSwap(m_saltMask, o.m_saltMask);
+  navSwap(m_tileMask, o.m_tileMask);
+  navSwap(m_polyMask, o.m_polyMask);
   changed();
   o.changed();
 }
@@ -292,9 +296,7 @@ Status NavMesh::init(const NavMeshParams& params, std::string* why) {
     m_nextFree = &m_tiles[i];
     m_freePrev[i] = i > 0 ? i - 1 : FREE_HEAD;
   }
-  m_tileBits = uint32_t(tileBits);
-  m_polyBits = uint32_t(polyBits);
-  m_saltBits = uint32_t(saltBits);
+  setRefBits(uint32_t(saltBits), uint32_t(tileBits), uint32_t(polyBits));
   return SUCCESS;
 }
 
@@ -377,12 +379,6 @@ int NavMesh::getNeighbourTilesAt(int x, int y, int side, MeshTile** tiles, int m
 TileRef NavMesh::getTileRefAt(int x, int y, int layer) const { return getTileRef(getTileAt(x, y, layer)); }
 
 TileRef NavMesh::getTileRef(const MeshTile* tile) const {
-  if (!tile) return 0;
-  const uint32_t it = uint32_t(tile - m_tiles);
-  return encodePolyId(tile->salt, it, 0);
-}
-
-PolyRef NavMesh::getPolyRefBase(const MeshTile* tile) const {
   if (!tile) return 0;
   const uint32_t it = uint32_t(tile - m_tiles);
   return encodePolyId(tile->salt, it, 0);

@@ -115,9 +115,9 @@ public:
   void decodePolyId(PolyRef ref, uint32_t& salt, uint32_t& it, uint32_t& ip) const {
     salt = decodePolyIdSalt(ref); it = decodePolyIdTile(ref); ip = decodePolyIdPoly(ref);
   }
-  uint32_t decodePolyIdSalt(PolyRef ref) const { return (ref >> (m_polyBits + m_tileBits)) & ((1u << m_saltBits) - 1); }
-  uint32_t decodePolyIdTile(PolyRef ref) const { return (ref >> m_polyBits) & ((1u << m_tileBits) - 1); }
-  uint32_t decodePolyIdPoly(PolyRef ref) const { return ref & ((1u << m_polyBits) - 1); }
+  uint32_t decodePolyIdSalt(PolyRef ref) const { return (ref >> m_saltShift) & m_saltMask; }
+  uint32_t decodePolyIdTile(PolyRef ref) const { return (ref >> m_polyBits) & m_tileMask; }
+  uint32_t decodePolyIdPoly(PolyRef ref) const { return ref & m_polyMask; }
   uint32_t saltBits() const { return m_saltBits; }
   uint32_t tileBits() const { return m_tileBits; }
   uint32_t polyBits() const { return m_polyBits; }
@@ -175,6 +175,18 @@ private:
   int* m_freePrev = nullptr;
   MeshTile* m_tiles = nullptr;
   uint32_t m_saltBits = 0, m_tileBits = 0, m_polyBits = 0;
+  // From the bit counts (setRefBits), so a ref decodes with a shift and a mask (every checked
+  // ref lookup decodes three fields).
+  uint32_t m_saltShift = 0, m_saltMask = 0, m_tileMask = 0, m_polyMask = 0;
+  void setRefBits(uint32_t saltBits, uint32_t tileBits, uint32_t polyBits) {
+    m_saltBits = saltBits;
+    m_tileBits = tileBits;
+    m_polyBits = polyBits;
+    m_saltShift = polyBits + tileBits;
+    m_saltMask = (1u << saltBits) - 1;
+    m_tileMask = (1u << tileBits) - 1;
+    m_polyMask = (1u << polyBits) - 1;
+  }
   uint64_t m_generation = 0;
   void changed(); ///< m_generation = a new value.
 };
@@ -198,6 +210,12 @@ inline bool NavMesh::isValidPolyRef(PolyRef ref) const {
   if (it >= uint32_t(m_maxTiles)) return false;
   const MeshTile& t = m_tiles[it];
   return t.salt == decodePolyIdSalt(ref) && t.header && decodePolyIdPoly(ref) < uint32_t(t.header->polyCount);
+}
+
+inline PolyRef NavMesh::getPolyRefBase(const MeshTile* tile) const {
+  if (!tile) return 0;
+  const uint32_t it = uint32_t(tile - m_tiles);
+  return encodePolyId(tile->salt, it, 0);
 }
 
 inline void NavMesh::getTileAndPolyByRefUnsafe(PolyRef ref, const MeshTile** tile, const Poly** poly) const {

@@ -550,11 +550,11 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
     PolyRef parentRef = 0;
     const MeshTile* parentTile = nullptr;
     const Poly* parentPoly = nullptr;
-    if (bestNode->parent) parentRef = m_nodePool.getNodeAtIdx(bestNode->parent)->id;
+    if (bestNode->parent) parentRef = m_nodePool.nodeAtIdx(bestNode->parent)->id;
     if (!PLAIN && parentRef) decode(parentRef, &parentTile, &parentPoly);
     const float bestAreaCost = areaCost[bestPoly->getArea()];
 
-    const uint32_t bestIdx = m_nodePool.getNodeIdx(bestNode);
+    const uint32_t bestIdx = m_nodePool.nodeIdx(bestNode);
     const Link* links = bestTile->links;
     for (uint32_t i = bestPoly->firstLink; i != NULL_LINK; i = links[i].next) {
       const Link& link = links[i];
@@ -722,6 +722,7 @@ Status NavMeshQuery::initSlicedFindPath(PolyRef startRef, PolyRef endRef, const 
   startNode->parent = 0;
   startNode->cost = 0;
   startNode->total = vdist(startPos, endPos) * filter->getHeuristicScale();
+  startNode->heuristic = startNode->total; // the start can be reached again through a neighbour
   startNode->flags = NODE_OPEN;
   m_openList.push(startNode);
 
@@ -760,6 +761,15 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
     ev.result = r;
     observer->onRelax(ev);
   };
+  // Neighbour refs decoded with the mesh's fields held in locals: the node writes below (uint8_t
+  // flags may alias anything) would otherwise reload them through m_nav for every link.
+  const MeshTile* const tiles = m_nav->getTile(0);
+  const uint32_t polyBits = m_nav->polyBits();
+  const uint32_t tileMask = (1u << m_nav->tileBits()) - 1;
+  const uint32_t polyMask = (1u << polyBits) - 1;
+  const PolyRef endRef = m_query.endRef;
+  float endPos[3];
+  vcopy(endPos, m_query.endPos);
 
   int iter = 0;
   while (iter < maxIter && !m_openList.empty()) {
@@ -792,9 +802,9 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
     const Poly* parentPoly = nullptr;
     Node* parentNode = nullptr;
     if (bestNode->parent) {
-      parentNode = m_nodePool.getNodeAtIdx(bestNode->parent);
+      parentNode = m_nodePool.nodeAtIdx(bestNode->parent);
       parentRef = parentNode->id;
-      if (parentNode->parent) grandpaRef = m_nodePool.getNodeAtIdx(parentNode->parent)->id;
+      if (parentNode->parent) grandpaRef = m_nodePool.nodeAtIdx(parentNode->parent)->id;
     }
     if (parentRef) {
       const bool invalidParent = statusFailed(m_nav->getTileAndPolyByRef(parentRef, &parentTile, &parentPoly));
@@ -810,7 +820,7 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
         vdistSqr(parentNode->pos, bestNode->pos) < m_query.raycastLimitSqr)
       tryLOS = true;
 
-    const uint32_t bestIdx = m_nodePool.getNodeIdx(bestNode);
+    const uint32_t bestIdx = m_nodePool.nodeIdx(bestNode);
     for (uint32_t i = bestPoly->firstLink; i != NULL_LINK; i = bestTile->links[i].next) {
       const PolyRef neighbourRef = bestTile->links[i].ref;
       if (OBSERVE) ev = RelaxEvent{bestRef, neighbourRef};
@@ -819,9 +829,8 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
         if (OBSERVE) relax(RELAX_REJECT_PARENT);
         continue;
       }
-      const MeshTile* neighbourTile = nullptr;
-      const Poly* neighbourPoly = nullptr;
-      m_nav->getTileAndPolyByRefUnsafe(neighbourRef, &neighbourTile, &neighbourPoly);
+      const MeshTile* const neighbourTile = &tiles[(neighbourRef >> polyBits) & tileMask];
+      const Poly* const neighbourPoly = &neighbourTile->polys[neighbourRef & polyMask];
       if (plain ? (!(neighbourPoly->flags & includeFlags) || (neighbourPoly->flags & excludeFlags))
                 : !filter->passFilter(neighbourRef, neighbourTile, neighbourPoly)) {
         if (OBSERVE) relax(RELAX_REJECT_FILTERED);
@@ -846,9 +855,12 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
         continue;
       }
 
-      if (neighbourNode->flags == 0 &&
-          !wholeEdgeMidPoint(bestTile->links[i], bestTile, bestPoly, neighbourPoly, neighbourNode->pos))
-        edgeMidPoint(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile, neighbourNode->pos);
+      // First visit: the node sits at its portal's midpoint for good, so its heuristic is fixed too.
+      if (neighbourNode->flags == 0) {
+        if (!wholeEdgeMidPoint(bestTile->links[i], bestTile, bestPoly, neighbourPoly, neighbourNode->pos))
+          edgeMidPoint(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile, neighbourNode->pos);
+        neighbourNode->heuristic = vdist(neighbourNode->pos, endPos) * hscale;
+      }
 
       float cost = 0, heuristic = 0;
       bool foundShortCut = false;
@@ -866,15 +878,15 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
                                     bestTile, bestPoly, neighbourRef, neighbourTile, neighbourPoly);
         cost = bestNode->cost + curCost;
       }
-      if (neighbourRef == m_query.endRef) {
+      if (neighbourRef == endRef) {
         const float endCost =
-            plain ? vdist(neighbourNode->pos, m_query.endPos) * areaCost[neighbourPoly->getArea()]
-                  : filter->getCost(neighbourNode->pos, m_query.endPos, bestRef, bestTile, bestPoly, neighbourRef,
+            plain ? vdist(neighbourNode->pos, endPos) * areaCost[neighbourPoly->getArea()]
+                  : filter->getCost(neighbourNode->pos, endPos, bestRef, bestTile, bestPoly, neighbourRef,
                                     neighbourTile, neighbourPoly, 0, nullptr, nullptr);
         cost = cost + endCost;
         heuristic = 0;
       } else {
-        heuristic = vdist(neighbourNode->pos, m_query.endPos) * hscale;
+        heuristic = neighbourNode->heuristic;
       }
       const float total = cost + heuristic;
       if (OBSERVE) {

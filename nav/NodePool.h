@@ -96,6 +96,9 @@ public:
   /// Index + 1 of a node (0 for null): the value stored in Node::parent.
   uint32_t getNodeIdx(const Node* n) const { return n ? uint32_t(n - m_nodes) + 1 : 0; }
   Node* getNodeAtIdx(uint32_t idx) const { return idx ? &m_nodes[idx - 1] : nullptr; }
+  /// getNodeIdx / getNodeAtIdx for a node / an index known not to be null (the search loops).
+  uint32_t nodeIdx(const Node* n) const { return uint32_t(n - m_nodes) + 1; }
+  Node* nodeAtIdx(uint32_t idx) const { return &m_nodes[idx - 1]; }
 
   int getNodeCount() const { return m_count; }
   int getMaxNodes() const { return m_maxNodes; }
@@ -201,30 +204,44 @@ public:
   int positionOf(const Node* node) const { return int(m_pos[node - m_nodes]); }
 
 private:
-  void bubbleUp(int i, uint32_t node, float total) {
-    int parent = (i - 1) / 2;
-    while (i > 0 && m_heap[parent].total > total) {
-      m_heap[i] = m_heap[parent];
-      m_pos[m_heap[i].node] = uint32_t(i);
+  // Unsigned positions (a shift, not a signed division, per level) and the parent entry read
+  // once; the same moves as Detour's dtNodeQueue.
+  void bubbleUp(int start, uint32_t node, float total) {
+    uint32_t i = uint32_t(start);
+    while (i > 0) {
+      const uint32_t parent = (i - 1) >> 1;
+      const Entry p = m_heap[parent];
+      if (!(p.total > total)) break;
+      m_heap[i] = p;
+      m_pos[p.node] = i;
       i = parent;
-      parent = (i - 1) / 2;
     }
     m_heap[i].total = total;
     m_heap[i].node = node;
-    m_pos[node] = uint32_t(i);
+    m_pos[node] = i;
   }
-  // Moves the hole at i down to a leaf along the smaller children, then bubbles the node up from
-  // there (the same order as Detour's dtNodeQueue, so ties pop identically).
-  void trickleDown(int i, uint32_t node, float total) {
-    int child = i * 2 + 1;
-    while (child < m_size) {
-      if (child + 1 < m_size && m_heap[child].total > m_heap[child + 1].total) ++child;
-      m_heap[i] = m_heap[child];
-      m_pos[m_heap[i].node] = uint32_t(i);
+  // Moves the hole at i down to a leaf along the smaller children (the left one on ties), then
+  // bubbles the node up from there (the same order as Detour's dtNodeQueue, so ties pop
+  // identically).
+  void trickleDown(int start, uint32_t node, float total) {
+    const uint32_t size = uint32_t(m_size);
+    uint32_t i = uint32_t(start);
+    uint32_t child = i * 2 + 1;
+    while (child + 1 < size) {
+      child += m_heap[child].total > m_heap[child + 1].total ? 1u : 0u;
+      const Entry c = m_heap[child];
+      m_heap[i] = c;
+      m_pos[c.node] = i;
       i = child;
       child = i * 2 + 1;
     }
-    bubbleUp(i, node, total);
+    if (child < size) { // a last node with a single child
+      const Entry c = m_heap[child];
+      m_heap[i] = c;
+      m_pos[c.node] = i;
+      i = child;
+    }
+    bubbleUp(int(i), node, total);
   }
 
   Entry* m_heap = nullptr;

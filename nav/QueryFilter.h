@@ -36,7 +36,7 @@ public:
   }
 
   /// True if the polygon may be visited: (flags & include) != 0 && (flags & exclude) == 0.
-  bool passFilter(PolyRef ref, const MeshTile* tile, const Poly* poly) const {
+  __attribute__((always_inline)) bool passFilter(PolyRef ref, const MeshTile* tile, const Poly* poly) const {
     if (m_passFn) return m_passFn(*this, ref, tile, poly);
     return (poly->flags & m_includeFlags) != 0 && (poly->flags & m_excludeFlags) == 0;
   }
