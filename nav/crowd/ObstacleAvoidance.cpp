@@ -24,27 +24,6 @@ namespace {
 
 constexpr float PI = 3.14159265f;
 
-/// Times (tmin, tmax) at which circle c0 (radius r0) moving with v touches circle c1 (radius r1),
-/// in units of v. False when v is ~zero or the circles never meet.
-bool sweepCircleCircle(const float* c0, float r0, const float* v, const float* c1, float r1, float& tmin,
-                       float& tmax) {
-  static const float EPS = 0.0001f;
-  float s[3];
-  vsub(s, c1, c0);
-  const float r = r0 + r1;
-  const float c = vdot2D(s, s) - r * r;
-  float a = vdot2D(v, v);
-  if (a < EPS) return false;
-  const float b = vdot2D(v, s);
-  const float d = b * b - a * c;
-  if (d < 0.0f) return false;
-  a = 1.0f / a;
-  const float rd = std::sqrt(d);
-  tmin = (b - rd) * a;
-  tmax = (b + rd) * a;
-  return true;
-}
-
 /// Ray ap + u * t against segment bp-bq (2D): t in [0, 1] along u. False when parallel or missed.
 bool isectRaySeg(const float* ap, const float* u, const float* bp, const float* bq, float& t) {
   float v[3], w[3];
@@ -144,7 +123,8 @@ bool ObstacleAvoidanceQuery::init(int maxCircles, int maxSegments) {
   m_ncircles = m_nsegments = 0;
   m_circles.reset(new (std::nothrow) ObstacleCircle[size_t(navMax(maxCircles, 1))]());
   m_segments.reset(new (std::nothrow) ObstacleSegment[size_t(navMax(maxSegments, 1))]());
-  if (!m_circles || !m_segments) {
+  m_sweep.reset(new (std::nothrow) float[size_t(navMax(maxCircles, 1)) * 3]());
+  if (!m_circles || !m_segments || !m_sweep) {
     m_maxCircles = m_maxSegments = 0;
     return false;
   }
@@ -174,7 +154,7 @@ void ObstacleAvoidanceQuery::addSegment(const float* p, const float* q) {
   vcopy(seg->q, q);
 }
 
-void ObstacleAvoidanceQuery::prepare(const float* pos, const float* dvel) {
+void ObstacleAvoidanceQuery::prepare(const float* pos, float rad, const float* dvel) {
   // Circles: direction to the obstacle (dp) and the normal on the side to pass it (np): the side
   // the relative desired velocity already leans to. (dp/np y and np's y are left as they were.)
   for (int i = 0; i < m_ncircles; ++i) {
@@ -192,6 +172,13 @@ void ObstacleAvoidanceQuery::prepare(const float* pos, const float* dvel) {
       cir->np[0] = cir->dp[2];
       cir->np[2] = -cir->dp[0];
     }
+    // sweepCircleCircle(pos, rad, v, cir->p, cir->rad)'s parts that do not depend on v.
+    float sv[3];
+    vsub(sv, cir->p, pos);
+    const float r = rad + cir->rad;
+    m_sweep[i * 3 + 0] = sv[0];
+    m_sweep[i * 3 + 1] = sv[2];
+    m_sweep[i * 3 + 2] = vdot2D(sv, sv) - r * r;
   }
   // Segments: does the agent (its center) already touch it?
   for (int i = 0; i < m_nsegments; ++i) {
@@ -207,7 +194,7 @@ void ObstacleAvoidanceQuery::prepare(const float* pos, const float* dvel) {
 #if defined(__GNUC__)
 __attribute__((always_inline)) inline
 #endif
-float ObstacleAvoidanceQuery::processSample(const float* vcand, float cs, const float* pos, float rad,
+float ObstacleAvoidanceQuery::processSample(const float* vcand, float cs, const float* pos, float /*rad*/,
                                             const float* vel, const float* dvel, float minPenalty,
                                             ObstacleAvoidanceDebugData* debug) {
   const float vpen = m_params.weightDesVel * (vdist2D(vcand, dvel) * m_invVmax);
@@ -233,8 +220,18 @@ float ObstacleAvoidanceQuery::processSample(const float* vcand, float cs, const 
     side += clamp(navMin(vdot2D(cir->dp, vab) * 0.5f + 0.5f, vdot2D(cir->np, vab) * 2), 0.0f, 1.0f);
     nside++;
 
-    float htmin = 0, htmax = 0;
-    if (!sweepCircleCircle(pos, rad, vab, cir->p, cir->rad, htmin, htmax)) continue;
+    // sweepCircleCircle(pos, rad, vab, cir->p, cir->rad, htmin, htmax) with its v-free parts
+    // from prepare(): times at which the circles touch, in units of vab.
+    float a = vdot2D(vab, vab);
+    if (a < 0.0001f) continue;
+    const float* sw = &m_sweep[i * 3];
+    const float b = vab[0] * sw[0] + vab[2] * sw[1];
+    const float d = b * b - a * sw[2];
+    if (d < 0.0f) continue;
+    a = 1.0f / a;
+    const float rd = std::sqrt(d);
+    float htmin = (b - rd) * a;
+    const float htmax = (b + rd) * a;
     // Already overlapping: the time to get out, halved, counts as the impact time.
     if (htmin < 0.0f && htmax > 0.0f) htmin = -htmin * 0.5f;
     if (htmin >= 0.0f && htmin < tmin) {
@@ -276,7 +273,7 @@ float ObstacleAvoidanceQuery::processSample(const float* vcand, float cs, const 
 int ObstacleAvoidanceQuery::sampleVelocityGrid(const float* pos, float rad, float vmax, const float* vel,
                                                const float* dvel, float* nvel, const ObstacleAvoidanceParams* params,
                                                ObstacleAvoidanceDebugData* debug) {
-  prepare(pos, dvel);
+  prepare(pos, rad, dvel);
   m_params = *params;
   m_invHorizTime = 1.0f / m_params.horizTime;
   m_vmax = vmax;
@@ -316,7 +313,7 @@ int ObstacleAvoidanceQuery::sampleVelocityAdaptive(const float* pos, float rad, 
                                                    const float* dvel, float* nvel,
                                                    const ObstacleAvoidanceParams* params,
                                                    ObstacleAvoidanceDebugData* debug) {
-  prepare(pos, dvel);
+  prepare(pos, rad, dvel);
   m_params = *params;
   m_invHorizTime = 1.0f / m_params.horizTime;
   m_vmax = vmax;

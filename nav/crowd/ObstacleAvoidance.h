@@ -116,7 +116,7 @@ public:
   const ObstacleSegment* getObstacleSegment(int i) const { return &m_segments[i]; }
 
 private:
-  void prepare(const float* pos, const float* dvel);
+  void prepare(const float* pos, float rad, const float* dvel);
   float processSample(const float* vcand, float cs, const float* pos, float rad, const float* vel,
                       const float* dvel, float minPenalty, ObstacleAvoidanceDebugData* debug);
 
@@ -126,6 +126,9 @@ private:
   float m_invVmax = 0;
   int m_maxCircles = 0;
   std::unique_ptr<ObstacleCircle[]> m_circles;
+  /// Per circle, what the sweep test computes the same way for every sample: the 2D offset from
+  /// the agent (x, z) and its squared length minus the squared radii sum. [(sx, sz, c) * maxCircles]
+  std::unique_ptr<float[]> m_sweep;
   int m_ncircles = 0;
   int m_maxSegments = 0;
   std::unique_ptr<ObstacleSegment[]> m_segments;
