@@ -59,6 +59,8 @@ BENCH_SMOKE = {
     "bake_bench": (["--benchmark_filter=default", "--benchmark_min_time=0.001"], None),
     "big_bench": (["--pairs", "10", "--benchmark_min_time=0.001"], {"--sizes": "256"}),
     "edit_bench": (["--smoke"], None),
+    "crowd_bench": (["--smoke"], None),
+    "tilecache_bench": (["--smoke"], None),
 }
 
 # Screenshot comparison limits (--compare-shots): two runs of one command differ only in timings
