@@ -27,8 +27,14 @@ int drawToolsPanel(const std::vector<std::unique_ptr<Tool>>& tools, int active, 
     return active;
   }
   int next = active;
-  for (int i = 0; i < int(tools.size()); ++i)
+  // One a row, except paired tools: two a row, the second at a fixed column so rows line up.
+  bool secondOfPair = false;
+  for (int i = 0; i < int(tools.size()); ++i) {
+    const bool paired = tools[size_t(i)]->pairedInList();
+    if (paired && secondOfPair) ImGui::SameLine(140.0f);
     if (ImGui::RadioButton(tools[size_t(i)]->name(), active == i)) next = i;
+    secondOfPair = paired && !secondOfPair;
+  }
   ImGui::Separator();
   if (active >= 0 && active < int(tools.size())) {
     Tool& tool = *tools[size_t(active)];

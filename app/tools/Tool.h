@@ -58,6 +58,9 @@ public:
 
   /// Short name for the tool list ("Pick", "Path find"...).
   virtual const char* name() const = 0;
+  /// The Tools panel lists these two to a row (the edit and simulation tools after the one-a-row
+  /// query modes), so the list leaves room for a tool's panel at 1280x720.
+  virtual bool pairedInList() const { return false; }
   /// Called once, before any other call.
   virtual void init(ToolContext& ctx) { m_ctx = &ctx; }
   /// Forget all results (the user pressed Reset, or the tool was switched off).

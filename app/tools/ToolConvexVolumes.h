@@ -20,6 +20,7 @@ public:
   static constexpr int kMaxPoints = 12; ///< As RecastDemo (and a volume's most vertices).
 
   const char* name() const override { return "Convex Volumes"; }
+  bool pairedInList() const override { return true; }
   void reset() override;
   void onClick(const glm::vec3& rayStart, const glm::vec3& hitPos, bool shift) override;
   void update(float dt) override;

@@ -147,6 +147,7 @@ public:
   }
 
   const char* name() const override { return "Crowd"; }
+  bool pairedInList() const override { return true; }
 
   void reset() override {
     dropCrowd();

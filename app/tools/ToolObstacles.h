@@ -23,6 +23,7 @@ public:
   static constexpr int kMaxPolys = 2048, kMaxStraight = 256;
 
   const char* name() const override { return "Obstacles"; }
+  bool pairedInList() const override { return true; }
   void reset() override;
   void onClick(const glm::vec3& rayStart, const glm::vec3& hitPos, bool shift) override;
   bool dragBegin(const glm::vec3& hitPos, bool shift) override;

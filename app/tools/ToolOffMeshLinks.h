@@ -15,6 +15,7 @@ namespace navbench {
 class ToolOffMeshLinks : public Tool {
 public:
   const char* name() const override { return "Off-Mesh Links"; }
+  bool pairedInList() const override { return true; }
   void reset() override;
   void onClick(const glm::vec3& rayStart, const glm::vec3& hitPos, bool shift) override;
   void update(float dt) override;

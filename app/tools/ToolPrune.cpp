@@ -31,6 +31,7 @@ namespace {
 class ToolPrune final : public Tool {
 public:
   const char* name() const override { return "Prune"; }
+  bool pairedInList() const override { return true; }
 
   void reset() override {
     m_hasStart = false;

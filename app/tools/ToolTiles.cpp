@@ -28,6 +28,7 @@ std::string tileName(const TileCoord& t) { return "(" + std::to_string(t.x) + ",
 class ToolTiles final : public Tool {
 public:
   const char* name() const override { return "Tiles"; }
+  bool pairedInList() const override { return true; }
 
   void reset() override {
     m_rebuilding = false;
