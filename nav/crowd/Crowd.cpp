@@ -135,20 +135,21 @@ int addNeighbour(int idx, float dist, CrowdNeighbour* neis, int nneis, int maxNe
   return navMin(nneis + 1, maxNeis);
 }
 
-/// Agents (indices into `agents`, the active list) within range of pos (2D) whose height spans
-/// overlap, nearest first.
-int getNeighbours(const float* pos, float height, float range, const CrowdAgent* skip, CrowdNeighbour* result,
-                  int maxResult, CrowdAgent* const* agents, const ProximityGrid* grid) {
+/// Agents (indices into the active list) within range of pos (2D) whose height spans overlap,
+/// nearest first. hot: per active index (npos x, y, z, params.height); skip: the querying agent's
+/// active index.
+int getNeighbours(const float* pos, float height, float range, int skip, CrowdNeighbour* result, int maxResult,
+                  const float* hot, const ProximityGrid* grid) {
   int n = 0;
   uint16_t ids[MAX_NEIS_QUERY];
   const int nids = grid->queryItems(pos[0] - range, pos[2] - range, pos[0] + range, pos[2] + range, ids,
                                     MAX_NEIS_QUERY);
   for (int i = 0; i < nids; ++i) {
-    const CrowdAgent* ag = agents[ids[i]];
-    if (ag == skip) continue;
+    if (int(ids[i]) == skip) continue;
+    const float* h = hot + size_t(ids[i]) * 4;
     float diff[3];
-    vsub(diff, pos, ag->npos);
-    if (std::fabs(diff[1]) >= (height + ag->params.height) / 2.0f) continue;
+    vsub(diff, pos, h);
+    if (std::fabs(diff[1]) >= (height + h[3]) / 2.0f) continue;
     diff[1] = 0;
     const float distSqr = vlenSqr(diff);
     if (distSqr > sqr(range)) continue;
@@ -202,6 +203,8 @@ void Crowd::purge() {
   m_maxAgents = 0;
   m_activeAgents.reset();
   m_agentAnims.reset();
+  m_neiHot.reset();
+  m_colHot.reset();
   m_pathResult.reset();
   m_maxPathResult = 0;
   m_grid.reset();
@@ -254,7 +257,9 @@ bool Crowd::init(int maxAgents, float maxAgentRadius, const NavMesh* nav) {
   m_agents.reset(new (std::nothrow) CrowdAgent[size_t(m_maxAgents)]());
   m_activeAgents.reset(new (std::nothrow) CrowdAgent*[size_t(m_maxAgents)]());
   m_agentAnims.reset(new (std::nothrow) CrowdAgentAnimation[size_t(m_maxAgents)]());
-  if (!m_agents || !m_activeAgents || !m_agentAnims) return fail();
+  m_neiHot.reset(new (std::nothrow) float[size_t(m_maxAgents) * 4]());
+  m_colHot.reset(new (std::nothrow) float[size_t(m_maxAgents) * 4]());
+  if (!m_agents || !m_activeAgents || !m_agentAnims || !m_neiHot || !m_colHot) return fail();
   for (int i = 0; i < m_maxAgents; ++i) {
     m_agents[i].active = false;
     if (!m_agents[i].corridor.init(m_maxPathResult)) return fail();
@@ -652,11 +657,17 @@ void Crowd::update(float dt, CrowdAgentDebugInfo* debug) {
 
   // Proximity grid: items are indices into the active list.
   m_grid->clear();
+  float* neiHot = m_neiHot.get();
   for (int i = 0; i < nagents; ++i) {
     const CrowdAgent* ag = agents[i];
     const float* p = ag->npos;
     const float r = ag->params.radius;
     m_grid->addItem(uint16_t(i), p[0] - r, p[2] - r, p[0] + r, p[2] + r);
+    float* h = neiHot + size_t(i) * 4;
+    h[0] = p[0];
+    h[1] = p[1];
+    h[2] = p[2];
+    h[3] = ag->params.height;
   }
 
   // Walls and neighbours.
@@ -671,8 +682,8 @@ void Crowd::update(float dt, CrowdAgentDebugInfo* debug) {
       ag->boundary.update(ag->corridor.getFirstPoly(), ag->npos, ag->params.collisionQueryRange, navquery,
                           filterOf(ag));
     }
-    ag->nneis = getNeighbours(ag->npos, ag->params.height, ag->params.collisionQueryRange, ag, ag->neis,
-                              CROWDAGENT_MAX_NEIGHBOURS, agents, m_grid.get());
+    ag->nneis = getNeighbours(ag->npos, ag->params.height, ag->params.collisionQueryRange, i, ag->neis,
+                              CROWDAGENT_MAX_NEIGHBOURS, neiHot, m_grid.get());
     for (int j = 0; j < ag->nneis; j++) ag->neis[j].idx = getAgentIndex(agents[ag->neis[j].idx]);
   }
 
@@ -810,23 +821,31 @@ void Crowd::update(float dt, CrowdAgentDebugInfo* debug) {
   }
 
   // Collisions: push overlapping agents apart, a share of the overlap per iteration.
+  float* colHot = m_colHot.get();
+  for (int i = 0; i < nagents; ++i) {
+    const CrowdAgent* ag = agents[i];
+    float* h = colHot + size_t(getAgentIndex(ag)) * 4;
+    h[0] = ag->npos[0];
+    h[1] = ag->npos[2];
+    h[2] = ag->params.radius;
+  }
   for (int iter = 0; iter < COLLISION_ITERATIONS; ++iter) {
     for (int i = 0; i < nagents; ++i) {
       CrowdAgent* ag = agents[i];
       const int idx0 = getAgentIndex(ag);
       if (ag->state != CROWDAGENT_STATE_WALKING) continue;
+      const float* h0 = colHot + size_t(idx0) * 4;
       vset(ag->disp, 0, 0, 0);
       float w = 0;
       for (int j = 0; j < ag->nneis; ++j) {
-        const CrowdAgent* nei = &m_agents[ag->neis[j].idx];
-        const int idx1 = getAgentIndex(nei);
-        float diff[3];
-        vsub(diff, ag->npos, nei->npos);
-        diff[1] = 0;
+        const int idx1 = ag->neis[j].idx;
+        const float* h1 = colHot + size_t(idx1) * 4;
+        // vsub(diff, ag->npos, nei->npos) with y zeroed, from the packed copies.
+        float diff[3] = {h0[0] - h1[0], 0, h0[1] - h1[1]};
         float dist = vlenSqr(diff);
-        if (dist > sqr(ag->params.radius + nei->params.radius)) continue;
+        if (dist > sqr(h0[2] + h1[2])) continue;
         dist = std::sqrt(dist);
-        float pen = (ag->params.radius + nei->params.radius) - dist;
+        float pen = (h0[2] + h1[2]) - dist;
         if (dist < 0.0001f) {
           // On top of each other: diverge sideways of the desired velocity, opposite per pair.
           if (idx0 > idx1)
@@ -849,6 +868,9 @@ void Crowd::update(float dt, CrowdAgentDebugInfo* debug) {
       CrowdAgent* ag = agents[i];
       if (ag->state != CROWDAGENT_STATE_WALKING) continue;
       vadd(ag->npos, ag->npos, ag->disp);
+      float* h = colHot + size_t(getAgentIndex(ag)) * 4;
+      h[0] = ag->npos[0];
+      h[1] = ag->npos[2];
     }
   }
 

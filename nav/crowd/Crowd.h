@@ -240,6 +240,13 @@ private:
   /// The active agents of the current update, in slot order [Size: m_maxAgents].
   std::unique_ptr<CrowdAgent*[]> m_activeAgents;
   std::unique_ptr<CrowdAgentAnimation[]> m_agentAnims;
+  /// Copies of the fields the neighbour and collision passes read from other agents, packed so a
+  /// neighbour costs one small load instead of two lines of a large CrowdAgent. The same float
+  /// values as the agents' (refreshed where the agents' change). [Size: m_maxAgents * 4]
+  /// m_neiHot: per active-list index (npos x, y, z, params.height);
+  /// m_colHot: per m_agents index (npos x, z, params.radius, unused).
+  std::unique_ptr<float[]> m_neiHot;
+  std::unique_ptr<float[]> m_colHot;
 
   PathQueue m_pathq;
   ObstacleAvoidanceParams m_obstacleQueryParams[CROWD_MAX_OBSTAVOIDANCE_PARAMS];

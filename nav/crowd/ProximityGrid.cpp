@@ -26,7 +26,10 @@ bool ProximityGrid::init(int poolSize, float cellSize) {
   m_cellSize = cellSize;
   m_invCellSize = 1.0f / m_cellSize;
 
-  m_bucketsSize = int(nextPow2(uint32_t(poolSize)));
+  // Four buckets per pool entry, so few chains mix cells and most cells of a query are an empty
+  // bucket. The ids a query returns do not depend on the bucket count: a cell's entries keep their
+  // newest-first order whichever other cells share their chain, and the cells are walked in order.
+  m_bucketsSize = int(nextPow2(uint32_t(poolSize))) * 4;
   m_buckets.reset(new (std::nothrow) uint16_t[size_t(m_bucketsSize)]);
   m_pool.reset(new (std::nothrow) Item[size_t(poolSize)]);
   m_listed.reset(new (std::nothrow) uint32_t[size_t(poolSize)]());
@@ -39,12 +42,22 @@ bool ProximityGrid::init(int poolSize, float cellSize) {
     return false;
   }
   m_poolSize = poolSize;
+  m_poolHead = 0;
+  std::memset(m_buckets.get(), 0xff, sizeof(uint16_t) * size_t(m_bucketsSize));
   clear();
   return true;
 }
 
 void ProximityGrid::clear() {
-  if (m_buckets) std::memset(m_buckets.get(), 0xff, sizeof(uint16_t) * size_t(m_bucketsSize));
+  // Only the buckets the pool's entries went to can be non-empty: those are emptied, not the table.
+  // An entry's bucket is found again from its stored cell unless a cell did not fit in 16 bits.
+  if (m_buckets && m_poolHead > 0) {
+    if (m_bounds[0] >= -32768 && m_bounds[1] >= -32768 && m_bounds[2] <= 32767 && m_bounds[3] <= 32767) {
+      for (int i = 0; i < m_poolHead; ++i) m_buckets[hashCell(m_pool[i].x, m_pool[i].y, m_bucketsSize)] = END;
+    } else {
+      std::memset(m_buckets.get(), 0xff, sizeof(uint16_t) * size_t(m_bucketsSize));
+    }
+  }
   m_poolHead = 0;
   m_bounds[0] = 0xffff;
   m_bounds[1] = 0xffff;

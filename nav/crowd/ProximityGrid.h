@@ -17,7 +17,7 @@ public:
   ProximityGrid& operator=(const ProximityGrid&) = delete;
 
   /// poolSize: max (item, cell) entries [Limit: 1..65535]; cellSize > 0 [Unit: wu].
-  /// The bucket count is the next power of two >= poolSize. False on bad input / out of memory.
+  /// The bucket count is 4 x the next power of two >= poolSize. False on bad input / out of memory.
   bool init(int poolSize, float cellSize);
   /// Removes every item; bounds reset to an empty box.
   void clear();
