@@ -155,7 +155,15 @@ int polyVertCount(const uint16_t* p, int nvp) {
   return nv;
 }
 
-bool checkInput(const TileBuildParams& p, std::string* why) {
+// What one pass over the polygons learns for the blob's layout.
+struct PolyCounts {
+  int edges = 0;         // edges of all polys
+  int portals = 0;       // tile-border edges with a portal side
+  int fanTris = 0;       // sum of (nv - 2)
+  int extraDetail = 0;   // detail vertices beyond the polys' own
+};
+
+bool checkInput(const TileBuildParams& p, PolyCounts& counts, std::string* why) {
   if (p.nvp < 3 || p.nvp > VERTS_PER_POLYGON) return fail(why, "nvp %lld not in 3..6", p.nvp);
   if (!p.verts || p.vertCount <= 0) return fail(why, "no vertices");
   if (p.vertCount >= 0xffff) return fail(why, "%lld vertices do not fit 16-bit indices", p.vertCount);
@@ -172,15 +180,19 @@ bool checkInput(const TileBuildParams& p, std::string* why) {
     const uint16_t* src = &p.polys[i * 2 * p.nvp];
     const int nv = polyVertCount(src, p.nvp);
     if (nv < 3) return fail(why, "poly %lld has %lld vertices (< 3)", i, nv);
+    counts.edges += nv;
+    counts.fanTris += nv - 2;
     for (int j = 0; j < nv; ++j)
       if (src[j] >= p.vertCount) return fail(why, "poly %lld vertex %lld index %lld >= vertCount", i, j, src[j]);
     for (int j = 0; j < nv; ++j) {
       const uint16_t n = src[p.nvp + j];
       if (!(n & 0x8000) && n >= p.polyCount) return fail(why, "poly %lld edge %lld neighbour %lld >= polyCount", i, j, n);
+      if ((n & 0x8000) && (n & 0xf) != 0xf) counts.portals++;
     }
     if (p.detailMeshes) {
       const uint32_t* dm = &p.detailMeshes[i * 4];
       if (dm[1] < uint32_t(nv)) return fail(why, "poly %lld detail mesh has fewer verts than the poly", i);
+      counts.extraDetail += int(dm[1]) - nv;
       if (dm[1] - uint32_t(nv) > 255 || dm[3] == 0 || dm[3] > 255)
         return fail(why, "poly %lld detail mesh counts out of range", i);
       if (int64_t(dm[0]) + dm[1] > p.detailVertsCount) return fail(why, "poly %lld detail verts out of range", i);
@@ -208,7 +220,8 @@ bool buildTileData(const TileBuildParams& params, uint8_t** outData, int* outDat
   if (!outData || !outDataSize) return fail(why, "no output pointers");
   *outData = nullptr;
   *outDataSize = 0;
-  if (!checkInput(params, why)) return false;
+  PolyCounts counts;
+  if (!checkInput(params, counts, why)) return false;
   const int nvp = params.nvp;
 
   // Off-mesh connections: classify both ends against the tile box (y: the mesh's height range
@@ -258,30 +271,11 @@ bool buildTileData(const TileBuildParams& params, uint8_t** outData, int* outDat
   const int totVertCount = params.vertCount + storedOffMeshConCount * 2;
 
   // Link budget: one per edge, two per tile-border portal edge, two per off-mesh end inside.
-  int edgeCount = 0, portalCount = 0;
-  for (int i = 0; i < params.polyCount; ++i) {
-    const uint16_t* p = &params.polys[i * 2 * nvp];
-    for (int j = 0; j < nvp; ++j) {
-      if (p[j] == MESH_NULL_IDX) break;
-      edgeCount++;
-      if ((p[nvp + j] & 0x8000) && (p[nvp + j] & 0xf) != 0xf) portalCount++;
-    }
-  }
-  const int maxLinkCount = edgeCount + portalCount * 2 + offMeshConLinkCount * 2;
+  const int maxLinkCount = counts.edges + counts.portals * 2 + offMeshConLinkCount * 2;
 
   // Detail mesh size: the poly's own vertices are not repeated; without a detail mesh, a fan.
-  int uniqueDetailVertCount = 0;
-  int detailTriCount = 0;
-  if (params.detailMeshes) {
-    detailTriCount = params.detailTriCount;
-    for (int i = 0; i < params.polyCount; ++i) {
-      const int nv = polyVertCount(&params.polys[i * nvp * 2], nvp);
-      uniqueDetailVertCount += int(params.detailMeshes[i * 4 + 1]) - nv;
-    }
-  } else {
-    for (int i = 0; i < params.polyCount; ++i)
-      detailTriCount += polyVertCount(&params.polys[i * nvp * 2], nvp) - 2;
-  }
+  const int uniqueDetailVertCount = params.detailMeshes ? counts.extraDetail : 0;
+  const int detailTriCount = params.detailMeshes ? params.detailTriCount : counts.fanTris;
 
   const int headerSize = int(align4(sizeof(MeshHeader)));
   const int vertsSize = int(align4(sizeof(float) * 3 * size_t(totVertCount)));
@@ -297,7 +291,14 @@ bool buildTileData(const TileBuildParams& params, uint8_t** outData, int* outDat
 
   uint8_t* data = new (std::nothrow) uint8_t[size_t(dataSize)];
   if (!data) return fail(why, "out of memory for a tile of %lld bytes", dataSize);
-  std::memset(data, 0, size_t(dataSize));
+  // Zero what is not written below in full (struct padding, unused poly slots, the link pool,
+  // the BV tree's spare node); vertices, detail vertices and detail triangles are all written.
+  const size_t afterVerts = size_t(headerSize + vertsSize);
+  const size_t afterDetailMeshes = afterVerts + size_t(polysSize + linksSize + detailMeshesSize);
+  const size_t bvStart = afterDetailMeshes + size_t(detailVertsSize + detailTrisSize);
+  std::memset(data, 0, size_t(headerSize));
+  std::memset(data + afterVerts, 0, afterDetailMeshes - afterVerts);
+  std::memset(data + bvStart, 0, size_t(dataSize) - bvStart);
 
   uint8_t* d = data;
   MeshHeader* header = reinterpret_cast<MeshHeader*>(d); d += headerSize;

@@ -1159,13 +1159,23 @@ inline const uint8_t* vertAt(const uint8_t* verts, const uint16_t* indices, int 
 bool diagonalClear(int i, int j, int n, const uint8_t* verts, const uint16_t* indices) {
   const uint8_t* d0 = vertAt(verts, indices, i);
   const uint8_t* d1 = vertAt(verts, indices, j);
+  // Which side of the diagonal's line each vertex lies on (area2 sign), carried from one edge to
+  // the next: an edge with both ends strictly on one side does not meet the diagonal. A zero-length
+  // edge still goes through the test (it counts as crossing when it shares a z with an end).
+  const uint8_t* p0 = vertAt(verts, indices, 0);
+  int s0 = area2(d0, d1, p0);
   for (int k = 0; k < n; k++) {
     const int k1 = nextIdx(k, n);
-    if (k == i || k1 == i || k == j || k1 == j) continue;
-    const uint8_t* p0 = vertAt(verts, indices, k);
     const uint8_t* p1 = vertAt(verts, indices, k1);
-    if (sameXZ(d0, p0) || sameXZ(d1, p0) || sameXZ(d0, p1) || sameXZ(d1, p1)) continue;
-    if (segmentsIntersect(d0, d1, p0, p1)) return false;
+    const int s1 = area2(d0, d1, p1);
+    const bool oneSide = ((s0 > 0 && s1 > 0) || (s0 < 0 && s1 < 0)) && !sameXZ(p0, p1);
+    const uint8_t* e0 = p0;
+    p0 = p1;
+    s0 = s1;
+    if (oneSide) continue;
+    if (k == i || k1 == i || k == j || k1 == j) continue;
+    if (sameXZ(d0, e0) || sameXZ(d1, e0) || sameXZ(d0, p1) || sameXZ(d1, p1)) continue;
+    if (segmentsIntersect(d0, d1, e0, p1)) return false;
   }
   return true;
 }
