@@ -1,5 +1,6 @@
 #include "nav/bake/Bake.h"
 #include "nav/bake/BakeInternal.h"
+#include "nav/bake/RecastUtil.h"
 #include "nav/bake/TriangleGrid.h"
 
 #include <Recast.h>
@@ -96,25 +97,6 @@ bool BakeInput::validate(std::string* why, std::vector<std::string>* warnings) c
 // ---------------------------------------------------------------------------------------------
 
 namespace {
-
-/// Collects Recast's log lines; timers are ours.
-class RcLog : public rcContext {
-public:
-  RcLog() : rcContext(true) {}
-  std::vector<std::string> lines;
-
-protected:
-  void doLog(const rcLogCategory category, const char* msg, const int len) override {
-    const char* prefix = category == RC_LOG_ERROR ? "recast error: " : category == RC_LOG_WARNING ? "recast warning: " : "recast: ";
-    lines.push_back(prefix + std::string(msg, size_t(std::max(len, 0))));
-  }
-};
-
-struct HeightfieldDel { void operator()(rcHeightfield* p) const { rcFreeHeightField(p); } };
-struct CompactDel { void operator()(rcCompactHeightfield* p) const { rcFreeCompactHeightfield(p); } };
-struct ContourDel { void operator()(rcContourSet* p) const { rcFreeContourSet(p); } };
-struct PolyMeshDel { void operator()(rcPolyMesh* p) const { rcFreePolyMesh(p); } };
-struct DetailDel { void operator()(rcPolyMeshDetail* p) const { rcFreePolyMeshDetail(p); } };
 
 /// Largest heightfield a bake allocates (8 bytes per cell before any span).
 constexpr long long MAX_GRID_CELLS = 64ll * 1024 * 1024;

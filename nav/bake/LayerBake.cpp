@@ -2,6 +2,7 @@
 #include "nav/bake/LayerBake.h"
 
 #include "nav/bake/BakeInternal.h"
+#include "nav/bake/RecastUtil.h"
 #include "nav/bake/TriangleGrid.h"
 
 #include <Recast.h>
@@ -19,22 +20,6 @@ namespace nav::bake {
 using namespace detail;
 
 namespace {
-
-class RcLog : public rcContext {
-public:
-  RcLog() : rcContext(true) {}
-  std::vector<std::string> lines;
-
-protected:
-  void doLog(const rcLogCategory category, const char* msg, const int len) override {
-    const char* prefix = category == RC_LOG_ERROR ? "recast error: " : category == RC_LOG_WARNING ? "recast warning: " : "recast: ";
-    lines.push_back(prefix + std::string(msg, size_t(std::max(len, 0))));
-  }
-};
-
-struct HeightfieldDel { void operator()(rcHeightfield* p) const { rcFreeHeightField(p); } };
-struct CompactDel { void operator()(rcCompactHeightfield* p) const { rcFreeCompactHeightfield(p); } };
-struct LayerSetDel { void operator()(rcHeightfieldLayerSet* p) const { rcFreeHeightfieldLayerSet(p); } };
 
 unsigned nextPow2(unsigned v) {
   v--;
