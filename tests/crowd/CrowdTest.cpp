@@ -95,34 +95,9 @@ struct Snap {
   float boundaryCenter[3] = {};
 };
 
-Snap snapOf(const nc::CrowdAgent& a) {
-  Snap s;
-  s.nsegs = a.boundary.getSegmentCount();
-  for (int i = 0; i < s.nsegs && i < 8; ++i) std::memcpy(&s.segs[i * 6], a.boundary.getSegment(i), sizeof(float) * 6);
-  std::memcpy(s.boundaryCenter, a.boundary.getCenter(), sizeof s.boundaryCenter);
-  s.active = a.active;
-  if (!a.active) return s;
-  s.state = a.state;
-  s.targetState = a.targetState;
-  s.partial = a.partial;
-  s.npath = a.corridor.getPathCount();
-  s.first = a.corridor.getFirstPoly();
-  s.last = a.corridor.getLastPoly();
-  s.targetRef = a.targetRef;
-  s.ncorners = a.ncorners;
-  s.nneis = a.nneis;
-  for (int i = 0; i < a.nneis; ++i) s.neis[i] = a.neis[i].idx;
-  std::memcpy(s.npos, a.npos, sizeof s.npos);
-  std::memcpy(s.vel, a.vel, sizeof s.vel);
-  std::memcpy(s.dvel, a.dvel, sizeof s.dvel);
-  std::memcpy(s.nvel, a.nvel, sizeof s.nvel);
-  std::memset(s.corners, 0, sizeof s.corners);
-  std::memcpy(s.corners, a.cornerVerts, sizeof(float) * 3 * size_t(a.ncorners));
-  s.desiredSpeed = a.desiredSpeed;
-  return s;
-}
-
-Snap snapOf(const dtCrowdAgent& a) {
+/// Our agents and Detour's have the same field names: one snapshot for both.
+template <class Agent>
+Snap snapOf(const Agent& a) {
   Snap s;
   s.nsegs = a.boundary.getSegmentCount();
   for (int i = 0; i < s.nsegs && i < 8; ++i) std::memcpy(&s.segs[i * 6], a.boundary.getSegment(i), sizeof(float) * 6);
