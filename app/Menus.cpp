@@ -1,6 +1,7 @@
 // Menus.cpp: the main menu bar (File, View, Help) and the keyboard shortcuts, which call the same
 // actions. The View menu lists the registered panels that have a menu label.
 #include "app/App.h"
+#include "app/Scenario.h"
 
 #include <imgui.h>
 
@@ -73,8 +74,11 @@ void App::drawMenuBar(std::string& toOpen) {
   if (!m_doc.level.empty()) {
     ImGui::SameLine(0, 30);
     const bool fromNav = m_doc.levelFromNav, navOpen = m_doc.nav.loaded();
-    ImGui::TextDisabled("%s%s%s", fromNav ? "" : m_doc.level.path().c_str(), navOpen && !fromNav ? "  +  " : "",
-                        navOpen ? m_doc.nav.path().c_str() : "");
+    // Relative to the working directory where that is shorter, so a screenshot names the files as
+    // the command that made it did (a scenario resolves its paths to absolute ones).
+    const std::string level = fromNav ? std::string() : relativeTo("", m_doc.level.path());
+    const std::string nav = navOpen ? relativeTo("", m_doc.nav.path()) : std::string();
+    ImGui::TextDisabled("%s%s%s", level.c_str(), navOpen && !fromNav ? "  +  " : "", nav.c_str());
   }
   m_menuBarHeight = ImGui::GetWindowSize().y;
   ImGui::EndMainMenuBar();
