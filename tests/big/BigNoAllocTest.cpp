@@ -2,7 +2,7 @@
 // findStraightPath across a generated world run without a single allocation. The global operator
 // new is replaced in this executable to count allocations.
 #include "BigWorld.h"
-#include "tests/support/AllocCounter.h" // replaces operator new/delete here
+#include "tests/support/AllocCounter.h"
 
 #include <gtest/gtest.h>
 

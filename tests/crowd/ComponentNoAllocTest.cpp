@@ -1,11 +1,8 @@
 // ComponentNoAllocTest.cpp: after init, PathCorridor, LocalBoundary, ObstacleAvoidanceQuery (+ debug
 // data), ProximityGrid and PathQueue calls never allocate.
 //
-// Allocations are counted by tests/support/AllocCounter.h, whose operator new replacement lives in
-// ONE source file of crowd_tests (CrowdTest.cpp includes it; a second include would not link). This
-// file shares its two counters by repeating their inline definitions token for token (the same
-// entity in every unit, as the ODR allows), and first checks that a plain `new` is counted, so the
-// test fails loudly instead of passing vacuously if the counter ever leaves the executable.
+// Allocations are counted by tests/support/AllocCounter.h. The test first checks that a plain `new`
+// is counted, so it fails loudly instead of passing vacuously if the counter leaves the executable.
 #include "DualMesh.h"
 
 #include "nav/crowd/LocalBoundary.h"
@@ -13,40 +10,26 @@
 #include "nav/crowd/PathCorridor.h"
 #include "nav/crowd/PathQueue.h"
 #include "nav/crowd/ProximityGrid.h"
+#include "tests/support/AllocCounter.h"
 
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cmath>
 #include <vector>
-
-namespace navtest {
-inline std::atomic<long> g_allocCount{0};
-inline std::atomic<bool> g_allocArmed{false};
-} // namespace navtest
 
 namespace {
 
 namespace nc = nav::crowd;
 using namespace querytest;
 
-void startCounting() {
-  navtest::g_allocCount = 0;
-  navtest::g_allocArmed = true;
-}
-long stopCounting() {
-  navtest::g_allocArmed = false;
-  return navtest::g_allocCount.load();
-}
-
 TEST(ComponentNoAlloc, CallsAfterInitDoNotAllocate) {
   // The counter is live in this executable.
-  startCounting();
+  navtest::startCountingAllocs();
   int* volatile probe = new int(1);
-  const long probeCount = stopCounting();
+  const long probeCount = navtest::stopCountingAllocs();
   delete probe;
-  ASSERT_GE(probeCount, 1) << "tests/support/AllocCounter.h is not linked into this executable (it must be included "
-                              "by exactly one crowd_tests source); this test cannot count allocations";
+  ASSERT_GE(probeCount, 1) << "tests/support/alloc/AllocCounter.cpp is not linked into this executable "
+                              "(tests/CMakeLists.txt); this test cannot count allocations";
 
   std::string why;
   const DualMesh* mesh = loadDual(defaultLevel(), true, true, &why);
@@ -84,7 +67,7 @@ TEST(ComponentNoAlloc, CallsAfterInitDoNotAllocate) {
     if (n == 0) continue;
     ++walks;
 
-    startCounting();
+    navtest::startCountingAllocs();
     corridor.reset(sref, sp);
     corridor.setCorridor(ep, path.data(), n);
     const nc::PathQueueRef req = queue.request(sref, eref, sp, ep, &filter);
@@ -143,7 +126,7 @@ TEST(ComponentNoAlloc, CallsAfterInitDoNotAllocate) {
     }
     corridor.trimInvalidPath(sref, sp, &nq, &filter);
     corridor.fixPathStart(sref, sp);
-    allocs += stopCounting();
+    allocs += navtest::stopCountingAllocs();
   }
   EXPECT_EQ(allocs, 0);
   EXPECT_GT(walks, 40);

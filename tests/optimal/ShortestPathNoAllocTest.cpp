@@ -6,7 +6,7 @@
 #include "nav/QueryFilter.h"
 #include "nav/ShortestPath.h"
 #include "tests/optimal/OptimalTestUtil.h"
-#include "tests/support/AllocCounter.h" // replaces operator new/delete here
+#include "tests/support/AllocCounter.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 #include "DualMesh.h"
 
 #include "nav/PathFollow.h"
-#include "tests/support/AllocCounter.h" // replaces operator new/delete here
+#include "tests/support/AllocCounter.h"
 
 #include <gtest/gtest.h>
 
