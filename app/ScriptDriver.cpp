@@ -109,12 +109,12 @@ void ScriptDriver::run(int frame, SDL_Window* window) {
     }
     return;
   }
-  if (m_opt.hover && keyStep >= 2 * int(m_opt.keys.size())) { // --hover: the mouse rests there from now on
+  if (m_opt.hover && keyStep >= 0) { // --hover: the mouse rests there through the keys and after them
     m_mouse = true;
     m_mouseX = m_opt.hoverX;
     m_mouseY = m_opt.hoverY;
     m_mouseDown = false;
-    return;
+    if (keyStep >= 2 * int(m_opt.keys.size())) return;
   }
   if (keyStep >= 0 && keyStep / 2 < int(m_opt.keys.size())) {
     SDL_Keycode sym = SDLK_UNKNOWN;

@@ -1010,6 +1010,7 @@ void ToolCrowd::dumpState(json& out) const {
         a["vel"] = vecJson(ag->vel);
         a["dvel"] = vecJson(ag->dvel);
         a["nvel"] = vecJson(ag->nvel);
+        a["targetPos"] = vecJson(ag->targetPos);
         a["npath"] = ag->corridor.getPathCount();
         a["path0"] = ag->corridor.getFirstPoly();
         a["pathN"] = ag->corridor.getLastPoly();

@@ -119,6 +119,13 @@ TEST(CrowdTool, ClicksAddAgentsRightClickSendsThemTicksMoveThem) {
   // The mouse resting on the first agent (still where it was placed at tick 0) hovers it.
   const AppRun hover = runCrowd(dir, kAgents + " --hover 680,420", "hover");
   EXPECT_EQ(hover.tool()["hovered"], 0) << hover.output;
+  // T with the mouse resting on a point sends the agents there, as the right click on it does.
+  const AppRun key = runCrowd(dir, kAgents + " --hover 900,300 --key t", "key_t");
+  ASSERT_EQ(key.tool()["agents"].size(), 3u) << key.output;
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(key.tool()["agents"][i]["targetState"], 3) << key.tool()["message"];
+    EXPECT_EQ(key.tool()["agents"][i]["targetPos"], r0.tool()["agents"][i]["targetPos"]) << "agent " << i;
+  }
   // In the Target mode Shift+click drives the agents by velocity (RecastDemo's adjust), no path.
   const AppRun vel = runCrowd(dir, kAgents + widget("mode.target") + " --click 900,300,shift --key space --key space", "vel");
   ASSERT_EQ(vel.tool()["agents"].size(), 3u) << vel.output;
