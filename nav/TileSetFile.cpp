@@ -102,10 +102,18 @@ Status loadTileSet(const uint8_t* buf, size_t size, NavMesh& mesh, std::string* 
 Status loadTileSetFile(const std::string& path, NavMesh& mesh, std::string* why) {
   FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) return fail(why, FAILURE | INVALID_PARAM, path + ": cannot open: " + std::strerror(errno));
+  // One read into a buffer sized from the file; a short read (the file changed under us) falls
+  // back to reading on until EOF, so the size is only a hint.
   std::vector<uint8_t> buf;
-  uint8_t chunk[65536];
-  size_t n;
-  while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0) buf.insert(buf.end(), chunk, chunk + n);
+  long size = -1;
+  if (std::fseek(f, 0, SEEK_END) == 0) size = std::ftell(f);
+  std::rewind(f);
+  if (size > 0) {
+    buf.resize(size_t(size));
+    buf.resize(std::fread(buf.data(), 1, buf.size(), f));
+  }
+  uint8_t chunk[4096];
+  for (size_t n; (n = std::fread(chunk, 1, sizeof chunk, f)) > 0;) buf.insert(buf.end(), chunk, chunk + n);
   const bool err = std::ferror(f) != 0;
   std::fclose(f);
   if (err) return fail(why, FAILURE | INVALID_PARAM, path + ": read error");

@@ -27,6 +27,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -47,6 +48,22 @@ struct Result {
   std::vector<float> straight, smooth;
   std::vector<unsigned char> straightFlags;
   float t = 0, normal[3] = {0, 0, 0}, hitPos[3] = {0, 0, 0};
+
+  /// Default values, the vectors emptied with their capacity kept (as navbench's runner does).
+  void reset() {
+    Result fresh;
+    fresh.polys.swap(polys);
+    fresh.straightRefs.swap(straightRefs);
+    fresh.straight.swap(straight);
+    fresh.smooth.swap(smooth);
+    fresh.straightFlags.swap(straightFlags);
+    fresh.polys.clear();
+    fresh.straightRefs.clear();
+    fresh.straight.clear();
+    fresh.smooth.clear();
+    fresh.straightFlags.clear();
+    *this = std::move(fresh);
+  }
 };
 
 enum Op { OP_NEAREST, OP_PATH, OP_STRAIGHT, OP_SMOOTH, OP_RAYCAST, OP_COUNT };
@@ -165,7 +182,7 @@ struct Runner {
 
   void run(dtNavMeshQuery* q, const Case& c, Result& r, Times& tm) {
     static const float ext[3] = {2, 4, 2};
-    r = Result();
+    r.reset();
     dtQueryFilter filter;
     filter.setIncludeFlags(c.inc);
     filter.setExcludeFlags(c.exc);
