@@ -87,27 +87,23 @@ def write_cases(obj_path, out_path, count, seed):
 
 
 def time_once(cmd):
-    """(wall seconds, CPU seconds = user + system) of one whole process."""
+    """(wall seconds, CPU seconds = user + system, queries ms) of one whole process; queries ms sums
+    the "total ms" column of its per-operation table (each operation's best repeat)."""
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    out = p.stdout.read()
     _, status, ru = os.wait4(p.pid, 0)
     t = time.perf_counter() - t0
+    p.stdout.close()
     p.returncode = os.waitstatus_to_exitcode(status)
     if p.returncode != 0:
         sys.exit("failed (%d): %s" % (p.returncode, " ".join(cmd)))
-    return t, ru.ru_utime + ru.ru_stime
-
-
-def query_ms(cmd):
-    """Runs cmd once (it warms the page cache too) and sums its per-operation table's "total ms"
-    column: the queries alone, each operation's best repeat."""
-    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, check=True).stdout
-    total = 0.0
-    for line in out.splitlines()[2:]:
+    queries = 0.0
+    for line in out.decode(errors="replace").splitlines()[2:]:
         w = line.split()
         if len(w) == 4:
-            total += float(w[2])
-    return total
+            queries += float(w[2])
+    return t, ru.ru_utime + ru.ru_stime, queries
 
 
 def main():
@@ -174,14 +170,16 @@ def main():
         ncases = sum(1 for l in open(cases) if l.split()[:1] in (["pf"], ["rc"]))
         progs = [[harness], [navbench, "query"]] + ([[lean, "query"]] if args.cli_only else [])
         cmds = [p + [mesh, cases, "--repeat", str(args.repeat)] for p in progs]
-        qms = [query_ms(c) for c in cmds]
+        for c in cmds:  # warm the page cache
+            time_once(c)
         times = [[] for _ in cmds]
         for _ in range(args.runs):  # alternately
             for c, t in zip(cmds, times):
                 t.append(time_once(c))
-        best = [min(w for w, _ in t) * 1e3 for t in times]
-        med = [statistics.median(w for w, _ in t) * 1e3 for t in times]
-        cpu = [min(c for _, c in t) * 1e3 for t in times]
+        best = [min(r[0] for r in t) * 1e3 for t in times]
+        med = [statistics.median(r[0] for r in t) * 1e3 for t in times]
+        cpu = [min(r[1] for r in t) * 1e3 for t in times]
+        qms = [min(r[2] for r in t) for t in times]
         table.append((name, ncases, best, med, cpu, qms))
         print("%-40s done" % name, file=sys.stderr)
     load1 = os.getloadavg()
@@ -205,7 +203,7 @@ def main():
         print(row)
     print()
     print("ms: best wall clock of the runs; ratio = Detour harness time / navbench time (higher is better); CPU ="
-          " best user + system time; queries only: the same ratio of the per-operation tables' total ms (summed)")
+          " best user + system time; queries only: the ratio of the per-operation tables' total ms (summed, best run)")
 
 
 if __name__ == "__main__":
