@@ -245,8 +245,9 @@ bool parseTestCases(const std::string& text, const std::string& name, std::vecto
 }
 
 bool readTestCaseFile(const std::string& path, std::vector<TestCase>& cases, std::string* why, TestCaseHeader* header) {
-  // One read into a string sized from the file (no stream buffers, no copy); a short read (the
-  // file changed) falls back to reading on until EOF.
+  // One read into a string sized from the file (no stream buffers, no copy). The size is only a
+  // hint: a file that grew since, a stream with no size or a size past 1 GiB (a directory reports
+  // LONG_MAX) is read on in chunks.
   FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) {
     *why = path + ": cannot open test-case file";
@@ -256,7 +257,7 @@ bool readTestCaseFile(const std::string& path, std::vector<TestCase>& cases, std
   long size = -1;
   if (std::fseek(f, 0, SEEK_END) == 0) size = std::ftell(f);
   std::rewind(f);
-  if (size > 0) {
+  if (size > 0 && size <= (1L << 30)) {
     text.resize(size_t(size));
     text.resize(std::fread(&text[0], 1, text.size(), f));
   }

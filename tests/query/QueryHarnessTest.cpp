@@ -136,7 +136,8 @@ TEST(QueryHarness, SameOutputAsNavbenchOnDefaultLevel) {
   for (int i = 0; i < 90; ++i) {
     dtPolyRef a = 0, b = 0;
     float pa[3], pb[3];
-    if (dtStatusFailed(q->findRandomPoint(&all, frand, &a, pa)) || dtStatusFailed(q->findRandomPoint(&all, frand, &b, pb)))
+    if (dtStatusFailed(q->findRandomPoint(&all, frand, &a, pa)) ||
+        dtStatusFailed(q->findRandomPoint(&all, frand, &b, pb)))
       continue;
     std::snprintf(line, sizeof line, "%s  %f %f %f  %f %f %f  %s\n", i % 3 == 2 ? "rc" : "pf", double(pa[0]),
                   double(pa[1]), double(pa[2]), double(pb[0]), double(pb[1]), double(pb[2]), flags[irand(4)]);
