@@ -106,6 +106,15 @@ def time_once(cmd):
     return t, ru.ru_utime + ru.ru_stime, queries
 
 
+def same_work_signature(cmd):
+    """The output without its timings: the summary line and each operation's call count."""
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if out.returncode != 0:
+        sys.exit("failed (%d): %s\n%s" % (out.returncode, " ".join(cmd), out.stderr))
+    lines = out.stdout.splitlines()
+    return [lines[0]] + [" ".join(l.split()[:2]) for l in lines[2:]]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default=os.path.join(SRC, "build"), help="build directory (navbench + harness)")
@@ -170,8 +179,9 @@ def main():
         ncases = sum(1 for l in open(cases) if l.split()[:1] in (["pf"], ["rc"]))
         progs = [[harness], [navbench, "query"]] + ([[lean, "query"]] if args.cli_only else [])
         cmds = [p + [mesh, cases, "--repeat", str(args.repeat)] for p in progs]
-        for c in cmds:  # warm the page cache
-            time_once(c)
+        sigs = [same_work_signature(c) for c in cmds]  # also warms the page cache
+        if any(sig != sigs[0] for sig in sigs):
+            sys.exit("%s: the programs did different work:\n%s" % (name, "\n".join(map(str, sigs))))
         times = [[] for _ in cmds]
         for _ in range(args.runs):  # alternately
             for c, t in zip(cmds, times):
