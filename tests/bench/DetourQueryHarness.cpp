@@ -1,7 +1,7 @@
 // DetourQueryHarness.cpp: `detour_query_harness MESH.bin CASES.txt [--json OUT.jsonl] [--repeat R]`
 //
 // `navbench query` (app/cli/CmdQuery.cpp) done the Detour way, for whole-process comparisons
-// (tests/bench/query_process_bench.py) and as an oracle for the CLI (tests/query/QueryHarnessDiff.cmake
+// (tests/bench/query_process_bench.py) and as an oracle for the CLI (tests/query/QueryHarnessTest.cpp
 // diffs the two outputs). Same work per case: findNearestPoly on start and end (half extents
 // (2, 4, 2)), then for pf findPath -> findStraightPath -> RecastDemo's smooth-path loop
 // (tests/query/RefSmoothPath.h), for rc raycast; one dtNavMeshQuery with 2048 nodes, buffers of
