@@ -4,16 +4,42 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
+#include <cstring>
 
 namespace navbench {
 namespace {
 
-bool parseHex(const std::string& tok, uint16_t* out) {
+/// The words of a line as `std::istream >>` splits them in the "C" locale (whitespace: space,
+/// \t, \n, \v, \f, \r), without building a stream per line. [b, e) stays in the caller's text.
+struct Word {
+  const char* b;
+  const char* e;
+  std::string str() const { return std::string(b, size_t(e - b)); }
+  bool is(const char* s) const { return size_t(e - b) == std::strlen(s) && std::memcmp(b, s, size_t(e - b)) == 0; }
+};
+inline bool isSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+/// The next word at or after `p` (before `end`); false when only whitespace is left.
+inline bool nextWord(const char*& p, const char* end, Word& w) {
+  while (p < end && isSpace(*p)) ++p;
+  if (p == end) return false;
+  w.b = p;
+  while (p < end && !isSpace(*p)) ++p;
+  w.e = p;
+  return true;
+}
+
+/// strtof / strtoul straight on a word in the text: the word ends at whitespace or at the text's
+/// terminating NUL, so the number parse cannot run past it. Accepted as the string-copy version
+/// (std::string(word).c_str()) accepts: the parse ends at the word's end or at a NUL in it.
+bool parseFloatWord(const Word& w, float* out) {
   char* end = nullptr;
-  const unsigned long v = std::strtoul(tok.c_str(), &end, 0);
-  if (!end || *end || v > 0xffff) return false;
+  *out = std::strtof(w.b, &end);
+  return end && (end == w.e || *end == '\0') && std::isfinite(*out);
+}
+bool parseHexWord(const Word& w, uint16_t* out) {
+  char* end = nullptr;
+  const unsigned long v = std::strtoul(w.b, &end, 0);
+  if (!end || !(end == w.e || *end == '\0') || v > 0xffff) return false;
   *out = uint16_t(v);
   return true;
 }
@@ -32,12 +58,12 @@ bool parseCount(const std::string& tok, int* out) {
   return true;
 }
 
-/// Is this comment line (first word `first`, the rest in `ls`) an `# expect` line? When it is,
-/// `ls` is left at its key=value words; when not, the caller ignores the line.
-bool isExpectLine(std::istringstream& ls, const std::string& first) {
-  if (first == "#expect") return true;
-  std::string word;
-  return first == "#" && ls >> word && word == "expect";
+/// Is this comment line (first word `first`, the rest from `p`) an `# expect` line? When it is,
+/// `p` is left before its key=value words; when not, the caller ignores the line.
+bool isExpectLine(const char*& p, const char* end, const Word& first) {
+  if (first.is("#expect")) return true;
+  Word w;
+  return first.is("#") && nextWord(p, end, w) && w.is("expect");
 }
 
 bool isStatus(bool raycast, const std::string& s) {
@@ -46,11 +72,13 @@ bool isStatus(bool raycast, const std::string& s) {
 }
 
 /// Parses the key=value words of an expectation into `e`; false with the problem in `why`.
-bool parseExpect(std::istringstream& ls, bool raycast, TestCaseExpect& e, std::string* why) {
+bool parseExpect(const char* p, const char* end, bool raycast, TestCaseExpect& e, std::string* why) {
   std::string word;
   std::string seen = " ";
   int nkeys = 0;
-  while (ls >> word) {
+  Word w;
+  while (nextWord(p, end, w)) {
+    word = w.str();
     const size_t eq = word.find('=');
     if (eq == std::string::npos || eq == 0) {
       *why = "'" + word + "' is not key=value";
@@ -123,95 +151,125 @@ bool parseExpect(std::istringstream& ls, bool raycast, TestCaseExpect& e, std::s
   return true;
 }
 
-std::string restOfLine(std::istringstream& ls) {
-  std::string rest;
-  std::getline(ls, rest);
-  const size_t a = rest.find_first_not_of(" \t");
-  if (a == std::string::npos) return std::string();
-  const size_t b = rest.find_last_not_of(" \t");
-  return rest.substr(a, b - a + 1);
+/// [p, end) without leading and trailing spaces and tabs.
+std::string restOfLine(const char* p, const char* end) {
+  while (p < end && (*p == ' ' || *p == '\t')) ++p;
+  while (end > p && (end[-1] == ' ' || end[-1] == '\t')) --end;
+  return std::string(p, size_t(end - p));
 }
 
 } // namespace
 
 bool parseTestCases(const std::string& text, const std::string& name, std::vector<TestCase>& cases, std::string* why,
                     TestCaseHeader* header) {
-  std::istringstream in(text);
-  std::string lineText;
   int lineNo = 0;
   const size_t firstCase = cases.size();
-  while (std::getline(in, lineText)) {
+  const char* const textEnd = text.data() + text.size();
+  for (const char* lineStart = text.data(); lineStart < textEnd;) {
+    const char* lineEnd = static_cast<const char*>(std::memchr(lineStart, '\n', size_t(textEnd - lineStart)));
+    if (!lineEnd) lineEnd = textEnd;
+    const char* const next = lineEnd == textEnd ? textEnd : lineEnd + 1;
     ++lineNo;
-    if (!lineText.empty() && lineText.back() == '\r') lineText.pop_back();
-    std::istringstream ls(lineText);
-    std::string kind;
-    if (!(ls >> kind)) continue;
-    const std::string where = name + ":" + std::to_string(lineNo) + ": ";
-    if (kind[0] == '#') {
-      if (!isExpectLine(ls, kind)) continue;
+    if (lineEnd > lineStart && lineEnd[-1] == '\r') --lineEnd;
+    const char* p = lineStart;
+    Word kind;
+    if (!nextWord(p, lineEnd, kind)) {
+      lineStart = next;
+      continue;
+    }
+    const auto where = [&] { return name + ":" + std::to_string(lineNo) + ": "; };
+    if (kind.b[0] == '#') {
+      if (!isExpectLine(p, lineEnd, kind)) {
+        lineStart = next;
+        continue;
+      }
       if (cases.size() == firstCase) {
-        *why = where + "bad expectation: no pf/rc line above it";
+        *why = where() + "bad expectation: no pf/rc line above it";
         return false;
       }
       TestCase& c = cases.back();
       if (c.expect.present) {
-        *why = where + "bad expectation: the case on line " + std::to_string(c.line) + " already has one (line " +
+        *why = where() + "bad expectation: the case on line " + std::to_string(c.line) + " already has one (line " +
                std::to_string(c.expect.line) + ")";
         return false;
       }
       TestCaseExpect e;
       std::string problem;
-      if (!parseExpect(ls, c.raycast, e, &problem)) {
-        *why = where + "bad expectation: " + problem;
+      if (!parseExpect(p, lineEnd, c.raycast, e, &problem)) {
+        *why = where() + "bad expectation: " + problem;
         return false;
       }
       e.present = true;
       e.line = lineNo;
       c.expect = e;
       if (header) header->expectCount++;
+      lineStart = next;
       continue;
     }
-    if (kind == "s" || kind == "f") {
-      if (header) (kind == "s" ? header->sample : header->geometry) = restOfLine(ls);
+    if (kind.is("s") || kind.is("f")) {
+      if (header) (kind.is("s") ? header->sample : header->geometry) = restOfLine(p, lineEnd);
+      lineStart = next;
       continue;
     }
-    if (kind != "pf" && kind != "rc") {
-      *why = where + "unknown line kind '" + kind + "' (expected s, f, pf or rc)";
+    if (!kind.is("pf") && !kind.is("rc")) {
+      *why = where() + "unknown line kind '" + kind.str() + "' (expected s, f, pf or rc)";
       return false;
     }
-    std::vector<std::string> tok;
-    std::string t;
-    while (ls >> t) tok.push_back(t);
-    if (tok.size() != 8) {
-      *why = where + "'" + kind + "' needs 8 values (sx sy sz ex ey ez inc exc), got " + std::to_string(tok.size());
+    Word tok[8];
+    int ntok = 0;
+    Word w;
+    while (nextWord(p, lineEnd, w)) {
+      if (ntok < 8) tok[ntok] = w;
+      ++ntok;
+    }
+    if (ntok != 8) {
+      *why = where() + "'" + kind.str() + "' needs 8 values (sx sy sz ex ey ez inc exc), got " + std::to_string(ntok);
       return false;
     }
     TestCase c;
     c.line = lineNo;
-    c.raycast = kind == "rc";
+    c.raycast = kind.is("rc");
     for (int i = 0; i < 3; ++i)
-      if (!parseFloat(tok[size_t(i)], &c.s[i]) || !parseFloat(tok[size_t(i + 3)], &c.e[i])) {
-        *why = where + "bad coordinate in '" + lineText + "'";
+      if (!parseFloatWord(tok[i], &c.s[i]) || !parseFloatWord(tok[i + 3], &c.e[i])) {
+        *why = where() + "bad coordinate in '" + std::string(lineStart, size_t(lineEnd - lineStart)) + "'";
         return false;
       }
-    if (!parseHex(tok[6], &c.inc) || !parseHex(tok[7], &c.exc)) {
-      *why = where + "bad flags '" + tok[6] + " " + tok[7] + "' (expected 16-bit numbers like 0x3)";
+    if (!parseHexWord(tok[6], &c.inc) || !parseHexWord(tok[7], &c.exc)) {
+      *why = where() + "bad flags '" + tok[6].str() + " " + tok[7].str() + "' (expected 16-bit numbers like 0x3)";
       return false;
     }
     cases.push_back(c);
+    lineStart = next;
   }
   return true;
 }
 
 bool readTestCaseFile(const std::string& path, std::vector<TestCase>& cases, std::string* why, TestCaseHeader* header) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  // One read into a string sized from the file (no stream buffers, no copy). The size is only a
+  // hint: a file that grew since, a stream with no size or a size past 1 GiB (a directory reports
+  // LONG_MAX) is read on in chunks.
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) {
     *why = path + ": cannot open test-case file";
     return false;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parseTestCases(ss.str(), path, cases, why, header);
+  std::string text;
+  long size = -1;
+  if (std::fseek(f, 0, SEEK_END) == 0) size = std::ftell(f);
+  std::rewind(f);
+  if (size > 0 && size <= (1L << 30)) {
+    text.resize(size_t(size));
+    text.resize(std::fread(&text[0], 1, text.size(), f));
+  }
+  char chunk[4096];
+  for (size_t n; (n = std::fread(chunk, 1, sizeof chunk, f)) > 0;) text.append(chunk, n);
+  const bool bad = std::ferror(f) != 0;
+  std::fclose(f);
+  if (bad) {
+    *why = path + ": cannot read test-case file";
+    return false;
+  }
+  return parseTestCases(text, path, cases, why, header);
 }
 
 std::string formatExpect(bool raycast, const TestCaseExpect& e) {
@@ -263,9 +321,10 @@ std::string replaceExpectations(const std::string& text, const std::vector<TestC
     at = hasNl ? end + 1 : end;
     ++lineNo;
     if (!lineText.empty() && lineText.back() == '\r') lineText.pop_back();
-    std::istringstream ls(lineText);
-    std::string first;
-    if (ls >> first && first[0] == '#' && isExpectLine(ls, first)) continue; // replaced below
+    const char* p = lineText.data();
+    const char* const lineEnd = p + lineText.size();
+    Word first;
+    if (nextWord(p, lineEnd, first) && first.b[0] == '#' && isExpectLine(p, lineEnd, first)) continue; // replaced below
     out += lineText;
     out += nl;
     if (next < cases.size() && cases[next].line == lineNo) {

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 namespace navbench {
 namespace {
@@ -33,6 +34,23 @@ float TestCaseResult::straightLength() const {
   return len;
 }
 
+void TestCaseResult::reset() {
+  TestCaseResult fresh;
+  fresh.polys.swap(polys);
+  fresh.straight.swap(straight);
+  fresh.straightFlags.swap(straightFlags);
+  fresh.straightRefs.swap(straightRefs);
+  fresh.smooth.swap(smooth);
+  fresh.optPath.swap(optPath);
+  fresh.polys.clear();
+  fresh.straight.clear();
+  fresh.straightFlags.clear();
+  fresh.straightRefs.clear();
+  fresh.smooth.clear();
+  fresh.optPath.clear();
+  *this = std::move(fresh);
+}
+
 TestCaseRunner::TestCaseRunner()
     : m_polys(kTestCaseMaxPolys), m_srefs(kTestCaseMaxPolys), m_straight(size_t(kTestCaseMaxPolys) * 3),
       m_smooth(size_t(kTestCaseMaxPolys) * 3), m_sflags(kTestCaseMaxPolys) {}
@@ -42,7 +60,7 @@ void TestCaseRunner::run(nav::NavMeshQuery& q, nav::ShortestPath* opt, const Tes
   static const float ext[3] = {2, 4, 2};
   TestCaseTimes local;
   TestCaseTimes& tm = times ? *times : local;
-  r = TestCaseResult();
+  r.reset();
   nav::QueryFilter filter;
   filter.setIncludeFlags(c.inc);
   filter.setExcludeFlags(c.exc);

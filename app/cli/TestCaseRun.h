@@ -46,6 +46,9 @@ struct TestCaseResult {
   std::vector<float> optPath;
   double us = 0;                    ///< Wall time of all the case's queries [Unit: µs]
 
+  /// Back to a default-constructed result, keeping the vectors' capacity (no allocation when a
+  /// runner re-runs cases into the same results).
+  void reset();
   /// pf: the corridor ends at the end poly.
   bool found() const { return !polys.empty() && polys.back() == endRef; }
   float straightLength() const;
