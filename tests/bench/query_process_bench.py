@@ -8,11 +8,7 @@ worldgen`), writes seeded random test-case files (points on the levels' walkable
 prints a Markdown table of harness time / navbench time (higher is better) from the best and the
 median wall clock of N runs each, and the load average before and after.
 
-    tests/bench/query_process_bench.py --build build [--runs 11] [--repeat 10] [--cases 300] [--cli-only]
-
---cli-only also times BUILD/tests/bench/navbench_cli_only: the same subcommand code linked
-without the viewer's libraries (SDL2 and its dependencies), which a `navbench` process loads at
-start-up even for a subcommand.
+    tests/bench/query_process_bench.py --build build [--runs 11] [--repeat 10] [--cases 300]
 """
 import argparse
 import math
@@ -125,13 +121,11 @@ def main():
     ap.add_argument("--cases", type=int, default=300, help="cases per generated test-case file")
     ap.add_argument("--city", type=int, default=600, help="edge of the generated city [m] (0: none)")
     ap.add_argument("--only", default="", help="comma-separated row names to run")
-    ap.add_argument("--cli-only", action="store_true", help="also time navbench_cli_only (no viewer libraries)")
     args = ap.parse_args()
 
     navbench = os.path.join(args.build, "app", "navbench")
     harness = os.path.join(args.build, "tests", "bench", "detour_query_harness")
-    lean = os.path.join(args.build, "tests", "bench", "navbench_cli_only")
-    for exe in (navbench, harness) + ((lean,) if args.cli_only else ()):
+    for exe in (navbench, harness):
         if not os.access(exe, os.X_OK):
             sys.exit("missing %s (build the navbench and detour_query_harness targets)" % exe)
     work = args.work or os.path.join(args.build, "query_process_bench")
@@ -177,7 +171,7 @@ def main():
                     obj = os.path.splitext(src)[0] + ".obj"
                 write_cases(obj, cases, args.cases, seed=name)
         ncases = sum(1 for l in open(cases) if l.split()[:1] in (["pf"], ["rc"]))
-        progs = [[harness], [navbench, "query"]] + ([[lean, "query"]] if args.cli_only else [])
+        progs = [[harness], [navbench, "query"]]
         cmds = [p + [mesh, cases, "--repeat", str(args.repeat)] for p in progs]
         sigs = [same_work_signature(c) for c in cmds]  # also warms the page cache
         if any(sig != sigs[0] for sig in sigs):
@@ -199,17 +193,12 @@ def main():
     print()
     head = "| test-case file | cases | queries only | Detour ms | navbench ms | wall ratio best (median) | CPU ratio |"
     rule = "|---|---|---|---|---|---|---|"
-    if args.cli_only:
-        head += " CLI-only link ms | wall ratio best (median) | CPU ratio |"
-        rule += "---|---|---|"
     print(head)
     print(rule)
     for name, n, best, med, cpu, qms in table:
         row = "| %s | %d | %.2f | %.1f | %.1f | %.2f (%.2f) | %.2f |" % (
             name, n, qms[0] / qms[1] if qms[1] else 0, best[0], best[1], best[0] / best[1], med[0] / med[1],
             cpu[0] / cpu[1])
-        if args.cli_only:
-            row += " %.1f | %.2f (%.2f) | %.2f |" % (best[2], best[0] / best[2], med[0] / med[2], cpu[0] / cpu[2])
         print(row)
     print()
     print("ms: best wall clock of the runs; ratio = Detour harness time / navbench time (higher is better); CPU ="
