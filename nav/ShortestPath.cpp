@@ -1517,21 +1517,25 @@ NAV_SP_INLINE float ShortestPath::heuristic(const float* root, const float* l, c
     const float* e = dist2(root, l) < dist2(root, r) ? l : r;
     return dist2(root, e) + dist2(e, t);
   }
-  float tm[3] = {t[0], t[1], t[2]};
+  // The rest relative to the root: differences of nearby floats are exact, so the mirrored end keeps
+  // its precision far from the origin (in world coordinates it rounds to ulp(x), 0.5 mm at 5 km, and
+  // h came out as much too long: no lower bound).
+  float tx = t[0] - root[0], tz = t[2] - root[2];
   const float st = cross2(e0, e1, t);
   if (sr * st > 0.0f) {
     const float dx = e1[0] - e0[0], dz = e1[2] - e0[2];
-    const float u = ((t[0] - e0[0]) * dx + (t[2] - e0[2]) * dz) / (dx * dx + dz * dz);
-    const float fx = e0[0] + u * dx, fz = e0[2] + u * dz;
-    tm[0] = 2.0f * fx - t[0];
-    tm[2] = 2.0f * fz - t[2];
+    const float ox = e0[0] - root[0], oz = e0[2] - root[2];
+    const float u = ((tx - ox) * dx + (tz - oz) * dz) / (dx * dx + dz * dz);
+    tx = 2.0f * (ox + u * dx) - tx;
+    tz = 2.0f * (oz + u * dz) - tz;
   }
   // cross2(root, l, r) = cross2(l, r, root) (cyclic order), and l -> r runs like e0 -> e1.
   const float sc = sr > 0.0f ? 1.0f : -1.0f;
-  const float a = sc * cross2(root, l, tm), b = sc * cross2(root, tm, r);
-  if (a >= 0.0f && b >= 0.0f) return dist2(root, tm);
-  if (a < 0.0f) return dist2(root, l) + dist2(l, tm);
-  return dist2(root, r) + dist2(r, tm);
+  const float lx = l[0] - root[0], lz = l[2] - root[2], rx = r[0] - root[0], rz = r[2] - root[2];
+  const float a = sc * (lx * tz - lz * tx), b = sc * (tx * rz - tz * rx);
+  if (a >= 0.0f && b >= 0.0f) return std::sqrt(tx * tx + tz * tz);
+  if (a < 0.0f) return std::sqrt(lx * lx + lz * lz) + std::sqrt(sqr(tx - lx) + sqr(tz - lz));
+  return std::sqrt(rx * rx + rz * rz) + std::sqrt(sqr(tx - rx) + sqr(tz - rz));
 }
 
 // isCorner's way when the cache has no answer yet (a vertex key, not 0, not a partial end): may a
