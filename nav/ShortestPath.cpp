@@ -46,6 +46,11 @@ namespace {
 
 constexpr float kOnLineEps = 1e-4f; ///< A point this close to a line is on it, near the origin [Unit: wu].
 constexpr float kMinPiece = 1e-4f;  ///< Shorter intervals are dropped (zero-measure) [Unit: wu].
+/// Two costs of one point within this share of them are the same (float noise of sums of a few
+/// lengths: about 4 ulps). A root or landing is reused, and its expansion not repeated, only for a
+/// way at most this much dearer: reusing one dearer by up to pruning's tolerance (1e-4 + 1e-5 g)
+/// would keep the first way found, and the answer that much longer than the shortest.
+constexpr float kSameCost = 5e-7f;
 /// Turn keys of partial portal ends (always corners) carry this bit and their position in mm, so
 /// such a point is pruned like a vertex when reached again by a longer way.
 constexpr uint64_t kPartialBit = 1ull << 61;
@@ -895,16 +900,18 @@ void ShortestPath::pushGoal(int parent, int root, const float* via, float cost) 
 // A root that sees the whole polygon: the start, an off-mesh landing point, or a root lying on the
 // line of the interval it enters through (entryL/entryR: then that edge is not expanded back).
 void ShortestPath::expandPoint(int parent, int root, PolyRef polyRef, const float* entryL, const float* entryR) {
-  // Done before with this root, or with another root on the same mesh point (roots there all have
-  // the best g, within pruning's tolerance, so they expand alike)?
+  // Done before with this root, or with another root on the same mesh point as cheap (within
+  // kSameCost: they expand alike)? A cheaper root there expands again.
   uint64_t doneKey = (uint64_t(polyRef) << 28) | uint64_t(root);
   if (const uint64_t rk = m_roots[root].key) {
     doneKey = (rk ^ (uint64_t(polyRef) * 0x9E3779B97F4A7C15ull)) & ((1ull << 61) - 1);
     doneKey |= 1ull << 61; // apart from the (poly, root index) keys
   }
   Slot* done = slot(SLOT_EXPANDED | doneKey, true);
-  if (!done || done->state == 1) return;
+  const float doneG = m_roots[root].g;
+  if (!done || (done->state == 1 && doneG >= done->g - kSameCost * done->g)) return;
   done->state = 1;
+  done->g = doneG;
 
   const MeshTile* tile = nullptr;
   const Poly* poly = nullptr;
@@ -1349,19 +1356,23 @@ bool ShortestPath::staleRoot(int root) {
 }
 
 // A turn at mesh point p (turn key `key`, 0 for a point that is not a mesh point) reached with
-// cost g: pruned (-1) when p was reached before by a shorter way; the earlier root record when it
-// was reached as cheaply (so its expansions are not repeated); else a new root.
+// cost g: pruned (-1) when p was reached before by a way shorter by more than pruning's tolerance;
+// the earlier root record when that one is as cheap (within kSameCost; so its expansions are not
+// repeated); else a new root. A way cheaper by less than the tolerance gets its own root: the
+// nodes of the dearer one stay in the open list (staleRoot keeps them), but every turn reached
+// through this one is reached at its own cost.
 int ShortestPath::turnRootAt(uint64_t key, const float* p, float g, int parentRoot, PolyRef polyRef) {
   Slot* sl = key ? slot(SLOT_VERT | key, true) : nullptr;
   if (key && !sl) return -1;
   const float eps = 1e-4f + 1e-5f * g;
+  const float same = kSameCost * g;
   if (sl) {
     if (g > sl->g + eps) return -1;
-    if (sl->root >= 0 && g >= sl->g - eps && m_roots[sl->root].poly == polyRef) return sl->root;
+    if (sl->root >= 0 && g >= m_roots[sl->root].g - same && m_roots[sl->root].poly == polyRef) return sl->root;
   }
   const int id = newRoot(p, g, parentRoot, polyRef, ROOT_TURN);
   if (id >= 0) m_roots[id].key = key;
-  if (sl && id >= 0 && (sl->root < 0 || g < sl->g - eps)) {
+  if (sl && id >= 0 && (sl->root < 0 || g < m_roots[sl->root].g - same)) {
     sl->root = id;
   }
   if (sl && g < sl->g) sl->g = g;
@@ -1419,7 +1430,7 @@ void ShortestPath::handleOffMesh(int parent, int root, PolyRef fromRef, PolyRef 
                                                        ltile, lpoly));
   Slot* sl = slot(SLOT_OFFMESH | (uint64_t(conRef) << 1) | uint64_t(startIdx), true);
   if (!sl) return;
-  if (ge >= sl->g - 1e-4f - 1e-5f * ge) return; // the same landing was reached as cheaply
+  if (ge >= sl->g - kSameCost * ge) return; // the same landing was reached as cheaply
   if (ge < sl->g) sl->g = ge;
   const int rs = newRoot(sp, gs, fromRoot, conRef, ROOT_OFFMESH_START);
   if (rs < 0) return;
@@ -1496,26 +1507,35 @@ NAV_SP_INLINE float ShortestPath::heuristic(const float* root, const float* l, c
   const float elen2 = sqr(e1[0] - e0[0]) + sqr(e1[2] - e0[2]);
   const float sr = cross2(e0, e1, root); // the interval's line is the edge's: precise
   if (sr * sr <= m_lineTol * m_lineTol * elen2) {
+    // On the line (as expandNode decides): from a point of the interval straight on; from beyond an
+    // end along the line to it first. A root across the line by nearly m_lineTol can be further
+    // than that from the interval in float: its projection decides (walking to an end is no lower
+    // bound there, and a node so overestimated waits behind longer ways).
     float u;
-    if (distancePtSegSqr2D(root, l, r, u) <= m_lineTol * m_lineTol) return dist2(root, t);
+    if (distancePtSegSqr2D(root, l, r, u) <= m_lineTol * m_lineTol || (u > 0.0f && u < 1.0f))
+      return dist2(root, t);
     const float* e = dist2(root, l) < dist2(root, r) ? l : r;
     return dist2(root, e) + dist2(e, t);
   }
-  float tm[3] = {t[0], t[1], t[2]};
+  // The rest relative to the root: differences of nearby floats are exact, so the mirrored end keeps
+  // its precision far from the origin (in world coordinates it rounds to ulp(x), 0.5 mm at 5 km, and
+  // h came out as much too long: no lower bound).
+  float tx = t[0] - root[0], tz = t[2] - root[2];
   const float st = cross2(e0, e1, t);
   if (sr * st > 0.0f) {
     const float dx = e1[0] - e0[0], dz = e1[2] - e0[2];
-    const float u = ((t[0] - e0[0]) * dx + (t[2] - e0[2]) * dz) / (dx * dx + dz * dz);
-    const float fx = e0[0] + u * dx, fz = e0[2] + u * dz;
-    tm[0] = 2.0f * fx - t[0];
-    tm[2] = 2.0f * fz - t[2];
+    const float ox = e0[0] - root[0], oz = e0[2] - root[2];
+    const float u = ((tx - ox) * dx + (tz - oz) * dz) / (dx * dx + dz * dz);
+    tx = 2.0f * (ox + u * dx) - tx;
+    tz = 2.0f * (oz + u * dz) - tz;
   }
   // cross2(root, l, r) = cross2(l, r, root) (cyclic order), and l -> r runs like e0 -> e1.
   const float sc = sr > 0.0f ? 1.0f : -1.0f;
-  const float a = sc * cross2(root, l, tm), b = sc * cross2(root, tm, r);
-  if (a >= 0.0f && b >= 0.0f) return dist2(root, tm);
-  if (a < 0.0f) return dist2(root, l) + dist2(l, tm);
-  return dist2(root, r) + dist2(r, tm);
+  const float lx = l[0] - root[0], lz = l[2] - root[2], rx = r[0] - root[0], rz = r[2] - root[2];
+  const float a = sc * (lx * tz - lz * tx), b = sc * (tx * rz - tz * rx);
+  if (a >= 0.0f && b >= 0.0f) return std::sqrt(tx * tx + tz * tz);
+  if (a < 0.0f) return std::sqrt(lx * lx + lz * lz) + std::sqrt(sqr(tx - lx) + sqr(tz - lz));
+  return std::sqrt(rx * rx + rz * rz) + std::sqrt(sqr(tx - rx) + sqr(tz - rz));
 }
 
 // isCorner's way when the cache has no answer yet (a vertex key, not 0, not a partial end): may a

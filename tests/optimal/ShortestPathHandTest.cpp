@@ -1,7 +1,8 @@
 // Exact shortest paths on hand-made meshes whose answers are known in closed form: an L-corridor, a
 // room with a pillar, a ring with two routes of different lengths (also with a filter and area
 // costs), a tile border with a partial portal, a jump link, two storeys joined by a ladder; dominance
-// pruning (a node on an edge dropped when another root reaches all of it as cheaply).
+// pruning (a node on an edge dropped when another root reaches all of it as cheaply); a start on an
+// edge's line within float tolerance far from the origin.
 #include "nav/NavMeshQuery.h"
 #include "nav/QueryFilter.h"
 #include "nav/ShortestPath.h"
@@ -651,4 +652,57 @@ TEST(ShortestPathHand, DominancePruningKeepsLengthsOnAnObstacleField) {
   EXPECT_LT(genPruned, genFull);
   std::printf("[ field 60 m ] %d pairs: nodes generated %.1f per query pruned, %.1f unpruned\n", compared,
               double(genPruned) / compared, double(genFull) / compared);
+}
+
+// A start within the on-a-line tolerance of an edge of its polygon (m_lineTol: 3 mm at 5 km from the
+// origin), where the float distance to the edge says "beyond it" while the side test says "on its
+// line": the heuristic of the node through that edge walked to the edge's nearer end first, not a
+// lower bound, so the node waited behind the way round (issue 18's long run, undulating tiled).
+// Quads 20 m wide near (4864, 4864); the edge A-B1 slants; B1 and D1 are walled apart, so the way
+// round goes up through C and D1, over to B2 and back down into B1: longer than the straight line,
+// shorter than the walk to the nearer end. Starts along the edge at about the tolerance, across
+// the float steps: each one is straight to the end.
+TEST(ShortestPathHand, StartOnAnEdgeLineFarFromTheOrigin) {
+  const float o = 64.0f * 76.0f;
+  HandMesh hm;
+  HandTile t;
+  t.tx = t.ty = 76;
+  auto quad = [&](float ax, float az, float bx, float bz, float cx, float cz, float dx, float dz) {
+    return t.addPoly({{o + ax, o + az}, {o + bx, o + bz}, {o + cx, o + cz}, {o + dx, o + dz}});
+  };
+  quad(0, 0, 20, 0, 22, 20, 0, 20);   // A (the starts)
+  quad(0, 20, 22, 20, 22, 40, 0, 40); // C
+  const int b1 = quad(20, 0, 30, 0, 30, 20, 22, 20);
+  quad(30, 0, 40, 0, 40, 20, 30, 20); // B2
+  const int d1 = quad(22, 20, 30, 20, 30, 40, 22, 40);
+  quad(30, 20, 40, 20, 40, 40, 30, 40); // D2
+  t.walls.push_back({b1, d1});
+  hm.tiles.push_back(t);
+  World w;
+  std::string why;
+  ASSERT_TRUE(buildHandMesh(hm, w, &why)) << why;
+  nav::QueryFilter f;
+  nav::ShortestPath sp;
+  ASSERT_TRUE(nav::statusSucceeded(sp.init(&w.mesh, 1024)));
+  const float e[3] = {o + 27.0f, 0.0f, o + 15.0f};
+  const double tol = 6e-7 * double(e[0]); // ShortestPath's m_lineTol (e[0] is the largest coordinate)
+  const float inA[3] = {o + 5.0f, 0.0f, o + 5.0f};
+  const nav::PolyRef a = findPoly(w, inA);
+  const double ex = 2.0, ez = 20.0, el = std::sqrt(ex * ex + ez * ez);
+  for (int k = 0; k < 64; ++k) {
+    const double along = 8.0 + 0.031 * k, across = tol * (0.96 + 0.04 * double(k % 8) / 8.0);
+    // The point of the edge (20, 0) -> (22, 20) at `along` z, moved across it into A (-x).
+    const double px = 20.0 + ex * along / ez - across * ez / el, pz = along + across * ex / el;
+    float s[3] = {float(o + px), 0.0f, float(o + pz)};
+    const nav::PolyRef sr = findPoly(w, s), er = findPoly(w, e);
+    ASSERT_EQ(sr, a) << "start " << k;
+    ASSERT_NE(er, 0u);
+    float pts[3 * 16], len = 0;
+    int n = 0;
+    const nav::Status st = sp.findPath(sr, er, s, e, &f, pts, nullptr, nullptr, &n, 16, nullptr, nullptr, 0, &len);
+    ASSERT_TRUE(nav::statusSucceeded(st));
+    // (Straight within float steps of 5 km: the path may cross the edge at a float point beside it.)
+    const double straight = std::hypot(double(e[0]) - s[0], double(e[2]) - s[2]);
+    EXPECT_NEAR(len, straight, 1e-3) << "start " << k << " (" << s[0] << ", " << s[2] << "), " << n << " points";
+  }
 }
