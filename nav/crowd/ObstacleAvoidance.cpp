@@ -17,12 +17,21 @@
 #include <cstring>
 #include <new>
 
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h>
+#define NAV_AVOIDANCE_SSE 1
+#else
+#define NAV_AVOIDANCE_SSE 0
+#endif
+
 namespace nav {
 namespace crowd {
 
 namespace {
 
 constexpr float PI = 3.14159265f;
+constexpr int MAX_PATTERN = MAX_PATTERN_DIVS * MAX_PATTERN_RINGS + 1; ///< Adaptive pattern points.
+constexpr int MAX_ROW = 256 + 3; ///< Grid row (gridSize <= 255) and the 4-wide loads' padding.
 
 /// Ray ap + u * t against segment bp-bq (2D): t in [0, 1] along u. False when parallel or missed.
 bool isectRaySeg(const float* ap, const float* u, const float* bp, const float* bq, float& t) {
@@ -192,19 +201,15 @@ void ObstacleAvoidanceQuery::prepare(const float* pos, float rad, const float* d
 // Inlined into the sampling loops: called once per sample (tens per agent per update), most of
 // them leaving at the first threshold test, where the call itself was a third of the cost.
 #if defined(__GNUC__)
-__attribute__((always_inline)) inline
+#define NAV_ALWAYS_INLINE __attribute__((always_inline)) inline
+#else
+#define NAV_ALWAYS_INLINE inline
 #endif
-float ObstacleAvoidanceQuery::processSample(const float* vcand, float cs, const float* pos, float /*rad*/,
-                                            const float* vel, const float* dvel, float minPenalty,
-                                            ObstacleAvoidanceDebugData* debug) {
-  const float vpen = m_params.weightDesVel * (vdist2D(vcand, dvel) * m_invVmax);
-  const float vcpen = m_params.weightCurVel * (vdist2D(vcand, vel) * m_invVmax);
 
-  // The impact time below which tpen alone makes this sample no better than minPenalty.
-  const float minPen = minPenalty - vpen - vcpen;
-  const float tThreshold = (m_params.weightToi / minPen - 0.1f) * m_params.horizTime;
-  if (tThreshold - m_params.horizTime > -FLT_EPSILON) return minPenalty;
-
+NAV_ALWAYS_INLINE float ObstacleAvoidanceQuery::scoreObstacles(const float* vcand, float cs, const float* pos,
+                                                               const float* vel, float vpen, float vcpen,
+                                                               float tThreshold, float minPenalty,
+                                                               ObstacleAvoidanceDebugData* debug) {
   float tmin = m_params.horizTime;
   float side = 0;
   int nside = 0;
@@ -270,6 +275,87 @@ float ObstacleAvoidanceQuery::processSample(const float* vcand, float cs, const 
   return penalty;
 }
 
+NAV_ALWAYS_INLINE float ObstacleAvoidanceQuery::processSample(const float* vcand, float cs, const float* pos,
+                                                              const float* vel, const float* dvel, float minPenalty,
+                                                              ObstacleAvoidanceDebugData* debug) {
+  const float vpen = m_params.weightDesVel * (vdist2D(vcand, dvel) * m_invVmax);
+  const float vcpen = m_params.weightCurVel * (vdist2D(vcand, vel) * m_invVmax);
+
+  // The impact time below which tpen alone makes this sample no better than minPenalty.
+  const float minPen = minPenalty - vpen - vcpen;
+  const float tThreshold = (m_params.weightToi / minPen - 0.1f) * m_params.horizTime;
+  if (tThreshold - m_params.horizTime > -FLT_EPSILON) return minPenalty;
+  return scoreObstacles(vcand, cs, pos, vel, vpen, vcpen, tThreshold, minPenalty, debug);
+}
+
+int ObstacleAvoidanceQuery::scoreSamples(const float* sx, const float* sz, int n, float limSqr, float cs,
+                                         const float* pos, const float* vel, const float* dvel, float& minPenalty,
+                                         float* best, ObstacleAvoidanceDebugData* debug) {
+  int ns = 0;
+#if NAV_AVOIDANCE_SSE
+  // Four samples per step: the disc test, vpen and vcpen, and the impact-time threshold
+  // (processSample's first half) lane by lane with the same operations, so each lane's floats are
+  // the scalar ones. The threshold depends on the best penalty so far: it is recomputed after every
+  // sample that goes on to the obstacle loops, and the samples are taken in order.
+  const __m128 wDes = _mm_set1_ps(m_params.weightDesVel);
+  const __m128 wCur = _mm_set1_ps(m_params.weightCurVel);
+  const __m128 invVmax = _mm_set1_ps(m_invVmax);
+  const __m128 dvx = _mm_set1_ps(dvel[0]), dvz = _mm_set1_ps(dvel[2]);
+  const __m128 vx = _mm_set1_ps(vel[0]), vz = _mm_set1_ps(vel[2]);
+  const __m128 lim = _mm_set1_ps(limSqr);
+  const __m128 wToi = _mm_set1_ps(m_params.weightToi);
+  const __m128 tenth = _mm_set1_ps(0.1f);
+  const __m128 horiz = _mm_set1_ps(m_params.horizTime);
+  const __m128 negEps = _mm_set1_ps(-FLT_EPSILON);
+  for (int i0 = 0; i0 < n; i0 += 4) {
+    const __m128 x = _mm_loadu_ps(sx + i0);
+    const __m128 z = _mm_loadu_ps(sz + i0);
+    int todo = ~_mm_movemask_ps(_mm_cmpgt_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(z, z)), lim)) & 0xF;
+    if (n - i0 < 4) todo &= (1 << (n - i0)) - 1;
+    if (!todo) continue;
+    ns += (0x4332322132212110ull >> (todo * 4)) & 0xF; // popcount of 4 bits (no POPCNT in baseline x86-64)
+    // vdist2D(vcand, dvel) and vdist2D(vcand, vel): the differences are taken other minus vcand.
+    __m128 dx = _mm_sub_ps(dvx, x), dz = _mm_sub_ps(dvz, z);
+    const __m128 vpen =
+        _mm_mul_ps(wDes, _mm_mul_ps(_mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dz, dz))), invVmax));
+    dx = _mm_sub_ps(vx, x);
+    dz = _mm_sub_ps(vz, z);
+    const __m128 vcpen =
+        _mm_mul_ps(wCur, _mm_mul_ps(_mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dz, dz))), invVmax));
+    float vpenL[4], vcpenL[4], thrL[4];
+    _mm_storeu_ps(vpenL, vpen);
+    _mm_storeu_ps(vcpenL, vcpen);
+    while (todo) {
+      const __m128 minPen = _mm_sub_ps(_mm_sub_ps(_mm_set1_ps(minPenalty), vpen), vcpen);
+      const __m128 thr = _mm_mul_ps(_mm_sub_ps(_mm_div_ps(wToi, minPen), tenth), horiz);
+      const int live = todo & ~_mm_movemask_ps(_mm_cmpgt_ps(_mm_sub_ps(thr, horiz), negEps));
+      if (!live) break;
+      const int j = __builtin_ctz(unsigned(live));
+      todo &= ~((2 << j) - 1);
+      _mm_storeu_ps(thrL, thr);
+      const float vcand[3] = {sx[i0 + j], 0, sz[i0 + j]};
+      const float penalty = scoreObstacles(vcand, cs, pos, vel, vpenL[j], vcpenL[j], thrL[j], minPenalty, debug);
+      if (penalty < minPenalty) {
+        minPenalty = penalty;
+        vcopy(best, vcand);
+      }
+    }
+  }
+#else
+  for (int i = 0; i < n; ++i) {
+    const float vcand[3] = {sx[i], 0, sz[i]};
+    if (sqr(vcand[0]) + sqr(vcand[2]) > limSqr) continue;
+    const float penalty = processSample(vcand, cs, pos, vel, dvel, minPenalty, debug);
+    ns++;
+    if (penalty < minPenalty) {
+      minPenalty = penalty;
+      vcopy(best, vcand);
+    }
+  }
+#endif
+  return ns;
+}
+
 int ObstacleAvoidanceQuery::sampleVelocityGrid(const float* pos, float rad, float vmax, const float* vel,
                                                const float* dvel, float* nvel, const ObstacleAvoidanceParams* params,
                                                ObstacleAvoidanceDebugData* debug) {
@@ -288,23 +374,19 @@ int ObstacleAvoidanceQuery::sampleVelocityGrid(const float* pos, float rad, floa
   const float cs = vmax * 2 * (1 - m_params.velBias) / float(m_params.gridSize - 1);
   const float half = float(m_params.gridSize - 1) * cs * 0.5f;
 
+  // One row at a time; the row buffers have a padded tail of zeros for the 4-wide loads.
+  float sx[MAX_ROW], sz[MAX_ROW];
+  const int n = m_params.gridSize;
+  for (int x = n; x < ((n + 3) & ~3); ++x) sx[x] = sz[x] = 0;
+  const float limSqr = sqr(vmax + cs / 2);
   float minPenalty = FLT_MAX;
   int ns = 0;
-  for (int y = 0; y < m_params.gridSize; ++y) {
-    for (int x = 0; x < m_params.gridSize; ++x) {
-      float vcand[3];
-      vcand[0] = cvx + float(x) * cs - half;
-      vcand[1] = 0;
-      vcand[2] = cvz + float(y) * cs - half;
-      if (sqr(vcand[0]) + sqr(vcand[2]) > sqr(vmax + cs / 2)) continue;
-
-      const float penalty = processSample(vcand, cs, pos, rad, vel, dvel, minPenalty, debug);
-      ns++;
-      if (penalty < minPenalty) {
-        minPenalty = penalty;
-        vcopy(nvel, vcand);
-      }
+  for (int y = 0; y < n; ++y) {
+    for (int x = 0; x < n; ++x) {
+      sx[x] = cvx + float(x) * cs - half;
+      sz[x] = cvz + float(y) * cs - half;
     }
+    ns += scoreSamples(sx, sz, n, limSqr, cs, pos, vel, dvel, minPenalty, nvel, debug);
   }
   return ns;
 }
@@ -327,7 +409,7 @@ int ObstacleAvoidanceQuery::sampleVelocityAdaptive(const float* pos, float rad, 
   // [(x, z) * npat]. Two spare slots: with an even division count the ring's closing point is
   // written one slot past its end and an unwritten slot is sampled, as Detour 1.5.1 does (there
   // the slot holds whatever the stack had; here it is zero, or the previous ring's closing point).
-  float pat[(MAX_PATTERN_DIVS * MAX_PATTERN_RINGS + 1) * 2 + 2];
+  float pat[MAX_PATTERN * 2 + 2];
   std::memset(pat, 0, sizeof pat);
   int npat = 0;
 
@@ -379,6 +461,10 @@ int ObstacleAvoidanceQuery::sampleVelocityAdaptive(const float* pos, float rad, 
   float res[3];
   vset(res, dvel[0] * m_params.velBias, 0, dvel[2] * m_params.velBias);
   int ns = 0;
+  // The scaled pattern, with a padded tail of zeros for the 4-wide loads.
+  float sx[MAX_PATTERN + 3], sz[MAX_PATTERN + 3];
+  for (int i = npat; i < ((npat + 3) & ~3); ++i) sx[i] = sz[i] = 0;
+  const float limSqr = sqr(vmax + 0.001f);
 
   for (int k = 0; k < depth; ++k) {
     float minPenalty = FLT_MAX;
@@ -386,19 +472,10 @@ int ObstacleAvoidanceQuery::sampleVelocityAdaptive(const float* pos, float rad, 
     vset(bvel, 0, 0, 0);
 
     for (int i = 0; i < npat; ++i) {
-      float vcand[3];
-      vcand[0] = res[0] + pat[i * 2 + 0] * cr;
-      vcand[1] = 0;
-      vcand[2] = res[2] + pat[i * 2 + 1] * cr;
-      if (sqr(vcand[0]) + sqr(vcand[2]) > sqr(vmax + 0.001f)) continue;
-
-      const float penalty = processSample(vcand, cr / 10, pos, rad, vel, dvel, minPenalty, debug);
-      ns++;
-      if (penalty < minPenalty) {
-        minPenalty = penalty;
-        vcopy(bvel, vcand);
-      }
+      sx[i] = res[0] + pat[i * 2 + 0] * cr;
+      sz[i] = res[2] + pat[i * 2 + 1] * cr;
     }
+    ns += scoreSamples(sx, sz, npat, limSqr, cr / 10, pos, vel, dvel, minPenalty, bvel, debug);
     vcopy(res, bvel);
     cr *= 0.5f;
   }

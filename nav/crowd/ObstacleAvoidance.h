@@ -117,8 +117,19 @@ public:
 
 private:
   void prepare(const float* pos, float rad, const float* dvel);
-  float processSample(const float* vcand, float cs, const float* pos, float rad, const float* vel,
-                      const float* dvel, float minPenalty, ObstacleAvoidanceDebugData* debug);
+  /// Scores the samples (sx[i], sz[i]), i < n, in order, skipping those with x^2 + z^2 > limSqr;
+  /// the best lowers minPenalty and goes to best. sx/sz readable up to n rounded up to 4. Returns
+  /// the number scored.
+  int scoreSamples(const float* sx, const float* sz, int n, float limSqr, float cs, const float* pos,
+                   const float* vel, const float* dvel, float& minPenalty, float* best,
+                   ObstacleAvoidanceDebugData* debug);
+  /// One sample's penalty, or minPenalty when it cannot beat it.
+  float processSample(const float* vcand, float cs, const float* pos, const float* vel, const float* dvel,
+                      float minPenalty, ObstacleAvoidanceDebugData* debug);
+  /// processSample's second half: the side and impact-time terms over the obstacles, given the
+  /// first half's vpen, vcpen and impact-time threshold.
+  float scoreObstacles(const float* vcand, float cs, const float* pos, const float* vel, float vpen, float vcpen,
+                       float tThreshold, float minPenalty, ObstacleAvoidanceDebugData* debug);
 
   ObstacleAvoidanceParams m_params{};
   float m_invHorizTime = 0;
