@@ -13,6 +13,7 @@ namespace crowd {
 namespace {
 
 constexpr uint16_t END = 0xffff;
+constexpr int DENSE_CELLS_PER_ENTRY = 32; ///< Most cells per entry for the dense table (see buildDense).
 
 /// Spatial hash of cell (x, y) into n buckets (n a power of two); the products wrap as 32-bit ints.
 inline int hashCell(int x, int y, int n) {
@@ -108,7 +109,10 @@ void ProximityGrid::buildDense() const {
   if (m_bounds[0] < -32768 || m_bounds[1] < -32768 || m_bounds[2] > 32767 || m_bounds[3] > 32767) return;
   const int w = m_bounds[2] - m_bounds[0] + 1;
   const int h = m_bounds[3] - m_bounds[1] + 1;
-  if (int64_t(w) * int64_t(h) > int64_t(m_denseCap)) return;
+  // The build walks every cell of the bounds: worth it while the cells are not many more than the
+  // entries (a sparse crowd on a wide level keeps the buckets).
+  const int64_t cells = int64_t(w) * int64_t(h);
+  if (cells > int64_t(m_denseCap) || cells > int64_t(DENSE_CELLS_PER_ENTRY) * m_poolHead) return;
   const int ncells = w * h;
   // start[c + 1] counts cell c's entries, then holds the end of cell c; placing the entries oldest
   // first from each cell's end backwards leaves every cell newest first (its chain's order) and
