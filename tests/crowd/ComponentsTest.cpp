@@ -566,6 +566,33 @@ TEST_P(Components, BoundaryUpdates) {
     randomFilter(other, false);
     EXPECT_EQ(db.isValid(dq, &f.dt), b.isValid(&nq, &f.nav));
     EXPECT_EQ(db.isValid(dq, &other.dt), b.isValid(&nq, &other.nav));
+    if (ref && irand(10) == 0) {
+      // The same filter object with other flags, then the start polygon's flags changed on both
+      // meshes (restored after): isValid remembers a pass only while neither changed.
+      EXPECT_EQ(db.isValid(dq, &f.dt), b.isValid(&nq, &f.nav));
+      const unsigned short exc = f.nav.getExcludeFlags(), inc = f.nav.getIncludeFlags();
+      const unsigned short flags = (unsigned short)irand(16);
+      f.dt.setExcludeFlags(flags);
+      f.nav.setExcludeFlags(flags);
+      EXPECT_EQ(db.isValid(dq, &f.dt), b.isValid(&nq, &f.nav)) << "exclude " << flags;
+      f.dt.setIncludeFlags(flags);
+      f.nav.setIncludeFlags(flags);
+      EXPECT_EQ(db.isValid(dq, &f.dt), b.isValid(&nq, &f.nav)) << "include " << flags;
+      f.dt.setExcludeFlags(exc);
+      f.nav.setExcludeFlags(exc);
+      f.dt.setIncludeFlags(inc);
+      f.nav.setIncludeFlags(inc);
+      EXPECT_EQ(db.isValid(dq, &f.dt), b.isValid(&nq, &f.nav));
+      unsigned short old = 0;
+      ASSERT_TRUE(dtStatusSucceed(mesh->dt->getPolyFlags(ref, &old)));
+      nav::NavMesh& nm = const_cast<nav::NavMesh&>(mesh->nav);
+      mesh->dt->setPolyFlags(ref, flags);
+      nm.setPolyFlags(ref, flags);
+      EXPECT_EQ(db.isValid(dq, &f.dt), b.isValid(&nq, &f.nav)) << "poly flags " << flags;
+      mesh->dt->setPolyFlags(ref, old);
+      nm.setPolyFlags(ref, old);
+      EXPECT_EQ(db.isValid(dq, &f.dt), b.isValid(&nq, &f.nav));
+    }
     if (irand(20) == 0) {
       db.reset();
       b.reset();
