@@ -514,11 +514,14 @@ int ObstacleAvoidanceQuery::sampleVelocityAdaptive(const float* pos, float rad, 
   // written one slot past its end and an unwritten slot is sampled, as Detour 1.5.1 does (there
   // the slot holds whatever the stack had; here it is zero, or the previous ring's closing point).
   float pat[MAX_PATTERN * 2 + 2];
-  std::memset(pat, 0, sizeof pat);
   int npat = 0;
 
   const int nd = clamp(int(m_params.adaptiveDivs), 1, MAX_PATTERN_DIVS);
   const int nr = clamp(int(m_params.adaptiveRings), 1, MAX_PATTERN_RINGS);
+  // The slots the pattern reaches (its points, one past the end): each ring has its first point,
+  // (nd - 1) / 2 pairs and, with an even nd, the closing point.
+  const int patSlots = 1 + nr * (1 + 2 * ((nd - 1) / 2) + ((nd & 1) == 0 ? 1 : 0));
+  std::memset(pat, 0, sizeof(float) * size_t(patSlots * 2 + 2));
   const int depth = m_params.adaptiveDepth;
   const float da = (1.0f / float(nd)) * PI * 2;
   const float ca = std::cos(da);
