@@ -4,6 +4,7 @@
 #include "nav/ShortestPath.h"
 
 #include "nav/NavMath.h"
+#include "nav/StraightPathFunnel.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -1029,25 +1030,6 @@ Status NavMeshQuery::finalizeSlicedFindPathPartial(const PolyRef* existing, int 
 // findStraightPath
 // ---------------------------------------------------------------------------------------------
 
-Status NavMeshQuery::appendVertex(const float* pos, uint8_t flags, PolyRef ref, float* straightPath,
-                                  uint8_t* straightPathFlags, PolyRef* straightPathRefs, int* straightPathCount,
-                                  int maxStraightPath) const {
-  int& n = *straightPathCount;
-  if (n > 0 && vequal(&straightPath[(n - 1) * 3], pos)) {
-    // Same point: the newer flags and ref win.
-    if (straightPathFlags) straightPathFlags[n - 1] = flags;
-    if (straightPathRefs) straightPathRefs[n - 1] = ref;
-  } else {
-    vcopy(&straightPath[n * 3], pos);
-    if (straightPathFlags) straightPathFlags[n] = flags;
-    if (straightPathRefs) straightPathRefs[n] = ref;
-    ++n;
-    if (n >= maxStraightPath) return SUCCESS | BUFFER_TOO_SMALL;
-    if (flags == STRAIGHTPATH_END) return SUCCESS;
-  }
-  return IN_PROGRESS;
-}
-
 Status NavMeshQuery::appendPortals(int startIdx, int endIdx, const float* endPos, const PolyRef* path,
                                    float* straightPath, uint8_t* straightPathFlags, PolyRef* straightPathRefs,
                                    int* straightPathCount, int maxStraightPath, int options) const {
@@ -1069,8 +1051,8 @@ Status NavMeshQuery::appendPortals(int startIdx, int endIdx, const float* endPos
     if (intersectSegSeg2D(startPos, endPos, left, right, s, t)) {
       float pt[3];
       vlerp(pt, left, right, t);
-      const Status st = appendVertex(pt, 0, path[i + 1], straightPath, straightPathFlags, straightPathRefs,
-                                     straightPathCount, maxStraightPath);
+      const Status st = appendStraightPathVertex(pt, 0, path[i + 1], straightPath, straightPathFlags,
+                                                 straightPathRefs, straightPathCount, maxStraightPath);
       if (st != IN_PROGRESS) return st;
     }
   }
@@ -1080,173 +1062,58 @@ Status NavMeshQuery::appendPortals(int startIdx, int endIdx, const float* endPos
 Status NavMeshQuery::findStraightPath(const float* startPos, const float* endPos, const PolyRef* path, int pathSize,
                                       float* straightPath, uint8_t* straightPathFlags, PolyRef* straightPathRefs,
                                       int* straightPathCount, int maxStraightPath, int options) const {
-  if (!straightPathCount) return FAILURE | INVALID_PARAM;
-  *straightPathCount = 0;
-  if (!m_nav || !startPos || !visfinite(startPos) || !endPos || !visfinite(endPos) || !path || pathSize <= 0 ||
-      !path[0] || !straightPath || maxStraightPath <= 0)
-    return FAILURE | INVALID_PARAM;
-
-  float closestStartPos[3];
-  if (statusFailed(closestPointOnPolyBoundary(path[0], startPos, closestStartPos))) return FAILURE | INVALID_PARAM;
-  float closestEndPos[3];
-  if (statusFailed(closestPointOnPolyBoundary(path[pathSize - 1], endPos, closestEndPos)))
-    return FAILURE | INVALID_PARAM;
-
-  Status stat = appendVertex(closestStartPos, STRAIGHTPATH_START, path[0], straightPath, straightPathFlags,
-                             straightPathRefs, straightPathCount, maxStraightPath);
-  if (stat != IN_PROGRESS) return stat;
+  // Portals of the corridor, each looked up (and its refs validated) once even though the funnel
+  // restarts from the apex after every corner. Only read when pathSize > 1 (path is then checked).
+  struct CorridorPortals {
+    const NavMeshQuery* q;
+    const PolyRef* path;
+    float lr[128][6];
+    uint8_t type[128];
+    int count = 0;
+    int lastIdx = -1; // index of the poly in lastTile/lastPoly
+    const MeshTile* lastTile = nullptr;
+    const Poly* lastPoly = nullptr;
+    Status get(int i, float* left, float* right, uint8_t* toType) {
+      if (i < count) {
+        vcopy(left, lr[i]);
+        vcopy(right, lr[i] + 3);
+        *toType = type[i];
+        return SUCCESS;
+      }
+      const NavMesh* nav = q->m_nav;
+      const MeshTile *fromTile, *toTile;
+      const Poly *fromPoly, *toPoly;
+      if (lastIdx == i) {
+        fromTile = lastTile;
+        fromPoly = lastPoly;
+      } else if (statusFailed(nav->getTileAndPolyByRef(path[i], &fromTile, &fromPoly))) {
+        return FAILURE | INVALID_PARAM;
+      }
+      if (statusFailed(nav->getTileAndPolyByRef(path[i + 1], &toTile, &toPoly))) return FAILURE | INVALID_PARAM;
+      lastIdx = i + 1;
+      lastTile = toTile;
+      lastPoly = toPoly;
+      *toType = toPoly->getType();
+      const Status st = q->portalPoints(path[i], fromPoly, fromTile, path[i + 1], toPoly, toTile, left, right);
+      if (statusSucceeded(st) && i == count && i < 128) {
+        vcopy(lr[i], left);
+        vcopy(lr[i] + 3, right);
+        type[i] = *toType;
+        ++count;
+      }
+      return st;
+    }
+  } portals;
+  portals.q = this;
+  portals.path = path;
 
   const bool crossings = (options & (STRAIGHTPATH_AREA_CROSSINGS | STRAIGHTPATH_ALL_CROSSINGS)) != 0;
-  if (pathSize > 1) {
-    float portalApex[3], portalLeft[3], portalRight[3];
-    vcopy(portalApex, closestStartPos);
-    vcopy(portalLeft, portalApex);
-    vcopy(portalRight, portalApex);
-    int apexIndex = 0, leftIndex = 0, rightIndex = 0;
-    uint8_t leftPolyType = 0, rightPolyType = 0;
-    // Portals of the corridor, each looked up (and its refs validated) once even though the
-    // funnel restarts from the apex after every corner.
-    struct PortalCache {
-      const NavMeshQuery* q;
-      const PolyRef* path;
-      float lr[128][6];
-      uint8_t type[128];
-      int count = 0;
-      int lastIdx = -1; // index of the poly in lastTile/lastPoly
-      const MeshTile* lastTile = nullptr;
-      const Poly* lastPoly = nullptr;
-      Status get(int i, float* left, float* right, uint8_t* toType) {
-        if (i < count) {
-          vcopy(left, lr[i]);
-          vcopy(right, lr[i] + 3);
-          *toType = type[i];
-          return SUCCESS;
-        }
-        const NavMesh* nav = q->m_nav;
-        const MeshTile *fromTile, *toTile;
-        const Poly *fromPoly, *toPoly;
-        if (lastIdx == i) {
-          fromTile = lastTile;
-          fromPoly = lastPoly;
-        } else if (statusFailed(nav->getTileAndPolyByRef(path[i], &fromTile, &fromPoly))) {
-          return FAILURE | INVALID_PARAM;
-        }
-        if (statusFailed(nav->getTileAndPolyByRef(path[i + 1], &toTile, &toPoly))) return FAILURE | INVALID_PARAM;
-        lastIdx = i + 1;
-        lastTile = toTile;
-        lastPoly = toPoly;
-        *toType = toPoly->getType();
-        const Status st = q->portalPoints(path[i], fromPoly, fromTile, path[i + 1], toPoly, toTile, left, right);
-        if (statusSucceeded(st) && i == count && i < 128) {
-          vcopy(lr[i], left);
-          vcopy(lr[i] + 3, right);
-          type[i] = *toType;
-          ++count;
-        }
-        return st;
-      }
-    } portals;
-    portals.q = this;
-    portals.path = path;
-    PolyRef leftPolyRef = path[0], rightPolyRef = path[0];
-
-    for (int i = 0; i < pathSize; ++i) {
-      float left[3], right[3];
-      uint8_t toType;
-      if (i + 1 < pathSize) {
-        if (statusFailed(portals.get(i, left, right, &toType))) {
-          // path[i + 1] is not a valid neighbour: end the path on path[i].
-          if (statusFailed(closestPointOnPolyBoundary(path[i], endPos, closestEndPos))) return FAILURE | INVALID_PARAM;
-          if (crossings)
-            appendPortals(apexIndex, i, closestEndPos, path, straightPath, straightPathFlags, straightPathRefs,
-                          straightPathCount, maxStraightPath, options);
-          appendVertex(closestEndPos, 0, path[i], straightPath, straightPathFlags, straightPathRefs, straightPathCount,
-                       maxStraightPath);
-          return SUCCESS | PARTIAL_RESULT | ((*straightPathCount >= maxStraightPath) ? BUFFER_TOO_SMALL : 0);
-        }
-        // Starting right on the first portal: skip it.
-        if (i == 0) {
-          float t;
-          if (distancePtSegSqr2D(portalApex, left, right, t) < sqr(0.001f)) continue;
-        }
-      } else {
-        vcopy(left, closestEndPos);
-        vcopy(right, closestEndPos);
-        toType = POLYTYPE_GROUND;
-      }
-
-      // Right side of the funnel.
-      if (triArea2D(portalApex, portalRight, right) <= 0.0f) {
-        if (vequal(portalApex, portalRight) || triArea2D(portalApex, portalLeft, right) > 0.0f) {
-          vcopy(portalRight, right);
-          rightPolyRef = (i + 1 < pathSize) ? path[i + 1] : 0;
-          rightPolyType = toType;
-          rightIndex = i;
-        } else {
-          // Right crossed over left: the left point is a corner.
-          if (crossings) {
-            stat = appendPortals(apexIndex, leftIndex, portalLeft, path, straightPath, straightPathFlags,
-                                 straightPathRefs, straightPathCount, maxStraightPath, options);
-            if (stat != IN_PROGRESS) return stat;
-          }
-          vcopy(portalApex, portalLeft);
-          apexIndex = leftIndex;
-          uint8_t flags = 0;
-          if (!leftPolyRef) flags = STRAIGHTPATH_END;
-          else if (leftPolyType == POLYTYPE_OFFMESH_CONNECTION) flags = STRAIGHTPATH_OFFMESH_CONNECTION;
-          stat = appendVertex(portalApex, flags, leftPolyRef, straightPath, straightPathFlags, straightPathRefs,
-                              straightPathCount, maxStraightPath);
-          if (stat != IN_PROGRESS) return stat;
-          vcopy(portalLeft, portalApex);
-          vcopy(portalRight, portalApex);
-          leftIndex = apexIndex;
-          rightIndex = apexIndex;
-          i = apexIndex; // restart from the new apex
-          continue;
-        }
-      }
-
-      // Left side of the funnel.
-      if (triArea2D(portalApex, portalLeft, left) >= 0.0f) {
-        if (vequal(portalApex, portalLeft) || triArea2D(portalApex, portalRight, left) < 0.0f) {
-          vcopy(portalLeft, left);
-          leftPolyRef = (i + 1 < pathSize) ? path[i + 1] : 0;
-          leftPolyType = toType;
-          leftIndex = i;
-        } else {
-          if (crossings) {
-            stat = appendPortals(apexIndex, rightIndex, portalRight, path, straightPath, straightPathFlags,
-                                 straightPathRefs, straightPathCount, maxStraightPath, options);
-            if (stat != IN_PROGRESS) return stat;
-          }
-          vcopy(portalApex, portalRight);
-          apexIndex = rightIndex;
-          uint8_t flags = 0;
-          if (!rightPolyRef) flags = STRAIGHTPATH_END;
-          else if (rightPolyType == POLYTYPE_OFFMESH_CONNECTION) flags = STRAIGHTPATH_OFFMESH_CONNECTION;
-          stat = appendVertex(portalApex, flags, rightPolyRef, straightPath, straightPathFlags, straightPathRefs,
-                              straightPathCount, maxStraightPath);
-          if (stat != IN_PROGRESS) return stat;
-          vcopy(portalLeft, portalApex);
-          vcopy(portalRight, portalApex);
-          leftIndex = apexIndex;
-          rightIndex = apexIndex;
-          i = apexIndex;
-          continue;
-        }
-      }
-    }
-
-    if (crossings) {
-      stat = appendPortals(apexIndex, pathSize - 1, closestEndPos, path, straightPath, straightPathFlags,
-                           straightPathRefs, straightPathCount, maxStraightPath, options);
-      if (stat != IN_PROGRESS) return stat;
-    }
-  }
-
-  appendVertex(closestEndPos, STRAIGHTPATH_END, 0, straightPath, straightPathFlags, straightPathRefs,
-               straightPathCount, maxStraightPath);
-  return SUCCESS | ((*straightPathCount >= maxStraightPath) ? BUFFER_TOO_SMALL : 0);
+  return straightPathFunnel(*this, startPos, endPos, path, pathSize, straightPath, straightPathFlags,
+                            straightPathRefs, straightPathCount, maxStraightPath, portals, crossings,
+                            [&](int startIdx, int endIdx, const float* crossEnd) {
+                              return appendPortals(startIdx, endIdx, crossEnd, path, straightPath, straightPathFlags,
+                                                   straightPathRefs, straightPathCount, maxStraightPath, options);
+                            });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -272,8 +272,6 @@ private:
   Status updateSlicedImpl(int maxIter, int* doneIters);
   Status getPathToNode(Node* endNode, PolyRef* path, int* pathCount, int maxPath) const;
   Status finalizeFromNode(Node* node, PolyRef* path, int* pathCount, int maxPath);
-  Status appendVertex(const float* pos, uint8_t flags, PolyRef ref, float* straightPath, uint8_t* straightPathFlags,
-                      PolyRef* straightPathRefs, int* straightPathCount, int maxStraightPath) const;
   Status appendPortals(int startIdx, int endIdx, const float* endPos, const PolyRef* path, float* straightPath,
                        uint8_t* straightPathFlags, PolyRef* straightPathRefs, int* straightPathCount,
                        int maxStraightPath, int options) const;

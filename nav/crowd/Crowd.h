@@ -104,37 +104,41 @@ struct CrowdAgentParams {
 };
 
 /// An agent slot. Read through Crowd::getAgent; active = false for a free slot.
-struct CrowdAgent {
+/// Laid out for update()'s passes over every agent: the first cache line holds the states each
+/// pass tests and the kinematics most of them use, the second the velocity and the parameters,
+/// the third the neighbours and the corners; the corridor and the walls come last.
+struct alignas(64) CrowdAgent {
   bool active;
-  uint8_t state;  ///< CrowdAgentState.
+  uint8_t state; ///< CrowdAgentState.
   /// The corridor (targetState VALID) does not reach the requested target.
   bool partial;
-  PathCorridor corridor;
-  LocalBoundary boundary;
-  float topologyOptTime; ///< Time since the corridor's topology was optimised. [Unit: s]
-  CrowdNeighbour neis[CROWDAGENT_MAX_NEIGHBOURS]; ///< Nearest first. [Size: nneis]
+  uint8_t targetState;   ///< MoveRequestState.
   int nneis;
-  float desiredSpeed; ///< [Unit: wu/s]
+  float desiredSpeed;    ///< [Unit: wu/s]
+  float topologyOptTime; ///< Time since the corridor's topology was optimised. [Unit: s]
 
   float npos[3]; ///< Position. [(x, y, z)]
   float disp[3]; ///< Scratch: displacement of one collision resolution iteration.
   float dvel[3]; ///< Desired velocity, from the path (or the request) and separation, each update.
   float nvel[3]; ///< dvel after obstacle avoidance, each update.
-  float vel[3];  ///< Velocity: moves toward nvel at most maxAcceleration * dt per update.
 
+  float vel[3];  ///< Velocity: moves toward nvel at most maxAcceleration * dt per update.
+  float targetReplanTime; ///< Time since the target was (re)planned. [Unit: s]
   CrowdAgentParams params;
 
+  CrowdNeighbour neis[CROWDAGENT_MAX_NEIGHBOURS]; ///< Nearest first. [Size: nneis]
+  int ncorners;
   float cornerVerts[CROWDAGENT_MAX_CORNERS * 3]; ///< Next corners [(x, y, z) * ncorners].
   uint8_t cornerFlags[CROWDAGENT_MAX_CORNERS];   ///< StraightPathFlags [Size: ncorners].
   PolyRef cornerPolys[CROWDAGENT_MAX_CORNERS];   ///< Polygon entered at each corner [Size: ncorners].
-  int ncorners;
 
-  uint8_t targetState;         ///< MoveRequestState.
   PolyRef targetRef;           ///< Target polygon.
   float targetPos[3];          ///< Target position, or the velocity for CROWDAGENT_TARGET_VELOCITY.
   PathQueueRef targetPathqRef; ///< Path queue handle while WAITING_FOR_PATH.
   bool targetReplan;           ///< The request is a replan of the current target.
-  float targetReplanTime;      ///< Time since the target was (re)planned. [Unit: s]
+
+  PathCorridor corridor;
+  LocalBoundary boundary;
 };
 
 /// An agent's off-mesh connection crossing: first from initPos to startPos (15 % of tmax), then

@@ -15,6 +15,7 @@ void LocalBoundary::reset() {
   vset(m_center, FLT_MAX, FLT_MAX, FLT_MAX);
   m_npolys = 0;
   m_nsegs = 0;
+  m_validNav = nullptr;
 }
 
 // Insertion into the distance-sorted list: a tie goes before the equal segment, a segment beyond
@@ -51,6 +52,7 @@ void LocalBoundary::update(PolyRef ref, const float* pos, float collisionQueryRa
 
   // The non-overlapping polygons around pos, then every wall of each within range.
   m_npolys = 0;
+  m_validNav = nullptr;
   navquery->findLocalNeighbourhood(ref, pos, collisionQueryRange, filter, m_polys, nullptr, &m_npolys,
                                    MAX_LOCAL_POLYS);
   m_nsegs = 0;
@@ -70,8 +72,21 @@ void LocalBoundary::update(PolyRef ref, const float* pos, float collisionQueryRa
 
 bool LocalBoundary::isValid(NavMeshQuery* navquery, const QueryFilter* filter) {
   if (!m_npolys || !navquery) return false;
+  // isValidPolyRef reads the tiles, the salts and the poly flags, all covered by the mesh's
+  // generation, and the filter's include/exclude flags (unless a hook replaces the test): with
+  // those as they were when every polygon last passed, they all pass again.
+  const NavMesh* nav = navquery->getAttachedNavMesh();
+  const bool plain = !filter || !filter->passFn();
+  if (m_validNav && nav == m_validNav && nav->generation() == m_validGeneration && filter == m_validFilter && plain &&
+      (!filter || (filter->getIncludeFlags() == m_validInclude && filter->getExcludeFlags() == m_validExclude)))
+    return true;
   for (int i = 0; i < m_npolys; ++i)
     if (!navquery->isValidPolyRef(m_polys[i], filter)) return false;
+  m_validNav = plain ? nav : nullptr;
+  if (nav) m_validGeneration = nav->generation();
+  m_validFilter = filter;
+  m_validInclude = filter ? filter->getIncludeFlags() : 0;
+  m_validExclude = filter ? filter->getExcludeFlags() : 0;
   return true;
 }
 

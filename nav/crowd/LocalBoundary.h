@@ -50,6 +50,12 @@ private:
   int m_nsegs = 0;
   PolyRef m_polys[MAX_LOCAL_POLYS];
   int m_npolys = 0;
+  /// The mesh, its generation and the filter (with its flags) when isValid last found every polygon
+  /// valid; null when not since the polygons changed, or when the filter has a pass hook.
+  const NavMesh* m_validNav = nullptr;
+  uint64_t m_validGeneration = 0;
+  const QueryFilter* m_validFilter = nullptr;
+  uint16_t m_validInclude = 0, m_validExclude = 0;
 };
 
 } // namespace crowd

@@ -117,8 +117,19 @@ public:
 
 private:
   void prepare(const float* pos, float rad, const float* dvel);
-  float processSample(const float* vcand, float cs, const float* pos, float rad, const float* vel,
-                      const float* dvel, float minPenalty, ObstacleAvoidanceDebugData* debug);
+  /// Scores the samples (sx[i], sz[i]), i < n, in order, skipping those with x^2 + z^2 > limSqr;
+  /// the best lowers minPenalty and goes to best. sx/sz readable up to n rounded up to 4. Returns
+  /// the number scored.
+  int scoreSamples(const float* sx, const float* sz, int n, float limSqr, float cs, const float* vel,
+                    const float* dvel, float& minPenalty, float* best,
+                   ObstacleAvoidanceDebugData* debug);
+  /// One sample's penalty, or minPenalty when it cannot beat it.
+  float processSample(const float* vcand, float cs, const float* vel, const float* dvel,
+                      float minPenalty, ObstacleAvoidanceDebugData* debug);
+  /// processSample's second half: the side and impact-time terms over the obstacles, given the
+  /// first half's vpen, vcpen and impact-time threshold.
+  float scoreObstacles(const float* vcand, float cs, const float* vel, float vpen, float vcpen,
+                       float tThreshold, float minPenalty, ObstacleAvoidanceDebugData* debug);
 
   ObstacleAvoidanceParams m_params{};
   float m_invHorizTime = 0;
@@ -126,9 +137,14 @@ private:
   float m_invVmax = 0;
   int m_maxCircles = 0;
   std::unique_ptr<ObstacleCircle[]> m_circles;
-  /// Per circle, what the sweep test computes the same way for every sample: the 2D offset from
-  /// the agent (x, z) and its squared length minus the squared radii sum. [(sx, sz, c) * maxCircles]
-  std::unique_ptr<float[]> m_sweep;
+  /// Per circle, what the sampling reads, one row per field (velocity x/z, dp x/z, np x/z, and the
+  /// sweep test's sample-independent part: the 2D offset from the agent and its squared length
+  /// minus the squared radii sum), each row m_circleCap long (maxCircles rounded up to 4).
+  std::unique_ptr<float[]> m_circleSoa;
+  int m_circleCap = 0;
+  /// Per segment, likewise: q - p (x, z), agent - p (x, z), perp(q - p, agent - p), touch (1/0).
+  std::unique_ptr<float[]> m_segmentSoa;
+  int m_segmentCap = 0;
   int m_ncircles = 0;
   int m_maxSegments = 0;
   std::unique_ptr<ObstacleSegment[]> m_segments;

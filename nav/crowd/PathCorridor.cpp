@@ -3,6 +3,7 @@
 #include "nav/crowd/PathCorridor.h"
 
 #include "nav/NavMath.h"
+#include "nav/StraightPathFunnel.h"
 
 #include <cstring>
 #include <new>
@@ -31,132 +32,15 @@ bool furthestCommon(const PolyRef* path, int pathFirst, int pathEnd, int pathSte
   return false;
 }
 
-/// NavMeshQuery::findStraightPath's vertex append: a point equal to the last one replaces its flags
-/// and ref. IN_PROGRESS while there is room and the point is not the end.
-Status appendCorner(const float* pos, uint8_t flags, PolyRef ref, float* verts, uint8_t* vflags, PolyRef* refs,
-                    int* count, int maxCount) {
-  int& n = *count;
-  if (n > 0 && vequal(&verts[(n - 1) * 3], pos)) {
-    vflags[n - 1] = flags;
-    refs[n - 1] = ref;
-  } else {
-    vcopy(&verts[n * 3], pos);
-    vflags[n] = flags;
-    refs[n] = ref;
-    ++n;
-    if (n >= maxCount) return SUCCESS | BUFFER_TOO_SMALL;
-    if (flags == STRAIGHTPATH_END) return SUCCESS;
+/// The corridor's portals from the crowd's PortalCache, for straightPathFunnel (synced by the caller).
+struct CachedPortals {
+  const NavMeshQuery* q;
+  PortalCache* cache;
+  const PolyRef* path;
+  Status get(int i, float* left, float* right, uint8_t* toType) {
+    return cache->getSynced(q, path[i], path[i + 1], left, right, toType);
   }
-  return IN_PROGRESS;
-}
-
-/// NavMeshQuery::findStraightPath(startPos, endPos, path, pathSize, ..., maxStraightPath, 0) with
-/// the portals from `portals`: the same float operations in the same order, so the same corners.
-void straightPathCached(const NavMeshQuery* q, PortalCache* portals, const float* startPos, const float* endPos,
-                        const PolyRef* path, int pathSize, float* straightPath, uint8_t* straightPathFlags,
-                        PolyRef* straightPathRefs, int* straightPathCount, int maxStraightPath) {
-  *straightPathCount = 0;
-  if (!q->getAttachedNavMesh() || !visfinite(startPos) || !visfinite(endPos) || pathSize <= 0 || !path[0] ||
-      maxStraightPath <= 0)
-    return;
-
-  float closestStartPos[3];
-  if (statusFailed(q->closestPointOnPolyBoundary(path[0], startPos, closestStartPos))) return;
-  float closestEndPos[3];
-  if (statusFailed(q->closestPointOnPolyBoundary(path[pathSize - 1], endPos, closestEndPos))) return;
-
-  portals->sync(q);
-  Status stat = appendCorner(closestStartPos, STRAIGHTPATH_START, path[0], straightPath, straightPathFlags,
-                             straightPathRefs, straightPathCount, maxStraightPath);
-  if (stat != IN_PROGRESS) return;
-
-  if (pathSize > 1) {
-    float portalApex[3], portalLeft[3], portalRight[3];
-    vcopy(portalApex, closestStartPos);
-    vcopy(portalLeft, portalApex);
-    vcopy(portalRight, portalApex);
-    int apexIndex = 0, leftIndex = 0, rightIndex = 0;
-    uint8_t leftPolyType = 0, rightPolyType = 0;
-    PolyRef leftPolyRef = path[0], rightPolyRef = path[0];
-
-    for (int i = 0; i < pathSize; ++i) {
-      float left[3], right[3];
-      uint8_t toType;
-      if (i + 1 < pathSize) {
-        if (statusFailed(portals->getSynced(q, path[i], path[i + 1], left, right, &toType))) {
-          // path[i + 1] is not a valid neighbour: end the path on path[i].
-          if (statusFailed(q->closestPointOnPolyBoundary(path[i], endPos, closestEndPos))) return;
-          appendCorner(closestEndPos, 0, path[i], straightPath, straightPathFlags, straightPathRefs,
-                       straightPathCount, maxStraightPath);
-          return;
-        }
-        // Starting right on the first portal: skip it.
-        if (i == 0) {
-          float t;
-          if (distancePtSegSqr2D(portalApex, left, right, t) < sqr(0.001f)) continue;
-        }
-      } else {
-        vcopy(left, closestEndPos);
-        vcopy(right, closestEndPos);
-        toType = POLYTYPE_GROUND;
-      }
-
-      // Right side of the funnel.
-      if (triArea2D(portalApex, portalRight, right) <= 0.0f) {
-        if (vequal(portalApex, portalRight) || triArea2D(portalApex, portalLeft, right) > 0.0f) {
-          vcopy(portalRight, right);
-          rightPolyRef = (i + 1 < pathSize) ? path[i + 1] : 0;
-          rightPolyType = toType;
-          rightIndex = i;
-        } else {
-          // Right crossed over left: the left point is a corner.
-          vcopy(portalApex, portalLeft);
-          apexIndex = leftIndex;
-          uint8_t flags = 0;
-          if (!leftPolyRef) flags = STRAIGHTPATH_END;
-          else if (leftPolyType == POLYTYPE_OFFMESH_CONNECTION) flags = STRAIGHTPATH_OFFMESH_CONNECTION;
-          stat = appendCorner(portalApex, flags, leftPolyRef, straightPath, straightPathFlags, straightPathRefs,
-                              straightPathCount, maxStraightPath);
-          if (stat != IN_PROGRESS) return;
-          vcopy(portalLeft, portalApex);
-          vcopy(portalRight, portalApex);
-          leftIndex = apexIndex;
-          rightIndex = apexIndex;
-          i = apexIndex; // restart from the new apex
-          continue;
-        }
-      }
-
-      // Left side of the funnel.
-      if (triArea2D(portalApex, portalLeft, left) >= 0.0f) {
-        if (vequal(portalApex, portalLeft) || triArea2D(portalApex, portalRight, left) < 0.0f) {
-          vcopy(portalLeft, left);
-          leftPolyRef = (i + 1 < pathSize) ? path[i + 1] : 0;
-          leftPolyType = toType;
-          leftIndex = i;
-        } else {
-          vcopy(portalApex, portalRight);
-          apexIndex = rightIndex;
-          uint8_t flags = 0;
-          if (!rightPolyRef) flags = STRAIGHTPATH_END;
-          else if (rightPolyType == POLYTYPE_OFFMESH_CONNECTION) flags = STRAIGHTPATH_OFFMESH_CONNECTION;
-          stat = appendCorner(portalApex, flags, rightPolyRef, straightPath, straightPathFlags, straightPathRefs,
-                              straightPathCount, maxStraightPath);
-          if (stat != IN_PROGRESS) return;
-          vcopy(portalLeft, portalApex);
-          vcopy(portalRight, portalApex);
-          leftIndex = apexIndex;
-          rightIndex = apexIndex;
-          i = apexIndex;
-          continue;
-        }
-      }
-    }
-  }
-
-  appendCorner(closestEndPos, STRAIGHTPATH_END, 0, straightPath, straightPathFlags, straightPathRefs,
-               straightPathCount, maxStraightPath);
-}
+};
 
 } // namespace
 
@@ -272,12 +156,16 @@ int PathCorridor::findCorners(float* cornerVerts, uint8_t* cornerFlags, PolyRef*
   static const float MIN_TARGET_DIST = 0.01f;
 
   int ncorners = 0;
-  if (portals)
-    straightPathCached(navquery, portals, m_pos, m_target, m_path.get(), m_npath, cornerVerts, cornerFlags,
-                       cornerPolys, &ncorners, maxCorners);
-  else
+  if (portals) {
+    // findStraightPath(..., 0) with the portals from the crowd's cache.
+    portals->sync(navquery);
+    CachedPortals cached{navquery, portals, m_path.get()};
+    straightPathFunnel(*navquery, m_pos, m_target, m_path.get(), m_npath, cornerVerts, cornerFlags, cornerPolys,
+                       &ncorners, maxCorners, cached, false, NoStraightPathCrossings());
+  } else {
     navquery->findStraightPath(m_pos, m_target, m_path.get(), m_npath, cornerVerts, cornerFlags, cornerPolys,
                                &ncorners, maxCorners);
+  }
 
   // Drop the leading corners already reached (never an off-mesh connection's start).
   int skip = 0;

@@ -13,6 +13,7 @@ namespace crowd {
 namespace {
 
 constexpr uint16_t END = 0xffff;
+constexpr int DENSE_CELLS_PER_ENTRY = 32; ///< Most cells per entry for the dense table (see buildDense).
 
 /// Spatial hash of cell (x, y) into n buckets (n a power of two); the products wrap as 32-bit ints.
 inline int hashCell(int x, int y, int n) {
@@ -34,11 +35,16 @@ bool ProximityGrid::init(int poolSize, float cellSize) {
   m_pool.reset(new (std::nothrow) Item[size_t(poolSize)]);
   m_listed.reset(new (std::nothrow) uint32_t[size_t(poolSize)]());
   m_query = 0;
-  if (!m_buckets || !m_pool || !m_listed) {
+  m_denseCap = navMax(poolSize * 16, 1 << 16);
+  m_cellStart.reset(new (std::nothrow) uint16_t[size_t(m_denseCap) + 2]);
+  m_cellIds.reset(new (std::nothrow) uint16_t[size_t(poolSize)]);
+  if (!m_buckets || !m_pool || !m_listed || !m_cellStart || !m_cellIds) {
     m_buckets.reset();
     m_pool.reset();
     m_listed.reset();
-    m_bucketsSize = m_poolSize = 0;
+    m_cellStart.reset();
+    m_cellIds.reset();
+    m_bucketsSize = m_poolSize = m_denseCap = 0;
     return false;
   }
   m_poolSize = poolSize;
@@ -59,6 +65,7 @@ void ProximityGrid::clear() {
     }
   }
   m_poolHead = 0;
+  m_denseState = DENSE_STALE;
   m_bounds[0] = 0xffff;
   m_bounds[1] = 0xffff;
   m_bounds[2] = -0xffff;
@@ -67,6 +74,7 @@ void ProximityGrid::clear() {
 
 void ProximityGrid::addItem(uint16_t id, float minx, float miny, float maxx, float maxy) {
   if (!m_pool) return;
+  m_denseState = DENSE_STALE;
   const int iminx = int(std::floor(minx * m_invCellSize));
   const int iminy = int(std::floor(miny * m_invCellSize));
   const int imaxx = int(std::floor(maxx * m_invCellSize));
@@ -93,6 +101,37 @@ void ProximityGrid::addItem(uint16_t id, float minx, float miny, float maxx, flo
   }
 }
 
+void ProximityGrid::buildDense() const {
+  m_denseState = DENSE_OFF;
+  // Exact only when every entry's cell fits its 16-bit copy (then a bucket's entry belongs to the
+  // queried cell exactly when its cell is that cell), and within the table's room.
+  if (m_poolHead == 0) return;
+  if (m_bounds[0] < -32768 || m_bounds[1] < -32768 || m_bounds[2] > 32767 || m_bounds[3] > 32767) return;
+  const int w = m_bounds[2] - m_bounds[0] + 1;
+  const int h = m_bounds[3] - m_bounds[1] + 1;
+  // The build walks every cell of the bounds: worth it while the cells are not many more than the
+  // entries (a sparse crowd on a wide level keeps the buckets).
+  const int64_t cells = int64_t(w) * int64_t(h);
+  if (cells > int64_t(m_denseCap) || cells > int64_t(DENSE_CELLS_PER_ENTRY) * m_poolHead) return;
+  const int ncells = w * h;
+  // start[c + 1] counts cell c's entries, then holds the end of cell c; placing the entries oldest
+  // first from each cell's end backwards leaves every cell newest first (its chain's order) and
+  // start[c + 1] at the cell's beginning, so cell c is [start[c + 1], start[c + 2]).
+  uint16_t* start = m_cellStart.get();
+  std::memset(start, 0, sizeof(uint16_t) * size_t(ncells + 2));
+  const Item* pool = m_pool.get();
+  for (int i = 0; i < m_poolHead; ++i) start[(pool[i].y - m_bounds[1]) * w + (pool[i].x - m_bounds[0]) + 1]++;
+  for (int c = 1; c <= ncells; ++c) start[c] = uint16_t(start[c] + start[c - 1]);
+  start[ncells + 1] = uint16_t(m_poolHead);
+  uint16_t* ids = m_cellIds.get();
+  for (int i = 0; i < m_poolHead; ++i) {
+    const int c = (pool[i].y - m_bounds[1]) * w + (pool[i].x - m_bounds[0]);
+    ids[--start[c + 1]] = pool[i].id;
+  }
+  m_denseW = w;
+  m_denseState = DENSE_ON;
+}
+
 int ProximityGrid::queryItems(float minx, float miny, float maxx, float maxy, uint16_t* ids, int maxIds) const {
   if (!m_pool) return 0;
   const int iminx = int(std::floor(minx * m_invCellSize));
@@ -107,6 +146,41 @@ int ProximityGrid::queryItems(float minx, float miny, float maxx, float maxy, ui
   const uint32_t q = m_query;
   uint32_t* listed = m_listed.get();
   int n = 0;
+  // Lists id unless listed already; false when the list is full.
+  auto list = [&](uint16_t id) {
+    if (id < m_poolSize) {
+      if (listed[id] == q) return true; // already listed
+      if (n >= maxIds) return false;
+      listed[id] = q;
+    } else {
+      int k = 0;
+      while (k < n && ids[k] != id) ++k;
+      if (k < n) return true;
+      if (n >= maxIds) return false;
+    }
+    ids[n++] = id;
+    return true;
+  };
+
+  if (m_denseState == DENSE_STALE) buildDense();
+  if (m_denseState == DENSE_ON) {
+    // The same cells in the same order as below, without the ones outside the bounds (empty); a
+    // row's cells are consecutive in the table.
+    const int x0 = navMax(iminx, m_bounds[0]) - m_bounds[0];
+    const int x1 = navMin(imaxx, m_bounds[2]) - m_bounds[0];
+    const int y0 = navMax(iminy, m_bounds[1]) - m_bounds[1];
+    const int y1 = navMin(imaxy, m_bounds[3]) - m_bounds[1];
+    if (x0 > x1) return 0;
+    const uint16_t* start = m_cellStart.get();
+    const uint16_t* cellIds = m_cellIds.get();
+    for (int y = y0; y <= y1; ++y) {
+      const int end = start[y * m_denseW + x1 + 2];
+      for (int k = start[y * m_denseW + x0 + 1]; k < end; ++k)
+        if (!list(cellIds[k])) return n;
+    }
+    return n;
+  }
+
   const uint16_t* buckets = m_buckets.get();
   const Item* pool = m_pool.get();
   const uint32_t mask = uint32_t(m_bucketsSize - 1);
@@ -119,17 +193,7 @@ int ProximityGrid::queryItems(float minx, float miny, float maxx, float maxy, ui
         const Item& item = pool[idx];
         // A bucket mixes cells; the stored cell is compared as the 16-bit values widened.
         if (int(item.x) != x || int(item.y) != y) continue;
-        if (item.id < m_poolSize) {
-          if (listed[item.id] == q) continue; // already listed
-          if (n >= maxIds) return n;
-          listed[item.id] = q;
-        } else {
-          int k = 0;
-          while (k < n && ids[k] != item.id) ++k;
-          if (k < n) continue;
-          if (n >= maxIds) return n;
-        }
-        ids[n++] = item.id;
+        if (!list(item.id)) return n;
       }
     }
   }

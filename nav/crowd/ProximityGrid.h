@@ -51,6 +51,19 @@ private:
   /// are looked up in the result list). [Size: m_poolSize]
   mutable std::unique_ptr<uint32_t[]> m_listed;
   mutable uint32_t m_query = 0;
+
+  /// The entries again as a dense table over m_bounds, built by the first query after a change:
+  /// cell (x, y) (relative to the bounds' corner, c = y * m_denseW + x) holds ids
+  /// m_cellIds[m_cellStart[c + 1] .. m_cellStart[c + 2]), newest first like its chain. Off when the
+  /// bounds hold more than m_denseCap cells or many more cells than entries, or leave 16 bits; the
+  /// queries then walk the buckets.
+  void buildDense() const;
+  enum DenseState : uint8_t { DENSE_STALE, DENSE_ON, DENSE_OFF };
+  mutable DenseState m_denseState = DENSE_STALE;
+  mutable int m_denseW = 0;
+  int m_denseCap = 0;
+  std::unique_ptr<uint16_t[]> m_cellStart; ///< [m_denseCap + 2]
+  std::unique_ptr<uint16_t[]> m_cellIds;   ///< [poolSize]
 };
 
 } // namespace crowd

@@ -566,6 +566,33 @@ TEST_P(Components, BoundaryUpdates) {
     randomFilter(other, false);
     EXPECT_EQ(db.isValid(dq, &f.dt), b.isValid(&nq, &f.nav));
     EXPECT_EQ(db.isValid(dq, &other.dt), b.isValid(&nq, &other.nav));
+    if (ref && irand(10) == 0) {
+      // The same filter object with other flags, then the start polygon's flags changed on both
+      // meshes (restored after): isValid remembers a pass only while neither changed.
+      EXPECT_EQ(db.isValid(dq, &f.dt), b.isValid(&nq, &f.nav));
+      const unsigned short exc = f.nav.getExcludeFlags(), inc = f.nav.getIncludeFlags();
+      const unsigned short flags = (unsigned short)irand(16);
+      f.dt.setExcludeFlags(flags);
+      f.nav.setExcludeFlags(flags);
+      EXPECT_EQ(db.isValid(dq, &f.dt), b.isValid(&nq, &f.nav)) << "exclude " << flags;
+      f.dt.setIncludeFlags(flags);
+      f.nav.setIncludeFlags(flags);
+      EXPECT_EQ(db.isValid(dq, &f.dt), b.isValid(&nq, &f.nav)) << "include " << flags;
+      f.dt.setExcludeFlags(exc);
+      f.nav.setExcludeFlags(exc);
+      f.dt.setIncludeFlags(inc);
+      f.nav.setIncludeFlags(inc);
+      EXPECT_EQ(db.isValid(dq, &f.dt), b.isValid(&nq, &f.nav));
+      unsigned short old = 0;
+      ASSERT_TRUE(dtStatusSucceed(mesh->dt->getPolyFlags(ref, &old)));
+      nav::NavMesh& nm = const_cast<nav::NavMesh&>(mesh->nav);
+      mesh->dt->setPolyFlags(ref, flags);
+      nm.setPolyFlags(ref, flags);
+      EXPECT_EQ(db.isValid(dq, &f.dt), b.isValid(&nq, &f.nav)) << "poly flags " << flags;
+      mesh->dt->setPolyFlags(ref, old);
+      nm.setPolyFlags(ref, old);
+      EXPECT_EQ(db.isValid(dq, &f.dt), b.isValid(&nq, &f.nav));
+    }
     if (irand(20) == 0) {
       db.reset();
       b.reset();
@@ -914,6 +941,48 @@ TEST(ProximityGrid, MatchesDetour) {
 }
 
 // Bad init input is refused (Detour asserts instead).
+// Queries between adds (the per-cell table is rebuilt after every change), crowds spread over
+// more cells than the table holds and cells beyond 16 bits (both walk the buckets instead).
+TEST(ProximityGrid, QueriesBetweenAddsAndWideSpreadsMatchDetour) {
+  seedRandom(0x5e1d);
+  for (int run = 0; run < 60; ++run) {
+    SCOPED_TRACE("run " + std::to_string(run));
+    const int poolSize = 1 + irand(400);
+    const float cellSize = 0.5f + frand() * 2.0f;
+    dtProximityGrid* dg = dtAllocProximityGrid();
+    nc::ProximityGrid g;
+    ASSERT_TRUE(dg->init(poolSize, cellSize));
+    ASSERT_TRUE(g.init(poolSize, cellSize));
+    // Small (the table), 1000 x 1000 cells and more (beyond the table's room), beyond 16-bit cells.
+    const float spreads[] = {30.0f, 1000.0f * cellSize, 70000.0f * cellSize};
+    const float spread = spreads[run % 3];
+    for (int rep = 0; rep < 3; ++rep) {
+      dg->clear();
+      g.clear();
+      const int nitems = irand(120);
+      for (int i = 0; i < nitems; ++i) {
+        const float x = (frand() - 0.5f) * spread, z = (frand() - 0.5f) * spread, r = 0.2f + frand() * 2.0f;
+        const unsigned short id = (unsigned short)irand(500);
+        dg->addItem(id, x - r, z - r, x + r, z + r);
+        g.addItem(id, x - r, z - r, x + r, z + r);
+        if (irand(10) != 0) continue;
+        for (int qi = 0; qi < 5; ++qi) {
+          // Around an item's neighbourhood or anywhere in the spread.
+          const float qx = irand(2) ? x : (frand() - 0.5f) * spread, qz = irand(2) ? z : (frand() - 0.5f) * spread;
+          const float qr = frand() * 8.0f;
+          unsigned short dids[64], ids[64];
+          const int maxIds = irand(3) == 0 ? 1 + irand(8) : 64;
+          const int dn = dg->queryItems(qx - qr, qz - qr, qx + qr, qz + qr, dids, maxIds);
+          const int n = g.queryItems(qx - qr, qz - qr, qx + qr, qz + qr, ids, maxIds);
+          ASSERT_EQ(dn, n) << "item " << i << " query " << qi;
+          for (int k = 0; k < n; ++k) ASSERT_EQ(dids[k], ids[k]) << "item " << i << " query " << qi << " id " << k;
+        }
+      }
+    }
+    dtFreeProximityGrid(dg);
+  }
+}
+
 TEST(ProximityGrid, RefusesBadInit) {
   nc::ProximityGrid g;
   EXPECT_FALSE(g.init(0, 1.0f));
