@@ -64,7 +64,10 @@ AppRun runCrowd(const std::string& dir, const std::string& args, const std::stri
 /// "--click X,Y" at the centre of the Crowd panel's widget `key` (from a run that only opens it).
 std::string widget(const std::string& key) {
   static json rects;
-  if (rects.is_null()) rects = runCrowd(levelDir("crowd_rects"), "").tool()["buttons"];
+  // A folder of this test's own: ctest runs the tests of this file as parallel processes.
+  if (rects.is_null())
+    rects = runCrowd(levelDir(std::string("crowd_rects_") + ::testing::UnitTest::GetInstance()->current_test_info()->name()), "")
+                .tool()["buttons"];
   const json& b = rects[key];
   if (!b.is_array() || b.size() != 4) {
     ADD_FAILURE() << "no widget '" << key << "' in " << rects.dump();
