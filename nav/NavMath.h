@@ -104,7 +104,9 @@ __attribute__((always_inline)) inline bool vequal(const float* p0, const float* 
   constexpr float thr = (1.0f / 16384.0f) * (1.0f / 16384.0f);
   return vdistSqr(p0, p1) < thr;
 }
-inline bool visfinite(const float* v) { return std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]); }
+/// x * 0 is 0 for a finite x and NaN for an infinite or NaN one: one test (and one branch) for
+/// the three components.
+inline bool visfinite(const float* v) { return v[0] * 0.0f + v[1] * 0.0f + v[2] * 0.0f == 0.0f; }
 inline bool visfinite2D(const float* v) { return std::isfinite(v[0]) && std::isfinite(v[2]); }
 inline float vdot2D(const float* u, const float* v) { return u[0] * v[0] + u[2] * v[2]; }
 /// u.z * v.x - u.x * v.z

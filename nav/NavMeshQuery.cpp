@@ -29,9 +29,10 @@ inline int nextVert(int i, int n) { return i + 1 == n ? 0 : i + 1; }
 // needed (off-mesh polys, partial tile-border links).
 inline bool wholeEdgeMidPoint(const Link& link, const MeshTile* fromTile, const Poly* fromPoly, const Poly* toPoly,
                               float* mid) {
-  if (fromPoly->getType() != POLYTYPE_GROUND || toPoly->getType() != POLYTYPE_GROUND ||
-      (link.side != 0xff && (link.bmin != 0 || link.bmax != 255)))
-    return false;
+  // One branch for the whole test (bitwise, not short-circuit): the search loops take this for
+  // almost every link, and the partial tile-border case is rare but not predictable.
+  const bool partial = (link.side != 0xff) & ((link.bmin != 0) | (link.bmax != 255));
+  if ((fromPoly->getType() != POLYTYPE_GROUND) | (toPoly->getType() != POLYTYPE_GROUND) | partial) return false;
   const float* v0 = &fromTile->verts[fromPoly->verts[link.edge] * 3];
   const float* v1 = &fromTile->verts[fromPoly->verts[nextVert(link.edge, fromPoly->vertCount)] * 3];
   mid[0] = (v0[0] + v1[0]) * 0.5f;
@@ -559,10 +560,14 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
     for (uint32_t i = bestPoly->firstLink; i != NULL_LINK; i = links[i].next) {
       const Link& link = links[i];
       const PolyRef neighbourRef = link.ref;
-      if (OBSERVE) ev = RelaxEvent{bestRef, neighbourRef};
-      if (!neighbourRef) continue;
-      if (neighbourRef == parentRef) {
-        if (OBSERVE) relax(RELAX_REJECT_PARENT);
+      if (OBSERVE) {
+        ev = RelaxEvent{bestRef, neighbourRef};
+        if (!neighbourRef) continue;
+        if (neighbourRef == parentRef) {
+          relax(RELAX_REJECT_PARENT);
+          continue;
+        }
+      } else if ((neighbourRef == 0) | (neighbourRef == parentRef)) { // one branch
         continue;
       }
 
@@ -570,7 +575,8 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
       const Poly* neighbourPoly = nullptr;
       decode(neighbourRef, &neighbourTile, &neighbourPoly);
       if (PLAIN) {
-        if (!(neighbourPoly->flags & includeFlags) || (neighbourPoly->flags & excludeFlags)) {
+        const uint16_t nflags = neighbourPoly->flags;
+        if (((nflags & includeFlags) == 0) | ((nflags & excludeFlags) != 0)) {
           if (OBSERVE) relax(RELAX_REJECT_FILTERED);
           continue;
         }
@@ -703,6 +709,8 @@ Status NavMeshQuery::initSlicedFindPath(PolyRef startRef, PolyRef endRef, const 
       !visfinite(startPos) || !endPos || !visfinite(endPos) || !filter)
     return FAILURE | INVALID_PARAM;
 
+  m_query.meshGeneration = m_nav->generation();
+
   if (options & FINDPATH_ANY_ANGLE) {
     // Raycast shortcuts only over a few agent radii (the radius of the start tile).
     const MeshTile* tile = m_nav->getTileByRef(startRef);
@@ -735,14 +743,21 @@ Status NavMeshQuery::initSlicedFindPath(PolyRef startRef, PolyRef endRef, const 
 
 Status NavMeshQuery::updateSlicedFindPath(int maxIter, int* doneIters) {
   if (!statusInProgress(m_query.status)) return m_query.status;
-  return m_observer ? updateSlicedImpl<true>(maxIter, doneIters) : updateSlicedImpl<false>(maxIter, doneIters);
+  if (m_observer) return updateSlicedImpl<true, false>(maxIter, doneIters);
+  // The mesh is unchanged since init: every ref in the pool is still valid (the checks below
+  // would all pass), so the fast loop decodes without them.
+  if (m_nav->generation() == m_query.meshGeneration && m_query.filter->isPlain())
+    return updateSlicedImpl<false, true>(maxIter, doneIters);
+  return updateSlicedImpl<false, false>(maxIter, doneIters);
 }
 
 // OBSERVE: m_observer is set and hears every expansion and relaxation (a separate instantiation,
 // so the search without an observer pays nothing for it).
-template <bool OBSERVE>
+// FAST: no observer, a plain filter and a mesh unchanged since init: no ref checks, the plain
+// filter inlined.
+template <bool OBSERVE, bool FAST>
 Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
-  if (!m_nav->isValidPolyRef(m_query.startRef) || !m_nav->isValidPolyRef(m_query.endRef)) {
+  if (!FAST && (!m_nav->isValidPolyRef(m_query.startRef) || !m_nav->isValidPolyRef(m_query.endRef))) {
     m_query.status = FAILURE;
     return FAILURE;
   }
@@ -751,7 +766,7 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
   RaycastHit rayHit;
   rayHit.maxPath = 0;
   // A plain filter is inlined (flag test, distance * area cost).
-  const bool plain = filter->isPlain();
+  const bool plain = FAST || filter->isPlain();
   const uint16_t includeFlags = filter->getIncludeFlags();
   const uint16_t excludeFlags = filter->getExcludeFlags();
   const float* const areaCost = filter->areaCosts();
@@ -790,7 +805,10 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
     const PolyRef bestRef = bestNode->id;
     const MeshTile* bestTile = nullptr;
     const Poly* bestPoly = nullptr;
-    if (statusFailed(m_nav->getTileAndPolyByRef(bestRef, &bestTile, &bestPoly))) {
+    if (FAST) {
+      bestTile = &tiles[(bestRef >> polyBits) & tileMask];
+      bestPoly = &bestTile->polys[bestRef & polyMask];
+    } else if (statusFailed(m_nav->getTileAndPolyByRef(bestRef, &bestTile, &bestPoly))) {
       // The polygon disappeared during the search.
       m_query.status = FAILURE;
       if (doneIters) *doneIters = iter;
@@ -806,7 +824,9 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
       parentRef = parentNode->id;
       if (parentNode->parent) grandpaRef = m_nodePool.nodeAtIdx(parentNode->parent)->id;
     }
-    if (parentRef) {
+    if (FAST) {
+      // The plain filter needs no parent polygon.
+    } else if (parentRef) {
       const bool invalidParent = statusFailed(m_nav->getTileAndPolyByRef(parentRef, &parentTile, &parentPoly));
       if (invalidParent || (grandpaRef && !m_nav->isValidPolyRef(grandpaRef))) {
         m_query.status = FAILURE;
@@ -823,15 +843,20 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
     const uint32_t bestIdx = m_nodePool.nodeIdx(bestNode);
     for (uint32_t i = bestPoly->firstLink; i != NULL_LINK; i = bestTile->links[i].next) {
       const PolyRef neighbourRef = bestTile->links[i].ref;
-      if (OBSERVE) ev = RelaxEvent{bestRef, neighbourRef};
-      if (!neighbourRef) continue;
-      if (neighbourRef == parentRef) {
-        if (OBSERVE) relax(RELAX_REJECT_PARENT);
+      if (OBSERVE) {
+        ev = RelaxEvent{bestRef, neighbourRef};
+        if (!neighbourRef) continue;
+        if (neighbourRef == parentRef) {
+          relax(RELAX_REJECT_PARENT);
+          continue;
+        }
+      } else if ((neighbourRef == 0) | (neighbourRef == parentRef)) { // one branch
         continue;
       }
       const MeshTile* const neighbourTile = &tiles[(neighbourRef >> polyBits) & tileMask];
       const Poly* const neighbourPoly = &neighbourTile->polys[neighbourRef & polyMask];
-      if (plain ? (!(neighbourPoly->flags & includeFlags) || (neighbourPoly->flags & excludeFlags))
+      const uint16_t nflags = neighbourPoly->flags;
+      if (plain ? (((nflags & includeFlags) == 0) | ((nflags & excludeFlags) != 0))
                 : !filter->passFilter(neighbourRef, neighbourTile, neighbourPoly)) {
         if (OBSERVE) relax(RELAX_REJECT_FILTERED);
         continue;

@@ -87,22 +87,20 @@ bool NodePool::init(int maxNodes) {
   }
   m_mask = tableSize - 1;
   m_shift = 32 - bits;
+  m_genHigh = 1u << 16; // the zeroed table holds generation 0: all empty
   m_maxNodes = maxNodes;
   m_count = 0;
   return true;
 }
 
-void NodePool::clear() {
+void NodePool::resetStamps() {
   if (m_direct) {
-    m_count = 0;
-    if (++m_generation == 0) { // wrapped: old stamps could alias, so reset them once
-      for (size_t i = 0; i < m_slotCount; ++i) m_stamp[i] = 0;
-      m_generation = 1;
-    }
-    return;
+    for (size_t i = 0; i < m_slotCount; ++i) m_stamp[i] = 0;
+    m_generation = 1;
+  } else {
+    for (uint32_t i = 0; m_table && i <= m_mask; ++i) m_table[i] = 0;
+    m_genHigh = 1u << 16;
   }
-  for (int i = 0; i < m_count; ++i) m_table[m_nodes[i].hashSlot] = 0;
-  m_count = 0;
 }
 
 Node* NodePool::findNode(PolyRef id, uint8_t state) const {
@@ -113,9 +111,9 @@ Node* NodePool::findNode(PolyRef id, uint8_t state) const {
   }
   uint32_t h = hash(id, state);
   for (;;) {
-    const uint32_t s = m_table[h];
-    if (!s) return nullptr;
-    Node* n = &m_nodes[s - 1];
+    const uint32_t s = m_table[h] ^ m_genHigh;
+    if (s > INDEX_MASK) return nullptr;
+    Node* n = &m_nodes[s];
     if (n->id == id && n->state == state) return n;
     h = (h + 1) & m_mask;
   }
