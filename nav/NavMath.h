@@ -279,6 +279,23 @@ inline bool pointInPolygon(const float* pt, const float* verts, int nverts) {
   return c;
 }
 
+/// pointInPolygon on a polygon given as vertex indices into a vertex array [(x, y, z) * n], without
+/// copying the vertices. idx: [Size: nverts].
+inline bool pointInPolygonIdx(const float* pt, const float* vertArray, const uint16_t* idx, int nverts) {
+  bool c = false;
+  const float px = pt[0], pz = pt[2];
+  const float* vj = &vertArray[idx[nverts - 1] * 3];
+  bool jAbove = vj[2] > pz;
+  for (int i = 0; i < nverts; ++i) {
+    const float* vi = &vertArray[idx[i] * 3];
+    const bool iAbove = vi[2] > pz;
+    if (iAbove != jAbove && (px < (vj[0] - vi[0]) * (pz - vi[2]) / (vj[2] - vi[2]) + vi[0])) c = !c;
+    vj = vi;
+    jAbove = iAbove;
+  }
+  return c;
+}
+
 /// pointInPolygon plus, per edge j (from vertex j to j+1), the squared xz-distance ed[j] from pt and
 /// the segment parameter et[j] of the closest point. ed, et: [Size: nverts].
 inline bool distancePtPolyEdgesSqr(const float* pt, const float* verts, int nverts, float* ed, float* et) {

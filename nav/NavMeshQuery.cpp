@@ -70,13 +70,13 @@ struct NearestPoly {
   PolyRef nearestRef;
   float nearestPt[3];
   bool overPoly;
-  static void process(void* ctx, const MeshTile* tile, const Poly* const*, const PolyRef* refs, int n) {
+  static void process(void* ctx, const MeshTile* tile, const Poly* const* polys, const PolyRef* refs, int n) {
     NearestPoly* q = static_cast<NearestPoly*>(ctx);
     const NavMesh* nav = q->query->getAttachedNavMesh();
     for (int i = 0; i < n; ++i) {
       float closest[3];
       bool posOverPoly = false;
-      nav->closestPointOnPoly(refs[i], q->center, closest, &posOverPoly);
+      nav->closestPointOnPoly(tile, polys[i], q->center, closest, &posOverPoly);
       // Directly over a polygon and within climb height: favoured over the plain nearest point.
       const float d = nearestPolyDistSqr(tile->header, q->center, closest, posOverPoly);
       if (d < q->nearestDistSqr) {
@@ -1289,7 +1289,11 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
 
   Status status = SUCCESS;
   constexpr int MAX_STACK = 48;
-  Node* stack[MAX_STACK]; // a FIFO despite the name: popped from the front (Detour's order)
+  // A FIFO despite the name (Detour's order): entries [head, nstack) are queued. Detour shifts the
+  // array down on every pop, so at most MAX_STACK entries are queued at once; nstack - head is
+  // that count, and the array is only compacted when its end is reached.
+  Node* stack[MAX_STACK];
+  int head = 0;
   int nstack = 0;
 
   m_tinyNodePool.clear();
@@ -1311,14 +1315,13 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
   const float searchRadSqr = sqr(vdist(startPos, endPos) / 2.0f + 0.001f);
 
   float verts[VERTS_PER_POLYGON * 3];
-  while (nstack) {
-    Node* curNode = stack[0];
-    for (int q = 0; q < nstack - 1; ++q) stack[q] = stack[q + 1];
-    --nstack;
+  while (head < nstack) {
+    Node* curNode = stack[head++];
     const PolyRef curRef = curNode->id;
     const MeshTile* curTile = nullptr;
     const Poly* curPoly = nullptr;
     m_nav->getTileAndPolyByRefUnsafe(curRef, &curTile, &curPoly);
+    const PolyRef curBase = m_nav->getPolyRefBase(curTile);
     const int nverts = curPoly->vertCount;
     polyVerts(curTile, curPoly, verts);
 
@@ -1344,7 +1347,7 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
         }
       } else if (curPoly->neis[j]) {
         const uint32_t idx = uint32_t(curPoly->neis[j] - 1);
-        const PolyRef ref = m_nav->getPolyRefBase(curTile) | idx;
+        const PolyRef ref = curBase | idx;
         if (filter->passFilter(ref, curTile, &curTile->polys[idx])) neis[nneis++] = ref;
       }
 
@@ -1366,7 +1369,12 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
           if (neighbourNode->flags & NODE_CLOSED) continue;
           float tseg;
           if (distancePtSegSqr2D(searchPos, vj, vi, tseg) > searchRadSqr) continue;
-          if (nstack < MAX_STACK) {
+          if (nstack - head < MAX_STACK) {
+            if (nstack == MAX_STACK) { // compact: move the queued entries to the front
+              for (int q = head; q < nstack; ++q) stack[q - head] = stack[q];
+              nstack -= head;
+              head = 0;
+            }
             neighbourNode->parent = m_tinyNodePool.getNodeIdx(curNode);
             neighbourNode->flags |= NODE_CLOSED;
             stack[nstack++] = neighbourNode;
