@@ -2,8 +2,10 @@
 //
 // A node is one (polygon, state) pair: findPath gives a tile-border polygon one node per crossing
 // side (state 0..3) so it can be reached from two sides, like Detour. The pool is a fixed array
-// sized at init plus an open-addressing hash (linear probing, 2x the node count) whose entries
-// carry the pool's generation, so clear() is O(1): a new generation makes every entry stale. The open list is a binary min-heap on Node::total that stores each node's heap
+// sized at init plus a chained hash: a small bucket array (a quarter of the node count, 4 bytes a
+// bucket, so it stays in L1) whose entries carry the pool's generation, so clear() is O(1) (a new
+// generation makes every bucket stale), and the chains run through the nodes (Node::hashNext),
+// which a lookup reads anyway. The open list is a binary min-heap on Node::total that stores each node's heap
 // index, so decrease-key is O(log n) instead of Detour's linear search. Its push/pop/modify
 // follow the same sift order as Detour's dtNodeQueue, so equal totals are popped in the same order
 // and searches visit polygons in exactly Detour's order.
@@ -36,7 +38,7 @@ struct Node {
   PolyRef id;          ///< The polygon.
   uint8_t state;       ///< Crossing side state (0..MAX_STATES_PER_NODE-1).
   uint8_t flags;       ///< NodeFlags.
-  uint16_t reserved;
+  uint16_t hashNext;   ///< Next node in the pool's hash chain (internal; 0xffff = none).
 };
 
 class NodePool {
@@ -72,17 +74,19 @@ public:
   /// The node of (id, state), created (zeroed, id/state set) if new; null when the pool is full.
   Node* getNode(PolyRef id, uint8_t state = 0) {
     if (m_direct) return getNodeDirect(id, state);
-    uint32_t h = hash(id, state);
-    for (;;) {
-      const uint32_t s = m_table[h] ^ m_genHigh;
-      if (s > INDEX_MASK) break; // empty or from an older generation
-      Node* n = &m_nodes[s];
+    const uint32_t b = hash(id, state);
+    uint32_t head = m_table[b] ^ m_genHigh;
+    if (head > INDEX_MASK) head = NO_NODE; // empty or from an older generation
+    for (uint32_t i = head; i != NO_NODE;) {
+      Node* n = &m_nodes[i];
       if (n->id == id && n->state == state) return n;
-      h = (h + 1) & m_mask;
+      i = n->hashNext;
     }
     if (m_count >= m_maxNodes) return nullptr;
-    m_table[h] = m_genHigh | uint32_t(m_count);
-    return newNode(id, state);
+    m_table[b] = m_genHigh | uint32_t(m_count);
+    Node* n = newNode(id, state);
+    n->hashNext = uint16_t(head);
+    return n;
   }
   /// The node of (id, state) if it exists.
   Node* findNode(PolyRef id, uint8_t state) const;
@@ -105,12 +109,14 @@ public:
   size_t memoryBytes() const;
 
 private:
-  /// Hash mode: a table entry is (generation << 16) | node index (maxNodes <= 65535).
+  /// Hash mode: a bucket is (generation << 16) | index of its newest node (maxNodes <= 65535, so
+  /// indices stay below NO_NODE).
   static constexpr uint32_t INDEX_MASK = 0xffff;
+  static constexpr uint32_t NO_NODE = 0xffff;
 
   Node* newNode(PolyRef id, uint8_t state) {
     Node* n = &m_nodes[m_count++];
-    *n = Node{{0.0f, 0.0f, 0.0f}, 0.0f, 0.0f, 0.0f, 0, id, state, 0, 0};
+    *n = Node{{0.0f, 0.0f, 0.0f}, 0.0f, 0.0f, 0.0f, 0, id, state, 0, uint16_t(NO_NODE)};
     return n;
   }
   uint32_t hash(PolyRef id, uint8_t state) const {
@@ -137,7 +143,7 @@ private:
   void resetStamps();
 
   Node* m_nodes = nullptr;
-  uint32_t* m_table = nullptr; // hash mode: m_genHigh | node index; direct mode: node index
+  uint32_t* m_table = nullptr; // hash mode: buckets, m_genHigh | node index; direct mode: node index
   uint32_t m_genHigh = 1u << 16; // hash mode: the generation in an entry's high 16 bits
   uint32_t m_mask = 0;
   uint32_t m_shift = 32;
