@@ -498,7 +498,6 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
   startNode->parent = 0;
   startNode->cost = 0;
   startNode->total = vdist(startPos, endPos) * hscale;
-  startNode->heuristic = startNode->total; // the start can be reached again through a neighbour
   startNode->flags = NODE_OPEN;
   m_openList.push(startNode);
 
@@ -616,7 +615,6 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
       } else if (neighbourNode->flags == 0) {
         if (!wholeEdgeMidPoint(link, bestTile, bestPoly, neighbourPoly, neighbourNode->pos))
           edgeMidPoint(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile, neighbourNode->pos);
-        neighbourNode->heuristic = vdist(neighbourNode->pos, endPos) * hscale;
       }
       const float* const npos = CLOSEST ? candPos : neighbourNode->pos;
 
@@ -635,7 +633,15 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
         heuristic = 0;
       } else {
         cost = bestNode->cost + curCost;
-        heuristic = CLOSEST ? candHeuristic : neighbourNode->heuristic;
+        if (CLOSEST) {
+          heuristic = candHeuristic;
+        } else {
+          // A node reached before keeps its position, so its heuristic h is fixed and its total
+          // is cost + h: rounding is monotonic, so a cost no lower than its own cannot give a
+          // lower total and the node is rejected without computing h (a NaN cost falls through).
+          if (!OBSERVE && (neighbourNode->flags & (NODE_OPEN | NODE_CLOSED)) && cost >= neighbourNode->cost) continue;
+          heuristic = vdist(neighbourNode->pos, endPos) * hscale;
+        }
       }
       const float total = cost + heuristic;
       if (OBSERVE) {
@@ -651,10 +657,7 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
         continue;
       }
 
-      if (CLOSEST) {
-        vcopy(neighbourNode->pos, candPos);
-        neighbourNode->heuristic = candHeuristic;
-      }
+      if (CLOSEST) vcopy(neighbourNode->pos, candPos);
       neighbourNode->parent = bestIdx;
       neighbourNode->flags = uint8_t(neighbourNode->flags & ~NODE_CLOSED);
       neighbourNode->cost = cost;
@@ -730,7 +733,6 @@ Status NavMeshQuery::initSlicedFindPath(PolyRef startRef, PolyRef endRef, const 
   startNode->parent = 0;
   startNode->cost = 0;
   startNode->total = vdist(startPos, endPos) * filter->getHeuristicScale();
-  startNode->heuristic = startNode->total; // the start can be reached again through a neighbour
   startNode->flags = NODE_OPEN;
   m_openList.push(startNode);
 
@@ -884,7 +886,6 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
       if (neighbourNode->flags == 0) {
         if (!wholeEdgeMidPoint(bestTile->links[i], bestTile, bestPoly, neighbourPoly, neighbourNode->pos))
           edgeMidPoint(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile, neighbourNode->pos);
-        neighbourNode->heuristic = vdist(neighbourNode->pos, endPos) * hscale;
       }
 
       float cost = 0, heuristic = 0;
@@ -911,7 +912,9 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
         cost = cost + endCost;
         heuristic = 0;
       } else {
-        heuristic = neighbourNode->heuristic;
+        // As in findPath: the node's heuristic is fixed, so no lower cost means no lower total.
+        if (!OBSERVE && (neighbourNode->flags & (NODE_OPEN | NODE_CLOSED)) && cost >= neighbourNode->cost) continue;
+        heuristic = vdist(neighbourNode->pos, endPos) * hscale;
       }
       const float total = cost + heuristic;
       if (OBSERVE) {

@@ -33,7 +33,6 @@ struct Node {
   float pos[3];        ///< Where the search enters the polygon (edge midpoint; start pos for the start node). [Unit: wu]
   float cost;          ///< Cost from the start to pos (g).
   float total;         ///< cost + heuristic (f); for the circle searches: cost only.
-  float heuristic;     ///< findPath: the heuristic at pos (cached: pos is fixed at the first visit).
   uint32_t parent;     ///< Parent node index + 1; 0 = no parent.
   PolyRef id;          ///< The polygon.
   uint8_t state;       ///< Crossing side state (0..MAX_STATES_PER_NODE-1).
@@ -116,7 +115,7 @@ private:
 
   Node* newNode(PolyRef id, uint8_t state) {
     Node* n = &m_nodes[m_count++];
-    *n = Node{{0.0f, 0.0f, 0.0f}, 0.0f, 0.0f, 0.0f, 0, id, state, 0, uint16_t(NO_NODE)};
+    *n = Node{{0.0f, 0.0f, 0.0f}, 0.0f, 0.0f, 0, id, state, 0, uint16_t(NO_NODE)};
     return n;
   }
   uint32_t hash(PolyRef id, uint8_t state) const {
