@@ -104,7 +104,9 @@ __attribute__((always_inline)) inline bool vequal(const float* p0, const float* 
   constexpr float thr = (1.0f / 16384.0f) * (1.0f / 16384.0f);
   return vdistSqr(p0, p1) < thr;
 }
-inline bool visfinite(const float* v) { return std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]); }
+/// x * 0 is 0 for a finite x and NaN for an infinite or NaN one: one test (and one branch) for
+/// the three components.
+inline bool visfinite(const float* v) { return v[0] * 0.0f + v[1] * 0.0f + v[2] * 0.0f == 0.0f; }
 inline bool visfinite2D(const float* v) { return std::isfinite(v[0]) && std::isfinite(v[2]); }
 inline float vdot2D(const float* u, const float* v) { return u[0] * v[0] + u[2] * v[2]; }
 /// u.z * v.x - u.x * v.z
@@ -273,6 +275,23 @@ inline bool pointInPolygon(const float* pt, const float* verts, int nverts) {
     if (((vi[2] > pt[2]) != (vj[2] > pt[2])) &&
         (pt[0] < (vj[0] - vi[0]) * (pt[2] - vi[2]) / (vj[2] - vi[2]) + vi[0]))
       c = !c;
+  }
+  return c;
+}
+
+/// pointInPolygon on a polygon given as vertex indices into a vertex array [(x, y, z) * n], without
+/// copying the vertices. idx: [Size: nverts].
+inline bool pointInPolygonIdx(const float* pt, const float* vertArray, const uint16_t* idx, int nverts) {
+  bool c = false;
+  const float px = pt[0], pz = pt[2];
+  const float* vj = &vertArray[idx[nverts - 1] * 3];
+  bool jAbove = vj[2] > pz;
+  for (int i = 0; i < nverts; ++i) {
+    const float* vi = &vertArray[idx[i] * 3];
+    const bool iAbove = vi[2] > pz;
+    if (iAbove != jAbove && (px < (vj[0] - vi[0]) * (pz - vi[2]) / (vj[2] - vi[2]) + vi[0])) c = !c;
+    vj = vi;
+    jAbove = iAbove;
   }
   return c;
 }

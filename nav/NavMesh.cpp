@@ -1069,10 +1069,7 @@ bool NavMesh::getPolyHeight(const MeshTile* tile, const Poly* poly, const float*
   if (poly->getType() == POLYTYPE_OFFMESH_CONNECTION) return false;
   const uint32_t ip = uint32_t(poly - tile->polys);
   const PolyDetail* pd = &tile->detailMeshes[ip];
-  float verts[VERTS_PER_POLYGON * 3];
-  const int nv = poly->vertCount;
-  for (int i = 0; i < nv; ++i) vcopy(&verts[i * 3], &tile->verts[poly->verts[i] * 3]);
-  if (!pointInPolygon(pos, verts, nv)) return false;
+  if (!pointInPolygonIdx(pos, tile->verts, poly->verts, poly->vertCount)) return false;
   if (!height) return true;
   for (int j = 0; j < pd->triCount; ++j) {
     const uint8_t* t = &tile->detailTris[(pd->triBase + uint32_t(j)) * 4];
@@ -1099,6 +1096,11 @@ void NavMesh::closestPointOnPoly(PolyRef ref, const float* pos, float* closest, 
   const MeshTile* tile = nullptr;
   const Poly* poly = nullptr;
   getTileAndPolyByRefUnsafe(ref, &tile, &poly);
+  closestPointOnPoly(tile, poly, pos, closest, posOverPoly);
+}
+
+void NavMesh::closestPointOnPoly(const MeshTile* tile, const Poly* poly, const float* pos, float* closest,
+                                 bool* posOverPoly) const {
   vcopy(closest, pos);
   if (getPolyHeight(tile, poly, pos, &closest[1])) {
     if (posOverPoly) *posOverPoly = true;
@@ -1132,16 +1134,6 @@ void quantizeQueryBox(const MeshHeader* header, const float* qmin, const float* 
   bmax[0] = uint16_t(uint16_t(qfac * maxx + 1) | 1);
   bmax[1] = uint16_t(uint16_t(qfac * maxy + 1) | 1);
   bmax[2] = uint16_t(uint16_t(qfac * maxz + 1) | 1);
-}
-
-float nearestPolyDistSqr(const MeshHeader* header, const float* center, const float* closest, bool posOverPoly) {
-  float diff[3];
-  vsub(diff, center, closest);
-  if (posOverPoly) {
-    const float d = navAbs(diff[1]) - header->walkableClimb;
-    return d > 0 ? d * d : 0;
-  }
-  return vlenSqr(diff);
 }
 
 void polyBounds(const MeshTile* tile, const Poly* p, float* bmin, float* bmax) {

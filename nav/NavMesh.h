@@ -10,6 +10,7 @@
 // were already validated at the API edge.
 #pragma once
 
+#include "nav/NavMath.h"
 #include "nav/NavTypes.h"
 
 #include <string>
@@ -132,6 +133,9 @@ public:
   // ---- Geometry helpers shared with NavMeshQuery (no ref checks: callers pass valid tiles/polys).
   /// Closest point on a poly's detail surface; posOverPoly tells whether pos is above the poly.
   void closestPointOnPoly(PolyRef ref, const float* pos, float* closest, bool* posOverPoly) const;
+  /// The same for a poly already decoded (tile->polys[i]).
+  void closestPointOnPoly(const MeshTile* tile, const Poly* poly, const float* pos, float* closest,
+                          bool* posOverPoly) const;
   /// Height of the detail surface at pos (x, z) if pos is inside the poly (2D).
   bool getPolyHeight(const MeshTile* tile, const Poly* poly, const float* pos, float* height) const;
   /// Polys of a tile overlapping a box (BV tree when present, else a scan of ground polys), in BV
@@ -237,7 +241,15 @@ void polyBounds(const MeshTile* tile, const Poly* poly, float* bmin, float* bmax
 /// the poly (posOverPoly) only the height beyond the tile's walkable climb counts (0 within it), so
 /// a poly under the point beats a nearer one beside it; otherwise the squared 3D distance.
 /// [Unit: wu^2]
-float nearestPolyDistSqr(const MeshHeader* header, const float* center, const float* closest, bool posOverPoly);
+inline float nearestPolyDistSqr(const MeshHeader* header, const float* center, const float* closest, bool posOverPoly) {
+  float diff[3];
+  vsub(diff, center, closest);
+  if (posOverPoly) {
+    const float d = navAbs(diff[1]) - header->walkableClimb;
+    return d > 0 ? d * d : 0;
+  }
+  return vlenSqr(diff);
+}
 
 /// Hash of a tile grid location (for the position lookup).
 inline int computeTileHash(int x, int y, int mask) {

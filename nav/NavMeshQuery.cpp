@@ -30,9 +30,10 @@ inline int nextVert(int i, int n) { return i + 1 == n ? 0 : i + 1; }
 // needed (off-mesh polys, partial tile-border links).
 inline bool wholeEdgeMidPoint(const Link& link, const MeshTile* fromTile, const Poly* fromPoly, const Poly* toPoly,
                               float* mid) {
-  if (fromPoly->getType() != POLYTYPE_GROUND || toPoly->getType() != POLYTYPE_GROUND ||
-      (link.side != 0xff && (link.bmin != 0 || link.bmax != 255)))
-    return false;
+  // One branch for the whole test (bitwise, not short-circuit): the search loops take this for
+  // almost every link, and the partial tile-border case is rare but not predictable.
+  const bool partial = (link.side != 0xff) & ((link.bmin != 0) | (link.bmax != 255));
+  if ((fromPoly->getType() != POLYTYPE_GROUND) | (toPoly->getType() != POLYTYPE_GROUND) | partial) return false;
   const float* v0 = &fromTile->verts[fromPoly->verts[link.edge] * 3];
   const float* v1 = &fromTile->verts[fromPoly->verts[nextVert(link.edge, fromPoly->vertCount)] * 3];
   mid[0] = (v0[0] + v1[0]) * 0.5f;
@@ -70,13 +71,13 @@ struct NearestPoly {
   PolyRef nearestRef;
   float nearestPt[3];
   bool overPoly;
-  static void process(void* ctx, const MeshTile* tile, const Poly* const*, const PolyRef* refs, int n) {
+  static void process(void* ctx, const MeshTile* tile, const Poly* const* polys, const PolyRef* refs, int n) {
     NearestPoly* q = static_cast<NearestPoly*>(ctx);
     const NavMesh* nav = q->query->getAttachedNavMesh();
     for (int i = 0; i < n; ++i) {
       float closest[3];
       bool posOverPoly = false;
-      nav->closestPointOnPoly(refs[i], q->center, closest, &posOverPoly);
+      nav->closestPointOnPoly(tile, polys[i], q->center, closest, &posOverPoly);
       // Directly over a polygon and within climb height: favoured over the plain nearest point.
       const float d = nearestPolyDistSqr(tile->header, q->center, closest, posOverPoly);
       if (d < q->nearestDistSqr) {
@@ -498,7 +499,6 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
   startNode->parent = 0;
   startNode->cost = 0;
   startNode->total = vdist(startPos, endPos) * hscale;
-  startNode->heuristic = startNode->total; // the start can be reached again through a neighbour
   startNode->flags = NODE_OPEN;
   m_openList.push(startNode);
 
@@ -560,10 +560,14 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
     for (uint32_t i = bestPoly->firstLink; i != NULL_LINK; i = links[i].next) {
       const Link& link = links[i];
       const PolyRef neighbourRef = link.ref;
-      if (OBSERVE) ev = RelaxEvent{bestRef, neighbourRef};
-      if (!neighbourRef) continue;
-      if (neighbourRef == parentRef) {
-        if (OBSERVE) relax(RELAX_REJECT_PARENT);
+      if (OBSERVE) {
+        ev = RelaxEvent{bestRef, neighbourRef};
+        if (!neighbourRef) continue;
+        if (neighbourRef == parentRef) {
+          relax(RELAX_REJECT_PARENT);
+          continue;
+        }
+      } else if ((neighbourRef == 0) | (neighbourRef == parentRef)) { // one branch
         continue;
       }
 
@@ -571,7 +575,8 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
       const Poly* neighbourPoly = nullptr;
       decode(neighbourRef, &neighbourTile, &neighbourPoly);
       if (PLAIN) {
-        if (!(neighbourPoly->flags & includeFlags) || (neighbourPoly->flags & excludeFlags)) {
+        const uint16_t nflags = neighbourPoly->flags;
+        if (((nflags & includeFlags) == 0) | ((nflags & excludeFlags) != 0)) {
           if (OBSERVE) relax(RELAX_REJECT_FILTERED);
           continue;
         }
@@ -611,7 +616,6 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
       } else if (neighbourNode->flags == 0) {
         if (!wholeEdgeMidPoint(link, bestTile, bestPoly, neighbourPoly, neighbourNode->pos))
           edgeMidPoint(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile, neighbourNode->pos);
-        neighbourNode->heuristic = vdist(neighbourNode->pos, endPos) * hscale;
       }
       const float* const npos = CLOSEST ? candPos : neighbourNode->pos;
 
@@ -630,7 +634,15 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
         heuristic = 0;
       } else {
         cost = bestNode->cost + curCost;
-        heuristic = CLOSEST ? candHeuristic : neighbourNode->heuristic;
+        if (CLOSEST) {
+          heuristic = candHeuristic;
+        } else {
+          // A node reached before keeps its position, so its heuristic h is fixed and its total
+          // is cost + h: rounding is monotonic, so a cost no lower than its own cannot give a
+          // lower total and the node is rejected without computing h (a NaN cost falls through).
+          if (!OBSERVE && (neighbourNode->flags & (NODE_OPEN | NODE_CLOSED)) && cost >= neighbourNode->cost) continue;
+          heuristic = vdist(neighbourNode->pos, endPos) * hscale;
+        }
       }
       const float total = cost + heuristic;
       if (OBSERVE) {
@@ -646,10 +658,7 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
         continue;
       }
 
-      if (CLOSEST) {
-        vcopy(neighbourNode->pos, candPos);
-        neighbourNode->heuristic = candHeuristic;
-      }
+      if (CLOSEST) vcopy(neighbourNode->pos, candPos);
       neighbourNode->parent = bestIdx;
       neighbourNode->flags = uint8_t(neighbourNode->flags & ~NODE_CLOSED);
       neighbourNode->cost = cost;
@@ -704,6 +713,8 @@ Status NavMeshQuery::initSlicedFindPath(PolyRef startRef, PolyRef endRef, const 
       !visfinite(startPos) || !endPos || !visfinite(endPos) || !filter)
     return FAILURE | INVALID_PARAM;
 
+  m_query.meshGeneration = m_nav->generation();
+
   if (options & FINDPATH_ANY_ANGLE) {
     // Raycast shortcuts only over a few agent radii (the radius of the start tile).
     const MeshTile* tile = m_nav->getTileByRef(startRef);
@@ -723,7 +734,6 @@ Status NavMeshQuery::initSlicedFindPath(PolyRef startRef, PolyRef endRef, const 
   startNode->parent = 0;
   startNode->cost = 0;
   startNode->total = vdist(startPos, endPos) * filter->getHeuristicScale();
-  startNode->heuristic = startNode->total; // the start can be reached again through a neighbour
   startNode->flags = NODE_OPEN;
   m_openList.push(startNode);
 
@@ -736,14 +746,21 @@ Status NavMeshQuery::initSlicedFindPath(PolyRef startRef, PolyRef endRef, const 
 
 Status NavMeshQuery::updateSlicedFindPath(int maxIter, int* doneIters) {
   if (!statusInProgress(m_query.status)) return m_query.status;
-  return m_observer ? updateSlicedImpl<true>(maxIter, doneIters) : updateSlicedImpl<false>(maxIter, doneIters);
+  if (m_observer) return updateSlicedImpl<true, false>(maxIter, doneIters);
+  // The mesh is unchanged since init: every ref in the pool is still valid (the checks below
+  // would all pass), so the fast loop decodes without them.
+  if (m_nav->generation() == m_query.meshGeneration && m_query.filter->isPlain())
+    return updateSlicedImpl<false, true>(maxIter, doneIters);
+  return updateSlicedImpl<false, false>(maxIter, doneIters);
 }
 
 // OBSERVE: m_observer is set and hears every expansion and relaxation (a separate instantiation,
 // so the search without an observer pays nothing for it).
-template <bool OBSERVE>
+// FAST: no observer, a plain filter and a mesh unchanged since init: no ref checks, the plain
+// filter inlined.
+template <bool OBSERVE, bool FAST>
 Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
-  if (!m_nav->isValidPolyRef(m_query.startRef) || !m_nav->isValidPolyRef(m_query.endRef)) {
+  if (!FAST && (!m_nav->isValidPolyRef(m_query.startRef) || !m_nav->isValidPolyRef(m_query.endRef))) {
     m_query.status = FAILURE;
     return FAILURE;
   }
@@ -752,7 +769,7 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
   RaycastHit rayHit;
   rayHit.maxPath = 0;
   // A plain filter is inlined (flag test, distance * area cost).
-  const bool plain = filter->isPlain();
+  const bool plain = FAST || filter->isPlain();
   const uint16_t includeFlags = filter->getIncludeFlags();
   const uint16_t excludeFlags = filter->getExcludeFlags();
   const float* const areaCost = filter->areaCosts();
@@ -791,7 +808,10 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
     const PolyRef bestRef = bestNode->id;
     const MeshTile* bestTile = nullptr;
     const Poly* bestPoly = nullptr;
-    if (statusFailed(m_nav->getTileAndPolyByRef(bestRef, &bestTile, &bestPoly))) {
+    if (FAST) {
+      bestTile = &tiles[(bestRef >> polyBits) & tileMask];
+      bestPoly = &bestTile->polys[bestRef & polyMask];
+    } else if (statusFailed(m_nav->getTileAndPolyByRef(bestRef, &bestTile, &bestPoly))) {
       // The polygon disappeared during the search.
       m_query.status = FAILURE;
       if (doneIters) *doneIters = iter;
@@ -807,7 +827,9 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
       parentRef = parentNode->id;
       if (parentNode->parent) grandpaRef = m_nodePool.nodeAtIdx(parentNode->parent)->id;
     }
-    if (parentRef) {
+    if (FAST) {
+      // The plain filter needs no parent polygon.
+    } else if (parentRef) {
       const bool invalidParent = statusFailed(m_nav->getTileAndPolyByRef(parentRef, &parentTile, &parentPoly));
       if (invalidParent || (grandpaRef && !m_nav->isValidPolyRef(grandpaRef))) {
         m_query.status = FAILURE;
@@ -824,15 +846,20 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
     const uint32_t bestIdx = m_nodePool.nodeIdx(bestNode);
     for (uint32_t i = bestPoly->firstLink; i != NULL_LINK; i = bestTile->links[i].next) {
       const PolyRef neighbourRef = bestTile->links[i].ref;
-      if (OBSERVE) ev = RelaxEvent{bestRef, neighbourRef};
-      if (!neighbourRef) continue;
-      if (neighbourRef == parentRef) {
-        if (OBSERVE) relax(RELAX_REJECT_PARENT);
+      if (OBSERVE) {
+        ev = RelaxEvent{bestRef, neighbourRef};
+        if (!neighbourRef) continue;
+        if (neighbourRef == parentRef) {
+          relax(RELAX_REJECT_PARENT);
+          continue;
+        }
+      } else if ((neighbourRef == 0) | (neighbourRef == parentRef)) { // one branch
         continue;
       }
       const MeshTile* const neighbourTile = &tiles[(neighbourRef >> polyBits) & tileMask];
       const Poly* const neighbourPoly = &neighbourTile->polys[neighbourRef & polyMask];
-      if (plain ? (!(neighbourPoly->flags & includeFlags) || (neighbourPoly->flags & excludeFlags))
+      const uint16_t nflags = neighbourPoly->flags;
+      if (plain ? (((nflags & includeFlags) == 0) | ((nflags & excludeFlags) != 0))
                 : !filter->passFilter(neighbourRef, neighbourTile, neighbourPoly)) {
         if (OBSERVE) relax(RELAX_REJECT_FILTERED);
         continue;
@@ -860,7 +887,6 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
       if (neighbourNode->flags == 0) {
         if (!wholeEdgeMidPoint(bestTile->links[i], bestTile, bestPoly, neighbourPoly, neighbourNode->pos))
           edgeMidPoint(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile, neighbourNode->pos);
-        neighbourNode->heuristic = vdist(neighbourNode->pos, endPos) * hscale;
       }
 
       float cost = 0, heuristic = 0;
@@ -887,7 +913,9 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
         cost = cost + endCost;
         heuristic = 0;
       } else {
-        heuristic = neighbourNode->heuristic;
+        // As in findPath: the node's heuristic is fixed, so no lower cost means no lower total.
+        if (!OBSERVE && (neighbourNode->flags & (NODE_OPEN | NODE_CLOSED)) && cost >= neighbourNode->cost) continue;
+        heuristic = vdist(neighbourNode->pos, endPos) * hscale;
       }
       const float total = cost + heuristic;
       if (OBSERVE) {
@@ -1131,7 +1159,11 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
 
   Status status = SUCCESS;
   constexpr int MAX_STACK = 48;
-  Node* stack[MAX_STACK]; // a FIFO despite the name: popped from the front (Detour's order)
+  // A FIFO despite the name (Detour's order): entries [head, nstack) are queued. Detour shifts the
+  // array down on every pop, so at most MAX_STACK entries are queued at once; nstack - head is
+  // that count, and the array is only compacted when its end is reached.
+  Node* stack[MAX_STACK];
+  int head = 0;
   int nstack = 0;
 
   m_tinyNodePool.clear();
@@ -1153,14 +1185,13 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
   const float searchRadSqr = sqr(vdist(startPos, endPos) / 2.0f + 0.001f);
 
   float verts[VERTS_PER_POLYGON * 3];
-  while (nstack) {
-    Node* curNode = stack[0];
-    for (int q = 0; q < nstack - 1; ++q) stack[q] = stack[q + 1];
-    --nstack;
+  while (head < nstack) {
+    Node* curNode = stack[head++];
     const PolyRef curRef = curNode->id;
     const MeshTile* curTile = nullptr;
     const Poly* curPoly = nullptr;
     m_nav->getTileAndPolyByRefUnsafe(curRef, &curTile, &curPoly);
+    const PolyRef curBase = m_nav->getPolyRefBase(curTile);
     const int nverts = curPoly->vertCount;
     polyVerts(curTile, curPoly, verts);
 
@@ -1186,7 +1217,7 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
         }
       } else if (curPoly->neis[j]) {
         const uint32_t idx = uint32_t(curPoly->neis[j] - 1);
-        const PolyRef ref = m_nav->getPolyRefBase(curTile) | idx;
+        const PolyRef ref = curBase | idx;
         if (filter->passFilter(ref, curTile, &curTile->polys[idx])) neis[nneis++] = ref;
       }
 
@@ -1208,7 +1239,12 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
           if (neighbourNode->flags & NODE_CLOSED) continue;
           float tseg;
           if (distancePtSegSqr2D(searchPos, vj, vi, tseg) > searchRadSqr) continue;
-          if (nstack < MAX_STACK) {
+          if (nstack - head < MAX_STACK) {
+            if (nstack == MAX_STACK) { // compact: move the queued entries to the front
+              for (int q = head; q < nstack; ++q) stack[q - head] = stack[q];
+              nstack -= head;
+              head = 0;
+            }
             neighbourNode->parent = m_tinyNodePool.getNodeIdx(curNode);
             neighbourNode->flags |= NODE_CLOSED;
             stack[nstack++] = neighbourNode;

@@ -253,6 +253,7 @@ private:
     const QueryFilter* filter = nullptr;
     int options = 0;
     float raycastLimitSqr = 0;
+    uint64_t meshGeneration = 0; ///< NavMesh::generation() at init: unchanged = every node's ref is valid.
   };
 
   Status portalPoints(PolyRef from, const Poly* fromPoly, const MeshTile* fromTile, PolyRef to, const Poly* toPoly,
@@ -268,7 +269,7 @@ private:
   template <bool PLAIN, bool CLOSEST, bool OBSERVE = false>
   Status findPathImpl(PolyRef startRef, PolyRef endRef, const float* startPos, const float* endPos,
                       const QueryFilter* filter, PolyRef* path, int* pathCount, int maxPath);
-  template <bool OBSERVE>
+  template <bool OBSERVE, bool FAST>
   Status updateSlicedImpl(int maxIter, int* doneIters);
   Status getPathToNode(Node* endNode, PolyRef* path, int* pathCount, int maxPath) const;
   Status finalizeFromNode(Node* node, PolyRef* path, int* pathCount, int maxPath);

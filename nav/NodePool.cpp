@@ -66,15 +66,12 @@ bool NodePool::init(int maxNodes) {
   if (maxNodes < 1 || maxNodes > 65535) return false;
   release();
   m_nodes = new (std::nothrow) Node[size_t(maxNodes)];
-  uint32_t tableSize = 1;
-  uint32_t bits = 0;
-  while (tableSize < uint32_t(maxNodes) * 2) {
+  // A bucket per 4 nodes (Detour's ratio): 512 buckets, 2 KB, for the default 2048 nodes.
+  uint32_t tableSize = 2;
+  uint32_t bits = 1;
+  while (tableSize < uint32_t(maxNodes) / 4) {
     tableSize <<= 1;
     ++bits;
-  }
-  if (bits < 1) {
-    tableSize = 2;
-    bits = 1;
   }
   m_table = new (std::nothrow) uint32_t[tableSize]();
   if (!m_nodes || !m_table) {
@@ -87,22 +84,20 @@ bool NodePool::init(int maxNodes) {
   }
   m_mask = tableSize - 1;
   m_shift = 32 - bits;
+  m_genHigh = 1u << 16; // the zeroed table holds generation 0: all empty
   m_maxNodes = maxNodes;
   m_count = 0;
   return true;
 }
 
-void NodePool::clear() {
+void NodePool::resetStamps() {
   if (m_direct) {
-    m_count = 0;
-    if (++m_generation == 0) { // wrapped: old stamps could alias, so reset them once
-      for (size_t i = 0; i < m_slotCount; ++i) m_stamp[i] = 0;
-      m_generation = 1;
-    }
-    return;
+    for (size_t i = 0; i < m_slotCount; ++i) m_stamp[i] = 0;
+    m_generation = 1;
+  } else {
+    for (uint32_t i = 0; m_table && i <= m_mask; ++i) m_table[i] = 0;
+    m_genHigh = 1u << 16;
   }
-  for (int i = 0; i < m_count; ++i) m_table[m_nodes[i].hashSlot] = 0;
-  m_count = 0;
 }
 
 Node* NodePool::findNode(PolyRef id, uint8_t state) const {
@@ -111,14 +106,14 @@ Node* NodePool::findNode(PolyRef id, uint8_t state) const {
     const uint32_t slot = directSlot(id, state);
     return slot != UINT32_MAX && m_stamp[slot] == m_generation ? &m_nodes[m_table[slot]] : nullptr;
   }
-  uint32_t h = hash(id, state);
-  for (;;) {
-    const uint32_t s = m_table[h];
-    if (!s) return nullptr;
-    Node* n = &m_nodes[s - 1];
+  uint32_t i = m_table[hash(id, state)] ^ m_genHigh;
+  if (i > INDEX_MASK) return nullptr;
+  while (i != NO_NODE) {
+    Node* n = &m_nodes[i];
     if (n->id == id && n->state == state) return n;
-    h = (h + 1) & m_mask;
+    i = n->hashNext;
   }
+  return nullptr;
 }
 
 int NodePool::findNodes(PolyRef id, Node** nodes, int maxNodes) const {

@@ -2,8 +2,10 @@
 //
 // A node is one (polygon, state) pair: findPath gives a tile-border polygon one node per crossing
 // side (state 0..3) so it can be reached from two sides, like Detour. The pool is a fixed array
-// sized at init plus an open-addressing hash (linear probing, 2x the node count, cleared in
-// O(nodes used)). The open list is a binary min-heap on Node::total that stores each node's heap
+// sized at init plus a chained hash: a small bucket array (a quarter of the node count, 4 bytes a
+// bucket, so it stays in L1) whose entries carry the pool's generation, so clear() is O(1) (a new
+// generation makes every bucket stale), and the chains run through the nodes (Node::hashNext),
+// which a lookup reads anyway. The open list is a binary min-heap on Node::total that stores each node's heap
 // index, so decrease-key is O(log n) instead of Detour's linear search. Its push/pop/modify
 // follow the same sift order as Detour's dtNodeQueue, so equal totals are popped in the same order
 // and searches visit polygons in exactly Detour's order.
@@ -31,13 +33,11 @@ struct Node {
   float pos[3];        ///< Where the search enters the polygon (edge midpoint; start pos for the start node). [Unit: wu]
   float cost;          ///< Cost from the start to pos (g).
   float total;         ///< cost + heuristic (f); for the circle searches: cost only.
-  float heuristic;     ///< findPath: the heuristic at pos (cached: pos is fixed at the first visit).
   uint32_t parent;     ///< Parent node index + 1; 0 = no parent.
   PolyRef id;          ///< The polygon.
   uint8_t state;       ///< Crossing side state (0..MAX_STATES_PER_NODE-1).
   uint8_t flags;       ///< NodeFlags.
-  uint16_t reserved;
-  uint32_t hashSlot;   ///< Slot in the pool's hash table (internal).
+  uint16_t hashNext;   ///< Next node in the pool's hash chain (internal; 0xffff = none).
 };
 
 class NodePool {
@@ -59,33 +59,32 @@ public:
                   int tileBits, int maxNodes);
   /// True in direct mode.
   bool isDirect() const { return m_direct; }
-  /// Forgets all nodes (hash mode: O(nodes used); direct mode: O(1)).
-  void clear();
+  /// Forgets all nodes: O(1), a new generation (a full reset once every 2^16 / 2^32 clears).
+  void clear() {
+    m_count = 0;
+    if (m_direct) {
+      if (++m_generation == 0) resetStamps();
+    } else {
+      m_genHigh += 1u << 16;
+      if (m_genHigh == 0) resetStamps();
+    }
+  }
 
   /// The node of (id, state), created (zeroed, id/state set) if new; null when the pool is full.
   Node* getNode(PolyRef id, uint8_t state = 0) {
     if (m_direct) return getNodeDirect(id, state);
-    uint32_t h = hash(id, state);
-    for (;;) {
-      const uint32_t s = m_table[h];
-      if (!s) break;
-      Node* n = &m_nodes[s - 1];
+    const uint32_t b = hash(id, state);
+    uint32_t head = m_table[b] ^ m_genHigh;
+    if (head > INDEX_MASK) head = NO_NODE; // empty or from an older generation
+    for (uint32_t i = head; i != NO_NODE;) {
+      Node* n = &m_nodes[i];
       if (n->id == id && n->state == state) return n;
-      h = (h + 1) & m_mask;
+      i = n->hashNext;
     }
     if (m_count >= m_maxNodes) return nullptr;
-    Node* n = &m_nodes[m_count++];
-    m_table[h] = uint32_t(m_count);
-    n->pos[0] = n->pos[1] = n->pos[2] = 0.0f;
-    n->cost = 0.0f;
-    n->total = 0.0f;
-    n->heuristic = 0.0f;
-    n->parent = 0;
-    n->id = id;
-    n->state = state;
-    n->flags = 0;
-    n->reserved = 0;
-    n->hashSlot = h;
+    m_table[b] = m_genHigh | uint32_t(m_count);
+    Node* n = newNode(id, state);
+    n->hashNext = uint16_t(head);
     return n;
   }
   /// The node of (id, state) if it exists.
@@ -109,6 +108,16 @@ public:
   size_t memoryBytes() const;
 
 private:
+  /// Hash mode: a bucket is (generation << 16) | index of its newest node (maxNodes <= 65535, so
+  /// indices stay below NO_NODE).
+  static constexpr uint32_t INDEX_MASK = 0xffff;
+  static constexpr uint32_t NO_NODE = 0xffff;
+
+  Node* newNode(PolyRef id, uint8_t state) {
+    Node* n = &m_nodes[m_count++];
+    *n = Node{{0.0f, 0.0f, 0.0f}, 0.0f, 0.0f, 0, id, state, 0, uint16_t(NO_NODE)};
+    return n;
+  }
   uint32_t hash(PolyRef id, uint8_t state) const {
     return ((id ^ (uint32_t(state) << 29)) * 0x9E3779B1u) >> m_shift;
   }
@@ -124,25 +133,17 @@ private:
     if (slot == UINT32_MAX) return nullptr;
     if (m_stamp[slot] == m_generation) return &m_nodes[m_table[slot]];
     if (m_count >= m_maxNodes) return nullptr;
-    Node* n = &m_nodes[m_count];
-    m_table[slot] = uint32_t(m_count++);
+    m_table[slot] = uint32_t(m_count);
     m_stamp[slot] = m_generation;
-    n->pos[0] = n->pos[1] = n->pos[2] = 0.0f;
-    n->cost = 0.0f;
-    n->total = 0.0f;
-    n->heuristic = 0.0f;
-    n->parent = 0;
-    n->id = id;
-    n->state = state;
-    n->flags = 0;
-    n->reserved = 0;
-    n->hashSlot = slot;
-    return n;
+    return newNode(id, state);
   }
   void release();
+  /// clear() after its generation wrapped: old entries could alias the new generation.
+  void resetStamps();
 
   Node* m_nodes = nullptr;
-  uint32_t* m_table = nullptr; // node index + 1, 0 = empty
+  uint32_t* m_table = nullptr; // hash mode: buckets, m_genHigh | node index; direct mode: node index
+  uint32_t m_genHigh = 1u << 16; // hash mode: the generation in an entry's high 16 bits
   uint32_t m_mask = 0;
   uint32_t m_shift = 32;
   int m_maxNodes = 0;

@@ -2,7 +2,8 @@
 // query set (seeded random start/end points on the mesh, plain filter, RecastDemo conventions:
 // extents (2, 4, 2), 2048 nodes, buffers 2048). One benchmark iteration runs the whole set; at the
 // end a table gives Detour time / nav time per operation (> 1 = nav faster), each the best of the
-// repetitions (default 5).
+// repetitions (default 5), then findPath and the sliced search with nav's unlimited pool
+// (initUnlimited) against the same Detour runs.
 //
 //   query_bench [--level PATH.obj] [--solo] [--cs CELL] [--smoke] [google benchmark flags]
 // Default level: ../shared/levels/nav_test.obj (tiled, tile size 48) if present, else the
@@ -123,6 +124,30 @@ void Dt_findPath(benchmark::State& st) {
       benchmark::DoNotOptimize(n);
     }
 }
+// The same searches with the node pool that scales with the mesh (initUnlimited: direct slots,
+// never OUT_OF_NODES), against Detour's 2048-node runs.
+void Nav_findPathUnlimited(benchmark::State& st) {
+  Ctx c;
+  c.nq.initUnlimited(&g_set.mesh->nav);
+  for (auto _ : st)
+    for (int i = 0; i < N; ++i) {
+      int n;
+      c.nq.findPath(g_set.sref[i], g_set.eref[i], &g_set.sp[i * 3], &g_set.ep[i * 3], &c.nf, c.path.data(), &n, MAXP);
+      benchmark::DoNotOptimize(n);
+    }
+}
+void Nav_slicedFindPathUnlimited(benchmark::State& st) {
+  Ctx c;
+  c.nq.initUnlimited(&g_set.mesh->nav);
+  for (auto _ : st)
+    for (int i = 0; i < N; ++i) {
+      int n;
+      nav::Status s = c.nq.initSlicedFindPath(g_set.sref[i], g_set.eref[i], &g_set.sp[i * 3], &g_set.ep[i * 3], &c.nf);
+      while (nav::statusInProgress(s)) s = c.nq.updateSlicedFindPath(32, nullptr);
+      c.nq.finalizeSlicedFindPath(c.path.data(), &n, MAXP);
+      benchmark::DoNotOptimize(n);
+    }
+}
 void Nav_slicedFindPath(benchmark::State& st) {
   Ctx c;
   for (auto _ : st)
@@ -231,6 +256,8 @@ void Dt_moveAlongSurface(benchmark::State& st) {
 
 const char* const OPS[] = {"findNearestPoly", "findPath", "slicedFindPath", "findStraightPath", "smoothPath",
                            "raycast", "moveAlongSurface"};
+/// Rows of nav's unlimited pool: {nav benchmark suffix, the Detour operation it is compared with}.
+const char* const UNLIMITED[][2] = {{"findPathUnlimited", "findPath"}, {"slicedFindPathUnlimited", "slicedFindPath"}};
 
 class RatioReporter : public benchmark::ConsoleReporter {
 public:
@@ -285,6 +312,8 @@ int main(int argc, char** argv) {
   benchmark::RegisterBenchmark("Nav_findPath", Nav_findPath);
   benchmark::RegisterBenchmark("Dt_findPath", Dt_findPath);
   benchmark::RegisterBenchmark("Nav_slicedFindPath", Nav_slicedFindPath);
+  benchmark::RegisterBenchmark("Nav_findPathUnlimited", Nav_findPathUnlimited);
+  benchmark::RegisterBenchmark("Nav_slicedFindPathUnlimited", Nav_slicedFindPathUnlimited);
   benchmark::RegisterBenchmark("Dt_slicedFindPath", Dt_slicedFindPath);
   benchmark::RegisterBenchmark("Nav_findStraightPath", Nav_findStraightPath);
   benchmark::RegisterBenchmark("Dt_findStraightPath", Dt_findStraightPath);
@@ -311,6 +340,13 @@ int main(int argc, char** argv) {
       continue;
     }
     std::printf("%-18s %14.1f %14.1f %7.2fx\n", op, d->second / 1000.0, n->second / 1000.0, d->second / n->second);
+  }
+  std::printf("unlimited pool (nav initUnlimited vs Detour's 2048 nodes):\n");
+  for (const auto& u : UNLIMITED) {
+    const auto d = rep.times.find(std::string("Dt_") + u[1]);
+    const auto n = rep.times.find(std::string("Nav_") + u[0]);
+    if (d == rep.times.end() || n == rep.times.end()) continue;
+    std::printf("%-18s %14.1f %14.1f %7.2fx\n", u[1], d->second / 1000.0, n->second / 1000.0, d->second / n->second);
   }
   return missing == int(sizeof(OPS) / sizeof(OPS[0])) ? 1 : 0;
 }
