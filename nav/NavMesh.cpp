@@ -429,52 +429,51 @@ Status NavMesh::validateTileData(const uint8_t* data, int dataSize, std::string*
   if (h.version != NAVMESH_VERSION)
     return failWith(why, FAILURE | WRONG_VERSION, "tile data: version %d, expected %d", h.version, NAVMESH_VERSION);
 
-  char at[96];
-  std::snprintf(at, sizeof at, "tile (%d,%d,%d)", h.x, h.y, h.layer);
+  // Messages name the tile as "tile (x,y,layer)", formatted only when one is written.
   const Status BAD = FAILURE | INVALID_PARAM;
 
   // Grid location: neighbour lookups step one cell in every direction, keep far from int overflow.
   const int COORD_LIMIT = 1 << 30;
   if (h.x <= -COORD_LIMIT || h.x >= COORD_LIMIT || h.y <= -COORD_LIMIT || h.y >= COORD_LIMIT)
-    return failWith(why, BAD, "%s: tile coordinates out of range (|x|, |y| < 2^30)", at);
+    return failWith(why, BAD, "tile (%d,%d,%d): tile coordinates out of range (|x|, |y| < 2^30)", h.x, h.y, h.layer);
 
   // Counts against each other and the data size.
   if (!countsNonNegative(h))
     return failWith(why, BAD,
-                    "%s: negative count (polys %d, verts %d, links %d, detail meshes %d, detail verts %d, detail "
+                    "tile (%d,%d,%d): negative count (polys %d, verts %d, links %d, detail meshes %d, detail verts %d, detail "
                     "tris %d, BV nodes %d, off-mesh cons %d)",
-                    at, h.polyCount, h.vertCount, h.maxLinkCount, h.detailMeshCount, h.detailVertCount,
+                    h.x, h.y, h.layer, h.polyCount, h.vertCount, h.maxLinkCount, h.detailMeshCount, h.detailVertCount,
                     h.detailTriCount, h.bvNodeCount, h.offMeshConCount);
   const TileLayout lay = computeLayout(h);
   if (lay.total != dataSize)
-    return failWith(why, BAD, "%s: data size %d does not match the %lld bytes its header's counts imply", at, dataSize,
+    return failWith(why, BAD, "tile (%d,%d,%d): data size %d does not match the %lld bytes its header's counts imply", h.x, h.y, h.layer, dataSize,
                     (long long)lay.total);
-  if (h.vertCount > 0xffff) return failWith(why, BAD, "%s: vertCount %d exceeds 16-bit indices", at, h.vertCount);
+  if (h.vertCount > 0xffff) return failWith(why, BAD, "tile (%d,%d,%d): vertCount %d exceeds 16-bit indices", h.x, h.y, h.layer, h.vertCount);
   if (m_tiles && int64_t(h.polyCount) > (int64_t(1) << m_polyBits))
-    return failWith(why, BAD, "%s: polyCount %d exceeds the mesh's maxPolys (%u poly bits)", at, h.polyCount, m_polyBits);
+    return failWith(why, BAD, "tile (%d,%d,%d): polyCount %d exceeds the mesh's maxPolys (%u poly bits)", h.x, h.y, h.layer, h.polyCount, m_polyBits);
   if (h.offMeshBase < 0 || int64_t(h.offMeshBase) + h.offMeshConCount != h.polyCount)
-    return failWith(why, BAD, "%s: offMeshBase %d + offMeshConCount %d != polyCount %d", at, h.offMeshBase,
+    return failWith(why, BAD, "tile (%d,%d,%d): offMeshBase %d + offMeshConCount %d != polyCount %d", h.x, h.y, h.layer, h.offMeshBase,
                     h.offMeshConCount, h.polyCount);
   if (h.detailMeshCount < h.offMeshBase || h.detailMeshCount > h.polyCount)
-    return failWith(why, BAD, "%s: detailMeshCount %d, expected one per ground poly (%d)", at, h.detailMeshCount,
+    return failWith(why, BAD, "tile (%d,%d,%d): detailMeshCount %d, expected one per ground poly (%d)", h.x, h.y, h.layer, h.detailMeshCount,
                     h.offMeshBase);
 
   // Scalars.
   for (int k = 0; k < 3; ++k) {
     if (!finite(h.bmin[k]) || !finite(h.bmax[k]) || h.bmin[k] > h.bmax[k])
-      return failWith(why, BAD, "%s: bounds axis %d [%g, %g] not finite or inverted", at, k, double(h.bmin[k]),
+      return failWith(why, BAD, "tile (%d,%d,%d): bounds axis %d [%g, %g] not finite or inverted", h.x, h.y, h.layer, k, double(h.bmin[k]),
                       double(h.bmax[k]));
   }
   if (!finite(h.walkableHeight) || !finite(h.walkableRadius) || !finite(h.walkableClimb) || h.walkableHeight < 0 ||
       h.walkableRadius < 0 || h.walkableClimb < 0)
-    return failWith(why, BAD, "%s: walkable height/radius/climb %g/%g/%g not finite and >= 0", at,
+    return failWith(why, BAD, "tile (%d,%d,%d): walkable height/radius/climb %g/%g/%g not finite and >= 0", h.x, h.y, h.layer,
                     double(h.walkableHeight), double(h.walkableRadius), double(h.walkableClimb));
   if (h.bvNodeCount > 0) {
     if (!finite(h.bvQuantFactor) || !(h.bvQuantFactor > 0))
-      return failWith(why, BAD, "%s: bvQuantFactor %g not positive and finite", at, double(h.bvQuantFactor));
+      return failWith(why, BAD, "tile (%d,%d,%d): bvQuantFactor %g not positive and finite", h.x, h.y, h.layer, double(h.bvQuantFactor));
     for (int k = 0; k < 3; ++k) {
       if ((h.bmax[k] - h.bmin[k]) * h.bvQuantFactor + 1.0f >= 65535.0f)
-        return failWith(why, BAD, "%s: bounds axis %d span %g does not fit 16-bit BV units (factor %g)", at, k,
+        return failWith(why, BAD, "tile (%d,%d,%d): bounds axis %d span %g does not fit 16-bit BV units (factor %g)", h.x, h.y, h.layer, k,
                         double(h.bmax[k] - h.bmin[k]), double(h.bvQuantFactor));
     }
   }
@@ -488,10 +487,10 @@ Status NavMesh::validateTileData(const uint8_t* data, int dataSize, std::string*
   const OffMeshConnection* cons = reinterpret_cast<const OffMeshConnection*>(data + lay.offMeshCons);
 
   for (int i = 0; i < h.vertCount * 3; ++i) {
-    if (!finite(verts[i])) return failWith(why, BAD, "%s: vertex %d is not finite", at, i / 3);
+    if (!finite(verts[i])) return failWith(why, BAD, "tile (%d,%d,%d): vertex %d is not finite", h.x, h.y, h.layer, i / 3);
   }
   for (int i = 0; i < h.detailVertCount * 3; ++i) {
-    if (!finite(dverts[i])) return failWith(why, BAD, "%s: detail vertex %d is not finite", at, i / 3);
+    if (!finite(dverts[i])) return failWith(why, BAD, "tile (%d,%d,%d): detail vertex %d is not finite", h.x, h.y, h.layer, i / 3);
   }
 
   // Polygons.
@@ -501,13 +500,13 @@ Status NavMesh::validateTileData(const uint8_t* data, int dataSize, std::string*
     const bool offMesh = i >= h.offMeshBase;
     const uint8_t type = p.getType();
     if (type != (offMesh ? POLYTYPE_OFFMESH_CONNECTION : POLYTYPE_GROUND))
-      return failWith(why, BAD, "%s: poly %d has type %u, expected %s", at, i, type, offMesh ? "off-mesh" : "ground");
+      return failWith(why, BAD, "tile (%d,%d,%d): poly %d has type %u, expected %s", h.x, h.y, h.layer, i, type, offMesh ? "off-mesh" : "ground");
     const int nv = p.vertCount;
     if (offMesh ? nv != 2 : (nv < 3 || nv > VERTS_PER_POLYGON))
-      return failWith(why, BAD, "%s: poly %d has %d vertices, expected %s", at, i, nv, offMesh ? "2" : "3..6");
+      return failWith(why, BAD, "tile (%d,%d,%d): poly %d has %d vertices, expected %s", h.x, h.y, h.layer, i, nv, offMesh ? "2" : "3..6");
     for (int j = 0; j < nv; ++j) {
       if (p.verts[j] >= h.vertCount)
-        return failWith(why, BAD, "%s: poly %d vertex %d index %u >= vertCount %d", at, i, j, p.verts[j], h.vertCount);
+        return failWith(why, BAD, "tile (%d,%d,%d): poly %d vertex %d index %u >= vertCount %d", h.x, h.y, h.layer, i, j, p.verts[j], h.vertCount);
     }
     if (offMesh) continue;
     linksNeeded += nv;
@@ -515,46 +514,46 @@ Status NavMesh::validateTileData(const uint8_t* data, int dataSize, std::string*
       const uint16_t n = p.neis[j];
       if (n & EXT_LINK) {
         if ((n & ~EXT_LINK) > 7)
-          return failWith(why, BAD, "%s: poly %d edge %d neighbour code 0x%04x: border side %u not in 0..7", at, i, j, n,
+          return failWith(why, BAD, "tile (%d,%d,%d): poly %d edge %d neighbour code 0x%04x: border side %u not in 0..7", h.x, h.y, h.layer, i, j, n,
                           unsigned(n & ~EXT_LINK));
         linksNeeded += 2;
       } else if (n != 0 && int(n) > h.offMeshBase) {
-        return failWith(why, BAD, "%s: poly %d edge %d neighbour %d >= ground poly count %d", at, i, j, int(n) - 1,
+        return failWith(why, BAD, "tile (%d,%d,%d): poly %d edge %d neighbour %d >= ground poly count %d", h.x, h.y, h.layer, i, j, int(n) - 1,
                         h.offMeshBase);
       }
     }
     // Detail sub-mesh.
     const PolyDetail& pd = dmeshes[i];
     if (int64_t(pd.vertBase) + pd.vertCount > h.detailVertCount)
-      return failWith(why, BAD, "%s: poly %d detail verts [%u, +%u) beyond detailVertCount %d", at, i, pd.vertBase,
+      return failWith(why, BAD, "tile (%d,%d,%d): poly %d detail verts [%u, +%u) beyond detailVertCount %d", h.x, h.y, h.layer, i, pd.vertBase,
                       unsigned(pd.vertCount), h.detailVertCount);
-    if (pd.triCount == 0) return failWith(why, BAD, "%s: poly %d has no detail triangles", at, i);
+    if (pd.triCount == 0) return failWith(why, BAD, "tile (%d,%d,%d): poly %d has no detail triangles", h.x, h.y, h.layer, i);
     if (int64_t(pd.triBase) + pd.triCount > h.detailTriCount)
-      return failWith(why, BAD, "%s: poly %d detail tris [%u, +%u) beyond detailTriCount %d", at, i, pd.triBase,
+      return failWith(why, BAD, "tile (%d,%d,%d): poly %d detail tris [%u, +%u) beyond detailTriCount %d", h.x, h.y, h.layer, i, pd.triBase,
                       unsigned(pd.triCount), h.detailTriCount);
     const int ndv = nv + pd.vertCount;
     for (int t = 0; t < pd.triCount; ++t) {
       const uint8_t* tri = &dtris[(size_t(pd.triBase) + size_t(t)) * 4];
       for (int k = 0; k < 3; ++k) {
         if (tri[k] >= ndv)
-          return failWith(why, BAD, "%s: poly %d detail tri %d vertex %d index %u >= %d (poly + detail verts)", at, i, t,
+          return failWith(why, BAD, "tile (%d,%d,%d): poly %d detail tri %d vertex %d index %u >= %d (poly + detail verts)", h.x, h.y, h.layer, i, t,
                           k, tri[k], ndv);
       }
     }
   }
   linksNeeded += int64_t(h.offMeshConCount) * 2;
   if (h.maxLinkCount < linksNeeded)
-    return failWith(why, BAD, "%s: link budget maxLinkCount %d < %lld (edges + 2 per portal edge + 2 per off-mesh con)",
-                    at, h.maxLinkCount, (long long)linksNeeded);
+    return failWith(why, BAD, "tile (%d,%d,%d): link budget maxLinkCount %d < %lld (edges + 2 per portal edge + 2 per off-mesh con)",
+                    h.x, h.y, h.layer, h.maxLinkCount, (long long)linksNeeded);
 
   // BV tree: leaves name polys, escape offsets stay inside the tree and move forward.
   for (int n = 0; n < h.bvNodeCount; ++n) {
     const int32_t idx = bv[n].i;
     if (idx >= 0) {
       if (idx >= h.polyCount)
-        return failWith(why, BAD, "%s: BV node %d names poly %d >= polyCount %d", at, n, idx, h.polyCount);
+        return failWith(why, BAD, "tile (%d,%d,%d): BV node %d names poly %d >= polyCount %d", h.x, h.y, h.layer, n, idx, h.polyCount);
     } else if (idx < -(h.bvNodeCount - n)) {
-      return failWith(why, BAD, "%s: BV node %d escape offset %lld jumps past the end (%d nodes)", at, n,
+      return failWith(why, BAD, "tile (%d,%d,%d): BV node %d escape offset %lld jumps past the end (%d nodes)", h.x, h.y, h.layer, n,
                       -(long long)idx, h.bvNodeCount);
     }
   }
@@ -563,13 +562,13 @@ Status NavMesh::validateTileData(const uint8_t* data, int dataSize, std::string*
   for (int i = 0; i < h.offMeshConCount; ++i) {
     const OffMeshConnection& c = cons[i];
     if (c.poly != h.offMeshBase + i)
-      return failWith(why, BAD, "%s: off-mesh connection %d names poly %u, expected %d", at, i, c.poly, h.offMeshBase + i);
+      return failWith(why, BAD, "tile (%d,%d,%d): off-mesh connection %d names poly %u, expected %d", h.x, h.y, h.layer, i, c.poly, h.offMeshBase + i);
     for (int k = 0; k < 6; ++k)
-      if (!finite(c.pos[k])) return failWith(why, BAD, "%s: off-mesh connection %d end point not finite", at, i);
+      if (!finite(c.pos[k])) return failWith(why, BAD, "tile (%d,%d,%d): off-mesh connection %d end point not finite", h.x, h.y, h.layer, i);
     if (!finite(c.rad) || c.rad < 0)
-      return failWith(why, BAD, "%s: off-mesh connection %d radius %g not finite and >= 0", at, i, double(c.rad));
+      return failWith(why, BAD, "tile (%d,%d,%d): off-mesh connection %d radius %g not finite and >= 0", h.x, h.y, h.layer, i, double(c.rad));
     if (c.side > 7 && c.side != 0xff)
-      return failWith(why, BAD, "%s: off-mesh connection %d side %u not 0..7 or 0xff", at, i, c.side);
+      return failWith(why, BAD, "tile (%d,%d,%d): off-mesh connection %d side %u not 0..7 or 0xff", h.x, h.y, h.layer, i, c.side);
   }
   return SUCCESS;
 }
