@@ -63,6 +63,12 @@ BENCH_SMOKE = {
     "tilecache_bench": (["--smoke"], None),
 }
 
+# Benchmark scripts: args appended (later flags win) so a README command runs in seconds; their
+# --build is this test's build directory and their --work a temp folder.
+SCRIPT_SMOKE = {
+    "tests/bench/query_process_bench.py": ["--runs", "1", "--cases", "20", "--city", "0", "--only", "default"],
+}
+
 # Screenshot comparison limits (--compare-shots): two runs of one command differ only in timings
 # printed in the stats overlay, the tool readout and the log.
 MAX_MEAN_DIFF = 0.5
@@ -341,6 +347,19 @@ def run_bench(ctx, cmd, argv):
         [path] + args + extra, {}, cwd=cwd, timeout=90)
 
 
+def run_script(ctx, cmd, argv):
+    name = argv[0].lstrip("./")
+    args = list(argv[1:])
+    if "--build" in args:
+        args[args.index("--build") + 1] = ctx.build
+    ctx.n += 1
+    work = os.path.join(ctx.tmp, f"cmd{ctx.n}")
+    os.makedirs(work)
+    extra = SCRIPT_SMOKE[name]
+    run(ctx, cmd + "   [smoke: " + " ".join(extra) + "]",
+        [sys.executable, os.path.join(ctx.source, name)] + args + extra + ["--work", work], {}, timeout=120)
+
+
 def handle(ctx, raw, variables, env):
     """One simple command of the README (variables / exports tracked across a block)."""
     for pattern, reason in ALLOW_LIST:
@@ -376,6 +395,8 @@ def handle(ctx, raw, variables, env):
         run_navbench(ctx, raw, args, cmd_env)
     elif re.fullmatch(r"(\./)?build/tests/\w+/\w+_bench", prog):
         run_bench(ctx, raw, words)
+    elif prog.lstrip("./") in SCRIPT_SMOKE:
+        run_script(ctx, raw, words)
     else:
         ctx.fail(raw, "not a command this test knows how to run, and not on ALLOW_LIST in "
                       "tests/readme/readme_commands_test.py: run it there, or allow-list it with the reason")
