@@ -19,7 +19,9 @@
 // Checkpoints: the crowd's whole state (Crowd::saveState), the runner's and the trails, taken
 // every m_cpEvery ticks (kCheckpointEvery at first) as the run is played; when there are as many
 // as the memory budget allows (kCheckpointBytes, at least kMinCheckpoints), the spacing doubles and
-// every other one is dropped, so a step back replays at most m_cpEvery ticks.
+// every other one is dropped, so a step back replays at most m_cpEvery ticks; a step back that
+// replays more than kFineCheckpoints ticks also leaves kFineCheckpoints checkpoints over them, so
+// the steps back after it replay a few ticks each.
 //
 // Memory: the crowd, the debug data and the trails are allocated when the crowd is made; an
 // update allocates nothing in the crowd (the command lists grow geometrically, one entry a tick);
@@ -68,6 +70,7 @@ constexpr int kCircleSegs = 12;
 constexpr int kCheckpointEvery = 16;                 ///< Ticks between checkpoints at first.
 constexpr size_t kCheckpointBytes = size_t(128) << 20; ///< Memory the checkpoints may take.
 constexpr int kMinCheckpoints = 8, kMaxCheckpoints = 64;
+constexpr int kFineCheckpoints = 8; ///< Checkpoints over the ticks a long step back replays.
 
 const char* kStateNames[] = {"invalid", "walking", "offmesh"};
 const char* kTargetNames[] = {"none", "failed", "valid", "requesting", "waiting for queue", "waiting for path", "velocity"};
@@ -352,16 +355,29 @@ private:
   }
   void goToTimed(int t) {
     t = std::max(0, std::min(t, std::max(m_totalTicks, m_tick + 1)));
-    if (!m_checkpoints.empty() && m_mesh->generation() != m_cpGeneration) dropCheckpoints(0); // mesh edited
+    if ((!m_checkpoints.empty() || !m_fine.empty()) && m_mesh->generation() != m_cpGeneration)
+      dropCheckpoints(0); // the mesh was edited
     const Checkpoint* cp = nullptr;
-    for (const auto& c : m_checkpoints)
-      if (c->tick < t) cp = c.get();
+    for (const auto* set : {&m_checkpoints, &m_fine})
+      for (const auto& c : *set)
+        if (c->tick < t && (!cp || c->tick > cp->tick)) cp = c.get();
+    bool back = false;
     if (cp && (t < m_tick || cp->tick > m_tick)) {
+      back = t < m_tick;
       restoreCheckpoint(*cp);
     } else if (t < m_tick) {
+      back = true;
       restart();
     }
+    // Going back more than a few ticks: fine checkpoints over the ticks replayed now, so the next
+    // steps back (usually to the ticks just before) replay only a few ticks each.
+    const int span = t - m_tick;
+    const int fineStep = (span + kFineCheckpoints - 1) / kFineCheckpoints;
+    const bool fine = back && span > kFineCheckpoints;
+    if (fine) dropFine(0);
+    const int from = m_tick;
     while (m_tick < t && advance()) {
+      if (fine && m_tick < t && (m_tick - from) % fineStep == 0) takeFine();
     }
   }
 
@@ -383,13 +399,17 @@ private:
       m_checkpoints.pop_back();
     }
     if (m_checkpoints.empty()) m_cpEvery = kCheckpointEvery;
+    dropFine(fromTick);
+  }
+  void dropFine(int fromTick) {
+    while (!m_fine.empty() && m_fine.back()->tick >= fromTick) {
+      m_checkpointPool.push_back(std::move(m_fine.back()));
+      m_fine.pop_back();
+    }
   }
 
-  /// A checkpoint of the current tick when it is due (a multiple of m_cpEvery past the last one).
-  void takeCheckpoint() {
-    if (!m_runner || m_tick <= 0 || m_tick % m_cpEvery != 0) return;
-    if (!m_checkpoints.empty() && m_checkpoints.back()->tick >= m_tick) return; // replaying: have it
-    if (m_checkpoints.empty()) m_cpGeneration = m_mesh->generation();
+  /// An allocated checkpoint for this crowd (from the pool), or null when out of memory.
+  std::unique_ptr<Checkpoint> grabCheckpoint() {
     std::unique_ptr<Checkpoint> cp;
     if (!m_checkpointPool.empty()) {
       cp = std::move(m_checkpointPool.back());
@@ -397,8 +417,36 @@ private:
     } else {
       cp = std::make_unique<Checkpoint>();
     }
-    if (cp->crowd.maxAgents() != m_crowd->crowd().getAgentCount() && !cp->crowd.init(m_crowd->crowd()))
-      return; // out of memory: go on without
+    if (cp->crowd.maxAgents() != m_crowd->crowd().getAgentCount() && !cp->crowd.init(m_crowd->crowd())) return nullptr;
+    return cp;
+  }
+  /// The current state into cp; false (cp back in the pool) when the crowd refuses.
+  bool fillCheckpoint(std::unique_ptr<Checkpoint>& cp) {
+    if (nav::statusFailed(m_crowd->crowd().saveState(cp->crowd))) {
+      m_checkpointPool.push_back(std::move(cp));
+      return false;
+    }
+    if (m_checkpoints.empty() && m_fine.empty()) m_cpGeneration = m_mesh->generation();
+    cp->tick = m_tick;
+    cp->fullPos = m_fullPos;
+    m_runner->saveState(&cp->runner);
+    cp->trail.assign(m_trail.begin(), m_trail.end());
+    cp->trailOwner.assign(m_trailOwner.begin(), m_trailOwner.end());
+    cp->trailHead = m_trailHead;
+    return true;
+  }
+  void takeFine() {
+    if (!m_fine.empty() && m_fine.back()->tick >= m_tick) return;
+    std::unique_ptr<Checkpoint> cp = grabCheckpoint();
+    if (cp && fillCheckpoint(cp)) m_fine.push_back(std::move(cp));
+  }
+
+  /// A checkpoint of the current tick when it is due (a multiple of m_cpEvery past the last one).
+  void takeCheckpoint() {
+    if (!m_runner || m_tick <= 0 || m_tick % m_cpEvery != 0) return;
+    if (!m_checkpoints.empty() && m_checkpoints.back()->tick >= m_tick) return; // replaying: have it
+    std::unique_ptr<Checkpoint> cp = grabCheckpoint();
+    if (!cp) return; // out of memory: go on without
     if (int(m_checkpoints.size()) >= checkpointCap()) {
       // Full: twice the spacing, every other checkpoint dropped.
       m_cpEvery *= 2;
@@ -415,17 +463,7 @@ private:
         return;
       }
     }
-    if (nav::statusFailed(m_crowd->crowd().saveState(cp->crowd))) {
-      m_checkpointPool.push_back(std::move(cp));
-      return;
-    }
-    cp->tick = m_tick;
-    cp->fullPos = m_fullPos;
-    m_runner->saveState(&cp->runner);
-    cp->trail.assign(m_trail.begin(), m_trail.end());
-    cp->trailOwner.assign(m_trailOwner.begin(), m_trailOwner.end());
-    cp->trailHead = m_trailHead;
-    m_checkpoints.push_back(std::move(cp));
+    if (fillCheckpoint(cp)) m_checkpoints.push_back(std::move(cp));
   }
 
   /// How many checkpoints the memory budget holds for this crowd.
@@ -840,6 +878,8 @@ private:
   std::map<std::string, std::array<float, 4>> m_rects;
 
   std::vector<std::unique_ptr<Checkpoint>> m_checkpoints;    ///< By tick, all < the recorded end.
+  /// A few more over the ticks replayed by the last long step back. By tick.
+  std::vector<std::unique_ptr<Checkpoint>> m_fine;
   std::vector<std::unique_ptr<Checkpoint>> m_checkpointPool; ///< Allocated, unused.
   int m_cpEvery = kCheckpointEvery;
   uint64_t m_cpGeneration = 0; ///< The mesh's generation when the checkpoints were taken.
@@ -1123,6 +1163,7 @@ void ToolCrowd::dumpState(json& out) const {
   out["updateMs"] = m_lastUpdateMs;
   out["goToMs"] = m_lastGoToMs;
   out["checkpoints"] = m_checkpoints.size();
+  out["fineCheckpoints"] = m_fine.size();
   out["checkpointEvery"] = m_cpEvery;
   out["commands"] = m_full.commands.size();
   out["agentLines"] = m_full.agentCount;

@@ -159,7 +159,8 @@ TEST(CrowdTool, StepBackIsTheStateOfGoingStraightThere) {
 }
 
 // A step back in a crowd of 300 agents (Add random x 3, Random targets) at tick 300 restores a
-// checkpoint and replays the ticks after it: the agents are those of going straight to tick 297.
+// checkpoint and replays the ticks after it: the agents are those of going straight to tick 297
+// (and 20 steps back, those of going straight to tick 280).
 TEST(CrowdTool, StepBackInALargeCrowdIsTheStateOfGoingStraightThere) {
   const std::string made = levelDir("crowd_large");
   // (A taller window: the panel's Add random and Random targets are below 720 pixels.)
@@ -186,6 +187,17 @@ TEST(CrowdTool, StepBackInALargeCrowdIsTheStateOfGoingStraightThere) {
   EXPECT_GE(back.tool()["checkpoints"].get<int>(), 300 / back.tool()["checkpointEvery"].get<int>() - 1)
       << "checkpoints kept while playing to tick 300";
   EXPECT_EQ(agentsOf(back), agentsOf(direct));
+  // 20 steps back: the first long replay leaves fine checkpoints the next steps start from.
+  const std::string near20 = levelDir("crowd_large280");
+  std::ofstream(near20 + "/crowd.crowd.txt") << text.str() << "tick 280 0.0333333\n";
+  const AppRun back20 = runCrowd(far, widget("load") + " --key end" + repeat(" --key left", 20), "back20");
+  const AppRun direct20 = runCrowd(near20, widget("load") + " --key end", "direct20");
+  ASSERT_EQ(back20.exitCode, 0) << back20.output;
+  ASSERT_EQ(direct20.exitCode, 0) << direct20.output;
+  EXPECT_EQ(back20.tool()["tick"], 280);
+  EXPECT_EQ(direct20.tool()["tick"], 280);
+  EXPECT_GT(back20.tool()["fineCheckpoints"].get<int>(), 0);
+  EXPECT_EQ(agentsOf(back20), agentsOf(direct20));
   int walking = 0;
   for (const json& a : direct.tool()["agents"])
     if (a["active"].get<bool>() && (vec(a["vel"])[0] != 0.0f || vec(a["vel"])[2] != 0.0f)) ++walking;
