@@ -27,7 +27,7 @@ namespace {
 using namespace nav::crowd;
 using crowdtest::GenOptions;
 
-/// What the snapshots of the whole file covered.
+/// What the snapshots of a test covered.
 struct Coverage {
   int snapshots = 0;
   int withQueuedRequests = 0; ///< agents WAITING_FOR_PATH at the snapshot (requests in the queue)
@@ -235,6 +235,18 @@ std::vector<GenOptions> options(uint64_t seed0, const std::vector<int>& sizes, i
   return out;
 }
 
+/// The snapshots of the test so far covered requests waiting in the path queue, a search part way
+/// through and (offMesh) an off-mesh crossing.
+void expectCoverage(bool offMesh) {
+  EXPECT_GT(g_cov.snapshots, 0);
+  EXPECT_GT(g_cov.withQueuedRequests, 0) << "no snapshot with requests in the path queue";
+  EXPECT_GT(g_cov.withSearchRunning, 0) << "no snapshot with a search part way through";
+  if (offMesh) {
+    EXPECT_GT(g_cov.withOffMesh, 0) << "no snapshot during an off-mesh crossing";
+  }
+  g_cov = Coverage();
+}
+
 const querytest::DualMesh* defaultLevel(bool tiled) {
   std::string why;
   const querytest::DualMesh* m = crowdtest::defaultLevel(tiled, true, &why);
@@ -245,20 +257,26 @@ const querytest::DualMesh* defaultLevel(bool tiled) {
 TEST(CrowdSnapshot, DefaultLevelTiled) {
   const querytest::DualMesh* m = defaultLevel(true);
   ASSERT_NE(m, nullptr);
+  g_cov = Coverage();
   for (const GenOptions& o : options(31000, {1, 7, 40, 128}, 4, 25, true)) checkSnapshots(*m, o);
+  expectCoverage(true);
 }
 
 TEST(CrowdSnapshot, DefaultLevelSolo) {
   const querytest::DualMesh* m = defaultLevel(false);
   ASSERT_NE(m, nullptr);
+  g_cov = Coverage();
   for (const GenOptions& o : options(32000, {3, 25, 64}, 4, 25, true)) checkSnapshots(*m, o);
+  expectCoverage(true);
 }
 
 TEST(CrowdSnapshot, GeneratedWorld) {
   std::string why;
-  const querytest::DualMesh* m = crowdtest::generatedWorld(96.0f, 3, &why);
+  const querytest::DualMesh* m = crowdtest::generatedWorld(256.0f, 3, &why);
   ASSERT_NE(m, nullptr) << why;
+  g_cov = Coverage();
   for (const GenOptions& o : options(33000, {20, 150}, 4, 30, false)) checkSnapshots(*m, o);
+  expectCoverage(false);
 }
 
 TEST(CrowdSnapshot, SharedNavTest) {
@@ -267,18 +285,10 @@ TEST(CrowdSnapshot, SharedNavTest) {
     const querytest::DualMesh* m = crowdtest::sharedLevel("nav_test.obj", tiled != 0, true, &why);
     if (!m && why.compare(0, 6, "SKIP: ") == 0) GTEST_SKIP() << why;
     ASSERT_NE(m, nullptr) << why;
+    g_cov = Coverage();
     for (const GenOptions& o : options(34000 + 100 * uint64_t(tiled), {24, 80}, 4, 25, true)) checkSnapshots(*m, o);
+    expectCoverage(false);
   }
-}
-
-// Runs after the tests above (gtest runs a file's tests in order): the snapshots covered requests
-// waiting in the path queue, a search part way through, and an off-mesh crossing.
-TEST(CrowdSnapshot, ZCoverage) {
-  EXPECT_GT(g_cov.snapshots, 0);
-  if (g_cov.snapshots == 0) return;
-  EXPECT_GT(g_cov.withQueuedRequests, 0) << "no snapshot with requests in the path queue";
-  EXPECT_GT(g_cov.withSearchRunning, 0) << "no snapshot with a search part way through";
-  EXPECT_GT(g_cov.withOffMesh, 0) << "no snapshot during an off-mesh crossing";
 }
 
 TEST(CrowdSnapshot, RefusesWhatDoesNotFit) {
