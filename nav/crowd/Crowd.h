@@ -24,6 +24,8 @@
 //      frozen in its slot and carries on with the next agent added there, as in Detour).
 //
 // Memory: everything is allocated in init(); update() and the request methods allocate nothing.
+// saveState / restoreState copy the whole simulation state to and from a caller-owned
+// CrowdSnapshot (allocated once, by its init), so a run can go back to a tick without replaying it.
 // Agents live in a fixed pool of getAgentCount() slots; a removed agent's slot is reused by the
 // next addAgent (the first free slot).
 #pragma once
