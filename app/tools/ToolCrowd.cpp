@@ -11,12 +11,21 @@
 //   m_full  everything recorded (the history), agentCount its `agent` lines;
 //   m_run   the prefix the runner has played (its agentCount reserves SCENARIO_MAX_AGENT_LINES
 //           slots of the runner's agent-index table, so agents can be added while it runs).
-// State "at tick k" is k updates done and every command given at tick k run. Stepping back
-// replays from the start (deterministic, like the A* Stepper); stepping forward plays the
-// recorded ticks, then records new ones; a command given in the past drops the recorded future.
+// State "at tick k" is k updates done and every command given at tick k run. Stepping back (and
+// scrubbing, and reopening at a tick) restores the nearest checkpoint before the tick and replays
+// the rest (deterministic: the same state as going straight there, bit for bit); stepping forward
+// plays the recorded ticks, then records new ones; a command given in the past drops the recorded
+// future and the checkpoints from its tick on.
+// Checkpoints: the crowd's whole state (Crowd::saveState), the runner's and the trails, taken
+// every m_cpEvery ticks (kCheckpointEvery at first) as the run is played; when there are as many
+// as the memory budget allows (kCheckpointBytes, at least kMinCheckpoints), the spacing doubles and
+// every other one is dropped, so a step back replays at most m_cpEvery ticks; a step back that
+// replays more than kFineCheckpoints ticks also leaves kFineCheckpoints checkpoints over them, so
+// the steps back after it replay a few ticks each.
 //
 // Memory: the crowd, the debug data and the trails are allocated when the crowd is made; an
-// update allocates nothing in the crowd (the command lists grow geometrically, one entry a tick).
+// update allocates nothing in the crowd (the command lists grow geometrically, one entry a tick);
+// checkpoints are allocated when first taken and reused.
 #include "app/tools/ToolCrowd.h"
 
 #include "app/Log.h"
@@ -34,7 +43,9 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -56,6 +67,10 @@ constexpr int kMaxViewerTicks = 200000;   ///< Ticks the viewer records or loads
 constexpr int kMaxTicksPerFrame = 8;      ///< Backlog cap when updates are slower than real time.
 constexpr int kMaxDebugSamples = 2048;    ///< Avoidance samples kept (a 33 x 33 grid is 1089).
 constexpr int kCircleSegs = 12;
+constexpr int kCheckpointEvery = 16;                 ///< Ticks between checkpoints at first.
+constexpr size_t kCheckpointBytes = size_t(128) << 20; ///< Memory the checkpoints may take.
+constexpr int kMinCheckpoints = 8, kMaxCheckpoints = 64;
+constexpr int kFineCheckpoints = 8; ///< Checkpoints over the ticks a long step back replays.
 
 const char* kStateNames[] = {"invalid", "walking", "offmesh"};
 const char* kTargetNames[] = {"none", "failed", "valid", "requesting", "waiting for queue", "waiting for path", "velocity"};
@@ -227,6 +242,7 @@ public:
 private:
   // ---- history and play ----------------------------------------------------------------------
   void clearHistory() {
+    dropCheckpoints(0);
     m_full = CScenario();
     m_full.maxAgents = kDefaultMaxAgents;
     m_full.maxAgentRadius = kDefaultRadius;
@@ -240,6 +256,8 @@ private:
     if (m_runner) restart();
   }
   void dropCrowd() {
+    dropCheckpoints(0);
+    m_checkpointPool.clear();
     m_runner.reset();
     m_crowd.reset();
     m_mesh = nullptr;
@@ -253,6 +271,8 @@ private:
     if (!nav || !nav->loaded()) return false;
     if (m_runner && m_mesh == &nav->mesh()) return true;
     m_mesh = &nav->mesh();
+    dropCheckpoints(0);
+    m_checkpointPool.clear();
     m_crowd = std::make_unique<ViewerCrowd>(m_mesh);
     m_run = CScenario();
     m_run.maxAgents = m_full.maxAgents;
@@ -320,16 +340,157 @@ private:
     m_runner->step(nullptr);
     ++m_tick;
     applyPending();
+    takeCheckpoint();
     return true;
   }
 
-  /// Replays or plays to tick t (clamped to 0 .. the recorded ticks, or one past when live).
+  /// Replays or plays to tick t (clamped to 0 .. the recorded ticks, or one past when live): from
+  /// the last checkpoint before t when that is nearer than where the crowd is (at least one update
+  /// is replayed, so the selected agent's debug info is that of the update to t).
   void goTo(int t) {
     if (!ensureCrowd()) return;
+    const auto t0 = std::chrono::steady_clock::now();
+    goToTimed(t);
+    m_lastGoToMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
+  void goToTimed(int t) {
     t = std::max(0, std::min(t, std::max(m_totalTicks, m_tick + 1)));
-    if (t < m_tick) restart();
-    while (m_tick < t && advance()) {
+    if ((!m_checkpoints.empty() || !m_fine.empty()) && m_mesh->generation() != m_cpGeneration)
+      dropCheckpoints(0); // the mesh was edited
+    const Checkpoint* cp = nullptr;
+    for (const auto* set : {&m_checkpoints, &m_fine})
+      for (const auto& c : *set)
+        if (c->tick < t && (!cp || c->tick > cp->tick)) cp = c.get();
+    bool back = false;
+    if (cp && (t < m_tick || cp->tick > m_tick)) {
+      back = t < m_tick;
+      restoreCheckpoint(*cp);
+    } else if (t < m_tick) {
+      back = true;
+      restart();
     }
+    // Going back more than a few ticks: fine checkpoints over the ticks replayed now, so the next
+    // steps back (usually to the ticks just before) replay only a few ticks each.
+    const int span = t - m_tick;
+    const int fineStep = (span + kFineCheckpoints - 1) / kFineCheckpoints;
+    const bool fine = back && span > kFineCheckpoints;
+    if (fine) dropFine(0);
+    const int from = m_tick;
+    while (m_tick < t && advance()) {
+      if (fine && m_tick < t && (m_tick - from) % fineStep == 0) takeFine();
+    }
+  }
+
+  // ---- checkpoints -------------------------------------------------------------------------------
+  struct Checkpoint {
+    int tick = 0;
+    size_t fullPos = 0; ///< m_fullPos then: the next command is the tick after, or the end
+    CrowdSnapshot crowd;
+    RunnerState runner;
+    std::vector<float> trail;
+    std::vector<int> trailOwner;
+    int trailHead = 0;
+  };
+
+  /// Drops the checkpoints at ticks >= fromTick (kept for reuse).
+  void dropCheckpoints(int fromTick) {
+    while (!m_checkpoints.empty() && m_checkpoints.back()->tick >= fromTick) {
+      m_checkpointPool.push_back(std::move(m_checkpoints.back()));
+      m_checkpoints.pop_back();
+    }
+    if (m_checkpoints.empty()) m_cpEvery = kCheckpointEvery;
+    dropFine(fromTick);
+  }
+  void dropFine(int fromTick) {
+    while (!m_fine.empty() && m_fine.back()->tick >= fromTick) {
+      m_checkpointPool.push_back(std::move(m_fine.back()));
+      m_fine.pop_back();
+    }
+  }
+
+  /// An allocated checkpoint for this crowd (from the pool), or null when out of memory.
+  std::unique_ptr<Checkpoint> grabCheckpoint() {
+    std::unique_ptr<Checkpoint> cp;
+    if (!m_checkpointPool.empty()) {
+      cp = std::move(m_checkpointPool.back());
+      m_checkpointPool.pop_back();
+    } else {
+      cp = std::make_unique<Checkpoint>();
+    }
+    if (cp->crowd.maxAgents() != m_crowd->crowd().getAgentCount() && !cp->crowd.init(m_crowd->crowd())) return nullptr;
+    return cp;
+  }
+  /// The current state into cp; false (cp back in the pool) when the crowd refuses.
+  bool fillCheckpoint(std::unique_ptr<Checkpoint>& cp) {
+    if (nav::statusFailed(m_crowd->crowd().saveState(cp->crowd))) {
+      m_checkpointPool.push_back(std::move(cp));
+      return false;
+    }
+    if (m_checkpoints.empty() && m_fine.empty()) m_cpGeneration = m_mesh->generation();
+    cp->tick = m_tick;
+    cp->fullPos = m_fullPos;
+    m_runner->saveState(&cp->runner);
+    cp->trail.assign(m_trail.begin(), m_trail.end());
+    cp->trailOwner.assign(m_trailOwner.begin(), m_trailOwner.end());
+    cp->trailHead = m_trailHead;
+    return true;
+  }
+  void takeFine() {
+    if (!m_fine.empty() && m_fine.back()->tick >= m_tick) return;
+    std::unique_ptr<Checkpoint> cp = grabCheckpoint();
+    if (cp && fillCheckpoint(cp)) m_fine.push_back(std::move(cp));
+  }
+
+  /// A checkpoint of the current tick when it is due (a multiple of m_cpEvery past the last one).
+  void takeCheckpoint() {
+    if (!m_runner || m_tick <= 0 || m_tick % m_cpEvery != 0) return;
+    if (!m_checkpoints.empty() && m_checkpoints.back()->tick >= m_tick) return; // replaying: have it
+    std::unique_ptr<Checkpoint> cp = grabCheckpoint();
+    if (!cp) return; // out of memory: go on without
+    if (int(m_checkpoints.size()) >= checkpointCap()) {
+      // Full: twice the spacing, every other checkpoint dropped.
+      m_cpEvery *= 2;
+      size_t keep = 0;
+      for (size_t i = 0; i < m_checkpoints.size(); ++i) {
+        if (m_checkpoints[i]->tick % m_cpEvery == 0)
+          m_checkpoints[keep++] = std::move(m_checkpoints[i]);
+        else
+          m_checkpointPool.push_back(std::move(m_checkpoints[i]));
+      }
+      m_checkpoints.resize(keep);
+      if (m_tick % m_cpEvery != 0) {
+        m_checkpointPool.push_back(std::move(cp));
+        return;
+      }
+    }
+    if (fillCheckpoint(cp)) m_checkpoints.push_back(std::move(cp));
+  }
+
+  /// How many checkpoints the memory budget holds for this crowd.
+  int checkpointCap() const {
+    const size_t one = m_checkpoints.empty() ? 0 : m_checkpoints.front()->crowd.bytes() + m_trail.size() * sizeof(float);
+    if (!one) return kMaxCheckpoints;
+    return int(std::max<size_t>(kMinCheckpoints, std::min<size_t>(kMaxCheckpoints, kCheckpointBytes / one)));
+  }
+
+  void restoreCheckpoint(const Checkpoint& cp) {
+    if (nav::statusFailed(m_crowd->crowd().restoreState(cp.crowd))) {
+      restart();
+      return;
+    }
+    m_runner->restoreState(cp.runner);
+    // The runner's commands: the recorded ones up to the checkpoint (the same prefix of m_full).
+    if (m_run.commands.size() > cp.fullPos)
+      m_run.commands.resize(cp.fullPos);
+    else
+      m_run.commands.insert(m_run.commands.end(), m_full.commands.begin() + std::ptrdiff_t(m_run.commands.size()),
+                            m_full.commands.begin() + std::ptrdiff_t(cp.fullPos));
+    m_fullPos = cp.fullPos;
+    m_tick = cp.tick;
+    m_acc = 0;
+    m_trail.assign(cp.trail.begin(), cp.trail.end());
+    m_trailOwner.assign(cp.trailOwner.begin(), cp.trailOwner.end());
+    m_trailHead = cp.trailHead;
   }
 
   /// Records commands at the current tick (dropping the recorded ticks after it) and runs them.
@@ -355,6 +516,7 @@ private:
       m_full.commands.resize(m_fullPos);
       m_full.tickCount = m_totalTicks = m_tick;
     }
+    dropCheckpoints(m_tick); // the commands after a checkpoint of this tick change
     m_full.commands.insert(m_full.commands.end(), cmds.begin(), cmds.end());
     m_full.agentCount = agents;
     const size_t notes = m_runner->notes().size();
@@ -692,6 +854,7 @@ private:
   float m_tickDt = 1.0f / 30.0f;
   float m_timeScale = 1.0f;
   double m_lastUpdateMs = 0;
+  double m_lastGoToMs = 0; ///< Wall time of the last step back / scrub / reopen at a tick.
 
   int m_mode = MODE_AGENTS;
   bool m_anticipate = true, m_optVis = true, m_optTopo = true, m_avoid = true, m_separation = false;
@@ -713,6 +876,13 @@ private:
   std::string m_message;
   bool m_error = false;
   std::map<std::string, std::array<float, 4>> m_rects;
+
+  std::vector<std::unique_ptr<Checkpoint>> m_checkpoints;    ///< By tick, all < the recorded end.
+  /// A few more over the ticks replayed by the last long step back. By tick.
+  std::vector<std::unique_ptr<Checkpoint>> m_fine;
+  std::vector<std::unique_ptr<Checkpoint>> m_checkpointPool; ///< Allocated, unused.
+  int m_cpEvery = kCheckpointEvery;
+  uint64_t m_cpGeneration = 0; ///< The mesh's generation when the checkpoints were taken.
 };
 
 void ToolCrowd::agentReadout(int i, const CrowdAgent* ag) const {
@@ -991,6 +1161,10 @@ void ToolCrowd::dumpState(json& out) const {
   out["messageIsError"] = m_error;
   out["file"] = m_path;
   out["updateMs"] = m_lastUpdateMs;
+  out["goToMs"] = m_lastGoToMs;
+  out["checkpoints"] = m_checkpoints.size();
+  out["fineCheckpoints"] = m_fine.size();
+  out["checkpointEvery"] = m_cpEvery;
   out["commands"] = m_full.commands.size();
   out["agentLines"] = m_full.agentCount;
   out["maxAgents"] = m_full.maxAgents;

@@ -914,5 +914,65 @@ void Crowd::update(float dt, CrowdAgentDebugInfo* debug) {
   }
 }
 
+bool CrowdSnapshot::init(const Crowd& crowd) {
+  m_saved = false;
+  m_agents.reset();
+  m_anims.reset();
+  m_maxAgents = m_maxPath = 0;
+  if (!crowd.m_navquery || crowd.m_maxAgents < 1) return false;
+  m_agents.reset(new (std::nothrow) CrowdAgent[size_t(crowd.m_maxAgents)]());
+  m_anims.reset(new (std::nothrow) CrowdAgentAnimation[size_t(crowd.m_maxAgents)]());
+  if (!m_agents || !m_anims || !m_pathq.init(crowd.m_maxPathResult)) return false;
+  for (int i = 0; i < crowd.m_maxAgents; ++i)
+    if (!m_agents[i].corridor.init(crowd.m_maxPathResult)) return false;
+  m_maxAgents = crowd.m_maxAgents;
+  m_maxPath = crowd.m_maxPathResult;
+  return true;
+}
+
+size_t CrowdSnapshot::bytes() const {
+  return size_t(m_maxAgents) * (sizeof(CrowdAgent) + sizeof(CrowdAgentAnimation) + sizeof(PolyRef) * size_t(m_maxPath)) +
+         m_pathq.bytes();
+}
+
+Status Crowd::saveState(CrowdSnapshot& out) const {
+  if (!m_navquery || out.m_maxAgents != m_maxAgents || out.m_maxPath != m_maxPathResult) return FAILURE;
+  out.m_saved = false;
+  if (statusFailed(m_pathq.saveState(out.m_pathq))) return FAILURE;
+  for (int i = 0; i < m_maxAgents; ++i) {
+    out.m_agents[i] = m_agents[i];
+    out.m_anims[i] = m_agentAnims[i];
+  }
+  for (int i = 0; i < CROWD_MAX_OBSTAVOIDANCE_PARAMS; ++i) out.m_avoid[i] = m_obstacleQueryParams[i];
+  for (int i = 0; i < CROWD_MAX_QUERY_FILTER_TYPE; ++i) out.m_filters[i] = m_filters[i];
+  out.m_filterBase = m_filters;
+  out.m_mesh = m_navquery->getAttachedNavMesh();
+  out.m_velocitySampleCount = m_velocitySampleCount;
+  out.m_saved = true;
+  return SUCCESS;
+}
+
+Status Crowd::restoreState(const CrowdSnapshot& in) {
+  if (!m_navquery || !in.m_saved || in.m_maxAgents != m_maxAgents || in.m_maxPath != m_maxPathResult ||
+      in.m_mesh != m_navquery->getAttachedNavMesh())
+    return FAILURE;
+  // The saved requests name the saving crowd's filters: they become this crowd's.
+  const QueryFilter* remap[2 * CROWD_MAX_QUERY_FILTER_TYPE];
+  for (int i = 0; i < CROWD_MAX_QUERY_FILTER_TYPE; ++i) {
+    remap[2 * i] = in.m_filterBase + i;
+    remap[2 * i + 1] = m_filters + i;
+  }
+  // Filters first: a running search is resumed with them.
+  for (int i = 0; i < CROWD_MAX_QUERY_FILTER_TYPE; ++i) m_filters[i] = in.m_filters[i];
+  for (int i = 0; i < CROWD_MAX_OBSTAVOIDANCE_PARAMS; ++i) m_obstacleQueryParams[i] = in.m_avoid[i];
+  m_pathq.restoreState(in.m_pathq, remap, CROWD_MAX_QUERY_FILTER_TYPE); // sizes checked above
+  for (int i = 0; i < m_maxAgents; ++i) {
+    m_agents[i] = in.m_agents[i];
+    m_agentAnims[i] = in.m_anims[i];
+  }
+  m_velocitySampleCount = in.m_velocitySampleCount;
+  return SUCCESS;
+}
+
 } // namespace crowd
 } // namespace nav

@@ -24,6 +24,8 @@
 //      frozen in its slot and carries on with the next agent added there, as in Detour).
 //
 // Memory: everything is allocated in init(); update() and the request methods allocate nothing.
+// saveState / restoreState copy the whole simulation state to and from a caller-owned
+// CrowdSnapshot (allocated once, by its init), so a run can go back to a tick without replaying it.
 // Agents live in a fixed pool of getAgentCount() slots; a removed agent's slot is reused by the
 // next addAgent (the first free slot).
 #pragma once
@@ -159,6 +161,8 @@ struct CrowdAgentDebugInfo {
   ObstacleAvoidanceDebugData* vod;  ///< Receives the avoidance samples [opt].
 };
 
+class CrowdSnapshot;
+
 class Crowd {
 public:
   Crowd();
@@ -229,7 +233,22 @@ public:
     return (idx >= 0 && idx < m_maxAgents) ? &m_agentAnims[idx] : nullptr;
   }
 
+  /// Copies the complete simulation state into out (made by out.init(*this) for this crowd, or one
+  /// of the same maxAgents): every agent slot (active or free: a free slot's fields carry over to
+  /// the next agent added there) with its corridor, walls, neighbours and corners, the off-mesh
+  /// animations, the path queue (requests, results, the running search), the avoidance presets
+  /// and the query filters. The proximity grid, the packed copies and the scratch buffers are not
+  /// saved: update() rebuilds them before reading them. Allocates nothing. FAILURE when out does
+  /// not fit this crowd or the crowd is not initialised.
+  Status saveState(CrowdSnapshot& out) const;
+  /// Puts back a state saved from this crowd, or from one made with the same init arguments on the
+  /// same mesh (in the same state): the following updates then give exactly what they gave after
+  /// the save, bit for bit. getGrid() and the debug info keep the last update's until the next
+  /// update. Allocates nothing. FAILURE (nothing changed) when in was never saved or does not fit.
+  Status restoreState(const CrowdSnapshot& in);
+
 private:
+  friend class CrowdSnapshot;
   void purge();
   bool fail(); ///< purge(), false.
   void updateTopologyOptimization(CrowdAgent** agents, int nagents, float dt);
@@ -267,6 +286,39 @@ private:
   float m_maxAgentRadius = 0;
   int m_velocitySampleCount = 0;
   std::unique_ptr<NavMeshQuery> m_navquery;
+};
+
+/// A crowd's saved simulation state (Crowd::saveState / restoreState), owned by the caller. Sized
+/// once by init() for one crowd's maxAgents (about sizeof(CrowdAgent) + 1 KB per agent: the
+/// corridors are kept at their full length); saving and restoring allocate nothing.
+class CrowdSnapshot {
+public:
+  CrowdSnapshot() = default;
+  CrowdSnapshot(const CrowdSnapshot&) = delete;
+  CrowdSnapshot& operator=(const CrowdSnapshot&) = delete;
+
+  /// Storage for crowd's state (crowd initialised). False when it is not, or out of memory.
+  bool init(const Crowd& crowd);
+  /// A state was saved into it.
+  bool saved() const { return m_saved; }
+  int maxAgents() const { return m_maxAgents; }
+  /// Heap bytes held (for memory budgets).
+  size_t bytes() const;
+
+private:
+  friend class Crowd;
+  int m_maxAgents = 0;
+  int m_maxPath = 0;
+  bool m_saved = false;
+  std::unique_ptr<CrowdAgent[]> m_agents;
+  std::unique_ptr<CrowdAgentAnimation[]> m_anims;
+  PathQueueSnapshot m_pathq;
+  ObstacleAvoidanceParams m_avoid[CROWD_MAX_OBSTAVOIDANCE_PARAMS];
+  QueryFilter m_filters[CROWD_MAX_QUERY_FILTER_TYPE];
+  /// The saving crowd's filters: the path queue's requests point into them.
+  const QueryFilter* m_filterBase = nullptr;
+  const NavMesh* m_mesh = nullptr;
+  int m_velocitySampleCount = 0;
 };
 
 } // namespace crowd

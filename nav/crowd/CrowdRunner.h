@@ -46,6 +46,22 @@ struct RunNote {
   std::string text; ///< e.g. "agent 3 at (1, 2, 3): no navmesh polygon within (1.2, 0.9, 1.2); not added"
 };
 
+/// Where a ScenarioRunner is (ScenarioRunner::saveState / restoreState): the next command, the
+/// tick in progress, the agent index -> crowd slot map, the counters and the notes. Saved and
+/// restored together with the crowd's own state (Crowd::saveState), as one checkpoint of a run.
+/// The slot map's storage is reused from one save to the next (the notes copy their text).
+struct RunnerState {
+  size_t next = 0;
+  int ticksLeft = 0;
+  float tickDt = 0;
+  int tick = 0;
+  std::vector<int> slots;
+  int agentsSeen = 0;
+  int placed = 0, notAdded = 0, targetsSkipped = 0;
+  std::vector<RunNote> notes;
+  bool started = false;
+};
+
 template <class Adapter>
 class ScenarioRunner {
 public:
@@ -118,6 +134,36 @@ public:
       if (m_slots[size_t(i)] >= 0) m_crowd.record(m_slots[size_t(i)], &a);
       a.i = i;
     }
+  }
+
+  /// The runner's state into *out (pair it with the crowd's: Crowd::saveState).
+  void saveState(RunnerState* out) const {
+    out->next = m_next;
+    out->ticksLeft = m_ticksLeft;
+    out->tickDt = m_tickDt;
+    out->tick = m_tick;
+    out->slots.assign(m_slots.begin(), m_slots.end());
+    out->agentsSeen = m_agentsSeen;
+    out->placed = m_placed;
+    out->notAdded = m_notAdded;
+    out->targetsSkipped = m_targetsSkipped;
+    out->notes = m_notes;
+    out->started = m_started;
+  }
+  /// Puts back a state saved from a run of the same scenario (or of a scenario whose commands
+  /// up to in.next are the same), with the crowd's state saved with it. updateSeconds() goes on.
+  void restoreState(const RunnerState& in) {
+    m_next = in.next;
+    m_ticksLeft = in.ticksLeft;
+    m_tickDt = in.tickDt;
+    m_tick = in.tick;
+    m_slots.assign(in.slots.begin(), in.slots.end());
+    m_agentsSeen = in.agentsSeen;
+    m_placed = in.placed;
+    m_notAdded = in.notAdded;
+    m_targetsSkipped = in.targetsSkipped;
+    m_notes = in.notes;
+    m_started = in.started;
   }
 
   const std::vector<RunNote>& notes() const { return m_notes; }

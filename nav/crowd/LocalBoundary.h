@@ -18,7 +18,8 @@ public:
 
   LocalBoundary();
   LocalBoundary(const LocalBoundary&) = delete;
-  LocalBoundary& operator=(const LocalBoundary&) = delete;
+  /// Plain copy (fixed storage), for crowd snapshots.
+  LocalBoundary& operator=(const LocalBoundary&) = default;
 
   /// Empty: no segments, no polygons, center at FLT_MAX.
   void reset();

@@ -358,5 +358,14 @@ void PathCorridor::setCorridor(const float* target, const PolyRef* polys, int np
   m_npath = n;
 }
 
+PathCorridor& PathCorridor::operator=(const PathCorridor& o) {
+  if (this == &o) return *this;
+  vcopy(m_pos, o.m_pos);
+  vcopy(m_target, o.m_target);
+  m_npath = m_path ? navMin(o.m_npath, m_maxPath) : 0;
+  if (m_npath > 0) std::memcpy(m_path.get(), o.m_path.get(), sizeof(PolyRef) * size_t(m_npath));
+  return *this;
+}
+
 } // namespace crowd
 } // namespace nav

@@ -72,7 +72,9 @@ class PathCorridor {
 public:
   PathCorridor() = default;
   PathCorridor(const PathCorridor&) = delete;
-  PathCorridor& operator=(const PathCorridor&) = delete;
+  /// Copies position, target and path into this corridor's own buffer (no allocation; the path
+  /// is cut to this corridor's maxPath, so give both the same init). For crowd snapshots.
+  PathCorridor& operator=(const PathCorridor& o);
 
   /// Allocates the polygon buffer [Limit: maxPath >= 1]. False on bad input or out of memory.
   bool init(int maxPath);

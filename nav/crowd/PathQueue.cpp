@@ -65,6 +65,7 @@ void PathQueue::update(int maxIters) {
       int iters = 0;
       q.status = m_navquery->updateSlicedFindPath(iterCount, &iters);
       iterCount -= iters;
+      q.iters += iters;
     }
     if (statusSucceeded(q.status)) q.status = m_navquery->finalizeSlicedFindPath(q.path.get(), &q.npath, m_maxPathSize);
 
@@ -99,6 +100,7 @@ PathQueueRef PathQueue::request(PolyRef startRef, PolyRef endRef, const float* s
   q.npath = 0;
   q.filter = filter;
   q.keepAlive = 0;
+  q.iters = 0;
   return ref;
 }
 
@@ -120,6 +122,88 @@ Status PathQueue::getPathResult(PathQueueRef ref, PolyRef* path, int* pathSize, 
     return details | SUCCESS;
   }
   return FAILURE;
+}
+
+bool PathQueueSnapshot::init(int maxPathSize) {
+  m_paths.reset();
+  m_maxPathSize = 0;
+  if (maxPathSize < 1) return false;
+  m_paths.reset(new (std::nothrow) PolyRef[size_t(PathQueue::MAX_QUEUE) * size_t(maxPathSize)]());
+  if (!m_paths) return false;
+  m_maxPathSize = maxPathSize;
+  return true;
+}
+
+size_t PathQueueSnapshot::bytes() const { return sizeof(PolyRef) * size_t(PathQueue::MAX_QUEUE) * size_t(m_maxPathSize); }
+
+bool PathQueue::searchInProgress() const {
+  for (const PathQuery& q : m_queue)
+    if (q.ref != PATHQ_INVALID && statusInProgress(q.status)) return true;
+  return false;
+}
+
+Status PathQueue::saveState(PathQueueSnapshot& out) const {
+  if (!m_navquery || !out.m_paths || out.m_maxPathSize < m_maxPathSize) return FAILURE;
+  for (int i = 0; i < MAX_QUEUE; ++i) {
+    const PathQuery& q = m_queue[i];
+    PathQueueSnapshot::Slot& s = out.m_slots[i];
+    s.ref = q.ref;
+    vcopy(s.startPos, q.startPos);
+    vcopy(s.endPos, q.endPos);
+    s.startRef = q.startRef;
+    s.endRef = q.endRef;
+    s.npath = q.npath;
+    s.status = q.status;
+    s.keepAlive = q.keepAlive;
+    s.iters = q.iters;
+    s.filter = q.filter;
+    // A result stays readable until getPathResult frees the slot (and a freed slot's buffer is
+    // never read again before a new search fills it).
+    if (q.ref != PATHQ_INVALID && q.npath > 0)
+      std::memcpy(out.m_paths.get() + size_t(i) * size_t(out.m_maxPathSize), q.path.get(),
+                  sizeof(PolyRef) * size_t(q.npath));
+  }
+  out.m_nextHandle = m_nextHandle;
+  out.m_queueHead = m_queueHead;
+  return SUCCESS;
+}
+
+Status PathQueue::restoreState(const PathQueueSnapshot& in, const QueryFilter* const* remap, int nremap) {
+  if (!m_navquery || !in.m_paths || in.m_maxPathSize > m_maxPathSize) return FAILURE;
+  int running = -1;
+  for (int i = 0; i < MAX_QUEUE; ++i) {
+    PathQuery& q = m_queue[i];
+    const PathQueueSnapshot::Slot& s = in.m_slots[i];
+    q.ref = s.ref;
+    vcopy(q.startPos, s.startPos);
+    vcopy(q.endPos, s.endPos);
+    q.startRef = s.startRef;
+    q.endRef = s.endRef;
+    q.npath = s.npath;
+    q.status = s.status;
+    q.keepAlive = s.keepAlive;
+    q.iters = s.iters;
+    q.filter = s.filter;
+    for (int k = 0; k < nremap; ++k)
+      if (q.filter == remap[2 * k]) {
+        q.filter = remap[2 * k + 1];
+        break;
+      }
+    if (q.ref != PATHQ_INVALID && q.npath > 0)
+      std::memcpy(q.path.get(), in.m_paths.get() + size_t(i) * size_t(in.m_maxPathSize),
+                  sizeof(PolyRef) * size_t(q.npath));
+    if (q.ref != PATHQ_INVALID && statusInProgress(q.status)) running = i;
+  }
+  m_nextHandle = in.m_nextHandle;
+  m_queueHead = in.m_queueHead;
+  if (running >= 0) {
+    // The query holds one search: update() only ever leaves one part way through.
+    PathQuery& q = m_queue[running];
+    Status st = m_navquery->initSlicedFindPath(q.startRef, q.endRef, q.startPos, q.endPos, q.filter);
+    if (statusInProgress(st) && q.iters > 0) st = m_navquery->updateSlicedFindPath(q.iters, nullptr);
+    q.status = st;
+  }
+  return SUCCESS;
 }
 
 } // namespace crowd

@@ -15,6 +15,42 @@ namespace crowd {
 using PathQueueRef = uint32_t;
 constexpr PathQueueRef PATHQ_INVALID = 0;
 
+class PathQueue;
+
+/// Everything a PathQueue carries from one update() to the next (PathQueue::saveState /
+/// restoreState): the handles, the requests, the delivered results and their keep-alive, the queue
+/// head, and how far the running search (at most one) has got. Storage is sized once (init) for
+/// one queue's maxPathSize; saving and restoring allocate nothing.
+class PathQueueSnapshot {
+public:
+  PathQueueSnapshot() = default;
+  PathQueueSnapshot(const PathQueueSnapshot&) = delete;
+  PathQueueSnapshot& operator=(const PathQueueSnapshot&) = delete;
+
+  /// Room for the results of a queue made with init(maxPathSize, ...). False on bad input / out of memory.
+  bool init(int maxPathSize);
+  /// Heap bytes held.
+  size_t bytes() const;
+
+private:
+  friend class PathQueue;
+  struct Slot {
+    PathQueueRef ref;
+    float startPos[3], endPos[3];
+    PolyRef startRef, endRef;
+    int npath;
+    Status status;
+    int keepAlive;
+    int iters;
+    const QueryFilter* filter;
+  };
+  Slot m_slots[8] = {};
+  std::unique_ptr<PolyRef[]> m_paths; ///< [Size: 8 * m_maxPathSize]
+  int m_maxPathSize = 0;
+  PathQueueRef m_nextHandle = 1;
+  int m_queueHead = 0;
+};
+
 class PathQueue {
 public:
   static constexpr int MAX_QUEUE = 8;
@@ -48,6 +84,19 @@ public:
 
   const NavMeshQuery* getNavQuery() const { return m_navquery.get(); }
 
+  /// Copies the queue's state into out (sized for this queue's maxPathSize). FAILURE when out
+  /// is too small or the queue is not initialised.
+  Status saveState(PathQueueSnapshot& out) const;
+  /// Puts back a state saved from a queue on the same mesh (in the same state): a search that was
+  /// running is started again and run for the iterations it had done, which leaves the query
+  /// exactly where it was (a sliced search's iterations do not depend on how they are split
+  /// between update calls). Filters are taken as saved, each mapped through remap (when given)
+  /// [Size: nremap pairs (from, to)]. FAILURE (nothing changed) when the sizes differ.
+  Status restoreState(const PathQueueSnapshot& in, const QueryFilter* const* remap = nullptr, int nremap = 0);
+
+  /// True while a search is part way through (it resumes in the next update).
+  bool searchInProgress() const;
+
 private:
   struct PathQuery {
     PathQueueRef ref = PATHQ_INVALID;
@@ -57,6 +106,7 @@ private:
     int npath = 0;
     Status status = 0;
     int keepAlive = 0;
+    int iters = 0; ///< Search iterations done (to resume a restored search where it was).
     const QueryFilter* filter = nullptr;
   };
 
@@ -67,6 +117,7 @@ private:
   int m_maxPathSize = 0;
   int m_queueHead = 0;
   std::unique_ptr<NavMeshQuery> m_navquery;
+  static_assert(MAX_QUEUE == 8, "PathQueueSnapshot::m_slots");
 };
 
 } // namespace crowd
