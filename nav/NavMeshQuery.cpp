@@ -74,10 +74,38 @@ struct NearestPoly {
   static void process(void* ctx, const MeshTile* tile, const Poly* const* polys, const PolyRef* refs, int n) {
     NearestPoly* q = static_cast<NearestPoly*>(ctx);
     const NavMesh* nav = q->query->getAttachedNavMesh();
+    const float cx = q->center[0], cz = q->center[2];
+    // Slack for the bound below: far more than the rounding of a point computed on the poly's
+    // edges and of its distance (a few ulps of the coordinates' magnitude).
+    const float slack = (1.0f + navAbs(cx) + navAbs(cz)) * 1e-5f;
     for (int i = 0; i < n; ++i) {
+      const Poly* poly = polys[i];
+      if (q->nearestRef) {
+        // Every point the poly can return (over it, on its edges or detail edges) lies in the xz
+        // bounds of its vertices and detail vertices, and its distance is at least the distance
+        // to those bounds. A poly whose bound is clearly past the best so far cannot win (ties
+        // go to the first poly, so skipping never changes the answer).
+        float minx = FLT_MAX, maxx = -FLT_MAX, minz = FLT_MAX, maxz = -FLT_MAX;
+        for (int k = 0; k < poly->vertCount; ++k) {
+          const float* v = &tile->verts[poly->verts[k] * 3];
+          minx = std::min(minx, v[0]), maxx = std::max(maxx, v[0]);
+          minz = std::min(minz, v[2]), maxz = std::max(maxz, v[2]);
+        }
+        if (poly->getType() != POLYTYPE_OFFMESH_CONNECTION) {
+          const PolyDetail& pd = tile->detailMeshes[poly - tile->polys];
+          for (int k = 0; k < pd.vertCount; ++k) {
+            const float* v = &tile->detailVerts[(pd.vertBase + uint32_t(k)) * 3];
+            minx = std::min(minx, v[0]), maxx = std::max(maxx, v[0]);
+            minz = std::min(minz, v[2]), maxz = std::max(maxz, v[2]);
+          }
+        }
+        const float dx = std::max(std::max(minx - cx, cx - maxx) - slack, 0.0f);
+        const float dz = std::max(std::max(minz - cz, cz - maxz) - slack, 0.0f);
+        if (dx * dx + dz * dz > q->nearestDistSqr * 1.0001f) continue;
+      }
       float closest[3];
       bool posOverPoly = false;
-      nav->closestPointOnPoly(tile, polys[i], q->center, closest, &posOverPoly);
+      nav->closestPointOnPoly(tile, poly, q->center, closest, &posOverPoly);
       // Directly over a polygon and within climb height: favoured over the plain nearest point.
       const float d = nearestPolyDistSqr(tile->header, q->center, closest, posOverPoly);
       if (d < q->nearestDistSqr) {
