@@ -1212,7 +1212,6 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
   vlerp(searchPos, startPos, endPos, 0.5f);
   const float searchRadSqr = sqr(vdist(startPos, endPos) / 2.0f + 0.001f);
 
-  float verts[VERTS_PER_POLYGON * 3];
   while (head < nstack) {
     Node* curNode = stack[head++];
     const PolyRef curRef = curNode->id;
@@ -1221,9 +1220,10 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
     m_nav->getTileAndPolyByRefUnsafe(curRef, &curTile, &curPoly);
     const PolyRef curBase = m_nav->getPolyRefBase(curTile);
     const int nverts = curPoly->vertCount;
-    polyVerts(curTile, curPoly, verts);
+    const float* tverts = curTile->verts;
+    const uint16_t* pverts = curPoly->verts;
 
-    if (pointInPolygon(endPos, verts, nverts)) {
+    if (pointInPolygonIdx(endPos, tverts, pverts, nverts)) {
       bestNode = curNode;
       vcopy(bestPos, endPos);
       break;
@@ -1249,8 +1249,8 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
         if (filter->passFilter(ref, curTile, &curTile->polys[idx])) neis[nneis++] = ref;
       }
 
-      const float* vj = &verts[j * 3];
-      const float* vi = &verts[i * 3];
+      const float* vj = &tverts[pverts[j] * 3];
+      const float* vi = &tverts[pverts[i] * 3];
       if (!nneis) {
         // Wall: the closest point on it is a candidate result.
         float tseg;
@@ -1336,7 +1336,6 @@ Status NavMeshQuery::raycast(PolyRef startRef, const float* startPos, const floa
     return FAILURE | INVALID_PARAM;
 
   float dir[3], curPos[3], lastPos[3];
-  float verts[VERTS_PER_POLYGON * 3 + 3];
   int n = 0;
   vcopy(curPos, startPos);
   vsub(dir, endPos, startPos);
@@ -1353,10 +1352,9 @@ Status NavMeshQuery::raycast(PolyRef startRef, const float* startPos, const floa
 
   while (curRef) {
     const int nv = poly->vertCount;
-    polyVerts(tile, poly, verts);
     float tmin, tmax;
     int segMin, segMax;
-    if (!intersectSegmentPoly2D(startPos, endPos, verts, nv, tmin, tmax, segMin, segMax)) {
+    if (!intersectSegmentPolyIdx2D(startPos, endPos, tile->verts, poly->verts, nv, tmin, tmax, segMin, segMax)) {
       // The ray misses this polygon: keep the last t.
       hit->pathCount = n;
       return status;
@@ -1375,45 +1373,60 @@ Status NavMeshQuery::raycast(PolyRef startRef, const float* startPos, const floa
       return status;
     }
 
-    // The neighbour across the exit edge.
+    // The neighbour across the exit edge. An inner edge of a ground poly has exactly one link, to
+    // the poly its neis entry names (validated tiles have the link budget for it), and a wall has
+    // none (nextTile/nextPoly then keep their values, as after a link search that finds nothing):
+    // only tile-border edges and off-mesh polys need the link list.
     PolyRef nextRef = 0;
-    for (uint32_t i = poly->firstLink; i != NULL_LINK; i = tile->links[i].next) {
-      const Link* link = &tile->links[i];
-      if (int(link->edge) != segMax) continue;
-      nextTile = nullptr;
-      nextPoly = nullptr;
-      m_nav->getTileAndPolyByRefUnsafe(link->ref, &nextTile, &nextPoly);
-      if (nextPoly->getType() == POLYTYPE_OFFMESH_CONNECTION) continue;
-      if (!filter->passFilter(link->ref, nextTile, nextPoly)) continue;
-      if (link->side == 0xff) {
-        nextRef = link->ref;
-        break;
+    const uint16_t nei = poly->neis[segMax];
+    if (!(nei & EXT_LINK) && poly->getType() == POLYTYPE_GROUND) {
+      if (nei) {
+        const uint32_t idx = uint32_t(nei - 1);
+        const PolyRef ref = m_nav->getPolyRefBase(tile) | PolyRef(idx);
+        nextTile = tile;
+        nextPoly = &tile->polys[idx];
+        if (nextPoly->getType() != POLYTYPE_OFFMESH_CONNECTION && filter->passFilter(ref, nextTile, nextPoly))
+          nextRef = ref;
       }
-      if (link->bmin == 0 && link->bmax == 255) {
-        nextRef = link->ref;
-        break;
-      }
-      // Partial tile-border link: the crossing must lie within it.
-      const float* left = &tile->verts[poly->verts[link->edge] * 3];
-      const float* right = &tile->verts[poly->verts[nextVert(link->edge, poly->vertCount)] * 3];
-      const float s = 1.0f / 255.0f;
-      if (link->side == 0 || link->side == 4) {
-        float lmin = left[2] + (right[2] - left[2]) * (link->bmin * s);
-        float lmax = left[2] + (right[2] - left[2]) * (link->bmax * s);
-        if (lmin > lmax) navSwap(lmin, lmax);
-        const float z = startPos[2] + (endPos[2] - startPos[2]) * tmax;
-        if (z >= lmin && z <= lmax) {
+    } else {
+      for (uint32_t i = poly->firstLink; i != NULL_LINK; i = tile->links[i].next) {
+        const Link* link = &tile->links[i];
+        if (int(link->edge) != segMax) continue;
+        nextTile = nullptr;
+        nextPoly = nullptr;
+        m_nav->getTileAndPolyByRefUnsafe(link->ref, &nextTile, &nextPoly);
+        if (nextPoly->getType() == POLYTYPE_OFFMESH_CONNECTION) continue;
+        if (!filter->passFilter(link->ref, nextTile, nextPoly)) continue;
+        if (link->side == 0xff) {
           nextRef = link->ref;
           break;
         }
-      } else if (link->side == 2 || link->side == 6) {
-        float lmin = left[0] + (right[0] - left[0]) * (link->bmin * s);
-        float lmax = left[0] + (right[0] - left[0]) * (link->bmax * s);
-        if (lmin > lmax) navSwap(lmin, lmax);
-        const float x = startPos[0] + (endPos[0] - startPos[0]) * tmax;
-        if (x >= lmin && x <= lmax) {
+        if (link->bmin == 0 && link->bmax == 255) {
           nextRef = link->ref;
           break;
+        }
+        // Partial tile-border link: the crossing must lie within it.
+        const float* left = &tile->verts[poly->verts[link->edge] * 3];
+        const float* right = &tile->verts[poly->verts[nextVert(link->edge, poly->vertCount)] * 3];
+        const float s = 1.0f / 255.0f;
+        if (link->side == 0 || link->side == 4) {
+          float lmin = left[2] + (right[2] - left[2]) * (link->bmin * s);
+          float lmax = left[2] + (right[2] - left[2]) * (link->bmax * s);
+          if (lmin > lmax) navSwap(lmin, lmax);
+          const float z = startPos[2] + (endPos[2] - startPos[2]) * tmax;
+          if (z >= lmin && z <= lmax) {
+            nextRef = link->ref;
+            break;
+          }
+        } else if (link->side == 2 || link->side == 6) {
+          float lmin = left[0] + (right[0] - left[0]) * (link->bmin * s);
+          float lmax = left[0] + (right[0] - left[0]) * (link->bmax * s);
+          if (lmin > lmax) navSwap(lmin, lmax);
+          const float x = startPos[0] + (endPos[0] - startPos[0]) * tmax;
+          if (x >= lmin && x <= lmax) {
+            nextRef = link->ref;
+            break;
+          }
         }
       }
     }
@@ -1422,8 +1435,8 @@ Status NavMeshQuery::raycast(PolyRef startRef, const float* startPos, const floa
       // Cost up to the exit point, its height taken on the exit edge (the ray itself is 2D).
       vcopy(lastPos, curPos);
       vmad(curPos, startPos, dir, hit->t);
-      const float* e1 = &verts[segMax * 3];
-      const float* e2 = &verts[nextVert(segMax, nv) * 3];
+      const float* e1 = &tile->verts[poly->verts[segMax] * 3];
+      const float* e2 = &tile->verts[poly->verts[nextVert(segMax, nv)] * 3];
       float eDir[3], diff[3];
       vsub(eDir, e2, e1);
       vsub(diff, curPos, e1);
@@ -1437,8 +1450,8 @@ Status NavMeshQuery::raycast(PolyRef startRef, const float* startPos, const floa
       // A wall: its normal.
       const int a = segMax;
       const int b = segMax + 1 < nv ? segMax + 1 : 0;
-      const float* va = &verts[a * 3];
-      const float* vb = &verts[b * 3];
+      const float* va = &tile->verts[poly->verts[a] * 3];
+      const float* vb = &tile->verts[poly->verts[b] * 3];
       const float dx = vb[0] - va[0];
       const float dz = vb[2] - va[2];
       hit->hitNormal[0] = dz;
