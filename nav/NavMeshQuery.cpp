@@ -1181,9 +1181,22 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
                                       int* visitedCount, int maxVisitedSize) const {
   if (!visitedCount) return FAILURE | INVALID_PARAM;
   *visitedCount = 0;
-  if (!m_nav || !m_nav->isValidPolyRef(startRef) || !startPos || !visfinite(startPos) || !endPos ||
-      !visfinite(endPos) || !filter || !resultPos || !visited || maxVisitedSize <= 0)
+  const MeshTile* startTile = nullptr;
+  const Poly* startPoly = nullptr;
+  if (!m_nav || statusFailed(m_nav->getTileAndPolyByRef(startRef, &startTile, &startPoly)) || !startPos ||
+      !visfinite(startPos) || !endPos || !visfinite(endPos) || !filter || !resultPos || !visited ||
+      maxVisitedSize <= 0)
     return FAILURE | INVALID_PARAM;
+
+  // The target inside the start poly (most short moves): the search would stop at its first
+  // pop with this answer, the start poly alone (a one-entry buffer reports BUFFER_TOO_SMALL
+  // even so, as the general path does).
+  if (pointInPolygonIdx(endPos, startTile->verts, startPoly->verts, startPoly->vertCount)) {
+    vcopy(resultPos, endPos);
+    visited[0] = startRef;
+    *visitedCount = 1;
+    return maxVisitedSize <= 1 ? (SUCCESS | BUFFER_TOO_SMALL) : SUCCESS;
+  }
 
   Status status = SUCCESS;
   constexpr int MAX_STACK = 48;
@@ -1215,15 +1228,16 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
   while (head < nstack) {
     Node* curNode = stack[head++];
     const PolyRef curRef = curNode->id;
-    const MeshTile* curTile = nullptr;
-    const Poly* curPoly = nullptr;
-    m_nav->getTileAndPolyByRefUnsafe(curRef, &curTile, &curPoly);
+    const MeshTile* curTile = startTile;
+    const Poly* curPoly = startPoly;
+    if (curNode != startNode) m_nav->getTileAndPolyByRefUnsafe(curRef, &curTile, &curPoly);
     const PolyRef curBase = m_nav->getPolyRefBase(curTile);
     const int nverts = curPoly->vertCount;
     const float* tverts = curTile->verts;
     const uint16_t* pverts = curPoly->verts;
 
-    if (pointInPolygonIdx(endPos, tverts, pverts, nverts)) {
+    // (The start poly was tested above.)
+    if (curNode != startNode && pointInPolygonIdx(endPos, tverts, pverts, nverts)) {
       bestNode = curNode;
       vcopy(bestPos, endPos);
       break;
