@@ -1344,8 +1344,11 @@ Status NavMeshQuery::raycast(PolyRef startRef, const float* startPos, const floa
   hit->t = 0;
   hit->pathCount = 0;
   hit->pathCost = 0;
-  if (!m_nav || !m_nav->isValidPolyRef(startRef) || !startPos || !visfinite(startPos) || !endPos ||
-      !visfinite(endPos) || !filter || (prevRef && !m_nav->isValidPolyRef(prevRef)) || hit->maxPath < 0 ||
+  const MeshTile *prevTile, *tile, *nextTile;
+  const Poly *prevPoly, *poly, *nextPoly;
+  if (!m_nav || statusFailed(m_nav->getTileAndPolyByRef(startRef, &tile, &poly)) || !startPos ||
+      !visfinite(startPos) || !endPos || !visfinite(endPos) || !filter ||
+      (prevRef && statusFailed(m_nav->getTileAndPolyByRef(prevRef, &prevTile, &prevPoly))) || hit->maxPath < 0 ||
       (hit->maxPath > 0 && !hit->path))
     return FAILURE | INVALID_PARAM;
 
@@ -1356,13 +1359,13 @@ Status NavMeshQuery::raycast(PolyRef startRef, const float* startPos, const floa
   vset(hit->hitNormal, 0, 0, 0);
   Status status = SUCCESS;
 
-  const MeshTile *prevTile, *tile, *nextTile;
-  const Poly *prevPoly, *poly, *nextPoly;
   PolyRef curRef = startRef;
-  m_nav->getTileAndPolyByRefUnsafe(curRef, &tile, &poly);
-  nextTile = prevTile = tile;
-  nextPoly = prevPoly = poly;
-  if (prevRef) m_nav->getTileAndPolyByRefUnsafe(prevRef, &prevTile, &prevPoly);
+  nextTile = tile;
+  nextPoly = poly;
+  if (!prevRef) {
+    prevTile = tile;
+    prevPoly = poly;
+  }
 
   while (curRef) {
     const int nv = poly->vertCount;
