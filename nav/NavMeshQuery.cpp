@@ -74,10 +74,38 @@ struct NearestPoly {
   static void process(void* ctx, const MeshTile* tile, const Poly* const* polys, const PolyRef* refs, int n) {
     NearestPoly* q = static_cast<NearestPoly*>(ctx);
     const NavMesh* nav = q->query->getAttachedNavMesh();
+    const float cx = q->center[0], cz = q->center[2];
+    // Slack for the bound below: far more than the rounding of a point computed on the poly's
+    // edges and of its distance (a few ulps of the coordinates' magnitude).
+    const float slack = (1.0f + navAbs(cx) + navAbs(cz)) * 1e-5f;
     for (int i = 0; i < n; ++i) {
+      const Poly* poly = polys[i];
+      if (q->nearestRef) {
+        // Every point the poly can return (over it, on its edges or detail edges) lies in the xz
+        // bounds of its vertices and detail vertices, and its distance is at least the distance
+        // to those bounds. A poly whose bound is clearly past the best so far cannot win (ties
+        // go to the first poly, so skipping never changes the answer).
+        float minx = FLT_MAX, maxx = -FLT_MAX, minz = FLT_MAX, maxz = -FLT_MAX;
+        for (int k = 0; k < poly->vertCount; ++k) {
+          const float* v = &tile->verts[poly->verts[k] * 3];
+          minx = std::min(minx, v[0]), maxx = std::max(maxx, v[0]);
+          minz = std::min(minz, v[2]), maxz = std::max(maxz, v[2]);
+        }
+        if (poly->getType() != POLYTYPE_OFFMESH_CONNECTION) {
+          const PolyDetail& pd = tile->detailMeshes[poly - tile->polys];
+          for (int k = 0; k < pd.vertCount; ++k) {
+            const float* v = &tile->detailVerts[(pd.vertBase + uint32_t(k)) * 3];
+            minx = std::min(minx, v[0]), maxx = std::max(maxx, v[0]);
+            minz = std::min(minz, v[2]), maxz = std::max(maxz, v[2]);
+          }
+        }
+        const float dx = std::max(std::max(minx - cx, cx - maxx) - slack, 0.0f);
+        const float dz = std::max(std::max(minz - cz, cz - maxz) - slack, 0.0f);
+        if (dx * dx + dz * dz > q->nearestDistSqr * 1.0001f) continue;
+      }
       float closest[3];
       bool posOverPoly = false;
-      nav->closestPointOnPoly(tile, polys[i], q->center, closest, &posOverPoly);
+      nav->closestPointOnPoly(tile, poly, q->center, closest, &posOverPoly);
       // Directly over a polygon and within climb height: favoured over the plain nearest point.
       const float d = nearestPolyDistSqr(tile->header, q->center, closest, posOverPoly);
       if (d < q->nearestDistSqr) {
@@ -1153,9 +1181,22 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
                                       int* visitedCount, int maxVisitedSize) const {
   if (!visitedCount) return FAILURE | INVALID_PARAM;
   *visitedCount = 0;
-  if (!m_nav || !m_nav->isValidPolyRef(startRef) || !startPos || !visfinite(startPos) || !endPos ||
-      !visfinite(endPos) || !filter || !resultPos || !visited || maxVisitedSize <= 0)
+  const MeshTile* startTile = nullptr;
+  const Poly* startPoly = nullptr;
+  if (!m_nav || statusFailed(m_nav->getTileAndPolyByRef(startRef, &startTile, &startPoly)) || !startPos ||
+      !visfinite(startPos) || !endPos || !visfinite(endPos) || !filter || !resultPos || !visited ||
+      maxVisitedSize <= 0)
     return FAILURE | INVALID_PARAM;
+
+  // The target inside the start poly (most short moves): the search would stop at its first
+  // pop with this answer, the start poly alone (a one-entry buffer reports BUFFER_TOO_SMALL
+  // even so, as the general path does).
+  if (pointInPolygonIdx(endPos, startTile->verts, startPoly->verts, startPoly->vertCount)) {
+    vcopy(resultPos, endPos);
+    visited[0] = startRef;
+    *visitedCount = 1;
+    return maxVisitedSize <= 1 ? (SUCCESS | BUFFER_TOO_SMALL) : SUCCESS;
+  }
 
   Status status = SUCCESS;
   constexpr int MAX_STACK = 48;
@@ -1184,18 +1225,19 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
   vlerp(searchPos, startPos, endPos, 0.5f);
   const float searchRadSqr = sqr(vdist(startPos, endPos) / 2.0f + 0.001f);
 
-  float verts[VERTS_PER_POLYGON * 3];
   while (head < nstack) {
     Node* curNode = stack[head++];
     const PolyRef curRef = curNode->id;
-    const MeshTile* curTile = nullptr;
-    const Poly* curPoly = nullptr;
-    m_nav->getTileAndPolyByRefUnsafe(curRef, &curTile, &curPoly);
+    const MeshTile* curTile = startTile;
+    const Poly* curPoly = startPoly;
+    if (curNode != startNode) m_nav->getTileAndPolyByRefUnsafe(curRef, &curTile, &curPoly);
     const PolyRef curBase = m_nav->getPolyRefBase(curTile);
     const int nverts = curPoly->vertCount;
-    polyVerts(curTile, curPoly, verts);
+    const float* tverts = curTile->verts;
+    const uint16_t* pverts = curPoly->verts;
 
-    if (pointInPolygon(endPos, verts, nverts)) {
+    // (The start poly was tested above.)
+    if (curNode != startNode && pointInPolygonIdx(endPos, tverts, pverts, nverts)) {
       bestNode = curNode;
       vcopy(bestPos, endPos);
       break;
@@ -1221,8 +1263,8 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
         if (filter->passFilter(ref, curTile, &curTile->polys[idx])) neis[nneis++] = ref;
       }
 
-      const float* vj = &verts[j * 3];
-      const float* vi = &verts[i * 3];
+      const float* vj = &tverts[pverts[j] * 3];
+      const float* vi = &tverts[pverts[i] * 3];
       if (!nneis) {
         // Wall: the closest point on it is a candidate result.
         float tseg;
@@ -1302,33 +1344,34 @@ Status NavMeshQuery::raycast(PolyRef startRef, const float* startPos, const floa
   hit->t = 0;
   hit->pathCount = 0;
   hit->pathCost = 0;
-  if (!m_nav || !m_nav->isValidPolyRef(startRef) || !startPos || !visfinite(startPos) || !endPos ||
-      !visfinite(endPos) || !filter || (prevRef && !m_nav->isValidPolyRef(prevRef)) || hit->maxPath < 0 ||
+  const MeshTile *prevTile, *tile, *nextTile;
+  const Poly *prevPoly, *poly, *nextPoly;
+  if (!m_nav || statusFailed(m_nav->getTileAndPolyByRef(startRef, &tile, &poly)) || !startPos ||
+      !visfinite(startPos) || !endPos || !visfinite(endPos) || !filter ||
+      (prevRef && statusFailed(m_nav->getTileAndPolyByRef(prevRef, &prevTile, &prevPoly))) || hit->maxPath < 0 ||
       (hit->maxPath > 0 && !hit->path))
     return FAILURE | INVALID_PARAM;
 
   float dir[3], curPos[3], lastPos[3];
-  float verts[VERTS_PER_POLYGON * 3 + 3];
   int n = 0;
   vcopy(curPos, startPos);
   vsub(dir, endPos, startPos);
   vset(hit->hitNormal, 0, 0, 0);
   Status status = SUCCESS;
 
-  const MeshTile *prevTile, *tile, *nextTile;
-  const Poly *prevPoly, *poly, *nextPoly;
   PolyRef curRef = startRef;
-  m_nav->getTileAndPolyByRefUnsafe(curRef, &tile, &poly);
-  nextTile = prevTile = tile;
-  nextPoly = prevPoly = poly;
-  if (prevRef) m_nav->getTileAndPolyByRefUnsafe(prevRef, &prevTile, &prevPoly);
+  nextTile = tile;
+  nextPoly = poly;
+  if (!prevRef) {
+    prevTile = tile;
+    prevPoly = poly;
+  }
 
   while (curRef) {
     const int nv = poly->vertCount;
-    polyVerts(tile, poly, verts);
     float tmin, tmax;
     int segMin, segMax;
-    if (!intersectSegmentPoly2D(startPos, endPos, verts, nv, tmin, tmax, segMin, segMax)) {
+    if (!intersectSegmentPolyIdx2D(startPos, endPos, tile->verts, poly->verts, nv, tmin, tmax, segMin, segMax)) {
       // The ray misses this polygon: keep the last t.
       hit->pathCount = n;
       return status;
@@ -1347,45 +1390,60 @@ Status NavMeshQuery::raycast(PolyRef startRef, const float* startPos, const floa
       return status;
     }
 
-    // The neighbour across the exit edge.
+    // The neighbour across the exit edge. An inner edge of a ground poly has exactly one link, to
+    // the poly its neis entry names (validated tiles have the link budget for it), and a wall has
+    // none (nextTile/nextPoly then keep their values, as after a link search that finds nothing):
+    // only tile-border edges and off-mesh polys need the link list.
     PolyRef nextRef = 0;
-    for (uint32_t i = poly->firstLink; i != NULL_LINK; i = tile->links[i].next) {
-      const Link* link = &tile->links[i];
-      if (int(link->edge) != segMax) continue;
-      nextTile = nullptr;
-      nextPoly = nullptr;
-      m_nav->getTileAndPolyByRefUnsafe(link->ref, &nextTile, &nextPoly);
-      if (nextPoly->getType() == POLYTYPE_OFFMESH_CONNECTION) continue;
-      if (!filter->passFilter(link->ref, nextTile, nextPoly)) continue;
-      if (link->side == 0xff) {
-        nextRef = link->ref;
-        break;
+    const uint16_t nei = poly->neis[segMax];
+    if (!(nei & EXT_LINK) && poly->getType() == POLYTYPE_GROUND) {
+      if (nei) {
+        const uint32_t idx = uint32_t(nei - 1);
+        const PolyRef ref = m_nav->getPolyRefBase(tile) | PolyRef(idx);
+        nextTile = tile;
+        nextPoly = &tile->polys[idx];
+        if (nextPoly->getType() != POLYTYPE_OFFMESH_CONNECTION && filter->passFilter(ref, nextTile, nextPoly))
+          nextRef = ref;
       }
-      if (link->bmin == 0 && link->bmax == 255) {
-        nextRef = link->ref;
-        break;
-      }
-      // Partial tile-border link: the crossing must lie within it.
-      const float* left = &tile->verts[poly->verts[link->edge] * 3];
-      const float* right = &tile->verts[poly->verts[nextVert(link->edge, poly->vertCount)] * 3];
-      const float s = 1.0f / 255.0f;
-      if (link->side == 0 || link->side == 4) {
-        float lmin = left[2] + (right[2] - left[2]) * (link->bmin * s);
-        float lmax = left[2] + (right[2] - left[2]) * (link->bmax * s);
-        if (lmin > lmax) navSwap(lmin, lmax);
-        const float z = startPos[2] + (endPos[2] - startPos[2]) * tmax;
-        if (z >= lmin && z <= lmax) {
+    } else {
+      for (uint32_t i = poly->firstLink; i != NULL_LINK; i = tile->links[i].next) {
+        const Link* link = &tile->links[i];
+        if (int(link->edge) != segMax) continue;
+        nextTile = nullptr;
+        nextPoly = nullptr;
+        m_nav->getTileAndPolyByRefUnsafe(link->ref, &nextTile, &nextPoly);
+        if (nextPoly->getType() == POLYTYPE_OFFMESH_CONNECTION) continue;
+        if (!filter->passFilter(link->ref, nextTile, nextPoly)) continue;
+        if (link->side == 0xff) {
           nextRef = link->ref;
           break;
         }
-      } else if (link->side == 2 || link->side == 6) {
-        float lmin = left[0] + (right[0] - left[0]) * (link->bmin * s);
-        float lmax = left[0] + (right[0] - left[0]) * (link->bmax * s);
-        if (lmin > lmax) navSwap(lmin, lmax);
-        const float x = startPos[0] + (endPos[0] - startPos[0]) * tmax;
-        if (x >= lmin && x <= lmax) {
+        if (link->bmin == 0 && link->bmax == 255) {
           nextRef = link->ref;
           break;
+        }
+        // Partial tile-border link: the crossing must lie within it.
+        const float* left = &tile->verts[poly->verts[link->edge] * 3];
+        const float* right = &tile->verts[poly->verts[nextVert(link->edge, poly->vertCount)] * 3];
+        const float s = 1.0f / 255.0f;
+        if (link->side == 0 || link->side == 4) {
+          float lmin = left[2] + (right[2] - left[2]) * (link->bmin * s);
+          float lmax = left[2] + (right[2] - left[2]) * (link->bmax * s);
+          if (lmin > lmax) navSwap(lmin, lmax);
+          const float z = startPos[2] + (endPos[2] - startPos[2]) * tmax;
+          if (z >= lmin && z <= lmax) {
+            nextRef = link->ref;
+            break;
+          }
+        } else if (link->side == 2 || link->side == 6) {
+          float lmin = left[0] + (right[0] - left[0]) * (link->bmin * s);
+          float lmax = left[0] + (right[0] - left[0]) * (link->bmax * s);
+          if (lmin > lmax) navSwap(lmin, lmax);
+          const float x = startPos[0] + (endPos[0] - startPos[0]) * tmax;
+          if (x >= lmin && x <= lmax) {
+            nextRef = link->ref;
+            break;
+          }
         }
       }
     }
@@ -1394,8 +1452,8 @@ Status NavMeshQuery::raycast(PolyRef startRef, const float* startPos, const floa
       // Cost up to the exit point, its height taken on the exit edge (the ray itself is 2D).
       vcopy(lastPos, curPos);
       vmad(curPos, startPos, dir, hit->t);
-      const float* e1 = &verts[segMax * 3];
-      const float* e2 = &verts[nextVert(segMax, nv) * 3];
+      const float* e1 = &tile->verts[poly->verts[segMax] * 3];
+      const float* e2 = &tile->verts[poly->verts[nextVert(segMax, nv)] * 3];
       float eDir[3], diff[3];
       vsub(eDir, e2, e1);
       vsub(diff, curPos, e1);
@@ -1409,8 +1467,8 @@ Status NavMeshQuery::raycast(PolyRef startRef, const float* startPos, const floa
       // A wall: its normal.
       const int a = segMax;
       const int b = segMax + 1 < nv ? segMax + 1 : 0;
-      const float* va = &verts[a * 3];
-      const float* vb = &verts[b * 3];
+      const float* va = &tile->verts[poly->verts[a] * 3];
+      const float* vb = &tile->verts[poly->verts[b] * 3];
       const float dx = vb[0] - va[0];
       const float dz = vb[2] - va[2];
       hit->hitNormal[0] = dz;

@@ -5,7 +5,7 @@
 // repetitions (default 5), then findPath and the sliced search with nav's unlimited pool
 // (initUnlimited) against the same Detour runs.
 //
-//   query_bench [--level PATH.obj] [--solo] [--cs CELL] [--smoke] [google benchmark flags]
+//   query_bench [--level PATH.obj] [--solo] [--cs CELL] [--smoke | --check] [google benchmark flags]
 // Default level: ../shared/levels/nav_test.obj (tiled, tile size 48) if present, else the
 // project's assets/levels/default.obj.
 #include "DualMesh.h"
@@ -15,6 +15,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -273,12 +274,51 @@ public:
   }
 };
 
+// --check: the short queries of this set (and nearest-poly queries around it) answered by both,
+// compared bit for bit; prints the mismatches and returns their number. For levels the test suite
+// does not cover (the generated world).
+int checkShortQueries() {
+  Ctx c;
+  int bad = 0;
+  auto same3 = [](const float* a, const float* b) { return std::memcmp(a, b, sizeof(float) * 3) == 0; };
+  seedRandom(777);
+  for (int i = 0; i < N; ++i) {
+    for (int k = 0; k < 8; ++k) {
+      const float* s = &g_set.sp[i * 3];
+      const float p[3] = {s[0] + (frand() - 0.5f) * 6, s[1] + (frand() - 0.5f) * 4, s[2] + (frand() - 0.5f) * 6};
+      dtPolyRef dr = 0;
+      nav::PolyRef nr = 0;
+      float dp[3] = {0, 0, 0}, np[3] = {0, 0, 0};
+      c.dq->findNearestPoly(p, EXT, &c.df, &dr, dp);
+      c.nq.findNearestPoly(p, EXT, &c.nf, &nr, np);
+      if (dr != nr || (dr && !same3(dp, np))) std::printf("check: findNearestPoly differs at query %d.%d\n", i, k), ++bad;
+    }
+    std::vector<dtPolyRef> dpath(MAXP), npath(MAXP);
+    float dt, nt, dn3[3], nn3[3];
+    int dn = 0, nn = 0;
+    c.dq->raycast(g_set.sref[i], &g_set.sp[i * 3], &g_set.ep[i * 3], &c.df, &dt, dn3, dpath.data(), &dn, MAXP);
+    c.nq.raycast(g_set.sref[i], &g_set.sp[i * 3], &g_set.ep[i * 3], &c.nf, &nt, nn3, npath.data(), &nn, MAXP);
+    if (std::memcmp(&dt, &nt, sizeof dt) || !same3(dn3, nn3) || dn != nn ||
+        !std::equal(dpath.begin(), dpath.begin() + dn, npath.begin()))
+      std::printf("check: raycast differs at query %d\n", i), ++bad;
+    float dr3[3], nr3[3];
+    const dtStatus ds = c.dq->moveAlongSurface(g_set.sref[i], &g_set.sp[i * 3], &g_set.mv[i * 3], &c.df, dr3,
+                                               dpath.data(), &dn, 16);
+    const nav::Status ns = c.nq.moveAlongSurface(g_set.sref[i], &g_set.sp[i * 3], &g_set.mv[i * 3], &c.nf, nr3,
+                                                 npath.data(), &nn, 16);
+    if (ds != ns || !same3(dr3, nr3) || dn != nn || !std::equal(dpath.begin(), dpath.begin() + dn, npath.begin()))
+      std::printf("check: moveAlongSurface differs at query %d\n", i), ++bad;
+  }
+  std::printf("check: %d nearest-poly, %d raycast, %d moveAlongSurface queries, %d differ\n", N * 8, N, N, bad);
+  return bad;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
   std::string level = sharedLevel("nav_test.obj");
   if (level.empty()) level = defaultLevel();
-  bool tiled = true, smoke = false;
+  bool tiled = true, smoke = false, check = false;
   float cellSize = 0.0f;
   std::vector<char*> args{argv[0]};
   for (int i = 1; i < argc; ++i) {
@@ -286,6 +326,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--solo")) tiled = false;
     else if (!std::strcmp(argv[i], "--cs") && i + 1 < argc) cellSize = std::strtof(argv[++i], nullptr);
     else if (!std::strcmp(argv[i], "--smoke")) smoke = true;
+    else if (!std::strcmp(argv[i], "--check")) check = true;
     else args.push_back(argv[i]);
   }
   static char minTime[] = "--benchmark_min_time=0.001";
@@ -306,6 +347,7 @@ int main(int argc, char** argv) {
   }
   std::printf("level %s (%s, cell size %.2f, %d polys), %d queries per iteration (smooth path: %d)\n", level.c_str(),
               tiled ? "tiled 48" : "solo", double(cellSize > 0 ? cellSize : 0.3f), polys, N, N / 4);
+  if (check) return checkShortQueries() ? 1 : 0;
 
   benchmark::RegisterBenchmark("Nav_findNearestPoly", Nav_findNearestPoly);
   benchmark::RegisterBenchmark("Dt_findNearestPoly", Dt_findNearestPoly);
