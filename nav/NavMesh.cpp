@@ -1066,10 +1066,14 @@ void NavMesh::closestPointOnDetailEdges(const MeshTile* tile, const Poly* poly, 
 
 bool NavMesh::getPolyHeight(const MeshTile* tile, const Poly* poly, const float* pos, float* height) const {
   if (poly->getType() == POLYTYPE_OFFMESH_CONNECTION) return false;
-  const uint32_t ip = uint32_t(poly - tile->polys);
-  const PolyDetail* pd = &tile->detailMeshes[ip];
   if (!pointInPolygonIdx(pos, tile->verts, poly->verts, poly->vertCount)) return false;
   if (!height) return true;
+  getPolyHeightInside(tile, poly, pos, height);
+  return true;
+}
+
+void NavMesh::getPolyHeightInside(const MeshTile* tile, const Poly* poly, const float* pos, float* height) const {
+  const PolyDetail* pd = &tile->detailMeshes[uint32_t(poly - tile->polys)];
   for (int j = 0; j < pd->triCount; ++j) {
     const uint8_t* t = &tile->detailTris[(pd->triBase + uint32_t(j)) * 4];
     const float* v[3];
@@ -1080,7 +1084,7 @@ bool NavMesh::getPolyHeight(const MeshTile* tile, const Poly* poly, const float*
     float h;
     if (closestHeightPointTriangle(pos, v[0], v[1], v[2], h)) {
       *height = h;
-      return true;
+      return;
     }
   }
   // Inside the poly but in no triangle (degenerate triangles, float error): on an edge, take the
@@ -1088,7 +1092,6 @@ bool NavMesh::getPolyHeight(const MeshTile* tile, const Poly* poly, const float*
   float closest[3];
   closestPointOnDetailEdges(tile, poly, pos, closest, false);
   *height = closest[1];
-  return true;
 }
 
 void NavMesh::closestPointOnPoly(PolyRef ref, const float* pos, float* closest, bool* posOverPoly) const {

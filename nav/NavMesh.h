@@ -138,6 +138,9 @@ public:
                           bool* posOverPoly) const;
   /// Height of the detail surface at pos (x, z) if pos is inside the poly (2D).
   bool getPolyHeight(const MeshTile* tile, const Poly* poly, const float* pos, float* height) const;
+  /// getPolyHeight's answer for a ground poly whose (x, z) the caller already found inside it with
+  /// pointInPolygonIdx on the poly's vertices.
+  void getPolyHeightInside(const MeshTile* tile, const Poly* poly, const float* pos, float* height) const;
   /// Polys of a tile overlapping a box (BV tree when present, else a scan of ground polys), in BV
   /// order, at most maxPolys. Like Detour, the box is clamped to the tile bounds first, and a BV tree
   /// made by buildTileData/dtCreateNavMeshData has an unused zeroed last node that reports poly 0 for

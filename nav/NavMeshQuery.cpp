@@ -1179,6 +1179,15 @@ Status NavMeshQuery::findStraightPath(const float* startPos, const float* endPos
 Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, const float* endPos,
                                       const QueryFilter* filter, float* resultPos, PolyRef* visited,
                                       int* visitedCount, int maxVisitedSize) const {
+  bool endInside;
+  return moveAlongSurfaceImpl(startRef, startPos, endPos, filter, resultPos, visited, visitedCount, maxVisitedSize,
+                              &endInside);
+}
+
+Status NavMeshQuery::moveAlongSurfaceImpl(PolyRef startRef, const float* startPos, const float* endPos,
+                                          const QueryFilter* filter, float* resultPos, PolyRef* visited,
+                                          int* visitedCount, int maxVisitedSize, bool* endInside) const {
+  *endInside = false;
   if (!visitedCount) return FAILURE | INVALID_PARAM;
   *visitedCount = 0;
   const MeshTile* startTile = nullptr;
@@ -1195,6 +1204,7 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
     vcopy(resultPos, endPos);
     visited[0] = startRef;
     *visitedCount = 1;
+    *endInside = true;
     return maxVisitedSize <= 1 ? (SUCCESS | BUFFER_TOO_SMALL) : SUCCESS;
   }
 
@@ -1240,6 +1250,7 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
     if (curNode != startNode && pointInPolygonIdx(endPos, tverts, pverts, nverts)) {
       bestNode = curNode;
       vcopy(bestPos, endPos);
+      *endInside = true;
       break;
     }
 

@@ -244,6 +244,15 @@ public:
   const NodePool& nodePool() const { return m_nodePool; }
 
 private:
+  // The follower's steps carry what one step proved to the next (portals, a point known inside its
+  // poly) instead of asking the public queries again.
+  friend class PathFollower;
+  /// moveAlongSurface; *endInside = the result is endPos, found inside the last visited poly by
+  /// pointInPolygonIdx on its vertices.
+  Status moveAlongSurfaceImpl(PolyRef startRef, const float* startPos, const float* endPos, const QueryFilter* filter,
+                              float* resultPos, PolyRef* visited, int* visitedCount, int maxVisitedSize,
+                              bool* endInside) const;
+
   struct SlicedState {
     Status status = 0;
     Node* lastBestNode = nullptr;

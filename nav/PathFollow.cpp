@@ -1,6 +1,7 @@
 #include "nav/PathFollow.h"
 
 #include "nav/NavMath.h"
+#include "nav/StraightPathFunnel.h"
 
 namespace nav {
 
@@ -16,8 +17,12 @@ bool inRange(const float* v1, const float* v2, float r, float h) {
 int fixupCorridor(PolyRef* path, int npath, int maxPath, const PolyRef* visited, int nvisited) {
   int furthestPath = -1;
   int furthestVisited = -1;
+  // A 64-bit filter on the refs' low bits (the poly index) lets most of path skip the inner scan.
+  uint64_t visitedBits = 0;
+  for (int j = 0; j < nvisited; ++j) visitedBits |= uint64_t(1) << (visited[j] & 63);
   // The furthest polygon of path that was visited (and its earliest position in visited).
   for (int i = npath - 1; i >= 0; --i) {
+    if (!((visitedBits >> (path[i] & 63)) & 1)) continue;
     bool found = false;
     for (int j = nvisited - 1; j >= 0; --j)
       if (path[i] == visited[j]) {
@@ -71,6 +76,72 @@ int fixupShortcuts(PolyRef* path, int npath, const NavMesh* nav) {
   return npath;
 }
 
+// The corridor's portals through the follower's cache: an entry holds what portalPoints gave for
+// (from, to) with the mesh at m_meshGeneration; failures are not kept (they end the walk anyway).
+struct PathFollower::CachedPortals {
+  PathFollower* f;
+  const PolyRef* path;
+  Status get(int i, float* left, float* right, uint8_t* toType) {
+    const PolyRef from = path[i], to = path[i + 1];
+    PathFollower::PortalEntry& e =
+        f->m_portals[((from * 0x9E3779B1u) ^ (to * 0x85EBCA6Bu)) >> 24 & (PathFollower::PORTAL_CACHE - 1)];
+    if (e.from == from && e.to == to && from) {
+      vcopy(left, e.lr);
+      vcopy(right, e.lr + 3);
+      *toType = e.toType;
+      return SUCCESS;
+    }
+    const NavMeshQuery* q = f->m_query;
+    const NavMesh* nav = q->getAttachedNavMesh();
+    const MeshTile *fromTile, *toTile;
+    const Poly *fromPoly, *toPoly;
+    if (statusFailed(nav->getTileAndPolyByRef(from, &fromTile, &fromPoly)) ||
+        statusFailed(nav->getTileAndPolyByRef(to, &toTile, &toPoly)))
+      return FAILURE | INVALID_PARAM;
+    *toType = toPoly->getType();
+    const Status st = q->portalPoints(from, fromPoly, fromTile, to, toPoly, toTile, left, right);
+    if (statusSucceeded(st)) {
+      e.from = from;
+      e.to = to;
+      vcopy(e.lr, left);
+      vcopy(e.lr + 3, right);
+      e.toType = *toType;
+    }
+    return st;
+  }
+};
+
+// closestPointOnPolyBoundary for the funnel: the start when the last step proved it inside its poly
+// (the answer is the point itself), the end from the last step's answer while its poly is the same.
+struct PathFollower::CachedBoundary {
+  PathFollower* f;
+  const NavMesh* getAttachedNavMesh() const { return f->m_query->getAttachedNavMesh(); }
+  Status closestPointOnPolyBoundary(PolyRef ref, const float* pos, float* closest) const {
+    if (pos == f->m_iterPos && f->m_startInside && f->m_npolys > 0 && ref == f->m_polys[0]) {
+      vcopy(closest, pos);
+      return SUCCESS;
+    }
+    if (pos == f->m_targetPos && ref == f->m_endRef && ref) {
+      vcopy(closest, f->m_endClosest);
+      return SUCCESS;
+    }
+    const Status st = f->m_query->closestPointOnPolyBoundary(ref, pos, closest);
+    if (pos == f->m_targetPos && statusSucceeded(st)) {
+      f->m_endRef = ref;
+      vcopy(f->m_endClosest, closest);
+    }
+    return st;
+  }
+};
+
+void PathFollower::forgetMesh() {
+  for (PortalEntry& e : m_portals) e.from = e.to = 0;
+  m_startInside = false;
+  m_endRef = 0;
+  const NavMesh* nav = m_query ? m_query->getAttachedNavMesh() : nullptr;
+  m_meshGeneration = nav ? nav->generation() : 0;
+}
+
 Status PathFollower::init(const NavMeshQuery* query, const QueryFilter* filter, PolyRef startRef,
                           const float* startPos, const float* endPos, const PolyRef* path, int pathSize,
                           int maxPoints) {
@@ -85,6 +156,7 @@ Status PathFollower::init(const NavMeshQuery* query, const QueryFilter* filter, 
   m_query = query;
   m_filter = filter;
   m_maxPoints = maxPoints;
+  forgetMesh();
   m_npolys = navMin(pathSize, int(MAX_CORRIDOR));
   for (int i = 0; i < m_npolys; ++i) m_polys[i] = path[i];
   if (statusFailed(query->closestPointOnPoly(startRef, startPos, m_iterPos, nullptr))) return FAILURE | INVALID_PARAM;
@@ -104,8 +176,13 @@ void PathFollower::emit(const float* p) {
 
 bool PathFollower::getSteerTarget() {
   m_nSteerPath = 0;
-  m_query->findStraightPath(m_iterPos, m_targetPos, m_polys, m_npolys, m_steerPath, m_steerPathFlags, m_steerPathRefs,
-                            &m_nSteerPath, MAX_STEP_POINTS);
+  // The mesh changed under a follower kept between frames (the viewer): nothing cached holds.
+  if (m_query->getAttachedNavMesh()->generation() != m_meshGeneration) forgetMesh();
+  // findStraightPath(m_iterPos, m_targetPos, m_polys, m_npolys, ..., MAX_STEP_POINTS), same answer.
+  CachedPortals portals{this, m_polys};
+  straightPathFunnel(CachedBoundary{this}, m_iterPos, m_targetPos, m_polys, m_npolys, m_steerPath,
+                     m_steerPathFlags, m_steerPathRefs, &m_nSteerPath, MAX_STEP_POINTS, portals, false,
+                     NoStraightPathCrossings{});
   if (!m_nSteerPath) return false;
   // The first corner further than slop, stopping at an off-mesh connection.
   int ns = 0;
@@ -145,11 +222,26 @@ bool PathFollower::step() {
   float result[3];
   PolyRef visited[16];
   int nvisited = 0;
-  m_query->moveAlongSurface(m_polys[0], m_iterPos, moveTgt, m_filter, result, visited, &nvisited, 16);
+  bool endInside = false;
+  const Status moved = m_query->moveAlongSurfaceImpl(m_polys[0], m_iterPos, moveTgt, m_filter, result, visited,
+                                                     &nvisited, 16, &endInside);
   m_npolys = fixupCorridor(m_polys, m_npolys, MAX_CORRIDOR, visited, nvisited);
   m_npolys = fixupShortcuts(m_polys, m_npolys, m_query->getAttachedNavMesh());
-  float h = 0;
-  if (statusSucceeded(m_query->getPolyHeight(m_polys[0], result, &h))) result[1] = h;
+  // The moved point is inside m_polys[0] when moveAlongSurface found the target inside the last
+  // poly it visited and the corridor now starts there (a full visited buffer lost that poly).
+  m_startInside = endInside && !(moved & BUFFER_TOO_SMALL) && nvisited > 0 && m_npolys > 0 &&
+                  m_polys[0] == visited[nvisited - 1];
+  const MeshTile* tile = nullptr;
+  const Poly* poly = nullptr;
+  if (m_startInside && statusSucceeded(m_query->getAttachedNavMesh()->getTileAndPolyByRef(m_polys[0], &tile, &poly)) &&
+      poly->getType() == POLYTYPE_GROUND) {
+    // getPolyHeight's answer without its inside test.
+    m_query->getAttachedNavMesh()->getPolyHeightInside(tile, poly, result, &result[1]);
+  } else {
+    m_startInside = false;
+    float h = 0;
+    if (statusSucceeded(m_query->getPolyHeight(m_polys[0], result, &h))) result[1] = h;
+  }
   vcopy(m_iterPos, result);
 
   if (endOfPath && inRange(m_iterPos, m_steerPos, slop, 1.0f)) {
@@ -179,6 +271,7 @@ bool PathFollower::step() {
         if (m_count & 1) emit(startPos);
       }
       vcopy(m_iterPos, endPos);
+      m_startInside = false;
       float eh = 0.0f;
       if (m_npolys > 0 && statusSucceeded(m_query->getPolyHeight(m_polys[0], m_iterPos, &eh))) m_iterPos[1] = eh;
     }

@@ -55,8 +55,26 @@ public:
   int corridorSize() const { return m_npolys; }
 
 private:
+  struct CachedPortals;    // the funnel's portal source (PathFollow.cpp)
+  struct CachedBoundary;   // the funnel's closestPointOnPolyBoundary (PathFollow.cpp)
   bool getSteerTarget();
   void emit(const float* p);
+  void forgetMesh(); ///< Drops everything cached from the mesh.
+
+  // What one step learned about the (unchanging) mesh, reused by the next ones. Each step asks for
+  // the 3-corner straight path again on a corridor that changes only at its front, so most of its
+  // portals, and the end point's place on the last poly, are the last step's.
+  struct PortalEntry {
+    PolyRef from, to;   ///< 0, 0 = empty.
+    float lr[6];        ///< left (x, y, z), right (x, y, z), as portalPoints gives them
+    uint8_t toType;     ///< PolyType of `to`
+  };
+  static constexpr int PORTAL_CACHE = 256; ///< Direct-mapped on (from, to); a power of two.
+  PortalEntry m_portals[PORTAL_CACHE];
+  uint64_t m_meshGeneration = 0; ///< NavMesh::generation() the caches belong to.
+  bool m_startInside = false;    ///< m_iterPos (x, z) is inside m_polys[0] (pointInPolygonIdx).
+  PolyRef m_endRef = 0;          ///< The poly m_endClosest was found on (0 = none).
+  float m_endClosest[3] = {0, 0, 0}; ///< closestPointOnPolyBoundary(m_endRef, m_targetPos)
 
   const NavMeshQuery* m_query = nullptr;
   const QueryFilter* m_filter = nullptr;

@@ -42,8 +42,10 @@ inline Status appendStraightPathVertex(const float* pos, uint8_t flags, PolyRef 
 /// When `crossings`, appendCrossings(int startIdx, int endIdx, const float* endPos) adds the
 /// STRAIGHTPATH_*_CROSSINGS corners of path[startIdx..endIdx] up to endPos before each corner, and
 /// returns IN_PROGRESS to go on (anything else is returned as the result).
-template <class Portals, class Crossings>
-Status straightPathFunnel(const NavMeshQuery& q, const float* startPos, const float* endPos, const PolyRef* path,
+/// `q` is a NavMeshQuery, or anything with its getAttachedNavMesh() and closestPointOnPolyBoundary()
+/// (the path follower answers the latter from what its last step proved).
+template <class Query, class Portals, class Crossings>
+Status straightPathFunnel(const Query& q, const float* startPos, const float* endPos, const PolyRef* path,
                           int pathSize, float* straightPath, uint8_t* straightPathFlags, PolyRef* straightPathRefs,
                           int* straightPathCount, int maxStraightPath, Portals& portals, bool crossings,
                           Crossings&& appendCrossings) {

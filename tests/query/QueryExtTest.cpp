@@ -260,6 +260,60 @@ TEST_F(QueryExt, PathFollowerExposesEachStep) {
   EXPECT_GT(walks, 10);
 }
 
+// RecastDemo's fixupCorridor, written plainly: the furthest path poly that was visited, and its
+// earliest place in visited.
+int plainFixupCorridor(std::vector<nav::PolyRef>& path, int npath, int maxPath,
+                       const std::vector<nav::PolyRef>& visited) {
+  const int nvisited = int(visited.size());
+  int fp = -1, fv = -1;
+  for (int i = npath - 1; i >= 0 && fp < 0; --i)
+    for (int j = 0; j < nvisited; ++j)
+      if (path[size_t(i)] == visited[size_t(j)]) {
+        fp = i;
+        fv = j;
+        break;
+      }
+  if (fp < 0) return npath;
+  const int req = nvisited - fv;
+  const int orig = std::min(fp + 1, npath);
+  int size = std::max(0, npath - orig);
+  if (req + size > maxPath) size = maxPath - req;
+  std::vector<nav::PolyRef> out;
+  for (int i = 0; i < req; ++i) out.push_back(visited[size_t(nvisited - 1 - i)]);
+  for (int k = 0; k < size; ++k) out.push_back(path[size_t(orig + k)]);
+  std::copy(out.begin(), out.end(), path.begin());
+  return int(out.size());
+}
+
+TEST(PathFollowCorridor, FixupCorridorMatchesThePlainScan) {
+  // Refs from small alphabets (many repeats, equal low bits: the filter on the low 6 bits must not
+  // drop a match) and from wide ones; visited lists 0-16 long; caps below and above the sizes.
+  seedRandom(4242);
+  int changed = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    const uint32_t alphabet = (trial % 3 == 0) ? 8u : (trial % 3 == 1) ? 200u : 1u << 20;
+    // With trial & 4, refs also differ above bit 6 only: many share their low 6 bits.
+    const auto pick = [&] { return uint32_t(frand() * float(alphabet)) % alphabet; };
+    const auto ref = [&] { return nav::PolyRef(1 + pick() + ((trial & 4) ? 64u * pick() : 0u)); };
+    const int npath = 1 + int(frand() * 60.0f);
+    const int nvisited = int(frand() * 17.0f) % 17;
+    const int maxPath = (trial & 1) ? 64 : npath + int(frand() * 8.0f) - 4;
+    if (maxPath < nvisited + 1 || maxPath < npath) continue;
+    std::vector<nav::PolyRef> path(size_t(std::max(maxPath, npath)) + 16), visited;
+    for (int i = 0; i < npath; ++i) path[size_t(i)] = ref();
+    for (int j = 0; j < nvisited; ++j) visited.push_back(ref());
+    if (nvisited > 0 && (trial & 8)) visited[size_t(int(frand() * float(nvisited)) % nvisited)] = path[0];
+    std::vector<nav::PolyRef> expected = path;
+    const int nExpected = plainFixupCorridor(expected, npath, maxPath, visited);
+    std::vector<nav::PolyRef> got = path;
+    const int nGot = nav::fixupCorridor(got.data(), npath, maxPath, visited.data(), nvisited);
+    ASSERT_EQ(nGot, nExpected) << "trial " << trial;
+    for (int i = 0; i < nGot; ++i) ASSERT_EQ(got[size_t(i)], expected[size_t(i)]) << "trial " << trial << " at " << i;
+    if (nGot != npath || !std::equal(got.begin(), got.begin() + nGot, path.begin())) ++changed;
+  }
+  EXPECT_GT(changed, 5000); // most trials do rewrite the corridor
+}
+
 TEST_F(QueryExt, BadInputIsRefusedNotCrashed) {
   nav::QueryFilter f;
   nav::PolyRef a;
