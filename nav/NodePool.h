@@ -125,24 +125,33 @@ private:
   uint32_t directSlot(PolyRef id, uint8_t state) const {
     const uint32_t it = (id >> m_polyBits) & m_tileMask;
     const uint32_t ip = id & m_polyMask;
-    if (it >= m_tileCount || ip >= m_tilePolys[it] || state >= MAX_STATES_PER_NODE) return UINT32_MAX;
-    return (m_tileBase[it] + ip) * MAX_STATES_PER_NODE + state;
+    if (it >= m_tileCount) return UINT32_MAX;
+    const TileSlots ts = m_tiles[it];
+    if (ip >= ts.polys || state >= MAX_STATES_PER_NODE) return UINT32_MAX;
+    return (ts.base + ip) * MAX_STATES_PER_NODE + state;
   }
   Node* getNodeDirect(PolyRef id, uint8_t state) {
     const uint32_t slot = directSlot(id, state);
     if (slot == UINT32_MAX) return nullptr;
-    if (m_stamp[slot] == m_generation) return &m_nodes[m_table[slot]];
+    Slot& s = m_slots[slot];
+    if (s.stamp == m_generation) return &m_nodes[s.node];
     if (m_count >= m_maxNodes) return nullptr;
-    m_table[slot] = uint32_t(m_count);
-    m_stamp[slot] = m_generation;
+    s.stamp = m_generation;
+    s.node = uint32_t(m_count);
     return newNode(id, state);
   }
   void release();
   /// clear() after its generation wrapped: old entries could alias the new generation.
   void resetStamps();
 
+  /// Direct mode: a (polygon, state) slot; the stamp and the index share a cache line.
+  struct Slot {
+    uint32_t stamp; // generation when node was set
+    uint32_t node;  // node index
+  };
+
   Node* m_nodes = nullptr;
-  uint32_t* m_table = nullptr; // hash mode: buckets, m_genHigh | node index; direct mode: node index
+  uint32_t* m_table = nullptr; // hash mode: buckets, m_genHigh | node index
   uint32_t m_genHigh = 1u << 16; // hash mode: the generation in an entry's high 16 bits
   uint32_t m_mask = 0;
   uint32_t m_shift = 32;
@@ -150,9 +159,13 @@ private:
   int m_count = 0;
   // Direct mode.
   bool m_direct = false;
-  uint32_t* m_stamp = nullptr;    // per slot: generation when m_table[slot] was set
-  uint32_t* m_tileBase = nullptr; // per tile index
-  uint32_t* m_tilePolys = nullptr;
+  Slot* m_slots = nullptr;
+  /// Direct mode, per tile index: the first poly slot and the poly count (read together).
+  struct TileSlots {
+    uint32_t base;
+    uint32_t polys;
+  };
+  TileSlots* m_tiles = nullptr;
   uint32_t m_tileCount = 0;
   uint32_t m_polyBits = 0, m_polyMask = 0, m_tileMask = 0;
   uint32_t m_generation = 1;
@@ -244,6 +257,8 @@ private:
     }
     bubbleUp(int(i), node, total);
   }
+
+  void release();
 
   Entry* m_heap = nullptr;
   uint32_t* m_pos = nullptr; // heap position per pool index
