@@ -582,6 +582,11 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
     if (bestNode->parent) parentRef = m_nodePool.nodeAtIdx(bestNode->parent)->id;
     if (!PLAIN && parentRef) decode(parentRef, &parentTile, &parentPoly);
     const float bestAreaCost = areaCost[bestPoly->getArea()];
+    // With a step cost that cannot be negative (the area cost is >= 0 or NaN), a new cost rounds
+    // to no less than bestCost, so a node reached before whose cost is at most bestCost is
+    // rejected below whatever the step: it is rejected before the step's square root.
+    const float bestCost = bestNode->cost;
+    const bool noLowerStep = PLAIN && !CLOSEST && !OBSERVE && !(bestAreaCost < 0.0f);
 
     const uint32_t bestIdx = m_nodePool.nodeIdx(bestNode);
     const Link* links = bestTile->links;
@@ -621,6 +626,10 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
         if (OBSERVE) relax(RELAX_REJECT_OUT_OF_NODES);
         continue;
       }
+      // (The end polygon's cost adds its own end step: left to the full test.)
+      if (noLowerStep && (neighbourNode->flags & (NODE_OPEN | NODE_CLOSED)) && bestCost >= neighbourNode->cost &&
+          neighbourRef != endRef)
+        continue;
       if (OBSERVE) {
         ev.node = neighbourNode;
         ev.previousFlags = neighbourNode->flags;
@@ -853,7 +862,9 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
     if (bestNode->parent) {
       parentNode = m_nodePool.nodeAtIdx(bestNode->parent);
       parentRef = parentNode->id;
-      if (parentNode->parent) grandpaRef = m_nodePool.nodeAtIdx(parentNode->parent)->id;
+      // The grandparent is needed only for the ref checks and the any-angle raycast.
+      if (parentNode->parent && (!FAST || (m_query.options & FINDPATH_ANY_ANGLE)))
+        grandpaRef = m_nodePool.nodeAtIdx(parentNode->parent)->id;
     }
     if (FAST) {
       // The plain filter needs no parent polygon.
@@ -870,6 +881,11 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
     if ((m_query.options & FINDPATH_ANY_ANGLE) && parentRef != 0 &&
         vdistSqr(parentNode->pos, bestNode->pos) < m_query.raycastLimitSqr)
       tryLOS = true;
+
+    // As in findPath: with the plain cost and no raycast shortcut the step cannot be negative, so
+    // a node reached before at a cost no higher than bestCost is rejected before the square root.
+    const float bestCost = bestNode->cost;
+    const bool noLowerStep = !OBSERVE && plain && !tryLOS && !(areaCost[bestPoly->getArea()] < 0.0f);
 
     const uint32_t bestIdx = m_nodePool.nodeIdx(bestNode);
     for (uint32_t i = bestPoly->firstLink; i != NULL_LINK; i = bestTile->links[i].next) {
@@ -900,6 +916,9 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
         if (OBSERVE) relax(RELAX_REJECT_OUT_OF_NODES);
         continue;
       }
+      if (noLowerStep && (neighbourNode->flags & (NODE_OPEN | NODE_CLOSED)) && bestCost >= neighbourNode->cost &&
+          neighbourRef != endRef)
+        continue;
       if (OBSERVE) {
         ev.node = neighbourNode;
         ev.previousFlags = neighbourNode->flags;
