@@ -28,10 +28,12 @@ NodePool::~NodePool() { release(); }
 
 void NodePool::release() {
   freeLines(m_nodes);
+  freeLines(m_keys);
   freeLines(m_table);
   freeLines(m_slots);
   delete[] m_tiles;
   m_nodes = nullptr;
+  m_keys = nullptr;
   m_table = nullptr;
   m_slots = nullptr;
   m_tiles = nullptr;
@@ -89,11 +91,14 @@ bool NodePool::init(int maxNodes) {
     tableSize <<= 1;
     ++bits;
   }
+  m_keys = allocLines<Key>(size_t(maxNodes));
   m_table = allocLines<uint32_t>(tableSize);
-  if (!m_nodes || !m_table) {
+  if (!m_nodes || !m_keys || !m_table) {
     freeLines(m_nodes);
+    freeLines(m_keys);
     freeLines(m_table);
     m_nodes = nullptr;
+    m_keys = nullptr;
     m_table = nullptr;
     m_maxNodes = 0;
     return false;
@@ -124,11 +129,8 @@ Node* NodePool::findNode(PolyRef id, uint8_t state) const {
   if (!m_table) return nullptr;
   uint32_t i = m_table[hash(id, state)] ^ m_genHigh;
   if (i > INDEX_MASK) return nullptr;
-  while (i != NO_NODE) {
-    Node* n = &m_nodes[i];
-    if (n->id == id && n->state == state) return n;
-    i = n->hashNext;
-  }
+  for (; i != NO_NODE; i = m_keys[i].next)
+    if (m_keys[i].id == id && m_keys[i].state == state) return &m_nodes[i];
   return nullptr;
 }
 
@@ -152,7 +154,7 @@ int NodePool::findNodes(PolyRef id, Node** nodes, int maxNodes) const {
 size_t NodePool::memoryBytes() const {
   if (m_direct)
     return sizeof(Node) * size_t(m_maxNodes) + 2 * sizeof(uint32_t) * m_slotCount + 2 * sizeof(uint32_t) * m_tileCount;
-  return m_table ? sizeof(Node) * size_t(m_maxNodes) + sizeof(uint32_t) * (m_mask + 1) : 0;
+  return m_table ? (sizeof(Node) + sizeof(Key)) * size_t(m_maxNodes) + sizeof(uint32_t) * (m_mask + 1) : 0;
 }
 
 OpenList::~OpenList() { release(); }
