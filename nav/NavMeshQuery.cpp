@@ -778,15 +778,16 @@ Status NavMeshQuery::updateSlicedFindPath(int maxIter, int* doneIters) {
   // The mesh is unchanged since init: every ref in the pool is still valid (the checks below
   // would all pass), so the fast loop decodes without them.
   if (m_nav->generation() == m_query.meshGeneration && m_query.filter->isPlain())
-    return updateSlicedImpl<false, true>(maxIter, doneIters);
+    return (m_query.options & FINDPATH_ANY_ANGLE) ? updateSlicedImpl<false, true, true>(maxIter, doneIters)
+                                                  : updateSlicedImpl<false, true, false>(maxIter, doneIters);
   return updateSlicedImpl<false, false>(maxIter, doneIters);
 }
 
 // OBSERVE: m_observer is set and hears every expansion and relaxation (a separate instantiation,
 // so the search without an observer pays nothing for it).
 // FAST: no observer, a plain filter and a mesh unchanged since init: no ref checks, the plain
-// filter inlined.
-template <bool OBSERVE, bool FAST>
+// filter inlined. ANY_ANGLE false: the search has no FINDPATH_ANY_ANGLE (no raycast shortcuts).
+template <bool OBSERVE, bool FAST, bool ANY_ANGLE>
 Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
   if (!FAST && (!m_nav->isValidPolyRef(m_query.startRef) || !m_nav->isValidPolyRef(m_query.endRef))) {
     m_query.status = FAILURE;
@@ -825,7 +826,7 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
     m_lastExpanded = bestNode;
     if (OBSERVE) observer->onExpand(*bestNode);
 
-    if (bestNode->id == m_query.endRef) {
+    if (bestNode->id == endRef) {
       m_query.lastBestNode = bestNode;
       m_bestNode = bestNode;
       m_query.status = SUCCESS | (m_query.status & STATUS_DETAIL_MASK);
@@ -853,7 +854,9 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
     if (bestNode->parent) {
       parentNode = m_nodePool.nodeAtIdx(bestNode->parent);
       parentRef = parentNode->id;
-      if (parentNode->parent) grandpaRef = m_nodePool.nodeAtIdx(parentNode->parent)->id;
+      // The grandparent is needed only for the ref checks and the any-angle raycast.
+      if (parentNode->parent && (!FAST || (ANY_ANGLE && (m_query.options & FINDPATH_ANY_ANGLE))))
+        grandpaRef = m_nodePool.nodeAtIdx(parentNode->parent)->id;
     }
     if (FAST) {
       // The plain filter needs no parent polygon.
@@ -867,13 +870,14 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
     }
 
     bool tryLOS = false;
-    if ((m_query.options & FINDPATH_ANY_ANGLE) && parentRef != 0 &&
+    if (ANY_ANGLE && (m_query.options & FINDPATH_ANY_ANGLE) && parentRef != 0 &&
         vdistSqr(parentNode->pos, bestNode->pos) < m_query.raycastLimitSqr)
       tryLOS = true;
 
     const uint32_t bestIdx = m_nodePool.nodeIdx(bestNode);
-    for (uint32_t i = bestPoly->firstLink; i != NULL_LINK; i = bestTile->links[i].next) {
-      const PolyRef neighbourRef = bestTile->links[i].ref;
+    const Link* const links = bestTile->links;
+    for (uint32_t i = bestPoly->firstLink; i != NULL_LINK; i = links[i].next) {
+      const PolyRef neighbourRef = links[i].ref;
       if (OBSERVE) {
         ev = RelaxEvent{bestRef, neighbourRef};
         if (!neighbourRef) continue;
@@ -913,7 +917,7 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
 
       // First visit: the node sits at its portal's midpoint for good, so its heuristic is fixed too.
       if (neighbourNode->flags == 0) {
-        if (!wholeEdgeMidPoint(bestTile->links[i], bestTile, bestPoly, neighbourPoly, neighbourNode->pos))
+        if (!wholeEdgeMidPoint(links[i], bestTile, bestPoly, neighbourPoly, neighbourNode->pos))
           edgeMidPoint(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile, neighbourNode->pos);
       }
 

@@ -278,7 +278,7 @@ private:
   template <bool PLAIN, bool CLOSEST, bool OBSERVE = false>
   Status findPathImpl(PolyRef startRef, PolyRef endRef, const float* startPos, const float* endPos,
                       const QueryFilter* filter, PolyRef* path, int* pathCount, int maxPath);
-  template <bool OBSERVE, bool FAST>
+  template <bool OBSERVE, bool FAST, bool ANY_ANGLE = true>
   Status updateSlicedImpl(int maxIter, int* doneIters);
   Status getPathToNode(Node* endNode, PolyRef* path, int* pathCount, int maxPath) const;
   Status finalizeFromNode(Node* node, PolyRef* path, int* pathCount, int maxPath);

@@ -4,19 +4,39 @@
 
 namespace nav {
 
+namespace {
+
+// The search arrays start on a cache line: a 32-byte node then never straddles two lines, and
+// sibling heap entries share one.
+constexpr size_t CACHE_LINE = 64;
+
+template <class T> T* allocLines(size_t n) {
+  void* p = ::operator new(sizeof(T) * n, std::align_val_t(CACHE_LINE), std::nothrow);
+  if (!p) return nullptr;
+  T* t = static_cast<T*>(p);
+  for (size_t i = 0; i < n; ++i) new (&t[i]) T();
+  return t;
+}
+
+template <class T> void freeLines(T* p) {
+  if (p) ::operator delete(p, std::align_val_t(CACHE_LINE));
+}
+
+} // namespace
+
 NodePool::~NodePool() { release(); }
 
 void NodePool::release() {
-  delete[] m_nodes;
-  delete[] m_table;
-  delete[] m_stamp;
-  delete[] m_tileBase;
-  delete[] m_tilePolys;
+  freeLines(m_nodes);
+  freeLines(m_keys);
+  freeLines(m_table);
+  freeLines(m_slots);
+  delete[] m_tiles;
   m_nodes = nullptr;
+  m_keys = nullptr;
   m_table = nullptr;
-  m_stamp = nullptr;
-  m_tileBase = nullptr;
-  m_tilePolys = nullptr;
+  m_slots = nullptr;
+  m_tiles = nullptr;
   m_direct = false;
   m_maxNodes = 0;
   m_count = 0;
@@ -38,18 +58,16 @@ bool NodePool::initDirect(const uint32_t* tileBase, const uint32_t* tilePolys, i
   if (slots >= UINT32_MAX || uint64_t(maxNodes) > slots + 1) return false;
   release();
   m_slotCount = size_t(slots ? slots : 1);
-  m_nodes = new (std::nothrow) Node[size_t(maxNodes)];
-  m_table = new (std::nothrow) uint32_t[m_slotCount];
-  m_stamp = new (std::nothrow) uint32_t[m_slotCount]();
-  m_tileBase = new (std::nothrow) uint32_t[size_t(tileCount)];
-  m_tilePolys = new (std::nothrow) uint32_t[size_t(tileCount)];
-  if (!m_nodes || !m_table || !m_stamp || !m_tileBase || !m_tilePolys) {
+  m_nodes = allocLines<Node>(size_t(maxNodes));
+  m_slots = allocLines<Slot>(m_slotCount);
+  m_tiles = new (std::nothrow) TileSlots[size_t(tileCount)];
+  if (!m_nodes || !m_slots || !m_tiles) {
     release();
     return false;
   }
   for (int i = 0; i < tileCount; ++i) {
-    m_tileBase[i] = tileBase[i];
-    m_tilePolys[i] = tilePolys[i];
+    m_tiles[i].base = tileBase[i];
+    m_tiles[i].polys = tilePolys[i];
   }
   m_tileCount = uint32_t(tileCount);
   m_polyBits = uint32_t(polyBits);
@@ -65,7 +83,7 @@ bool NodePool::initDirect(const uint32_t* tileBase, const uint32_t* tilePolys, i
 bool NodePool::init(int maxNodes) {
   if (maxNodes < 1 || maxNodes > 65535) return false;
   release();
-  m_nodes = new (std::nothrow) Node[size_t(maxNodes)];
+  m_nodes = allocLines<Node>(size_t(maxNodes));
   // A bucket per 4 nodes (Detour's ratio): 512 buckets, 2 KB, for the default 2048 nodes.
   uint32_t tableSize = 2;
   uint32_t bits = 1;
@@ -73,11 +91,14 @@ bool NodePool::init(int maxNodes) {
     tableSize <<= 1;
     ++bits;
   }
-  m_table = new (std::nothrow) uint32_t[tableSize]();
-  if (!m_nodes || !m_table) {
-    delete[] m_nodes;
-    delete[] m_table;
+  m_keys = allocLines<Key>(size_t(maxNodes));
+  m_table = allocLines<uint32_t>(tableSize);
+  if (!m_nodes || !m_keys || !m_table) {
+    freeLines(m_nodes);
+    freeLines(m_keys);
+    freeLines(m_table);
     m_nodes = nullptr;
+    m_keys = nullptr;
     m_table = nullptr;
     m_maxNodes = 0;
     return false;
@@ -92,7 +113,7 @@ bool NodePool::init(int maxNodes) {
 
 void NodePool::resetStamps() {
   if (m_direct) {
-    for (size_t i = 0; i < m_slotCount; ++i) m_stamp[i] = 0;
+    for (size_t i = 0; i < m_slotCount; ++i) m_slots[i].stamp = 0;
     m_generation = 1;
   } else {
     for (uint32_t i = 0; m_table && i <= m_mask; ++i) m_table[i] = 0;
@@ -101,18 +122,15 @@ void NodePool::resetStamps() {
 }
 
 Node* NodePool::findNode(PolyRef id, uint8_t state) const {
-  if (!m_table) return nullptr;
   if (m_direct) {
     const uint32_t slot = directSlot(id, state);
-    return slot != UINT32_MAX && m_stamp[slot] == m_generation ? &m_nodes[m_table[slot]] : nullptr;
+    return slot != UINT32_MAX && m_slots[slot].stamp == m_generation ? &m_nodes[m_slots[slot].node] : nullptr;
   }
+  if (!m_table) return nullptr;
   uint32_t i = m_table[hash(id, state)] ^ m_genHigh;
   if (i > INDEX_MASK) return nullptr;
-  while (i != NO_NODE) {
-    Node* n = &m_nodes[i];
-    if (n->id == id && n->state == state) return n;
-    i = n->hashNext;
-  }
+  for (; i != NO_NODE; i = m_keys[i].next)
+    if (m_keys[i].id == id && m_keys[i].state == state) return &m_nodes[i];
   return nullptr;
 }
 
@@ -136,28 +154,33 @@ int NodePool::findNodes(PolyRef id, Node** nodes, int maxNodes) const {
 size_t NodePool::memoryBytes() const {
   if (m_direct)
     return sizeof(Node) * size_t(m_maxNodes) + 2 * sizeof(uint32_t) * m_slotCount + 2 * sizeof(uint32_t) * m_tileCount;
-  return m_table ? sizeof(Node) * size_t(m_maxNodes) + sizeof(uint32_t) * (m_mask + 1) : 0;
+  return m_table ? (sizeof(Node) + sizeof(Key)) * size_t(m_maxNodes) + sizeof(uint32_t) * (m_mask + 1) : 0;
 }
 
-OpenList::~OpenList() {
-  delete[] m_heap;
-  delete[] m_pos;
+OpenList::~OpenList() { release(); }
+
+void OpenList::release() {
+  freeLines(m_heap ? m_heap - 1 : nullptr);
+  freeLines(m_pos);
+  m_heap = nullptr;
+  m_pos = nullptr;
+  m_capacity = 0;
+  m_size = 0;
 }
 
 bool OpenList::init(int capacity, Node* nodes) {
   if (capacity < 1 || !nodes) return false;
-  delete[] m_heap;
-  delete[] m_pos;
-  m_heap = new (std::nothrow) Entry[size_t(capacity) + 1];
-  m_pos = new (std::nothrow) uint32_t[size_t(capacity)]();
-  if (!m_heap || !m_pos) {
-    delete[] m_heap;
-    delete[] m_pos;
-    m_heap = nullptr;
+  release();
+  // One spare entry in front: a node's two children (2i+1, 2i+2) then share a 16-byte block.
+  Entry* heap = allocLines<Entry>(size_t(capacity) + 2);
+  m_pos = allocLines<uint32_t>(size_t(capacity));
+  if (!heap || !m_pos) {
+    freeLines(heap);
+    freeLines(m_pos);
     m_pos = nullptr;
-    m_capacity = 0;
     return false;
   }
+  m_heap = heap + 1;
   m_nodes = nodes;
   m_capacity = capacity;
   m_size = 0;

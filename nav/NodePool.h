@@ -4,8 +4,9 @@
 // side (state 0..3) so it can be reached from two sides, like Detour. The pool is a fixed array
 // sized at init plus a chained hash: a small bucket array (a quarter of the node count, 4 bytes a
 // bucket, so it stays in L1) whose entries carry the pool's generation, so clear() is O(1) (a new
-// generation makes every bucket stale), and the chains run through the nodes (Node::hashNext),
-// which a lookup reads anyway. The open list is a binary min-heap on Node::total that stores each node's heap
+// generation makes every bucket stale), and the chains run through a key array beside the nodes
+// (id, state and next: 8 bytes a node), so a walk past other polygons' nodes reads no node line
+// (on long searches the nodes outgrow L1). The open list is a binary min-heap on Node::total that stores each node's heap
 // index, so decrease-key is O(log n) instead of Detour's linear search. Its push/pop/modify
 // follow the same sift order as Detour's dtNodeQueue, so equal totals are popped in the same order
 // and searches visit polygons in exactly Detour's order.
@@ -37,7 +38,7 @@ struct Node {
   PolyRef id;          ///< The polygon.
   uint8_t state;       ///< Crossing side state (0..MAX_STATES_PER_NODE-1).
   uint8_t flags;       ///< NodeFlags.
-  uint16_t hashNext;   ///< Next node in the pool's hash chain (internal; 0xffff = none).
+  uint16_t reserved;   ///< Padding to 32 bytes (a node then never straddles two cache lines).
 };
 
 class NodePool {
@@ -76,15 +77,12 @@ public:
     const uint32_t b = hash(id, state);
     uint32_t head = m_table[b] ^ m_genHigh;
     if (head > INDEX_MASK) head = NO_NODE; // empty or from an older generation
-    for (uint32_t i = head; i != NO_NODE;) {
-      Node* n = &m_nodes[i];
-      if (n->id == id && n->state == state) return n;
-      i = n->hashNext;
-    }
+    for (uint32_t i = head; i != NO_NODE; i = m_keys[i].next)
+      if (m_keys[i].id == id && m_keys[i].state == state) return &m_nodes[i];
     if (m_count >= m_maxNodes) return nullptr;
     m_table[b] = m_genHigh | uint32_t(m_count);
+    m_keys[m_count] = Key{id, uint16_t(head), state, 0};
     Node* n = newNode(id, state);
-    n->hashNext = uint16_t(head);
     return n;
   }
   /// The node of (id, state) if it exists.
@@ -115,7 +113,7 @@ private:
 
   Node* newNode(PolyRef id, uint8_t state) {
     Node* n = &m_nodes[m_count++];
-    *n = Node{{0.0f, 0.0f, 0.0f}, 0.0f, 0.0f, 0, id, state, 0, uint16_t(NO_NODE)};
+    *n = Node{{0.0f, 0.0f, 0.0f}, 0.0f, 0.0f, 0, id, state, 0, 0};
     return n;
   }
   uint32_t hash(PolyRef id, uint8_t state) const {
@@ -125,24 +123,43 @@ private:
   uint32_t directSlot(PolyRef id, uint8_t state) const {
     const uint32_t it = (id >> m_polyBits) & m_tileMask;
     const uint32_t ip = id & m_polyMask;
-    if (it >= m_tileCount || ip >= m_tilePolys[it] || state >= MAX_STATES_PER_NODE) return UINT32_MAX;
-    return (m_tileBase[it] + ip) * MAX_STATES_PER_NODE + state;
+    if (it >= m_tileCount) return UINT32_MAX;
+    const TileSlots ts = m_tiles[it];
+    if (ip >= ts.polys || state >= MAX_STATES_PER_NODE) return UINT32_MAX;
+    return (ts.base + ip) * MAX_STATES_PER_NODE + state;
   }
   Node* getNodeDirect(PolyRef id, uint8_t state) {
     const uint32_t slot = directSlot(id, state);
     if (slot == UINT32_MAX) return nullptr;
-    if (m_stamp[slot] == m_generation) return &m_nodes[m_table[slot]];
+    Slot& s = m_slots[slot];
+    if (s.stamp == m_generation) return &m_nodes[s.node];
     if (m_count >= m_maxNodes) return nullptr;
-    m_table[slot] = uint32_t(m_count);
-    m_stamp[slot] = m_generation;
+    s.stamp = m_generation;
+    s.node = uint32_t(m_count);
     return newNode(id, state);
   }
   void release();
   /// clear() after its generation wrapped: old entries could alias the new generation.
   void resetStamps();
 
+  /// Direct mode: a (polygon, state) slot; the stamp and the index share a cache line.
+  struct Slot {
+    uint32_t stamp; // generation when node was set
+    uint32_t node;  // node index
+  };
+
+  /// Hash mode: a node's key and chain link, apart from the nodes so a chain walk reads 8 bytes
+  /// a node (2048 nodes: 16 KB) instead of each node's line.
+  struct Key {
+    PolyRef id;
+    uint16_t next; // next node in the bucket's chain, NO_NODE = none
+    uint8_t state;
+    uint8_t pad;
+  };
+
   Node* m_nodes = nullptr;
-  uint32_t* m_table = nullptr; // hash mode: buckets, m_genHigh | node index; direct mode: node index
+  Key* m_keys = nullptr;       // hash mode, per node
+  uint32_t* m_table = nullptr; // hash mode: buckets, m_genHigh | node index
   uint32_t m_genHigh = 1u << 16; // hash mode: the generation in an entry's high 16 bits
   uint32_t m_mask = 0;
   uint32_t m_shift = 32;
@@ -150,9 +167,13 @@ private:
   int m_count = 0;
   // Direct mode.
   bool m_direct = false;
-  uint32_t* m_stamp = nullptr;    // per slot: generation when m_table[slot] was set
-  uint32_t* m_tileBase = nullptr; // per tile index
-  uint32_t* m_tilePolys = nullptr;
+  Slot* m_slots = nullptr;
+  /// Direct mode, per tile index: the first poly slot and the poly count (read together).
+  struct TileSlots {
+    uint32_t base;
+    uint32_t polys;
+  };
+  TileSlots* m_tiles = nullptr;
   uint32_t m_tileCount = 0;
   uint32_t m_polyBits = 0, m_polyMask = 0, m_tileMask = 0;
   uint32_t m_generation = 1;
@@ -244,6 +265,8 @@ private:
     }
     bubbleUp(int(i), node, total);
   }
+
+  void release();
 
   Entry* m_heap = nullptr;
   uint32_t* m_pos = nullptr; // heap position per pool index
