@@ -22,7 +22,10 @@ using navbench::TileCacheState;
 const std::string& tcachePath() {
   static std::string path;
   if (!path.empty()) return path;
-  const fs::path d = fs::path(NAVBENCH_TEST_TMP) / "state";
+  // One folder per test: ctest runs each test in its own process, in parallel, and a shared folder
+  // was emptied by one test while another was reading its bake.
+  const fs::path d = fs::path(NAVBENCH_TEST_TMP) /
+                     (std::string("state_") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
   fs::remove_all(d);
   fs::create_directories(d);
   const fs::path src = fs::path(NAVBENCH_DEFAULT_LEVEL).parent_path();
