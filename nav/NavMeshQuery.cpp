@@ -1182,16 +1182,8 @@ Status NavMeshQuery::findStraightPath(const float* startPos, const float* endPos
 
 Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, const float* endPos,
                                       const QueryFilter* filter, float* resultPos, PolyRef* visited,
-                                      int* visitedCount, int maxVisitedSize) const {
-  bool endInside;
-  return moveAlongSurfaceImpl(startRef, startPos, endPos, filter, resultPos, visited, visitedCount, maxVisitedSize,
-                              &endInside);
-}
-
-Status NavMeshQuery::moveAlongSurfaceImpl(PolyRef startRef, const float* startPos, const float* endPos,
-                                          const QueryFilter* filter, float* resultPos, PolyRef* visited,
-                                          int* visitedCount, int maxVisitedSize, bool* endInside) const {
-  *endInside = false;
+                                      int* visitedCount, int maxVisitedSize, bool* endInside) const {
+  if (endInside) *endInside = false;
   if (!visitedCount) return FAILURE | INVALID_PARAM;
   *visitedCount = 0;
   const MeshTile* startTile = nullptr;
@@ -1208,7 +1200,7 @@ Status NavMeshQuery::moveAlongSurfaceImpl(PolyRef startRef, const float* startPo
     vcopy(resultPos, endPos);
     visited[0] = startRef;
     *visitedCount = 1;
-    *endInside = true;
+    if (endInside) *endInside = true;
     return maxVisitedSize <= 1 ? (SUCCESS | BUFFER_TOO_SMALL) : SUCCESS;
   }
 
@@ -1254,7 +1246,7 @@ Status NavMeshQuery::moveAlongSurfaceImpl(PolyRef startRef, const float* startPo
     if (curNode != startNode && pointInPolygonIdx(endPos, tverts, pverts, nverts)) {
       bestNode = curNode;
       vcopy(bestPos, endPos);
-      *endInside = true;
+      if (endInside) *endInside = true;
       break;
     }
 

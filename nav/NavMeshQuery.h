@@ -185,8 +185,11 @@ public:
 
   /// Slides from startPos toward endPos constrained to the mesh surface (2D, small distances).
   /// resultPos keeps startPos's height; visited = polygons from start to the result's polygon.
+  /// endInside (optional): true when the result is endPos itself, found inside the last visited
+  /// polygon by the crossing test on its vertices (pointInPolygonIdx).
   Status moveAlongSurface(PolyRef startRef, const float* startPos, const float* endPos, const QueryFilter* filter,
-                          float* resultPos, PolyRef* visited, int* visitedCount, int maxVisitedSize) const;
+                          float* resultPos, PolyRef* visited, int* visitedCount, int maxVisitedSize,
+                          bool* endInside = nullptr) const;
 
   /// 2D ray along the mesh surface. t = FLT_MAX if the end is reached, else the hit parameter
   /// (hitNormal = wall normal). path: visited polygons (optional).
@@ -244,14 +247,8 @@ public:
   const NodePool& nodePool() const { return m_nodePool; }
 
 private:
-  // The follower's steps carry what one step proved to the next (portals, a point known inside its
-  // poly) instead of asking the public queries again.
+  // The follower's steps reuse portals across calls (portalPoints).
   friend class PathFollower;
-  /// moveAlongSurface; *endInside = the result is endPos, found inside the last visited poly by
-  /// pointInPolygonIdx on its vertices.
-  Status moveAlongSurfaceImpl(PolyRef startRef, const float* startPos, const float* endPos, const QueryFilter* filter,
-                              float* resultPos, PolyRef* visited, int* visitedCount, int maxVisitedSize,
-                              bool* endInside) const;
 
   struct SlicedState {
     Status status = 0;

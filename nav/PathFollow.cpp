@@ -223,8 +223,8 @@ bool PathFollower::step() {
   PolyRef visited[16];
   int nvisited = 0;
   bool endInside = false;
-  const Status moved = m_query->moveAlongSurfaceImpl(m_polys[0], m_iterPos, moveTgt, m_filter, result, visited,
-                                                     &nvisited, 16, &endInside);
+  const Status moved = m_query->moveAlongSurface(m_polys[0], m_iterPos, moveTgt, m_filter, result, visited,
+                                                 &nvisited, 16, &endInside);
   m_npolys = fixupCorridor(m_polys, m_npolys, MAX_CORRIDOR, visited, nvisited);
   m_npolys = fixupShortcuts(m_polys, m_npolys, m_query->getAttachedNavMesh());
   // The moved point is inside m_polys[0] when moveAlongSurface found the target inside the last
