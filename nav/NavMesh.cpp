@@ -265,10 +265,11 @@ Status NavMesh::init(const NavMeshParams& params, std::string* why) {
                     params.maxTiles, tileBits, params.maxPolys, polyBits, saltBits);
 
   // Position hash: a bucket per tile slot (Detour has one per 4), so a lookup rarely walks past
-  // other tiles' headers (each one a cache miss on a big world); capped at 64 K buckets (512 KB).
-  // Bucket count changes no answer: a location's tiles keep their order within any bucket.
-  int lutSize = int(nextPow2(uint32_t(navMin(params.maxTiles, 1 << 16))));
-  if (lutSize < int(nextPow2(uint32_t(params.maxTiles / 4)))) lutSize = int(nextPow2(uint32_t(params.maxTiles / 4)));
+  // other tiles' headers (each one a cache miss on a big world); at most 64 K buckets (512 KB)
+  // unless Detour's own count is larger. Bucket count changes no answer: a location's tiles keep
+  // their order within any bucket.
+  int lutSize = int(navMax(nextPow2(uint32_t(navMin(params.maxTiles, 1 << 16))),
+                           nextPow2(uint32_t(params.maxTiles / 4))));
   if (!lutSize) lutSize = 1;
   MeshTile* tiles = new (std::nothrow) MeshTile[size_t(params.maxTiles)];
   MeshTile** lookup = new (std::nothrow) MeshTile*[size_t(lutSize)];

@@ -247,9 +247,6 @@ public:
   const NodePool& nodePool() const { return m_nodePool; }
 
 private:
-  // The follower's steps reuse portals across calls (portalPoints).
-  friend class PathFollower;
-
   struct SlicedState {
     Status status = 0;
     Node* lastBestNode = nullptr;

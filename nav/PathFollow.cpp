@@ -76,41 +76,6 @@ int fixupShortcuts(PolyRef* path, int npath, const NavMesh* nav) {
   return npath;
 }
 
-// The corridor's portals through the follower's cache: an entry holds what portalPoints gave for
-// (from, to) with the mesh at m_meshGeneration; failures are not kept (they end the walk anyway).
-struct PathFollower::CachedPortals {
-  PathFollower* f;
-  const PolyRef* path;
-  Status get(int i, float* left, float* right, uint8_t* toType) {
-    const PolyRef from = path[i], to = path[i + 1];
-    PathFollower::PortalEntry& e =
-        f->m_portals[((from * 0x9E3779B1u) ^ (to * 0x85EBCA6Bu)) >> 24 & (PathFollower::PORTAL_CACHE - 1)];
-    if (e.from == from && e.to == to && from) {
-      vcopy(left, e.lr);
-      vcopy(right, e.lr + 3);
-      *toType = e.toType;
-      return SUCCESS;
-    }
-    const NavMeshQuery* q = f->m_query;
-    const NavMesh* nav = q->getAttachedNavMesh();
-    const MeshTile *fromTile, *toTile;
-    const Poly *fromPoly, *toPoly;
-    if (statusFailed(nav->getTileAndPolyByRef(from, &fromTile, &fromPoly)) ||
-        statusFailed(nav->getTileAndPolyByRef(to, &toTile, &toPoly)))
-      return FAILURE | INVALID_PARAM;
-    *toType = toPoly->getType();
-    const Status st = q->portalPoints(from, fromPoly, fromTile, to, toPoly, toTile, left, right);
-    if (statusSucceeded(st)) {
-      e.from = from;
-      e.to = to;
-      vcopy(e.lr, left);
-      vcopy(e.lr + 3, right);
-      e.toType = *toType;
-    }
-    return st;
-  }
-};
-
 // closestPointOnPolyBoundary for the funnel: the start when the last step proved it inside its poly
 // (the answer is the point itself), the end from the last step's answer while its poly is the same.
 struct PathFollower::CachedBoundary {
@@ -135,7 +100,7 @@ struct PathFollower::CachedBoundary {
 };
 
 void PathFollower::forgetMesh() {
-  for (PortalEntry& e : m_portals) e.from = e.to = 0;
+  m_portals.clear();
   m_startInside = false;
   m_endRef = 0;
   const NavMesh* nav = m_query ? m_query->getAttachedNavMesh() : nullptr;
@@ -179,7 +144,8 @@ bool PathFollower::getSteerTarget() {
   // The mesh changed under a follower kept between frames (the viewer): nothing cached holds.
   if (m_query->getAttachedNavMesh()->generation() != m_meshGeneration) forgetMesh();
   // findStraightPath(m_iterPos, m_targetPos, m_polys, m_npolys, ..., MAX_STEP_POINTS), same answer.
-  CachedPortals portals{this, m_polys};
+  m_portals.sync(m_query);
+  CachedCorridorPortals portals{m_query, &m_portals, m_polys};
   straightPathFunnel(CachedBoundary{this}, m_iterPos, m_targetPos, m_polys, m_npolys, m_steerPath,
                      m_steerPathFlags, m_steerPathRefs, &m_nSteerPath, MAX_STEP_POINTS, portals, false,
                      NoStraightPathCrossings{});

@@ -17,11 +17,13 @@
 #pragma once
 
 #include "nav/NavMeshQuery.h"
+#include "nav/PortalCache.h"
 
 namespace nav {
 
 class PathFollower {
 public:
+  PathFollower() { m_portals.init(PORTAL_CACHE); } // without it (out of memory) nothing is cached
   static constexpr int MAX_CORRIDOR = 2048;  ///< Corridor capacity (polygons).
   static constexpr int MAX_STEP_POINTS = 3;  ///< Points one step can add.
   float stepSize = 0.5f;   ///< [Unit: wu]
@@ -55,7 +57,6 @@ public:
   int corridorSize() const { return m_npolys; }
 
 private:
-  struct CachedPortals;    // the funnel's portal source (PathFollow.cpp)
   struct CachedBoundary;   // the funnel's closestPointOnPolyBoundary (PathFollow.cpp)
   bool getSteerTarget();
   void emit(const float* p);
@@ -64,13 +65,8 @@ private:
   // What one step learned about the (unchanging) mesh, reused by the next ones. Each step asks for
   // the 3-corner straight path again on a corridor that changes only at its front, so most of its
   // portals, and the end point's place on the last poly, are the last step's.
-  struct PortalEntry {
-    PolyRef from, to;   ///< 0, 0 = empty.
-    float lr[6];        ///< left (x, y, z), right (x, y, z), as portalPoints gives them
-    uint8_t toType;     ///< PolyType of `to`
-  };
-  static constexpr int PORTAL_CACHE = 256; ///< Direct-mapped on (from, to); a power of two.
-  PortalEntry m_portals[PORTAL_CACHE];
+  static constexpr int PORTAL_CACHE = 256; ///< Portals remembered (allocated once, by the constructor).
+  PortalCache m_portals;
   uint64_t m_meshGeneration = 0; ///< NavMesh::generation() the caches belong to.
   bool m_startInside = false;    ///< m_iterPos (x, z) is inside m_polys[0] (pointInPolygonIdx).
   PolyRef m_endRef = 0;          ///< The poly m_endClosest was found on (0 = none).
@@ -98,7 +94,8 @@ private:
 
 /// The whole smooth path at once: up to maxPoints points into smoothPath [(x, y, z) * count].
 /// FAILURE | INVALID_PARAM on bad input; SUCCESS | BUFFER_TOO_SMALL if it stopped at maxPoints.
-/// Uses one PathFollower per thread (thread_local, constructed on the thread's first call, no heap).
+/// Uses one PathFollower per thread (thread_local, constructed on the thread's first call, which
+/// allocates its portal cache once).
 Status findSmoothPath(const NavMeshQuery* query, const QueryFilter* filter, PolyRef startRef, const float* startPos,
                       const float* endPos, const PolyRef* path, int pathSize, float* smoothPath, int* smoothCount,
                       int maxPoints);

@@ -32,58 +32,7 @@ bool furthestCommon(const PolyRef* path, int pathFirst, int pathEnd, int pathSte
   return false;
 }
 
-/// The corridor's portals from the crowd's PortalCache, for straightPathFunnel (synced by the caller).
-struct CachedPortals {
-  const NavMeshQuery* q;
-  PortalCache* cache;
-  const PolyRef* path;
-  Status get(int i, float* left, float* right, uint8_t* toType) {
-    return cache->getSynced(q, path[i], path[i + 1], left, right, toType);
-  }
-};
-
 } // namespace
-
-bool PortalCache::init(int entries) {
-  if (entries < 1) return false;
-  const uint32_t n = nextPow2(uint32_t(entries));
-  m_entries.reset(new (std::nothrow) Entry[n]());
-  if (!m_entries) {
-    m_mask = 0;
-    return false;
-  }
-  m_mask = n - 1;
-  m_nav = nullptr;
-  m_generation = 0;
-  return true;
-}
-
-void PortalCache::sync(const NavMeshQuery* navquery) {
-  const NavMesh* nav = navquery->getAttachedNavMesh();
-  if (!m_entries) return;
-  if (!nav) {
-    m_nav = nullptr;
-    return;
-  }
-  if (nav != m_nav || nav->generation() != m_generation) {
-    std::memset(static_cast<void*>(m_entries.get()), 0, sizeof(Entry) * (size_t(m_mask) + 1));
-    m_nav = nav;
-    m_generation = nav->generation();
-  }
-}
-
-Status PortalCache::miss(const NavMeshQuery* navquery, PolyRef from, PolyRef to, float* left, float* right,
-                         uint8_t* toType, Entry* e) {
-  const Status st = navquery->getPortalPoints(from, to, left, right, nullptr, toType);
-  if (e && statusSucceeded(st)) {
-    e->from = from;
-    e->to = to;
-    vcopy(e->left, left);
-    vcopy(e->right, right);
-    e->toType = *toType;
-  }
-  return st;
-}
 
 int mergeCorridorStartMoved(PolyRef* path, int npath, int maxPath, const PolyRef* visited, int nvisited) {
   int fp = -1, fv = -1;
@@ -159,7 +108,7 @@ int PathCorridor::findCorners(float* cornerVerts, uint8_t* cornerFlags, PolyRef*
   if (portals) {
     // findStraightPath(..., 0) with the portals from the crowd's cache.
     portals->sync(navquery);
-    CachedPortals cached{navquery, portals, m_path.get()};
+    CachedCorridorPortals cached{navquery, portals, m_path.get()};
     straightPathFunnel(*navquery, m_pos, m_target, m_path.get(), m_npath, cornerVerts, cornerFlags, cornerPolys,
                        &ncorners, maxCorners, cached, false, NoStraightPathCrossings());
   } else {
