@@ -23,7 +23,7 @@ namespace nav {
 
 class PathFollower {
 public:
-  PathFollower() { m_portals.init(PORTAL_CACHE); } // without it (out of memory) nothing is cached
+  PathFollower() { m_portals.initWith(m_portalEntries, PORTAL_CACHE); }
   static constexpr int MAX_CORRIDOR = 2048;  ///< Corridor capacity (polygons).
   static constexpr int MAX_STEP_POINTS = 3;  ///< Points one step can add.
   float stepSize = 0.5f;   ///< [Unit: wu]
@@ -65,7 +65,8 @@ private:
   // What one step learned about the (unchanging) mesh, reused by the next ones. Each step asks for
   // the 3-corner straight path again on a corridor that changes only at its front, so most of its
   // portals, and the end point's place on the last poly, are the last step's.
-  static constexpr int PORTAL_CACHE = 256; ///< Portals remembered (allocated once, by the constructor).
+  static constexpr uint32_t PORTAL_CACHE = 256; ///< Portals remembered (a power of two).
+  PortalCache::Entry m_portalEntries[PORTAL_CACHE]; // the follower's own: making one allocates nothing
   PortalCache m_portals;
   uint64_t m_meshGeneration = 0; ///< NavMesh::generation() the caches belong to.
   bool m_startInside = false;    ///< m_iterPos (x, z) is inside m_polys[0] (pointInPolygonIdx).
@@ -94,8 +95,7 @@ private:
 
 /// The whole smooth path at once: up to maxPoints points into smoothPath [(x, y, z) * count].
 /// FAILURE | INVALID_PARAM on bad input; SUCCESS | BUFFER_TOO_SMALL if it stopped at maxPoints.
-/// Uses one PathFollower per thread (thread_local, constructed on the thread's first call, which
-/// allocates its portal cache once).
+/// Uses one PathFollower per thread (thread_local, constructed on the thread's first call, no heap).
 Status findSmoothPath(const NavMeshQuery* query, const QueryFilter* filter, PolyRef startRef, const float* startPos,
                       const float* endPos, const PolyRef* path, int pathSize, float* smoothPath, int* smoothCount,
                       int maxPoints);

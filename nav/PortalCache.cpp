@@ -10,15 +10,21 @@ namespace nav {
 bool PortalCache::init(int entries) {
   if (entries < 1) return false;
   const uint32_t n = nextPow2(uint32_t(entries));
-  m_entries.reset(new (std::nothrow) Entry[n]());
-  if (!m_entries) {
+  m_owned.reset(new (std::nothrow) Entry[n]());
+  if (!m_owned) {
+    m_entries = nullptr;
     m_mask = 0;
     return false;
   }
-  m_mask = n - 1;
-  m_nav = nullptr;
-  m_generation = 0;
+  initWith(m_owned.get(), n);
   return true;
+}
+
+void PortalCache::initWith(Entry* storage, uint32_t count) {
+  m_entries = storage;
+  m_mask = count - 1;
+  m_nav = nullptr; // the first sync() empties the table
+  m_generation = 0;
 }
 
 void PortalCache::clear() { m_nav = nullptr; }
@@ -31,7 +37,7 @@ void PortalCache::sync(const NavMeshQuery* navquery) {
     return;
   }
   if (nav != m_nav || nav->generation() != m_generation) {
-    std::memset(static_cast<void*>(m_entries.get()), 0, sizeof(Entry) * (size_t(m_mask) + 1));
+    std::memset(static_cast<void*>(m_entries), 0, sizeof(Entry) * (size_t(m_mask) + 1));
     m_nav = nav;
     m_generation = nav->generation();
   }

@@ -21,8 +21,16 @@ public:
   PortalCache(const PortalCache&) = delete;
   PortalCache& operator=(const PortalCache&) = delete;
 
-  /// Room for about `entries` portals [Limit: >= 1] (rounded up to a power of two).
+  struct Entry {
+    PolyRef from, to; ///< from == 0: empty.
+    float left[3], right[3];
+    uint8_t toType;
+  };
+
+  /// Room for about `entries` portals [Limit: >= 1] (rounded up to a power of two), allocated here.
   bool init(int entries);
+  /// The caller's storage [Size: count, a power of two; it outlives this cache]: no allocation.
+  void initWith(Entry* storage, uint32_t count);
   /// As navquery->getPortalPoints(from, to, left, right, nullptr, toType).
   Status get(const NavMeshQuery* navquery, PolyRef from, PolyRef to, float* left, float* right, uint8_t* toType) {
     sync(navquery);
@@ -51,15 +59,11 @@ public:
   }
 
 private:
-  struct Entry {
-    PolyRef from, to; ///< from == 0: empty.
-    float left[3], right[3];
-    uint8_t toType;
-  };
   /// Asks navquery and keeps a success in e (when given).
   Status miss(const NavMeshQuery* navquery, PolyRef from, PolyRef to, float* left, float* right, uint8_t* toType,
               Entry* e);
-  std::unique_ptr<Entry[]> m_entries;
+  std::unique_ptr<Entry[]> m_owned; // init(): the storage m_entries points to
+  Entry* m_entries = nullptr;
   uint32_t m_mask = 0;
   const NavMesh* m_nav = nullptr;
   uint64_t m_generation = 0;

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <new>
+
 #include <vector>
 
 using namespace querytest;
@@ -93,6 +95,12 @@ TEST(QueryNoAlloc, EveryQueryRunsWithoutAllocating) {
     follower.init(&q, &f, sref, sp, ep, path.data(), npath);
     while (follower.step()) {}
     ++ran;
+  }
+  {
+    // Making a follower allocates nothing either (callers keep one on the stack per walk).
+    alignas(nav::PathFollower) static unsigned char storage[sizeof(nav::PathFollower)];
+    nav::PathFollower* made = new (storage) nav::PathFollower();
+    made->~PathFollower();
   }
   const long allocs = navtest::stopCountingAllocs();
   EXPECT_EQ(ran, 50);
