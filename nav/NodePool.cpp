@@ -84,10 +84,13 @@ bool NodePool::init(int maxNodes) {
   if (maxNodes < 1 || maxNodes > 65535) return false;
   release();
   m_nodes = allocLines<Node>(size_t(maxNodes));
-  // A bucket per 4 nodes (Detour's ratio): 512 buckets, 2 KB, for the default 2048 nodes.
+  // 4 buckets per node: 8192 buckets, 32 KB, for the default 2048 nodes. Detour has one per 4
+  // nodes; a full 2048-node search then walks chains of about 4 keys per lookup, and each walk's
+  // exit is a mispredicted branch (world findPath 1.54x -> 1.77x Detour with 4 per node, 1.74x
+  // with 2). Only the chain lengths change: a lookup finds the same node in any table.
   uint32_t tableSize = 2;
   uint32_t bits = 1;
-  while (tableSize < uint32_t(maxNodes) / 4) {
+  while (tableSize < uint32_t(maxNodes) * 4) {
     tableSize <<= 1;
     ++bits;
   }

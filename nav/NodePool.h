@@ -2,8 +2,8 @@
 //
 // A node is one (polygon, state) pair: findPath gives a tile-border polygon one node per crossing
 // side (state 0..3) so it can be reached from two sides, like Detour. The pool is a fixed array
-// sized at init plus a chained hash: a small bucket array (a quarter of the node count, 4 bytes a
-// bucket, so it stays in L1) whose entries carry the pool's generation, so clear() is O(1) (a new
+// sized at init plus a chained hash: a bucket array (4 buckets a node, 4 bytes a bucket, so chains
+// are short and their walks rarely mispredict) whose entries carry the pool's generation, so clear() is O(1) (a new
 // generation makes every bucket stale), and the chains run through a key array beside the nodes
 // (id, state and next: 8 bytes a node), so a walk past other polygons' nodes reads no node line
 // (on long searches the nodes outgrow L1). The open list is a binary min-heap on Node::total that stores each node's heap
