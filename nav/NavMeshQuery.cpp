@@ -1255,14 +1255,26 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
   vlerp(searchPos, startPos, endPos, 0.5f);
   const float searchRadSqr = sqr(vdist(startPos, endPos) / 2.0f + 0.001f);
 
+  // The mesh's ref layout and tile array in locals: the stores to the arrays above could
+  // otherwise alias them and force reloads.
+  const MeshTile* const tiles = m_nav->getTile(0);
+  const uint32_t polyBits = m_nav->polyBits();
+  const uint32_t polyMask = (1u << polyBits) - 1;
+  const uint32_t tileMask = (1u << m_nav->tileBits()) - 1;
+
   constexpr int MAX_NEIS = 8;
   while (head < nstack) {
     const int cur = stack[head++];
     const PolyRef curRef = keys[cur];
     const MeshTile* curTile = startTile;
     const Poly* curPoly = startPoly;
-    if (cur != 0) m_nav->getTileAndPolyByRefUnsafe(curRef, &curTile, &curPoly);
-    const PolyRef curBase = m_nav->getPolyRefBase(curTile);
+    if (cur != 0) {
+      curTile = tiles + ((curRef >> polyBits) & tileMask);
+      curPoly = &curTile->polys[curRef & polyMask];
+    }
+    // Every ref here carries its tile's current salt (the start ref was checked; the others come
+    // from valid tiles' links and neis), so the tile's base ref is the ref without its poly bits.
+    const PolyRef curBase = curRef & ~polyMask;
     const int nverts = curPoly->vertCount;
     const float* tverts = curTile->verts;
     const uint16_t* pverts = curPoly->verts;
@@ -1285,9 +1297,8 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
         for (uint32_t k = curPoly->firstLink; k != NULL_LINK; k = curTile->links[k].next) {
           const Link& link = curTile->links[k];
           if (link.edge == j && link.ref != 0) {
-            const MeshTile* neiTile = nullptr;
-            const Poly* neiPoly = nullptr;
-            m_nav->getTileAndPolyByRefUnsafe(link.ref, &neiTile, &neiPoly);
+            const MeshTile* neiTile = tiles + ((link.ref >> polyBits) & tileMask);
+            const Poly* neiPoly = &neiTile->polys[link.ref & polyMask];
             if (pass(link.ref, neiTile, neiPoly) && nneis < MAX_NEIS) neis[nneis++] = link.ref;
           }
         }
