@@ -1204,6 +1204,11 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
     return maxVisitedSize <= 1 ? (SUCCESS | BUFFER_TOO_SMALL) : SUCCESS;
   }
 
+  // The target in a local: the caller's array could alias the arrays below, and its reads would
+  // be repeated after every store to them.
+  float target[3];
+  vcopy(target, endPos);
+
   // The visited set. Detour gives every neighbour that passes the filter a node in its 64-node
   // tiny pool (even one the search then skips), and a full pool refuses new polygons; of a node
   // the search only reads the polygon, the parent and whether it was queued. keys[0, count) are
@@ -1282,9 +1287,9 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
     const PolyRef parentRef = parent[cur] ? keys[parent[cur] - 1] : 0;
 
     // (The start poly was tested above.)
-    if (cur != 0 && pointInPolygonIdx(endPos, tverts, pverts, nverts)) {
+    if (cur != 0 && pointInPolygonIdx(target, tverts, pverts, nverts)) {
       bestNode = cur;
-      vcopy(bestPos, endPos);
+      vcopy(bestPos, target);
       if (endInside) *endInside = true;
       break;
     }
@@ -1313,7 +1318,7 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
       if (!nneis) {
         // Wall: the closest point on it is a candidate result.
         float tseg;
-        const float distSqr = distancePtSegSqr2D(endPos, vj, vi, tseg);
+        const float distSqr = distancePtSegSqr2D(target, vj, vi, tseg);
         if (distSqr < bestDist) {
           vlerp(bestPos, vj, vi, tseg);
           bestDist = distSqr;
