@@ -1204,26 +1204,55 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
     return maxVisitedSize <= 1 ? (SUCCESS | BUFFER_TOO_SMALL) : SUCCESS;
   }
 
+  // The target in a local: the caller's array could alias the arrays below, and its reads would
+  // be repeated after every store to them.
+  float target[3];
+  vcopy(target, endPos);
+
+  // The visited set. Detour gives every neighbour that passes the filter a node in its 64-node
+  // tiny pool (even one the search then skips), and a full pool refuses new polygons; of a node
+  // the search only reads the polygon, the parent and whether it was queued. keys[0, count) are
+  // the polygons with a node, in creation order; a lookup scans them (a search here makes a
+  // handful of nodes, and the arrays live on the stack, so nothing is cleared per call).
+  constexpr int MAX_NODES = TINY_NODE_POOL;
+  static_assert(MAX_NODES <= 255, "node indices + 1 are stored in bytes");
+  PolyRef keys[MAX_NODES];
+  uint8_t parent[MAX_NODES]; // parent's index + 1; 0 = none
+  uint8_t queued[MAX_NODES];
+  int count = 0;
+  auto findKey = [&](PolyRef ref) {
+    for (int i = 0; i < count; ++i)
+      if (keys[i] == ref) return i;
+    return -1;
+  };
+
+  // Detour's plain filter (the flag test) with the filter's fields read once.
+  const QueryFilter::PassFn passFn = filter->passFn();
+  const uint16_t includeFlags = filter->getIncludeFlags();
+  const uint16_t excludeFlags = filter->getExcludeFlags();
+  auto pass = [&](PolyRef ref, const MeshTile* tile, const Poly* poly) {
+    if (passFn) return passFn(*filter, ref, tile, poly);
+    return (poly->flags & includeFlags) != 0 && (poly->flags & excludeFlags) == 0;
+  };
+
   Status status = SUCCESS;
   constexpr int MAX_STACK = 48;
-  // A FIFO despite the name (Detour's order): entries [head, nstack) are queued. Detour shifts the
-  // array down on every pop, so at most MAX_STACK entries are queued at once; nstack - head is
-  // that count, and the array is only compacted when its end is reached.
-  Node* stack[MAX_STACK];
+  // A FIFO despite the name (Detour's order) of node indices: entries [head, nstack) are queued.
+  // Detour shifts the array down on every pop, so at most MAX_STACK entries are queued at once;
+  // nstack - head is that count, and the array is only compacted when its end is reached.
+  uint8_t stack[MAX_STACK];
   int head = 0;
   int nstack = 0;
 
-  m_tinyNodePool.clear();
-  Node* startNode = m_tinyNodePool.getNode(startRef);
-  startNode->parent = 0;
-  startNode->cost = 0;
-  startNode->total = 0;
-  startNode->flags = NODE_CLOSED;
-  stack[nstack++] = startNode;
+  keys[0] = startRef;
+  parent[0] = 0;
+  queued[0] = 1;
+  count = 1;
+  stack[nstack++] = 0;
 
   float bestPos[3];
   float bestDist = FLT_MAX;
-  Node* bestNode = nullptr;
+  int bestNode = -1;
   vcopy(bestPos, startPos);
 
   // Only polygons touching the circle around the move segment are searched.
@@ -1231,43 +1260,57 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
   vlerp(searchPos, startPos, endPos, 0.5f);
   const float searchRadSqr = sqr(vdist(startPos, endPos) / 2.0f + 0.001f);
 
+  // The mesh's ref layout and tile array in locals: the stores to the arrays above could
+  // otherwise alias them and force reloads.
+  const MeshTile* const tiles = m_nav->getTile(0);
+  const uint32_t polyBits = m_nav->polyBits();
+  const uint32_t polyMask = (1u << polyBits) - 1;
+  const uint32_t tileMask = (1u << m_nav->tileBits()) - 1;
+
+  constexpr int MAX_NEIS = 8;
   while (head < nstack) {
-    Node* curNode = stack[head++];
-    const PolyRef curRef = curNode->id;
+    const int cur = stack[head++];
+    const PolyRef curRef = keys[cur];
     const MeshTile* curTile = startTile;
     const Poly* curPoly = startPoly;
-    if (curNode != startNode) m_nav->getTileAndPolyByRefUnsafe(curRef, &curTile, &curPoly);
-    const PolyRef curBase = m_nav->getPolyRefBase(curTile);
+    if (cur != 0) {
+      curTile = tiles + ((curRef >> polyBits) & tileMask);
+      curPoly = &curTile->polys[curRef & polyMask];
+    }
+    // Every ref here carries its tile's current salt (the start ref was checked; the others come
+    // from valid tiles' links and neis), so the tile's base ref is the ref without its poly bits.
+    const PolyRef curBase = curRef & ~polyMask;
     const int nverts = curPoly->vertCount;
     const float* tverts = curTile->verts;
     const uint16_t* pverts = curPoly->verts;
+    // The parent is queued already: its edge needs no lookup (0 for the start poly, no ref).
+    const PolyRef parentRef = parent[cur] ? keys[parent[cur] - 1] : 0;
 
     // (The start poly was tested above.)
-    if (curNode != startNode && pointInPolygonIdx(endPos, tverts, pverts, nverts)) {
-      bestNode = curNode;
-      vcopy(bestPos, endPos);
+    if (cur != 0 && pointInPolygonIdx(target, tverts, pverts, nverts)) {
+      bestNode = cur;
+      vcopy(bestPos, target);
       if (endInside) *endInside = true;
       break;
     }
 
     for (int i = 0, j = nverts - 1; i < nverts; j = i++) {
-      constexpr int MAX_NEIS = 8;
       int nneis = 0;
       PolyRef neis[MAX_NEIS];
-      if (curPoly->neis[j] & EXT_LINK) {
+      const uint16_t nei = curPoly->neis[j];
+      if (nei & EXT_LINK) {
         for (uint32_t k = curPoly->firstLink; k != NULL_LINK; k = curTile->links[k].next) {
           const Link& link = curTile->links[k];
           if (link.edge == j && link.ref != 0) {
-            const MeshTile* neiTile = nullptr;
-            const Poly* neiPoly = nullptr;
-            m_nav->getTileAndPolyByRefUnsafe(link.ref, &neiTile, &neiPoly);
-            if (filter->passFilter(link.ref, neiTile, neiPoly) && nneis < MAX_NEIS) neis[nneis++] = link.ref;
+            const MeshTile* neiTile = tiles + ((link.ref >> polyBits) & tileMask);
+            const Poly* neiPoly = &neiTile->polys[link.ref & polyMask];
+            if (pass(link.ref, neiTile, neiPoly) && nneis < MAX_NEIS) neis[nneis++] = link.ref;
           }
         }
-      } else if (curPoly->neis[j]) {
-        const uint32_t idx = uint32_t(curPoly->neis[j] - 1);
+      } else if (nei) {
+        const uint32_t idx = uint32_t(nei - 1);
         const PolyRef ref = curBase | idx;
-        if (filter->passFilter(ref, curTile, &curTile->polys[idx])) neis[nneis++] = ref;
+        if (pass(ref, curTile, &curTile->polys[idx])) neis[nneis++] = ref;
       }
 
       const float* vj = &tverts[pverts[j] * 3];
@@ -1275,53 +1318,63 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
       if (!nneis) {
         // Wall: the closest point on it is a candidate result.
         float tseg;
-        const float distSqr = distancePtSegSqr2D(endPos, vj, vi, tseg);
+        const float distSqr = distancePtSegSqr2D(target, vj, vi, tseg);
         if (distSqr < bestDist) {
           vlerp(bestPos, vj, vi, tseg);
           bestDist = distSqr;
-          bestNode = curNode;
+          bestNode = cur;
         }
-      } else {
-        for (int k = 0; k < nneis; ++k) {
-          Node* neighbourNode = m_tinyNodePool.getNode(neis[k]);
-          if (!neighbourNode) continue;
-          if (neighbourNode->flags & NODE_CLOSED) continue;
-          float tseg;
-          if (distancePtSegSqr2D(searchPos, vj, vi, tseg) > searchRadSqr) continue;
-          if (nstack - head < MAX_STACK) {
-            if (nstack == MAX_STACK) { // compact: move the queued entries to the front
-              for (int q = head; q < nstack; ++q) stack[q - head] = stack[q];
-              nstack -= head;
-              head = 0;
-            }
-            neighbourNode->parent = m_tinyNodePool.getNodeIdx(curNode);
-            neighbourNode->flags |= NODE_CLOSED;
-            stack[nstack++] = neighbourNode;
+        continue;
+      }
+      float tseg;
+      // Detour tests the search circle per neighbour not queued yet; it is the same for the whole
+      // edge, so it is computed once, when first needed.
+      int far = -1;
+      for (int k = 0; k < nneis; ++k) {
+        const PolyRef ref = neis[k];
+        if (ref == parentRef) continue;
+        int node = findKey(ref);
+        if (node < 0) {
+          if (count >= MAX_NODES) continue; // Detour's pool is full
+          node = count++;
+          keys[node] = ref;
+          queued[node] = 0;
+        }
+        if (queued[node]) continue;
+        if (far < 0) far = distancePtSegSqr2D(searchPos, vj, vi, tseg) > searchRadSqr;
+        if (far) continue;
+        if (nstack - head < MAX_STACK) {
+          if (nstack == MAX_STACK) { // compact: move the queued entries to the front
+            for (int q = head; q < nstack; ++q) stack[q - head] = stack[q];
+            nstack -= head;
+            head = 0;
           }
+          parent[node] = uint8_t(cur + 1);
+          queued[node] = 1;
+          stack[nstack++] = uint8_t(node);
         }
       }
     }
   }
 
   int n = 0;
-  if (bestNode) {
-    Node* prev = nullptr;
-    Node* node = bestNode;
-    do {
-      Node* next = m_tinyNodePool.getNodeAtIdx(node->parent);
-      node->parent = m_tinyNodePool.getNodeIdx(prev);
-      prev = node;
-      node = next;
-    } while (node);
-    node = prev;
-    do {
-      visited[n++] = node->id;
+  if (bestNode >= 0) {
+    // The parent chain, best node first (at most one entry per node).
+    uint8_t chain[MAX_NODES];
+    int len = 0;
+    for (int node = bestNode;;) {
+      chain[len++] = uint8_t(node);
+      if (!parent[node]) break;
+      node = parent[node] - 1;
+    }
+    while (n < len) {
+      visited[n] = keys[chain[len - 1 - n]];
+      ++n;
       if (n >= maxVisitedSize) {
         status |= BUFFER_TOO_SMALL;
         break;
       }
-      node = m_tinyNodePool.getNodeAtIdx(node->parent);
-    } while (node);
+    }
   }
   vcopy(resultPos, bestPos);
   *visitedCount = n;
