@@ -1334,24 +1334,65 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
 
 namespace {
 
+// raycast's clip of the ray p0 + t * dir (xz) against one polygon (vertex indices vidx into verts):
+// intersectSegmentPolyIdx2D's loop with only what the walk uses kept. False when the polygon is
+// missed: an edge parallel to the ray (|d| < EPS) has the start outside it, or the largest entering
+// parameter (tmin, from 0) exceeds the smallest leaving one (tmax, from 1). Else the ray leaves
+// through edge segMax at tmax (-1 and 1 when the end is inside). tmin only grows and tmax only
+// shrinks along the loop, so one test after it gives the reference's answer (its tests after each
+// update stop early with the same result); the entering edges' index is never used, so tmin is a
+// plain maximum. Each t is the same n / d, so tmax and segMax (the first edge reaching the least
+// t) are the reference's bit for bit. NV > 0: the vertex count, unrolled; 0: nv.
+template <int NV>
+__attribute__((always_inline)) inline bool rayClip(const float* verts, const uint16_t* vidx, int nv, float p0x,
+                                                   float p0z, float dirx, float dirz, float& tmaxOut, int& segMaxOut) {
+  const float EPS = 0.00000001f;
+  const int count = NV ? NV : nv;
+  float tmin = 0, tmax = 1;
+  int segMax = -1;
+  bool parallelOut = false;
+  const float* vj = verts + size_t(vidx[count - 1]) * 3;
+  float xj = vj[0], zj = vj[2];
+#pragma GCC unroll 6
+  for (int i = 0; i < count; ++i) {
+    const int j = i == 0 ? count - 1 : i - 1;
+    const float* vi = verts + size_t(vidx[i]) * 3;
+    const float xi = vi[0], zi = vi[2];
+    const float ex = xi - xj, ez = zi - zj;
+    const float dx = p0x - xj, dz = p0z - zj;
+    xj = xi;
+    zj = zi;
+    const float num = ez * dx - ex * dz;
+    const float d = dirz * ex - dirx * ez;
+    if (d <= -EPS) {
+      const float t = num / d;
+      tmin = t > tmin ? t : tmin;
+    } else if (__builtin_expect(!(d < EPS), 1)) { // d >= EPS (or NaN, which never moves tmax)
+      const float t = num / d;
+      if (t < tmax) {
+        tmax = t;
+        segMax = j;
+        // A branch, not a select: the walk then goes on to the next polygon on the predicted
+        // exit edge while the divisions finish (a select makes every step wait for them).
+        __asm__ volatile("");
+      }
+    } else if (num < 0) {
+      parallelOut = true;
+    }
+  }
+  tmaxOut = tmax;
+  segMaxOut = segMax;
+  return !(parallelOut | (tmin > tmax));
+}
+
 // The polygon walk of the full raycast, after the API edge's checks. USE_COSTS: RAYCAST_USE_COSTS;
 // FLAG_FILTER: the filter has no PassFn (passFilter is its flag test). The ray's start, direction
 // and results live in locals (hit's floats could alias startPos/endPos), and the mesh's ref split in
 // locals too, so a polygon costs the clip, the exit edge's neighbour and one path write.
-//
-// The clip is intersectSegmentPolyIdx2D's loop with its answer kept: a polygon is missed when an
-// edge parallel to the ray (|d| < EPS) has the start outside it, or when the largest entering
-// parameter (tmin, from 0) exceeds the smallest leaving one (tmax, from 1); else the ray leaves
-// through segMax at tmax. Since tmin only grows and tmax only shrinks along the loop, testing
-// tmin > tmax once after it gives the same answer as the reference's tests after each update
-// (which stop early, with the same result); the entering edges' index is never used, so tmin is a
-// plain maximum. Each t is the same n / d, so tmax and segMax (the first edge reaching the least t)
-// are the reference's bit for bit.
 template <bool USE_COSTS, bool FLAG_FILTER>
 Status raycastWalk(const NavMesh& mesh, PolyRef curRef, const MeshTile* tile, const Poly* poly, PolyRef prevRef,
                    const MeshTile* prevTile, const Poly* prevPoly, const float* startPos, const float* endPos,
                    const QueryFilter& filter, RaycastHit& hit) {
-  const float EPS = 0.00000001f;
   const float p0x = startPos[0], p0z = startPos[2];
   const float dirx = endPos[0] - p0x, dirz = endPos[2] - p0z;
   float dir[3], curPos[3], lastPos[3];
@@ -1379,37 +1420,18 @@ Status raycastWalk(const NavMesh& mesh, PolyRef curRef, const MeshTile* tile, co
     const int nv = poly->vertCount;
     const float* verts = tile->verts;
     const uint16_t* vidx = poly->verts;
-    float tmin = 0, tmax = 1;
-    int segMax = -1;
-    bool parallelOut = false;
-    const float* vj = &verts[vidx[nv - 1] * 3];
-    float xj = vj[0], zj = vj[2];
-    for (int i = 0, j = nv - 1; i < nv; j = i++) {
-      const float* vi = &verts[vidx[i] * 3];
-      const float xi = vi[0], zi = vi[2];
-      const float ex = xi - xj, ez = zi - zj;
-      const float dx = p0x - xj, dz = p0z - zj;
-      xj = xi;
-      zj = zi;
-      const float num = ez * dx - ex * dz;
-      const float d = dirz * ex - dirx * ez;
-      if (d <= -EPS) {
-        const float t = num / d;
-        tmin = t > tmin ? t : tmin;
-      } else if (__builtin_expect(!(d < EPS), 1)) { // d >= EPS (or NaN, which never moves tmax)
-        const float t = num / d;
-        if (t < tmax) {
-          tmax = t;
-          segMax = j;
-          // A branch, not a select: the walk then goes on to the next polygon on the predicted
-          // exit edge while the divisions finish (a select makes every step wait for them).
-          __asm__ volatile("");
-        }
-      } else if (num < 0) {
-        parallelOut = true;
-      }
+    float tmax;
+    int segMax;
+    bool crosses;
+    // Ground polygons have 3..6 vertices: the clip unrolled for each count.
+    switch (nv) {
+    case 3: crosses = rayClip<3>(verts, vidx, nv, p0x, p0z, dirx, dirz, tmax, segMax); break;
+    case 4: crosses = rayClip<4>(verts, vidx, nv, p0x, p0z, dirx, dirz, tmax, segMax); break;
+    case 5: crosses = rayClip<5>(verts, vidx, nv, p0x, p0z, dirx, dirz, tmax, segMax); break;
+    case 6: crosses = rayClip<6>(verts, vidx, nv, p0x, p0z, dirx, dirz, tmax, segMax); break;
+    default: crosses = rayClip<0>(verts, vidx, nv, p0x, p0z, dirx, dirz, tmax, segMax); break;
     }
-    if (__builtin_expect(parallelOut | (tmin > tmax), 0)) break; // The ray misses this polygon: keep the last t.
+    if (__builtin_expect(!crosses, 0)) break; // The ray misses this polygon: keep the last t.
 
     hitEdge = segMax;
     if (tmax > hitT) hitT = tmax;
