@@ -1385,6 +1385,31 @@ __attribute__((always_inline)) inline bool rayClip(const float* verts, const uin
   return !(parallelOut | (tmin > tmax));
 }
 
+// raycast: whether the ray's exit at tmax through a partial tile-border link's edge lies within the
+// link's part of the edge (the polygon's vertices verts/vidx/nv). Out of line: rare, and inlined its
+// set-up took registers from the walk.
+__attribute__((noinline)) bool rayCrossesPartialLink(const Link& link, const float* verts, const uint16_t* vidx,
+                                                     int nv, const float* startPos, const float* endPos, float tmax) {
+  const float* left = &verts[vidx[link.edge] * 3];
+  const float* right = &verts[vidx[nextVert(link.edge, nv)] * 3];
+  const float s = 1.0f / 255.0f;
+  if (link.side == 0 || link.side == 4) {
+    float lmin = left[2] + (right[2] - left[2]) * (link.bmin * s);
+    float lmax = left[2] + (right[2] - left[2]) * (link.bmax * s);
+    if (lmin > lmax) navSwap(lmin, lmax);
+    const float z = startPos[2] + (endPos[2] - startPos[2]) * tmax;
+    return z >= lmin && z <= lmax;
+  }
+  if (link.side == 2 || link.side == 6) {
+    float lmin = left[0] + (right[0] - left[0]) * (link.bmin * s);
+    float lmax = left[0] + (right[0] - left[0]) * (link.bmax * s);
+    if (lmin > lmax) navSwap(lmin, lmax);
+    const float x = startPos[0] + (endPos[0] - startPos[0]) * tmax;
+    return x >= lmin && x <= lmax;
+  }
+  return false;
+}
+
 // The polygon walk of the full raycast, after the API edge's checks. USE_COSTS: RAYCAST_USE_COSTS;
 // FLAG_FILTER: the filter has no PassFn (passFilter is its flag test). The ray's start, direction
 // and results live in locals (hit's floats could alias startPos/endPos), and the mesh's ref split in
@@ -1479,27 +1504,9 @@ Status raycastWalk(const NavMesh& mesh, PolyRef curRef, const MeshTile* tile, co
           break;
         }
         // Partial tile-border link: the crossing must lie within it.
-        const float* left = &verts[vidx[link->edge] * 3];
-        const float* right = &verts[vidx[nextVert(link->edge, nv)] * 3];
-        const float s = 1.0f / 255.0f;
-        if (link->side == 0 || link->side == 4) {
-          float lmin = left[2] + (right[2] - left[2]) * (link->bmin * s);
-          float lmax = left[2] + (right[2] - left[2]) * (link->bmax * s);
-          if (lmin > lmax) navSwap(lmin, lmax);
-          const float z = startPos[2] + (endPos[2] - startPos[2]) * tmax;
-          if (z >= lmin && z <= lmax) {
-            nextRef = ref;
-            break;
-          }
-        } else if (link->side == 2 || link->side == 6) {
-          float lmin = left[0] + (right[0] - left[0]) * (link->bmin * s);
-          float lmax = left[0] + (right[0] - left[0]) * (link->bmax * s);
-          if (lmin > lmax) navSwap(lmin, lmax);
-          const float x = startPos[0] + (endPos[0] - startPos[0]) * tmax;
-          if (x >= lmin && x <= lmax) {
-            nextRef = ref;
-            break;
-          }
+        if (rayCrossesPartialLink(*link, verts, vidx, nv, startPos, endPos, tmax)) {
+          nextRef = ref;
+          break;
         }
       }
     }
