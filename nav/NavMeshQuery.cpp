@@ -1436,8 +1436,7 @@ Status raycastWalk(const NavMesh& mesh, PolyRef curRef, const MeshTile* tile, co
   const int maxPath = hit.maxPath;
   float hitT = 0, pathCost = 0;
   int hitEdge = hit.hitEdgeIndex;
-  int n = 0;
-  Status status = SUCCESS;
+  int n = 0; // Polygons crossed: the path holds the first maxPath, the rest make BUFFER_TOO_SMALL.
   const MeshTile* nextTile = tile;
   const Poly* nextPoly = poly;
 
@@ -1460,8 +1459,8 @@ Status raycastWalk(const NavMesh& mesh, PolyRef curRef, const MeshTile* tile, co
 
     hitEdge = segMax;
     if (tmax > hitT) hitT = tmax;
-    if (__builtin_expect(n < maxPath, 1)) path[n++] = curRef;
-    else status |= BUFFER_TOO_SMALL;
+    if (__builtin_expect(n < maxPath, 1)) path[n] = curRef;
+    ++n;
 
     if (segMax == -1) {
       // The end is inside this polygon.
@@ -1550,9 +1549,9 @@ Status raycastWalk(const NavMesh& mesh, PolyRef curRef, const MeshTile* tile, co
   }
   hit.t = hitT;
   hit.hitEdgeIndex = hitEdge;
-  hit.pathCount = n;
+  hit.pathCount = n < maxPath ? n : maxPath;
   if (USE_COSTS) hit.pathCost = pathCost;
-  return status;
+  return n > maxPath ? Status(SUCCESS | BUFFER_TOO_SMALL) : Status(SUCCESS);
 }
 
 } // namespace
