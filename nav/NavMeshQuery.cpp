@@ -1385,6 +1385,230 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
 // raycast
 // ---------------------------------------------------------------------------------------------
 
+namespace {
+
+// raycast's clip of the ray p0 + t * dir (xz) against one polygon (vertex indices vidx into verts):
+// intersectSegmentPolyIdx2D's loop with only what the walk uses kept. False when the polygon is
+// missed: an edge parallel to the ray (|d| < EPS) has the start outside it, or the largest entering
+// parameter (tmin, from 0) exceeds the smallest leaving one (tmax, from 1). Else the ray leaves
+// through edge segMax at tmax (-1 and 1 when the end is inside). tmin only grows and tmax only
+// shrinks along the loop, so one test after it gives the reference's answer (its tests after each
+// update stop early with the same result); the entering edges' index is never used, so tmin is a
+// plain maximum. Each t is the same n / d, so tmax and segMax (the first edge reaching the least
+// t) are the reference's bit for bit. NV > 0: the vertex count, unrolled; 0: nv.
+template <int NV>
+__attribute__((always_inline)) inline bool rayClip(const float* verts, const uint16_t* vidx, int nv, float p0x,
+                                                   float p0z, float dirx, float dirz, float& tmaxOut, int& segMaxOut) {
+  const float EPS = 0.00000001f;
+  const int count = NV ? NV : nv;
+  float tmin = 0, tmax = 1;
+  int segMax = -1;
+  bool parallelOut = false;
+  const float* vj = verts + size_t(vidx[count - 1]) * 3;
+  float xj = vj[0], zj = vj[2];
+#pragma GCC unroll 6
+  for (int i = 0; i < count; ++i) {
+    const int j = i == 0 ? count - 1 : i - 1;
+    const float* vi = verts + size_t(vidx[i]) * 3;
+    const float xi = vi[0], zi = vi[2];
+    const float ex = xi - xj, ez = zi - zj;
+    const float dx = p0x - xj, dz = p0z - zj;
+    xj = xi;
+    zj = zi;
+    const float num = ez * dx - ex * dz;
+    const float d = dirz * ex - dirx * ez;
+    if (d <= -EPS) {
+      const float t = num / d;
+      tmin = t > tmin ? t : tmin;
+    } else if (__builtin_expect(!(d < EPS), 1)) { // d >= EPS (or NaN, which never moves tmax)
+      const float t = num / d;
+      if (t < tmax) {
+        tmax = t;
+        segMax = j;
+        // A branch, not a select: the walk then goes on to the next polygon on the predicted
+        // exit edge while the divisions finish (a select makes every step wait for them).
+        __asm__ volatile("");
+      }
+    } else if (num < 0) {
+      parallelOut = true;
+    }
+  }
+  tmaxOut = tmax;
+  segMaxOut = segMax;
+  return !(parallelOut | (tmin > tmax));
+}
+
+// raycast: whether the ray's exit at tmax through a partial tile-border link's edge lies within the
+// link's part of the edge (the polygon's vertices verts/vidx/nv). Out of line: rare, and inlined its
+// set-up took registers from the walk.
+__attribute__((noinline)) bool rayCrossesPartialLink(const Link& link, const float* verts, const uint16_t* vidx,
+                                                     int nv, const float* startPos, const float* endPos, float tmax) {
+  const float* left = &verts[vidx[link.edge] * 3];
+  const float* right = &verts[vidx[nextVert(link.edge, nv)] * 3];
+  const float s = 1.0f / 255.0f;
+  if (link.side == 0 || link.side == 4) {
+    float lmin = left[2] + (right[2] - left[2]) * (link.bmin * s);
+    float lmax = left[2] + (right[2] - left[2]) * (link.bmax * s);
+    if (lmin > lmax) navSwap(lmin, lmax);
+    const float z = startPos[2] + (endPos[2] - startPos[2]) * tmax;
+    return z >= lmin && z <= lmax;
+  }
+  if (link.side == 2 || link.side == 6) {
+    float lmin = left[0] + (right[0] - left[0]) * (link.bmin * s);
+    float lmax = left[0] + (right[0] - left[0]) * (link.bmax * s);
+    if (lmin > lmax) navSwap(lmin, lmax);
+    const float x = startPos[0] + (endPos[0] - startPos[0]) * tmax;
+    return x >= lmin && x <= lmax;
+  }
+  return false;
+}
+
+// The polygon walk of the full raycast, after the API edge's checks. USE_COSTS: RAYCAST_USE_COSTS;
+// FLAG_FILTER: the filter has no PassFn (passFilter is its flag test). The ray's start, direction
+// and results live in locals (hit's floats could alias startPos/endPos), and the mesh's ref split in
+// locals too, so a polygon costs the clip, the exit edge's neighbour and one path write.
+template <bool USE_COSTS, bool FLAG_FILTER>
+Status raycastWalk(const NavMesh& mesh, PolyRef curRef, const MeshTile* tile, const Poly* poly, PolyRef prevRef,
+                   const MeshTile* prevTile, const Poly* prevPoly, const float* startPos, const float* endPos,
+                   const QueryFilter& filter, RaycastHit& hit) {
+  const float p0x = startPos[0], p0z = startPos[2];
+  const float dirx = endPos[0] - p0x, dirz = endPos[2] - p0z;
+  float dir[3], curPos[3], lastPos[3];
+  if (USE_COSTS) {
+    vsub(dir, endPos, startPos);
+    vcopy(curPos, startPos);
+  }
+  const uint16_t includeFlags = filter.getIncludeFlags(), excludeFlags = filter.getExcludeFlags();
+  // Ref split (NavMesh::getTileAndPolyByRefUnsafe's): tile = (ref >> polyBits) & tileMask,
+  // poly = ref & polyMask. A polygon's neighbour in the same tile has its ref's salt and tile bits.
+  const MeshTile* const tiles = mesh.getTile(0);
+  const uint32_t polyBits = mesh.polyBits();
+  const uint32_t polyMask = (1u << polyBits) - 1;
+  const uint32_t tileMask = (1u << mesh.tileBits()) - 1;
+  PolyRef* const path = hit.path;
+  const int maxPath = hit.maxPath;
+  float hitT = 0, pathCost = 0;
+  int hitEdge = hit.hitEdgeIndex;
+  int n = 0; // Polygons crossed: the path holds the first maxPath, the rest make BUFFER_TOO_SMALL.
+  const MeshTile* nextTile = tile;
+  const Poly* nextPoly = poly;
+
+  for (;;) {
+    const int nv = poly->vertCount;
+    const float* verts = tile->verts;
+    const uint16_t* vidx = poly->verts;
+    float tmax;
+    int segMax;
+    bool crosses;
+    // Ground polygons have 3..6 vertices: the clip unrolled for each count.
+    switch (nv) {
+    case 3: crosses = rayClip<3>(verts, vidx, nv, p0x, p0z, dirx, dirz, tmax, segMax); break;
+    case 4: crosses = rayClip<4>(verts, vidx, nv, p0x, p0z, dirx, dirz, tmax, segMax); break;
+    case 5: crosses = rayClip<5>(verts, vidx, nv, p0x, p0z, dirx, dirz, tmax, segMax); break;
+    case 6: crosses = rayClip<6>(verts, vidx, nv, p0x, p0z, dirx, dirz, tmax, segMax); break;
+    default: crosses = rayClip<0>(verts, vidx, nv, p0x, p0z, dirx, dirz, tmax, segMax); break;
+    }
+    if (__builtin_expect(!crosses, 0)) break; // The ray misses this polygon: keep the last t.
+
+    hitEdge = segMax;
+    if (tmax > hitT) hitT = tmax;
+    if (__builtin_expect(n < maxPath, 1)) path[n] = curRef;
+    ++n;
+
+    if (segMax == -1) {
+      // The end is inside this polygon.
+      hitT = FLT_MAX;
+      if (USE_COSTS)
+        pathCost += filter.getCost(curPos, endPos, prevRef, prevTile, prevPoly, curRef, tile, poly, curRef, tile, poly);
+      break;
+    }
+
+    // The neighbour across the exit edge. An inner edge of a ground poly has exactly one link, to
+    // the poly its neis entry names (validated tiles have the link budget for it), and a wall has
+    // none (nextTile/nextPoly then keep their values, as after a link search that finds nothing):
+    // only tile-border edges and off-mesh polys need the link list.
+    PolyRef nextRef = 0;
+    const uint16_t nei = poly->neis[segMax];
+    auto passes = [&](PolyRef ref, const MeshTile* t, const Poly* p) {
+      if (FLAG_FILTER) return (p->flags & includeFlags) != 0 && (p->flags & excludeFlags) == 0;
+      return filter.passFilter(ref, t, p);
+    };
+    if (!(nei & EXT_LINK) && poly->getType() == POLYTYPE_GROUND) {
+      if (nei) {
+        const uint32_t idx = uint32_t(nei - 1);
+        const PolyRef ref = (curRef & ~polyMask) | PolyRef(idx);
+        nextTile = tile;
+        nextPoly = &tile->polys[idx];
+        if (nextPoly->getType() != POLYTYPE_OFFMESH_CONNECTION && passes(ref, nextTile, nextPoly)) nextRef = ref;
+      }
+    } else {
+      const Link* links = tile->links;
+      for (uint32_t i = poly->firstLink; i != NULL_LINK; i = links[i].next) {
+        const Link* link = &links[i];
+        if (int(link->edge) != segMax) continue;
+        const PolyRef ref = link->ref;
+        nextTile = &tiles[(ref >> polyBits) & tileMask];
+        nextPoly = &nextTile->polys[ref & polyMask];
+        if (nextPoly->getType() == POLYTYPE_OFFMESH_CONNECTION) continue;
+        if (!passes(ref, nextTile, nextPoly)) continue;
+        if (link->side == 0xff || (link->bmin == 0 && link->bmax == 255)) {
+          nextRef = ref;
+          break;
+        }
+        // Partial tile-border link: the crossing must lie within it.
+        if (rayCrossesPartialLink(*link, verts, vidx, nv, startPos, endPos, tmax)) {
+          nextRef = ref;
+          break;
+        }
+      }
+    }
+
+    if (USE_COSTS) {
+      // Cost up to the exit point, its height taken on the exit edge (the ray itself is 2D).
+      vcopy(lastPos, curPos);
+      vmad(curPos, startPos, dir, hitT);
+      const float* e1 = &verts[vidx[segMax] * 3];
+      const float* e2 = &verts[vidx[nextVert(segMax, nv)] * 3];
+      float eDir[3], diff[3];
+      vsub(eDir, e2, e1);
+      vsub(diff, curPos, e1);
+      const float s = sqr(eDir[0]) > sqr(eDir[2]) ? diff[0] / eDir[0] : diff[2] / eDir[2];
+      curPos[1] = e1[1] + eDir[1] * s;
+      pathCost += filter.getCost(lastPos, curPos, prevRef, prevTile, prevPoly, curRef, tile, poly, nextRef, nextTile,
+                                 nextPoly);
+    }
+
+    if (!nextRef) {
+      // A wall: its normal.
+      const float* va = &verts[vidx[segMax] * 3];
+      const float* vb = &verts[vidx[nextVert(segMax, nv)] * 3];
+      const float ndx = vb[0] - va[0];
+      const float ndz = vb[2] - va[2];
+      hit.hitNormal[0] = ndz;
+      hit.hitNormal[1] = 0;
+      hit.hitNormal[2] = -ndx;
+      vnormalize(hit.hitNormal);
+      break;
+    }
+
+    if (USE_COSTS) {
+      prevRef = curRef;
+      prevTile = tile;
+      prevPoly = poly;
+    }
+    curRef = nextRef;
+    tile = nextTile;
+    poly = nextPoly;
+  }
+  hit.t = hitT;
+  hit.hitEdgeIndex = hitEdge;
+  hit.pathCount = n < maxPath ? n : maxPath;
+  if (USE_COSTS) hit.pathCost = pathCost;
+  return n > maxPath ? Status(SUCCESS | BUFFER_TOO_SMALL) : Status(SUCCESS);
+}
+
+} // namespace
+
 Status NavMeshQuery::raycast(PolyRef startRef, const float* startPos, const float* endPos, const QueryFilter* filter,
                              float* t, float* hitNormal, PolyRef* path, int* pathCount, int maxPath) const {
   if (!t) return FAILURE | INVALID_PARAM;
@@ -1404,150 +1628,28 @@ Status NavMeshQuery::raycast(PolyRef startRef, const float* startPos, const floa
   hit->t = 0;
   hit->pathCount = 0;
   hit->pathCost = 0;
-  const MeshTile *prevTile, *tile, *nextTile;
-  const Poly *prevPoly, *poly, *nextPoly;
+  const MeshTile *prevTile, *tile;
+  const Poly *prevPoly, *poly;
   if (!m_nav || statusFailed(m_nav->getTileAndPolyByRef(startRef, &tile, &poly)) || !startPos ||
       !visfinite(startPos) || !endPos || !visfinite(endPos) || !filter ||
       (prevRef && statusFailed(m_nav->getTileAndPolyByRef(prevRef, &prevTile, &prevPoly))) || hit->maxPath < 0 ||
       (hit->maxPath > 0 && !hit->path))
     return FAILURE | INVALID_PARAM;
-
-  float dir[3], curPos[3], lastPos[3];
-  int n = 0;
-  vcopy(curPos, startPos);
-  vsub(dir, endPos, startPos);
   vset(hit->hitNormal, 0, 0, 0);
-  Status status = SUCCESS;
-
-  PolyRef curRef = startRef;
-  nextTile = tile;
-  nextPoly = poly;
   if (!prevRef) {
     prevTile = tile;
     prevPoly = poly;
   }
-
-  while (curRef) {
-    const int nv = poly->vertCount;
-    float tmin, tmax;
-    int segMin, segMax;
-    if (!intersectSegmentPolyIdx2D(startPos, endPos, tile->verts, poly->verts, nv, tmin, tmax, segMin, segMax)) {
-      // The ray misses this polygon: keep the last t.
-      hit->pathCount = n;
-      return status;
-    }
-    hit->hitEdgeIndex = segMax;
-    if (tmax > hit->t) hit->t = tmax;
-    if (n < hit->maxPath) hit->path[n++] = curRef;
-    else status |= BUFFER_TOO_SMALL;
-
-    if (segMax == -1) {
-      // The end is inside this polygon.
-      hit->t = FLT_MAX;
-      hit->pathCount = n;
-      if (options & RAYCAST_USE_COSTS)
-        hit->pathCost += filter->getCost(curPos, endPos, prevRef, prevTile, prevPoly, curRef, tile, poly, curRef, tile, poly);
-      return status;
-    }
-
-    // The neighbour across the exit edge. An inner edge of a ground poly has exactly one link, to
-    // the poly its neis entry names (validated tiles have the link budget for it), and a wall has
-    // none (nextTile/nextPoly then keep their values, as after a link search that finds nothing):
-    // only tile-border edges and off-mesh polys need the link list.
-    PolyRef nextRef = 0;
-    const uint16_t nei = poly->neis[segMax];
-    if (!(nei & EXT_LINK) && poly->getType() == POLYTYPE_GROUND) {
-      if (nei) {
-        const uint32_t idx = uint32_t(nei - 1);
-        const PolyRef ref = m_nav->getPolyRefBase(tile) | PolyRef(idx);
-        nextTile = tile;
-        nextPoly = &tile->polys[idx];
-        if (nextPoly->getType() != POLYTYPE_OFFMESH_CONNECTION && filter->passFilter(ref, nextTile, nextPoly))
-          nextRef = ref;
-      }
-    } else {
-      for (uint32_t i = poly->firstLink; i != NULL_LINK; i = tile->links[i].next) {
-        const Link* link = &tile->links[i];
-        if (int(link->edge) != segMax) continue;
-        nextTile = nullptr;
-        nextPoly = nullptr;
-        m_nav->getTileAndPolyByRefUnsafe(link->ref, &nextTile, &nextPoly);
-        if (nextPoly->getType() == POLYTYPE_OFFMESH_CONNECTION) continue;
-        if (!filter->passFilter(link->ref, nextTile, nextPoly)) continue;
-        if (link->side == 0xff) {
-          nextRef = link->ref;
-          break;
-        }
-        if (link->bmin == 0 && link->bmax == 255) {
-          nextRef = link->ref;
-          break;
-        }
-        // Partial tile-border link: the crossing must lie within it.
-        const float* left = &tile->verts[poly->verts[link->edge] * 3];
-        const float* right = &tile->verts[poly->verts[nextVert(link->edge, poly->vertCount)] * 3];
-        const float s = 1.0f / 255.0f;
-        if (link->side == 0 || link->side == 4) {
-          float lmin = left[2] + (right[2] - left[2]) * (link->bmin * s);
-          float lmax = left[2] + (right[2] - left[2]) * (link->bmax * s);
-          if (lmin > lmax) navSwap(lmin, lmax);
-          const float z = startPos[2] + (endPos[2] - startPos[2]) * tmax;
-          if (z >= lmin && z <= lmax) {
-            nextRef = link->ref;
-            break;
-          }
-        } else if (link->side == 2 || link->side == 6) {
-          float lmin = left[0] + (right[0] - left[0]) * (link->bmin * s);
-          float lmax = left[0] + (right[0] - left[0]) * (link->bmax * s);
-          if (lmin > lmax) navSwap(lmin, lmax);
-          const float x = startPos[0] + (endPos[0] - startPos[0]) * tmax;
-          if (x >= lmin && x <= lmax) {
-            nextRef = link->ref;
-            break;
-          }
-        }
-      }
-    }
-
-    if (options & RAYCAST_USE_COSTS) {
-      // Cost up to the exit point, its height taken on the exit edge (the ray itself is 2D).
-      vcopy(lastPos, curPos);
-      vmad(curPos, startPos, dir, hit->t);
-      const float* e1 = &tile->verts[poly->verts[segMax] * 3];
-      const float* e2 = &tile->verts[poly->verts[nextVert(segMax, nv)] * 3];
-      float eDir[3], diff[3];
-      vsub(eDir, e2, e1);
-      vsub(diff, curPos, e1);
-      const float s = sqr(eDir[0]) > sqr(eDir[2]) ? diff[0] / eDir[0] : diff[2] / eDir[2];
-      curPos[1] = e1[1] + eDir[1] * s;
-      hit->pathCost += filter->getCost(lastPos, curPos, prevRef, prevTile, prevPoly, curRef, tile, poly, nextRef,
-                                       nextTile, nextPoly);
-    }
-
-    if (!nextRef) {
-      // A wall: its normal.
-      const int a = segMax;
-      const int b = segMax + 1 < nv ? segMax + 1 : 0;
-      const float* va = &tile->verts[poly->verts[a] * 3];
-      const float* vb = &tile->verts[poly->verts[b] * 3];
-      const float dx = vb[0] - va[0];
-      const float dz = vb[2] - va[2];
-      hit->hitNormal[0] = dz;
-      hit->hitNormal[1] = 0;
-      hit->hitNormal[2] = -dx;
-      vnormalize(hit->hitNormal);
-      hit->pathCount = n;
-      return status;
-    }
-
-    prevRef = curRef;
-    curRef = nextRef;
-    prevTile = tile;
-    tile = nextTile;
-    prevPoly = poly;
-    poly = nextPoly;
-  }
-  hit->pathCount = n;
-  return status;
+  const bool flagFilter = !filter->passFn();
+  if (options & RAYCAST_USE_COSTS)
+    return flagFilter ? raycastWalk<true, true>(*m_nav, startRef, tile, poly, prevRef, prevTile, prevPoly, startPos,
+                                                endPos, *filter, *hit)
+                      : raycastWalk<true, false>(*m_nav, startRef, tile, poly, prevRef, prevTile, prevPoly, startPos,
+                                                 endPos, *filter, *hit);
+  return flagFilter ? raycastWalk<false, true>(*m_nav, startRef, tile, poly, prevRef, prevTile, prevPoly, startPos,
+                                               endPos, *filter, *hit)
+                    : raycastWalk<false, false>(*m_nav, startRef, tile, poly, prevRef, prevTile, prevPoly, startPos,
+                                                endPos, *filter, *hit);
 }
 
 // ---------------------------------------------------------------------------------------------
