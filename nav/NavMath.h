@@ -253,46 +253,6 @@ inline bool intersectSegmentPoly2D(const float* p0, const float* p1, const float
   return true;
 }
 
-/// intersectSegmentPoly2D on a polygon given as vertex indices into a vertex array [(x, y, z) * n],
-/// without copying the vertices (the same float operations, so the same answers). idx: [Size: nverts].
-inline bool intersectSegmentPolyIdx2D(const float* p0, const float* p1, const float* vertArray, const uint16_t* idx,
-                                      int nverts, float& tmin, float& tmax, int& segMin, int& segMax) {
-  const float EPS = 0.00000001f;
-  tmin = 0;
-  tmax = 1;
-  segMin = -1;
-  segMax = -1;
-  const float dirx = p1[0] - p0[0], dirz = p1[2] - p0[2];
-  const float* vj = &vertArray[idx[nverts - 1] * 3];
-  for (int i = 0, j = nverts - 1; i < nverts; j = i++) {
-    const float* vi = &vertArray[idx[i] * 3];
-    const float ex = vi[0] - vj[0], ez = vi[2] - vj[2];
-    const float dx = p0[0] - vj[0], dz = p0[2] - vj[2];
-    vj = vi;
-    const float n = ez * dx - ex * dz;
-    const float d = dirz * ex - dirx * ez;
-    if (std::fabs(d) < EPS) {
-      if (n < 0) return false;
-      continue;
-    }
-    const float t = n / d;
-    if (d < 0) {
-      if (t > tmin) {
-        tmin = t;
-        segMin = j;
-        if (tmin > tmax) return false;
-      }
-    } else {
-      if (t < tmax) {
-        tmax = t;
-        segMax = j;
-        if (tmax < tmin) return false;
-      }
-    }
-  }
-  return true;
-}
-
 /// Intersection of lines ap-aq and bp-bq in xz: ap + s*(aq-ap) = bp + t*(bq-bp). False if parallel.
 inline bool intersectSegSeg2D(const float* ap, const float* aq, const float* bp, const float* bq, float& s, float& t) {
   float u[3], v[3], w[3];

@@ -1388,8 +1388,8 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
 namespace {
 
 // raycast's clip of the ray p0 + t * dir (xz) against one polygon (vertex indices vidx into verts):
-// intersectSegmentPolyIdx2D's loop with only what the walk uses kept. False when the polygon is
-// missed: an edge parallel to the ray (|d| < EPS) has the start outside it, or the largest entering
+// intersectSegmentPoly2D's loop (NavMath.h) on vertex indices, with only what the walk uses kept.
+// False when the polygon is missed: an edge parallel to the ray (|d| < EPS) has the start outside it, or the largest entering
 // parameter (tmin, from 0) exceeds the smallest leaving one (tmax, from 1). Else the ray leaves
 // through edge segMax at tmax (-1 and 1 when the end is inside). tmin only grows and tmax only
 // shrinks along the loop, so one test after it gives the reference's answer (its tests after each
