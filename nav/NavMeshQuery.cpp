@@ -547,8 +547,7 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
   const uint32_t polyBits = m_nav->polyBits();
   const uint32_t tileMask = (1u << m_nav->tileBits()) - 1;
   const uint32_t polyMask = (1u << polyBits) - 1;
-  const uint16_t includeFlags = filter->getIncludeFlags();
-  const uint16_t excludeFlags = filter->getExcludeFlags();
+  const QueryFilter::FlagTest flags = filter->flagTest();
   const float* const areaCost = filter->areaCosts();
   auto decode = [&](PolyRef ref, const MeshTile** t, const Poly** p) {
     const MeshTile* tile = &tiles[(ref >> polyBits) & tileMask];
@@ -603,8 +602,7 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
       const Poly* neighbourPoly = nullptr;
       decode(neighbourRef, &neighbourTile, &neighbourPoly);
       if (PLAIN) {
-        const uint16_t nflags = neighbourPoly->flags;
-        if (((nflags & includeFlags) == 0) | ((nflags & excludeFlags) != 0)) {
+        if (!flags.passes(neighbourPoly->flags)) {
           if (OBSERVE) relax(RELAX_REJECT_FILTERED);
           continue;
         }
@@ -799,8 +797,7 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
   rayHit.maxPath = 0;
   // A plain filter is inlined (flag test, distance * area cost).
   const bool plain = FAST || filter->isPlain();
-  const uint16_t includeFlags = filter->getIncludeFlags();
-  const uint16_t excludeFlags = filter->getExcludeFlags();
+  const QueryFilter::FlagTest flags = filter->flagTest();
   const float* const areaCost = filter->areaCosts();
   SearchObserver* const observer = m_observer;
   RelaxEvent ev;
@@ -890,8 +887,7 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
       }
       const MeshTile* const neighbourTile = &tiles[(neighbourRef >> polyBits) & tileMask];
       const Poly* const neighbourPoly = &neighbourTile->polys[neighbourRef & polyMask];
-      const uint16_t nflags = neighbourPoly->flags;
-      if (plain ? (((nflags & includeFlags) == 0) | ((nflags & excludeFlags) != 0))
+      if (plain ? !flags.passes(neighbourPoly->flags)
                 : !filter->passFilter(neighbourRef, neighbourTile, neighbourPoly)) {
         if (OBSERVE) relax(RELAX_REJECT_FILTERED);
         continue;
@@ -1226,13 +1222,12 @@ Status NavMeshQuery::moveAlongSurface(PolyRef startRef, const float* startPos, c
     return -1;
   };
 
-  // Detour's plain filter (the flag test) with the filter's fields read once.
+  // The filter's hook and flag test read once.
   const QueryFilter::PassFn passFn = filter->passFn();
-  const uint16_t includeFlags = filter->getIncludeFlags();
-  const uint16_t excludeFlags = filter->getExcludeFlags();
+  const QueryFilter::FlagTest flags = filter->flagTest();
   auto pass = [&](PolyRef ref, const MeshTile* tile, const Poly* poly) {
     if (passFn) return passFn(*filter, ref, tile, poly);
-    return (poly->flags & includeFlags) != 0 && (poly->flags & excludeFlags) == 0;
+    return flags.passes(poly->flags);
   };
 
   Status status = SUCCESS;
@@ -1445,22 +1440,18 @@ __attribute__((noinline)) bool rayCrossesPartialLink(const Link& link, const flo
                                                      int nv, const float* startPos, const float* endPos, float tmax) {
   const float* left = &verts[vidx[link.edge] * 3];
   const float* right = &verts[vidx[nextVert(link.edge, nv)] * 3];
+  // Sides 0 and 4 (x borders) run along z, sides 2 and 6 (z borders) along x; the diagonal
+  // sides have no partial portals.
+  int axis;
+  if (link.side == 0 || link.side == 4) axis = 2;
+  else if (link.side == 2 || link.side == 6) axis = 0;
+  else return false;
   const float s = 1.0f / 255.0f;
-  if (link.side == 0 || link.side == 4) {
-    float lmin = left[2] + (right[2] - left[2]) * (link.bmin * s);
-    float lmax = left[2] + (right[2] - left[2]) * (link.bmax * s);
-    if (lmin > lmax) navSwap(lmin, lmax);
-    const float z = startPos[2] + (endPos[2] - startPos[2]) * tmax;
-    return z >= lmin && z <= lmax;
-  }
-  if (link.side == 2 || link.side == 6) {
-    float lmin = left[0] + (right[0] - left[0]) * (link.bmin * s);
-    float lmax = left[0] + (right[0] - left[0]) * (link.bmax * s);
-    if (lmin > lmax) navSwap(lmin, lmax);
-    const float x = startPos[0] + (endPos[0] - startPos[0]) * tmax;
-    return x >= lmin && x <= lmax;
-  }
-  return false;
+  float lmin = left[axis] + (right[axis] - left[axis]) * (link.bmin * s);
+  float lmax = left[axis] + (right[axis] - left[axis]) * (link.bmax * s);
+  if (lmin > lmax) navSwap(lmin, lmax);
+  const float c = startPos[axis] + (endPos[axis] - startPos[axis]) * tmax;
+  return c >= lmin && c <= lmax;
 }
 
 // The polygon walk of the full raycast, after the API edge's checks. USE_COSTS: RAYCAST_USE_COSTS;
@@ -1478,7 +1469,7 @@ Status raycastWalk(const NavMesh& mesh, PolyRef curRef, const MeshTile* tile, co
     vsub(dir, endPos, startPos);
     vcopy(curPos, startPos);
   }
-  const uint16_t includeFlags = filter.getIncludeFlags(), excludeFlags = filter.getExcludeFlags();
+  const QueryFilter::FlagTest flags = filter.flagTest();
   // Ref split (NavMesh::getTileAndPolyByRefUnsafe's): tile = (ref >> polyBits) & tileMask,
   // poly = ref & polyMask. A polygon's neighbour in the same tile has its ref's salt and tile bits.
   const MeshTile* const tiles = mesh.getTile(0);
@@ -1530,7 +1521,7 @@ Status raycastWalk(const NavMesh& mesh, PolyRef curRef, const MeshTile* tile, co
     PolyRef nextRef = 0;
     const uint16_t nei = poly->neis[segMax];
     auto passes = [&](PolyRef ref, const MeshTile* t, const Poly* p) {
-      if (FLAG_FILTER) return (p->flags & includeFlags) != 0 && (p->flags & excludeFlags) == 0;
+      if (FLAG_FILTER) return flags.passes(p->flags);
       return filter.passFilter(ref, t, p);
     };
     if (!(nei & EXT_LINK) && poly->getType() == POLYTYPE_GROUND) {

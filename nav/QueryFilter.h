@@ -35,10 +35,19 @@ public:
     }
   }
 
+  /// passFilter's flag test with the filter's flags copied: the search loops keep it in registers
+  /// (their stores to node and byte arrays could alias the filter and force reloads). Bitwise,
+  /// so the test is one branch at the caller.
+  struct FlagTest {
+    uint16_t include, exclude;
+    bool passes(uint16_t flags) const { return ((flags & include) != 0) & ((flags & exclude) == 0); }
+  };
+  FlagTest flagTest() const { return FlagTest{m_includeFlags, m_excludeFlags}; }
+
   /// True if the polygon may be visited: (flags & include) != 0 && (flags & exclude) == 0.
   __attribute__((always_inline)) bool passFilter(PolyRef ref, const MeshTile* tile, const Poly* poly) const {
     if (m_passFn) return m_passFn(*this, ref, tile, poly);
-    return (poly->flags & m_includeFlags) != 0 && (poly->flags & m_excludeFlags) == 0;
+    return flagTest().passes(poly->flags);
   }
 
   /// Cost of moving pa -> pb inside `curPoly`: distance * areaCost[cur area], plus the entering
