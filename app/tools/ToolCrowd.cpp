@@ -10,9 +10,7 @@
 #include "app/tools/ToolCrowd.h"
 
 #include "app/NavDraw.h"
-#include "app/NavState.h"
 #include "app/model/CrowdModel.h"
-#include "app/tools/ToolUi.h"
 #include "nav/base/Json.h"
 #include "render/DebugDraw.h"
 

@@ -3,9 +3,9 @@
 // selection; bad documents refused with "FILE: PATH: problem" and nothing changed; a bad
 // .crowd.txt refused naming its file and line.
 #include "app/Log.h"
-#include "app/NavState.h"
 #include "app/model/CrowdModel.h"
 #include "nav/base/Json.h"
+#include "tests/model/CrowdTestMesh.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -19,15 +19,6 @@ namespace {
 using navbench::CrowdModel;
 using nlohmann::json;
 
-navbench::NavState& defaultNav() {
-  static navbench::NavState nav;
-  if (!nav.loaded()) {
-    std::string why;
-    EXPECT_TRUE(nav.loadBin(std::string(NAVBENCH_SOURCE_DIR) + "/assets/levels/default.bin", why)) << why;
-  }
-  return nav;
-}
-
 /// The agents as the state dump shows them.
 json agentsOf(const CrowdModel& m) {
   json d;
@@ -37,7 +28,7 @@ json agentsOf(const CrowdModel& m) {
 
 /// A crowd of 12 agents sent somewhere, agent 3 selected, options changed, at tick 18 of 25.
 void makeCrowd(CrowdModel& m) {
-  m.bind(&defaultNav(), nullptr);
+  m.bind(&navbench::test::crowdTestNav(), nullptr);
   ASSERT_TRUE(m.ensure());
   m.options.separation = true;
   m.options.quality = 2;
@@ -79,7 +70,7 @@ TEST(CrowdScenarioJson, RoundTripIsByteIdenticalAndReopensAtTheSameTick) {
   ASSERT_TRUE(base::parseJson(text, parseErrors, parsed)) << parseErrors.message;
   CrowdModel b;
   EXPECT_EQ(load(b, parsed), "");
-  b.bind(&defaultNav(), nullptr);
+  b.bind(&navbench::test::crowdTestNav(), nullptr);
   ASSERT_TRUE(b.ensure());
   EXPECT_EQ(b.tick(), 18);
   EXPECT_EQ(b.totalTicks(), 25);
@@ -95,7 +86,7 @@ TEST(CrowdScenarioJson, RoundTripIsByteIdenticalAndReopensAtTheSameTick) {
   EXPECT_EQ(again.dump(2), text);
   // Into a model that has a navmesh already: the same.
   CrowdModel c;
-  c.bind(&defaultNav(), nullptr);
+  c.bind(&navbench::test::crowdTestNav(), nullptr);
   ASSERT_TRUE(c.ensure());
   EXPECT_EQ(load(c, parsed), "");
   EXPECT_EQ(c.tick(), 18);
@@ -108,7 +99,7 @@ TEST(CrowdScenarioJson, RoundTripIsByteIdenticalAndReopensAtTheSameTick) {
 
 TEST(CrowdScenarioJson, EmptyStateIsAnEmptyCrowd) {
   CrowdModel m;
-  m.bind(&defaultNav(), nullptr);
+  m.bind(&navbench::test::crowdTestNav(), nullptr);
   EXPECT_EQ(load(m, json::object()), "");
   EXPECT_EQ(m.tick(), 0);
   EXPECT_EQ(m.totalTicks(), 0);
@@ -161,14 +152,14 @@ TEST(CrowdScenarioJson, CrowdFilesSaveLoadAndABadOneIsRefusedNamingFileAndLine) 
   navbench::Log log;
   CrowdModel a;
   makeCrowd(a);
-  a.bind(&defaultNav(), &log);
+  a.bind(&navbench::test::crowdTestNav(), &log);
   a.path = (dir / "good.crowd.txt").string();
   a.saveFile();
   EXPECT_FALSE(a.isError()) << a.message();
   EXPECT_EQ(a.message(), "saved " + a.path + " (25 ticks)");
 
   CrowdModel b;
-  b.bind(&defaultNav(), &log);
+  b.bind(&navbench::test::crowdTestNav(), &log);
   b.path = a.path;
   b.loadFile();
   EXPECT_FALSE(b.isError()) << b.message();

@@ -3,9 +3,9 @@
 // restored checkpoint and a replay) gives the agents of going straight there bit for bit, at every
 // tick; checkpoints change no answer; edits are recorded and replayed; the recorded crowd is the
 // one `navbench crowd` runs (the same runner on the same commands).
-#include "app/NavState.h"
 #include "app/model/CrowdModel.h"
 #include "nav/crowd/CrowdRunner.h"
+#include "tests/model/CrowdTestMesh.h"
 
 #include <gtest/gtest.h>
 
@@ -20,16 +20,6 @@ namespace {
 using navbench::CrowdModel;
 using navbench::CrowdTimeline;
 using namespace nav::crowd;
-
-/// The default level's navmesh, loaded once.
-navbench::NavState& defaultNav() {
-  static navbench::NavState nav;
-  if (!nav.loaded()) {
-    std::string why;
-    EXPECT_TRUE(nav.loadBin(std::string(NAVBENCH_SOURCE_DIR) + "/assets/levels/default.bin", why)) << why;
-  }
-  return nav;
-}
 
 /// Navmesh points of their own (the model's random points are seeded by it).
 std::mt19937 g_points(99);
@@ -76,7 +66,7 @@ std::vector<uint32_t> agentBits(const CrowdTimeline& tl) {
 
 /// A model on the default navmesh with `agents` agents at random points sent to random points.
 void makeCrowd(CrowdModel& m, int agents) {
-  m.bind(&defaultNav(), nullptr);
+  m.bind(&navbench::test::crowdTestNav(), nullptr);
   ASSERT_TRUE(m.ensure());
   m.addRandomAgents(agents);
   ASSERT_FALSE(m.isError()) << m.message();
@@ -169,7 +159,7 @@ TEST(CrowdTimeline, CheckpointsChangeNoAnswer) {
 // the scenario written from the history, run by the plain runner (`navbench crowd`'s), gives the
 // model's agents bit for bit; stepping back over the edits replays them.
 TEST(CrowdTimeline, EditsAreRecordedAndReplayed) {
-  navbench::NavState& nav = defaultNav();
+  navbench::NavState& nav = navbench::test::crowdTestNav();
   CrowdModel m;
   m.bind(&nav, nullptr);
   ASSERT_TRUE(m.ensure());
@@ -252,7 +242,7 @@ TEST(CrowdTimeline, EditsAreRecordedAndReplayed) {
 
 // Selecting and removing by position, and the messages of edits that cannot be made.
 TEST(CrowdTimeline, EditsByPositionAndTheirMessages) {
-  navbench::NavState& nav = defaultNav();
+  navbench::NavState& nav = navbench::test::crowdTestNav();
   CrowdModel m;
   m.bind(&nav, nullptr);
   ASSERT_TRUE(m.ensure());
