@@ -15,6 +15,7 @@
 // OUT may be CASES.txt itself). The run-one-case code is app/cli/TestCaseRun, shared with the
 // viewer's Test cases panel.
 #include "app/cli/Cli.h"
+#include "nav/base/Args.h"
 #include "app/cli/TestCaseFile.h"
 #include "app/cli/TestCaseRun.h"
 
@@ -30,7 +31,6 @@
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -135,60 +135,28 @@ std::string caseJson(size_t i, const Case& c, const Result& r, bool withOpt) {
   return o;
 }
 
-int usage(const char* msg) {
-  if (msg) std::fprintf(stderr, "navbench query: %s\n", msg);
-  std::fprintf(stderr, "usage: navbench query MESH.bin CASES.txt [--json OUT.jsonl] [--repeat R] [--optimal]\n"
-                       "                      [--check] [--write-expected OUT.txt]\n"
-                       "  --check               compare each case with its '# expect' line (status, corridor, straight,\n"
-                       "                        len within 1e-3 wu + 1e-4 * len; rc: status, t within 1e-4, normal within\n"
-                       "                        1e-3, visited); one line per mismatch, exit 1 on any\n"
-                       "  --write-expected OUT  write CASES.txt with every case's expectation filled in (atomically)\n");
-  return 2;
-}
-
 int runQuery(int argc, char** argv) {
   std::string meshPath, casesPath, jsonPath, writeExpectedPath;
   int repeat = 1;
   bool optimal = false, check = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--json") {
-      if (++i >= argc) return usage("--json needs a file name");
-      jsonPath = argv[i];
-    } else if (a == "--optimal") {
-      optimal = true;
-    } else if (a == "--check") {
-      check = true;
-    } else if (a == "--write-expected") {
-      if (++i >= argc) return usage("--write-expected needs a file name");
-      writeExpectedPath = argv[i];
-    } else if (a == "--repeat") {
-      if (++i >= argc) return usage("--repeat needs a number");
-      char* end = nullptr;
-      const long r = std::strtol(argv[i], &end, 10);
-      if (!end || *end || r < 1 || r > 100000) return usage("--repeat needs a number in 1..100000");
-      repeat = int(r);
-    } else if (a == "-h" || a == "--help") {
-      usage(nullptr);
-      return 0;
-    } else if (!a.empty() && a[0] == '-') {
-      return usage(("unknown option " + a).c_str());
-    } else if (meshPath.empty()) {
-      meshPath = a;
-    } else if (casesPath.empty()) {
-      casesPath = a;
-    } else {
-      return usage(("unexpected argument " + a).c_str());
-    }
-  }
-  if (meshPath.empty() || casesPath.empty()) return usage("needs MESH.bin and CASES.txt");
+  base::Args args("navbench query", "Runs a RecastDemo test-case file on a tile set and prints a timing table per operation.");
+  args.positional("MESH.bin", &meshPath, "tile set (MSET)")
+      .positional("CASES.txt", &casesPath, "RecastDemo test cases (pf / rc lines, optional '# expect' lines)")
+      .text("--json", "OUT.jsonl", &jsonPath, "write one JSON object per case (atomically)")
+      .integer("--repeat", "R", &repeat, 1, 100000, "run the whole file R times; times are the fastest run's")
+      .flag("--optimal", &optimal, "also run the exact shortest path per pf case (optLen, optPath in --json)")
+      .flag("--check", &check,
+            "compare each case with its '# expect' line (status, corridor, straight,\n"
+            "len within 1e-3 wu + 1e-4 * len; rc: status, t within 1e-4, normal within\n"
+            "1e-3, visited); one line per mismatch, exit 1 on any")
+      .text("--write-expected", "OUT.txt", &writeExpectedPath,
+            "write CASES.txt with every case's expectation filled in (atomically)");
+  int code = 0;
+  if (!args.parseOrReport(argc, argv, &code)) return code;
 
   nav::NavMesh mesh;
+  if (!navbench::cli::loadTileSetOrSay("navbench query", meshPath, mesh)) return 1;
   std::string why;
-  if (nav::statusFailed(nav::loadTileSetFile(meshPath, mesh, &why))) {
-    std::fprintf(stderr, "navbench query: %s\n", why.empty() ? (meshPath + ": cannot load tile set").c_str() : why.c_str());
-    return 1;
-  }
   std::vector<Case> cases;
   navbench::TestCaseHeader header;
   if (!readCases(casesPath, cases, &why, &header)) {

@@ -192,9 +192,6 @@ public:
       if (!d->set(v)) return fail(name + " needs " + expects(*d) + ", not '" + v + "'");
       d->given = true;
     }
-    for (const Decl& d : m_decls)
-      if (!d.positional && d.required && !d.given)
-        return fail(d.missing.empty() ? "needs " + d.names[0] + " " + d.value : d.missing);
     std::vector<std::string> missing;
     for (const Decl& d : m_decls)
       if (d.positional && d.required && !d.given) missing.push_back(d.value);
@@ -204,6 +201,9 @@ public:
         list += (i == 0 ? "" : i + 1 == missing.size() ? " and " : ", ") + missing[i];
       return fail("needs " + list);
     }
+    for (const Decl& d : m_decls)
+      if (!d.positional && d.required && !d.given)
+        return fail(d.missing.empty() ? "needs " + d.names[0] + " " + d.value : d.missing);
     return Outcome::Run;
   }
 
@@ -244,7 +244,7 @@ public:
       std::string h = d.help;
       std::string extra;
       if (!d.expects.empty()) extra = d.expects.substr(d.expects.find(' ', 2) + 1); // "in LO..HI"
-      if (!d.defaultText.empty()) extra += (extra.empty() ? "" : ", ") + std::string("default ") + d.defaultText;
+      if (!d.defaultText.empty() && !d.required) extra += (extra.empty() ? "" : ", ") + std::string("default ") + d.defaultText;
       if (d.repeated) extra += (extra.empty() ? "" : ", ") + std::string("may be repeated");
       if (d.required) extra += (extra.empty() ? "" : ", ") + std::string("required");
       if (!extra.empty()) h += (h.empty() ? "(" : " (") + extra + ")";
