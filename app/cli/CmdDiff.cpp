@@ -3,7 +3,7 @@
 // A regression check for a level change: which tiles and polys differ between two tile sets
 // (matched by position, not by ref: app/NavDiff.h says how), and, with a RecastDemo test-case file,
 // which cases changed their status, corridor or length. Cases run as `navbench query` runs them
-// (app/cli/TestCaseRun.h) once on A and once on B. A pf case changed when its status differs, its
+// (app/model/TestCaseRun.h) once on A and once on B. A pf case changed when its status differs, its
 // corridor is not the same sequence of polys by position (NavPolyId: tile location + poly key), or
 // its straight path length differs by more than 1e-4 wu; an rc case when its status, its visited
 // polys or its hit parameter t (beyond 1e-4) differ.
@@ -26,8 +26,8 @@
 #include "app/NavDiff.h"
 #include "app/cli/Cli.h"
 #include "nav/base/Args.h"
-#include "app/cli/TestCaseFile.h"
-#include "app/cli/TestCaseRun.h"
+#include "app/model/TestCaseFile.h"
+#include "app/model/TestCaseRun.h"
 
 #include "nav/NavMeshQuery.h"
 #include "nav/TileSetFile.h"

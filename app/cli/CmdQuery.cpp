@@ -9,15 +9,16 @@
 // optionally writes one JSON object per case (coordinates with 4 decimals, statuses as hex).
 // --optimal also runs the exact shortest-path search (nav/ShortestPath.h) per pf case and adds
 // `optLen` and `optPath` to its record (null when no exact path was found).
-// --check compares every case that has an `# expect` line (app/cli/TestCaseFile.h) with its
-// result (tolerances in app/cli/TestCaseRun.h), prints "FILE:LINE: ..." per mismatch and exits 1
+// --check compares every case that has an `# expect` line (app/model/TestCaseFile.h) with its
+// result (tolerances in app/model/TestCaseRun.h), prints "FILE:LINE: ..." per mismatch and exits 1
 // on any; --write-expected writes the file with every case's expectation filled in (atomically;
-// OUT may be CASES.txt itself). The run-one-case code is app/cli/TestCaseRun, shared with the
+// OUT may be CASES.txt itself). The run-one-case code is app/model/TestCaseRun, shared with the
 // viewer's Test cases panel.
 #include "app/cli/Cli.h"
 #include "nav/base/Args.h"
-#include "app/cli/TestCaseFile.h"
-#include "app/cli/TestCaseRun.h"
+#include "app/model/TestCaseFile.h"
+#include "app/model/TestCaseJson.h"
+#include "app/model/TestCaseRun.h"
 
 #include "nav/base/AtomicFile.h"
 #include "nav/NavMath.h"
@@ -46,92 +47,20 @@ bool readCases(const std::string& path, std::vector<Case>& cases, std::string* w
   return navbench::readTestCaseFile(path, cases, why, header);
 }
 
-void appendVec(std::string& o, const float* v) {
-  char b[96];
-  std::snprintf(b, sizeof(b), "[%.4f,%.4f,%.4f]", double(v[0]), double(v[1]), double(v[2]));
-  o += b;
-}
-void appendPts(std::string& o, const std::vector<float>& pts) {
-  o += '[';
-  for (size_t i = 0; i + 2 < pts.size(); i += 3) {
-    if (i) o += ',';
-    appendVec(o, &pts[i]);
-  }
-  o += ']';
-}
-template <class T> void appendInts(std::string& o, const std::vector<T>& v) {
-  o += '[';
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (i) o += ',';
-    o += std::to_string(uint64_t(v[i]));
-  }
-  o += ']';
-}
-std::string hex(uint32_t v) {
-  char b[16];
-  std::snprintf(b, sizeof(b), "\"0x%x\"", v);
-  return b;
-}
-float polylineLength(const std::vector<float>& pts) {
-  float len = 0;
-  for (size_t i = 3; i + 2 < pts.size(); i += 3) len += nav::vdist(&pts[i - 3], &pts[i]);
-  return len;
-}
-std::string num(double v) {
-  char b[48];
-  std::snprintf(b, sizeof(b), "%.4f", v);
-  return b;
-}
-
+/// Case i's --json record (app/model/TestCaseJson.h), with optLen / optPath when --optimal ran.
 std::string caseJson(size_t i, const Case& c, const Result& r, bool withOpt) {
-  std::string o = "{\"i\":" + std::to_string(i) + ",\"op\":\"" + (c.raycast ? "rc" : "pf") + "\",\"s\":";
-  appendVec(o, c.s);
-  o += ",\"e\":";
-  appendVec(o, c.e);
-  o += ",\"inc\":" + hex(c.inc) + ",\"exc\":" + hex(c.exc);
-  o += ",\"startRef\":" + std::to_string(r.startRef) + ",\"ns\":";
-  appendVec(o, r.ns);
-  if (!c.raycast) {
-    o += ",\"endRef\":" + std::to_string(r.endRef) + ",\"ne\":";
-    appendVec(o, r.ne);
-    const bool found = !r.polys.empty() && r.polys.back() == r.endRef;
-    o += std::string(",\"found\":") + (found ? "true" : "false");
-    o += ",\"pathStatus\":" + hex(r.pathStatus);
-    o += std::string(",\"partial\":") + ((r.pathStatus & nav::PARTIAL_RESULT) ? "true" : "false");
-    o += std::string(",\"outOfNodes\":") + ((r.pathStatus & nav::OUT_OF_NODES) ? "true" : "false");
-    o += ",\"npolys\":" + std::to_string(r.polys.size()) + ",\"polys\":";
-    appendInts(o, r.polys);
-    o += ",\"straightStatus\":" + hex(r.straightStatus);
-    o += ",\"nstraight\":" + std::to_string(r.straightFlags.size());
-    o += ",\"straightLen\":" + num(double(polylineLength(r.straight))) + ",\"straight\":";
-    appendPts(o, r.straight);
-    o += ",\"straightFlags\":";
-    appendInts(o, r.straightFlags);
-    o += ",\"straightRefs\":";
-    appendInts(o, r.straightRefs);
-    o += ",\"nsmooth\":" + std::to_string(r.smooth.size() / 3);
-    o += ",\"smoothLen\":" + num(double(polylineLength(r.smooth))) + ",\"smoothLast\":";
-    if (r.smooth.size() >= 3) appendVec(o, &r.smooth[r.smooth.size() - 3]);
-    else o += "null";
-    if (withOpt) {
-      o += ",\"optLen\":" + (r.hasOpt ? num(double(r.optLen)) : std::string("null")) + ",\"optPath\":";
-      if (r.hasOpt) appendPts(o, r.optPath);
-      else o += "null";
-    }
-  } else {
-    o += ",\"rayStatus\":" + hex(r.rayStatus);
-    char b[48];
-    if (r.t == FLT_MAX) std::snprintf(b, sizeof(b), "3.402823e+38");
-    else std::snprintf(b, sizeof(b), "%.6f", double(r.t));
-    o += std::string(",\"t\":") + b;
-    o += std::string(",\"hit\":") + (r.startRef && r.t <= 1 ? "true" : "false") + ",\"normal\":";
-    appendVec(o, r.normal);
-    o += ",\"npath\":" + std::to_string(r.polys.size()) + ",\"path\":";
-    appendInts(o, r.polys);
-    o += ",\"hitPos\":";
-    appendVec(o, r.hitPos);
+  namespace tj = navbench::testcase_json;
+  std::string opt;
+  if (withOpt && !c.raycast) {
+    opt = ",\"optLen\":";
+    if (r.hasOpt) tj::appendNum(opt, "%.4f", double(r.optLen));
+    else opt += "null";
+    opt += ",\"optPath\":";
+    if (r.hasOpt) tj::appendPts(opt, r.optPath);
+    else opt += "null";
   }
-  o += "}\n";
+  std::string o;
+  tj::appendRecord(o, i, c.raycast, c, r, nav::PARTIAL_RESULT, nav::OUT_OF_NODES, opt);
   return o;
 }
 
