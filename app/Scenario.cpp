@@ -31,38 +31,31 @@ bool positive(const base::JsonIn& v, float& out, double hi) {
   return true;
 }
 
-// The draw toggles by name: one table serves writing and reading.
+// The draw toggles and view settings by name: one table serves writing and reading.
+template <class T>
 struct BoolField {
   const char* name;
-  bool ScenarioNavDraw::*ptr;
+  bool T::*ptr;
 };
-const BoolField kNavDrawBools[] = {
+template <class T>
+struct FloatField {
+  const char* name;
+  float T::*ptr;
+  double lo, hi; ///< The range read (JsonIn::get).
+};
+const BoolField<ScenarioNavDraw> kNavDrawBools[] = {
     {"polys", &ScenarioNavDraw::polys},         {"polyEdges", &ScenarioNavDraw::polyEdges},
     {"tileBorders", &ScenarioNavDraw::tileBorders}, {"portals", &ScenarioNavDraw::portals},
     {"offMeshLinks", &ScenarioNavDraw::offMeshLinks}, {"detailMesh", &ScenarioNavDraw::detailMesh},
     {"bvTree", &ScenarioNavDraw::bvTree},       {"tileLabels", &ScenarioNavDraw::tileLabels},
 };
-struct ViewBool {
-  const char* name;
-  bool ViewSettings::*ptr;
-};
-struct NavDrawFloat {
-  const char* name;
-  float ScenarioNavDraw::*ptr;
-  double lo, hi;
-};
-const NavDrawFloat kNavDrawFloats[] = {{"lift", &ScenarioNavDraw::lift, -10.0, 10.0}};
-const ViewBool kViewBools[] = {
+const FloatField<ScenarioNavDraw> kNavDrawFloats[] = {{"lift", &ScenarioNavDraw::lift, -10.0, 10.0}};
+const BoolField<ViewSettings> kViewBools[] = {
     {"drawLevel", &ViewSettings::drawLevel}, {"wireframe", &ViewSettings::wireframe},
     {"grid", &ViewSettings::grid},           {"showStats", &ViewSettings::showStats},
     {"levelLod", &ViewSettings::levelLod},
 };
-struct ViewFloat {
-  const char* name;
-  float ViewSettings::*ptr;
-  double lo, hi;
-};
-const ViewFloat kViewFloats[] = {
+const FloatField<ViewSettings> kViewFloats[] = {
     {"lightYaw", &ViewSettings::lightYaw, -100.0, 100.0},
     {"lightPitch", &ViewSettings::lightPitch, -100.0, 100.0},
     {"ambient", &ViewSettings::ambient, 0.0, 1.0},
@@ -203,12 +196,12 @@ std::string toJson(const Scenario& s) {
                  {"maxNodes", s.filter.maxNodes},
                  {"areas", areas}};
   json nd = json::object();
-  for (const BoolField& b : kNavDrawBools) nd[b.name] = s.navDraw.*b.ptr;
-  for (const NavDrawFloat& f : kNavDrawFloats) nd[f.name] = exactFloat(s.navDraw.*f.ptr);
+  for (const auto& b : kNavDrawBools) nd[b.name] = s.navDraw.*b.ptr;
+  for (const auto& f : kNavDrawFloats) nd[f.name] = exactFloat(s.navDraw.*f.ptr);
   j["navDraw"] = nd;
   json vw = json::object();
-  for (const ViewBool& b : kViewBools) vw[b.name] = s.view.*b.ptr;
-  for (const ViewFloat& f : kViewFloats) vw[f.name] = exactFloat(s.view.*f.ptr);
+  for (const auto& b : kViewBools) vw[b.name] = s.view.*b.ptr;
+  for (const auto& f : kViewFloats) vw[f.name] = exactFloat(s.view.*f.ptr);
   j["view"] = vw;
   j["note"] = s.note;
   if (s.edits.is_object() && !s.edits.empty()) j["edits"] = s.edits;

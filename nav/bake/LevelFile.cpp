@@ -63,11 +63,12 @@ json areaToJson(uint8_t area) {
 }
 
 // The settings by name and type: one table serves writing and reading.
-struct FloatSetting {
+template <class V>
+struct Setting {
   const char* name;
-  float BakeSettings::*ptr;
+  V BakeSettings::*ptr;
 };
-const FloatSetting kFloatSettings[] = {
+const Setting<float> kFloatSettings[] = {
     {"cellSize", &BakeSettings::cellSize},           {"cellHeight", &BakeSettings::cellHeight},
     {"agentHeight", &BakeSettings::agentHeight},     {"agentRadius", &BakeSettings::agentRadius},
     {"agentMaxClimb", &BakeSettings::agentMaxClimb}, {"agentMaxSlope", &BakeSettings::agentMaxSlope},
@@ -75,19 +76,11 @@ const FloatSetting kFloatSettings[] = {
     {"detailSampleDist", &BakeSettings::detailSampleDist},
     {"detailSampleMaxError", &BakeSettings::detailSampleMaxError},
 };
-struct IntSetting {
-  const char* name;
-  int BakeSettings::*ptr;
-};
-const IntSetting kIntSettings[] = {
+const Setting<int> kIntSettings[] = {
     {"regionMinSize", &BakeSettings::regionMinSize}, {"regionMergeSize", &BakeSettings::regionMergeSize},
     {"vertsPerPoly", &BakeSettings::vertsPerPoly},   {"tileSize", &BakeSettings::tileSize},
 };
-struct BoolSetting {
-  const char* name;
-  bool BakeSettings::*ptr;
-};
-const BoolSetting kBoolSettings[] = {
+const Setting<bool> kBoolSettings[] = {
     {"filterLowHangingObstacles", &BakeSettings::filterLowHangingObstacles},
     {"filterLedgeSpans", &BakeSettings::filterLedgeSpans},
     {"filterWalkableLowHeightSpans", &BakeSettings::filterWalkableLowHeightSpans},
@@ -96,9 +89,9 @@ const BoolSetting kBoolSettings[] = {
 
 json settingsJson(const BakeSettings& s) {
   json j = json::object();
-  for (const FloatSetting& f : kFloatSettings) j[f.name] = base::exactFloat(s.*f.ptr);
-  for (const IntSetting& i : kIntSettings) j[i.name] = s.*i.ptr;
-  for (const BoolSetting& b : kBoolSettings) j[b.name] = s.*b.ptr;
+  for (const Setting<float>& f : kFloatSettings) j[f.name] = base::exactFloat(s.*f.ptr);
+  for (const Setting<int>& i : kIntSettings) j[i.name] = s.*i.ptr;
+  for (const Setting<bool>& b : kBoolSettings) j[b.name] = s.*b.ptr;
   j["partition"] = partitionName(s.partition);
   return j;
 }
@@ -110,12 +103,16 @@ bool parseSettings(const base::JsonIn& in, BakeSettings* s) {
     const std::string& k = it.key();
     const base::JsonIn v = in[k];
     bool known = false, ok = true;
-    for (const FloatSetting& f : kFloatSettings)
-      if (k == f.name) known = true, ok = v.get(s->*f.ptr);
-    for (const IntSetting& i : kIntSettings)
-      if (k == i.name) known = true, ok = v.get(s->*i.ptr);
-    for (const BoolSetting& b : kBoolSettings)
-      if (k == b.name) known = true, ok = v.get(s->*b.ptr);
+    auto read = [&](const auto& table) {
+      for (const auto& field : table)
+        if (k == field.name) {
+          known = true;
+          ok = v.get(s->*field.ptr);
+        }
+    };
+    read(kFloatSettings);
+    read(kIntSettings);
+    read(kBoolSettings);
     if (k == "partition") {
       known = true;
       std::string name;
@@ -155,6 +152,18 @@ bool parseLink(const base::JsonIn& v, OffMeshLink* l) {
   return true;
 }
 
+/// The optional array at `key`, each element read into `out` by `parse(element, &item)`.
+template <class T, class Parse>
+bool optList(const base::JsonIn& in, const char* key, std::vector<T>* out, Parse parse) {
+  if (!in.has(key)) return true;
+  const base::JsonIn a = in[key];
+  if (!a.array()) return false;
+  out->resize(a.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    if (!parse(a[i], &(*out)[i])) return false;
+  return true;
+}
+
 bool parseLevel(const base::JsonIn& in, Level* out) {
   if (!in.object({"format", "version", "obj", "settings", "convexVolumes", "offMeshLinks"})) return false;
   std::string format = "navbench-level";
@@ -168,20 +177,8 @@ bool parseLevel(const base::JsonIn& in, Level* out) {
   if (!in["obj"].get(lv.objPath)) return false;
   if (lv.objPath.empty()) return in["obj"].fail("empty: the level file must name its OBJ file");
   if (in.has("settings") && !parseSettings(in["settings"], &lv.settings)) return false;
-  if (in.has("convexVolumes")) {
-    const base::JsonIn a = in["convexVolumes"];
-    if (!a.array()) return false;
-    lv.volumes.resize(a.size());
-    for (size_t i = 0; i < a.size(); ++i)
-      if (!parseVolume(a[i], &lv.volumes[i])) return false;
-  }
-  if (in.has("offMeshLinks")) {
-    const base::JsonIn a = in["offMeshLinks"];
-    if (!a.array()) return false;
-    lv.links.resize(a.size());
-    for (size_t i = 0; i < a.size(); ++i)
-      if (!parseLink(a[i], &lv.links[i])) return false;
-  }
+  if (!optList(in, "convexVolumes", &lv.volumes, parseVolume) || !optList(in, "offMeshLinks", &lv.links, parseLink))
+    return false;
   *out = std::move(lv);
   return true;
 }

@@ -2,10 +2,7 @@
 #include "nav/bake/ObjCheck.h"
 
 #include <algorithm>
-#include <charconv>
 #include <climits>
-#include <cmath>
-#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <memory>

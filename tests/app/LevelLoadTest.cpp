@@ -2,6 +2,8 @@
 #include "TestUtil.h"
 
 #include "app/Level.h"
+#include "nav/bake/LevelFile.h"
+#include "nav/bake/ObjMesh.h"
 
 #include <gtest/gtest.h>
 
@@ -140,6 +142,109 @@ TEST(LevelLoad, BadFilesNameTheFileLineAndProblem) {
     const std::string err = load(dir, c.text, m, c.name);
     EXPECT_EQ(err.rfind(dir.file(c.name) + c.expect, 0), 0u) << err;
   }
+}
+
+// One set of OBJ checks: a problem both readers check gives the same message from the viewer's
+// loader (pre-scan, then tinyobjloader or the streaming reader) as from the bake's reader.
+TEST(LevelLoad, ViewerAndBakeGiveTheSameMessage) {
+  const std::string good = "v 0 0 0\nv 1 0 0\nv 1 0 1\nf 1 2 3\n";
+  const std::string tails[] = {
+      "",                         // a good file: both load it
+      "v 1 2\n",                  // too few coordinates
+      "v 1 nan 2\n",              // NaN
+      "v 1 inf 2\n",              // infinite
+      "v 1 -1e39 2\n",            // beyond float
+      "v 1 0x1p3 2\n",            // not a decimal number
+      "f 1 2 x\n",                // not a vertex number
+      "f 1 0 2\n",                // 0
+      "f 1 2 -7\n",               // before the first vertex
+      "f 1 2 99999999999\n",      // more than a bake takes
+      "f 1 2 9\nf 1 2 12\nv 0 0 0\n", // ahead of the vertices: the largest is named
+      "usemtl red\nf 1 2 5\n",    // with materials (tinyobjloader parses; the pre-scan checks)
+  };
+  TempDir dir;
+  for (const std::string& tail : tails) {
+    SCOPED_TRACE(tail);
+    const std::string path = dir.write("same.obj", good + tail);
+    TriMesh m;
+    std::string viewer, bake;
+    const bool viewerOk = loadObj(path, m, viewer);
+    nav::bake::ObjMesh b;
+    const bool bakeOk = nav::bake::loadObj(path, &b, &bake);
+    EXPECT_EQ(viewerOk, bakeOk);
+    EXPECT_EQ(viewer, bake);
+    EXPECT_EQ(viewerOk, tail.empty()) << viewer;
+  }
+  // The whole file: empty, missing, over a size limit.
+  for (const std::string& path : {dir.write("empty.obj", ""), dir.file("missing.obj")}) {
+    TriMesh m;
+    nav::bake::ObjMesh b;
+    std::string viewer, bake;
+    EXPECT_FALSE(loadObj(path, m, viewer));
+    EXPECT_FALSE(nav::bake::loadObj(path, &b, &bake));
+    EXPECT_EQ(viewer, bake);
+  }
+  const std::string big = dir.write("big.obj", good);
+  TriMesh m;
+  nav::bake::ObjMesh b;
+  std::string viewer, bake;
+  EXPECT_EQ(loadObj(big, m, viewer, navbench::LoadProgress(), 10), navbench::LoadResult::Failed);
+  EXPECT_FALSE(nav::bake::loadObj(big, &b, &bake, 10));
+  EXPECT_EQ(viewer, bake);
+  EXPECT_EQ(viewer, big + ": file is " + std::to_string(good.size()) + " bytes, over the 10 bytes OBJ size limit");
+}
+
+// Level files (nav/bake/LevelFile.h) read through nav/base/Json.h: "FILE: PATH: problem", every
+// number finite, nothing thrown.
+TEST(LevelLoad, LevelFileErrorsNameTheFileAndThePath) {
+  struct Case {
+    const char* text;
+    const char* expect; // after "<path>: "
+  };
+  const Case cases[] = {
+      {R"({"obj": "x.obj", "settings": {"cellSize": 1e39}})", "settings.cellSize: not a finite float: 1e+39"},
+      {R"({"obj": "x.obj", "settings": {"tileSize": 32.5}})", "settings.tileSize: expected an integer, got number"},
+      {R"({"obj": "x.obj", "settings": {"cellSzie": 0.3}})", "settings.cellSzie: unknown setting"},
+      {R"({"obj": "x.obj", "convexVolumes": [{"area": 1, "hmin": 0, "hmax": 1, "verts": [[0, 0, 0], [1, 0, 1e300], [1, 0, 1]]}]})",
+       "convexVolumes[0].verts[1][2]: not a finite float"},
+      {R"({"obj": "x.obj", "convexVolumes": [{"area": 1, "hmin": 0, "hmax": 1, "verts": [[0, 0, 0], [1, 0, 1]]}]})",
+       "convexVolumes[0].verts: expected 3 to 12 elements, got 2"},
+      {R"({"obj": "x.obj", "offMeshLinks": [{"start": [0, 0, 0], "end": [1, 1, 1], "radius": 1e39}]})",
+       "offMeshLinks[0].radius: not a finite float"},
+      {R"({"obj": "x.obj", "offMeshLinks": [{"start": [0, 0, 0], "end": [1, 1, 1], "flags": ["fly"]}]})",
+       "offMeshLinks[0].flags[0]: unknown flag 'fly'"},
+      {R"({"obj": "x.obj", "offMeshLinks": [{"start": [0, 0, 0]}]})", "offMeshLinks[0].end: expected [x, y, z], got nothing (missing)"},
+      {R"({"obj": "x.obj", "version": 2})", "version: unsupported version 2"},
+      {R"({"obj": 3})", "obj: expected a string, got number"},
+      {R"([1, 2])", "expected an object, got array"},
+      {R"({"obj": "x.obj",)", "not valid JSON: parse error at byte"},
+  };
+  TempDir dir;
+  const std::string path = dir.file("bad.json");
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.text);
+    dir.write("bad.json", c.text);
+    nav::bake::Level lv;
+    lv.objPath = "unchanged";
+    std::string why;
+    EXPECT_FALSE(nav::bake::loadLevelFile(path, &lv, &why));
+    EXPECT_EQ(why.rfind(path + ": " + c.expect, 0), 0u) << why;
+    EXPECT_EQ(lv.objPath, "unchanged");
+  }
+  // What is written reads back (floats exactly).
+  nav::bake::Level lv;
+  lv.objPath = "x.obj";
+  lv.settings.cellSize = 0.1f + 0.2f;
+  nav::bake::ConvexVolume v;
+  v.verts = {0.1f, 0, 0, 1, 0, 1.0f / 3.0f, 1, 0, 1};
+  lv.volumes.push_back(v);
+  std::string why;
+  ASSERT_TRUE(nav::bake::saveLevelFile(path, lv, &why)) << why;
+  nav::bake::Level back;
+  ASSERT_TRUE(nav::bake::loadLevelFile(path, &back, &why)) << why;
+  EXPECT_EQ(back.settings, lv.settings);
+  ASSERT_EQ(back.volumes.size(), 1u);
+  EXPECT_EQ(back.volumes[0].verts, v.verts);
 }
 
 TEST(LevelLoad, FailedLoadKeepsThePreviousLevel) {
