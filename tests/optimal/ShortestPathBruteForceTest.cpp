@@ -522,13 +522,11 @@ Result checkLevel(const std::string& obj, bool tiled, int pairs, uint32_t seed) 
   return res;
 }
 
-bool exists(const std::string& p) { return std::ifstream(p).good(); }
-
 } // namespace
 
 TEST(ShortestPathBruteForce, DefaultLevel) {
-  const std::string obj = std::string(NAVBENCH_SOURCE_DIR) + "/assets/levels/default.obj";
-  ASSERT_TRUE(exists(obj)) << obj;
+  const std::string obj = defaultLevelObj();
+  ASSERT_TRUE(fileExists(obj)) << obj;
   const int pairs = envInt("NAVBENCH_BRUTE_PAIRS", 3000);
   checkLevel(obj, false, pairs, 101);
   checkLevel(obj, true, pairs, 103);
@@ -539,8 +537,8 @@ TEST(ShortestPathBruteForce, DefaultLevel) {
 // of the turn (float rounding of the cut near the turn), and the search went round: 94.684 against
 // 94.535. Also one of 20,000 random pairs that the long run found the same way before the fix.
 TEST(ShortestPathBruteForce, UndulatingThinTurns) {
-  const std::string obj = std::string(NAVBENCH_SHARED_DIR) + "/levels/undulating.obj";
-  if (!exists(obj)) GTEST_SKIP() << "shared levels not found at " << obj;
+  const std::string obj = sharedLevelObj("undulating.obj");
+  if (!fileExists(obj)) GTEST_SKIP() << "shared levels not found at " << obj;
   World w;
   std::string why;
   ASSERT_TRUE(buildLevel(obj, false, w, &why)) << why;
@@ -581,8 +579,8 @@ TEST(ShortestPathBruteForce, UndulatingThinTurns) {
 class BruteForceShared : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(BruteForceShared, RandomPairs) {
-  const std::string obj = std::string(NAVBENCH_SHARED_DIR) + "/levels/" + GetParam();
-  if (!exists(obj))
+  const std::string obj = sharedLevelObj(GetParam());
+  if (!fileExists(obj))
     GTEST_SKIP() << "shared levels not found at " << obj << " (the default level's pairs still ran)";
   const int pairs = envInt("NAVBENCH_BRUTE_PAIRS", 1500);
   checkLevel(obj, false, pairs, 107);

@@ -23,15 +23,13 @@ class MoveAlongLong : public ::testing::TestWithParam<Level> {
 protected:
   void SetUp() override {
     const std::string name = GetParam().name;
-    const std::string path = name == "default" ? defaultLevel() : sharedLevel((name + ".obj").c_str());
-    if (path.empty())
-      GTEST_SKIP() << "shared levels not found at " << NAVBENCH_SHARED_DIR << "/levels (level " << name << ")";
+    const std::string path = levelPath(name == "default" ? name : name + ".obj");
+    if (path.empty()) GTEST_SKIP() << sharedLevelMissing(name);
     std::string why;
     mesh = loadDual(path, true, true, &why, GetParam().cellSize);
     ASSERT_NE(mesh, nullptr) << path << ": " << why;
     dq = dtAllocNavMeshQuery();
-    ASSERT_TRUE(dtStatusSucceed(dq->init(mesh->dt, 2048)));
-    ASSERT_TRUE(nav::statusSucceeded(nq.init(&mesh->nav, 2048)));
+    ASSERT_TRUE(initQueries(*mesh, dq, nq));
     seedRandom(std::hash<std::string>()(mesh->name) ^ 0x3a0e);
   }
   void TearDown() override {
