@@ -4,6 +4,7 @@
 // present). Each case drives both sides with the same seeded random inputs and asserts the same
 // refs, counts and bit-identical floats.
 #include "AvoidancePair.h"
+#include "DualFixture.h"
 #include "DualMesh.h"
 
 #include "nav/crowd/LocalBoundary.h"
@@ -55,20 +56,10 @@ std::string v3(const float* v) {
 #define STOP_ON_FAILURE() \
   if (::testing::Test::HasFailure()) return
 
-class Components : public ::testing::TestWithParam<LevelParam> {
+class Components : public ::testing::TestWithParam<LevelParam>, protected DualFixture {
 protected:
   void SetUp() override {
-    const std::string path = levelPath(GetParam().file);
-    if (path.empty()) GTEST_SKIP() << sharedLevelMissing(GetParam().file);
-    std::string why;
-    mesh = loadDual(path, GetParam().tiled, true, &why);
-    ASSERT_NE(mesh, nullptr) << path << ": " << why;
-    dq = dtAllocNavMeshQuery();
-    ASSERT_TRUE(initQueries(*mesh, dq, nq));
-    seedRandom(std::hash<std::string>()(mesh->name) ^ 0xc0ded);
-  }
-  void TearDown() override {
-    if (dq) dtFreeNavMeshQuery(dq);
+    openLevel(GetParam().file, GetParam().tiled, 0xc0ded);
   }
 
   bool randomPoint(dtPolyRef* ref, float* pt) {
@@ -111,9 +102,6 @@ protected:
     return n;
   }
 
-  const DualMesh* mesh = nullptr;
-  dtNavMeshQuery* dq = nullptr;
-  nav::NavMeshQuery nq;
 };
 
 // ---- PathCorridor -------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 // on the same tile blobs: the three shared RecastDemo levels (skipped when ../shared is absent) and
 // the project's default level, each solo and tiled (tile size 48), with random off-mesh
 // connections, random poly areas/flags and random filters. Thousands of seeded queries per level.
+#include "DualFixture.h"
 #include "DualMesh.h"
 #include "RefSmoothPath.h"
 
@@ -32,18 +33,12 @@ struct LevelParam {
   const char* seedKey = nullptr; // random areas/links seeded by this instead of the level's name
 };
 
-class QueryDiff : public ::testing::TestWithParam<LevelParam> {
+class QueryDiff : public ::testing::TestWithParam<LevelParam>, protected DualFixture {
 protected:
   void SetUp() override {
-    const std::string path = levelPath(GetParam().file);
-    if (path.empty()) GTEST_SKIP() << sharedLevelMissing(GetParam().file);
-    std::string why;
-    mesh = loadDual(path, GetParam().tiled, true, &why, GetParam().cellSize,
-                    GetParam().seedKey ? std::string(GetParam().seedKey) : std::string());
-    ASSERT_NE(mesh, nullptr) << path << ": " << why;
-    dq = dtAllocNavMeshQuery();
-    ASSERT_TRUE(initQueries(*mesh, dq, nq));
-    seedRandom(std::hash<std::string>()(mesh->name) ^ 0x5eed);
+    openLevel(GetParam().file, GetParam().tiled, 0x5eed, GetParam().cellSize,
+              GetParam().seedKey ? std::string(GetParam().seedKey) : std::string());
+    if (HasFatalFailure() || IsSkipped()) return;
     int polys = 0, tiles = 0;
     for (int i = 0; i < mesh->dt->getMaxTiles(); ++i) {
       const dtMeshTile* t = static_cast<const dtNavMesh*>(mesh->dt)->getTile(i);
@@ -54,9 +49,6 @@ protected:
     }
     polyCount = polys;
     tileCount = tiles;
-  }
-  void TearDown() override {
-    if (dq) dtFreeNavMeshQuery(dq);
   }
 
   // A random point on the mesh (Detour picks it; a plain filter).
@@ -79,10 +71,7 @@ protected:
     for (int i = 0; i < 3; ++i) pt[i] = mesh->bmin[i] - 2 + frand() * (mesh->bmax[i] - mesh->bmin[i] + 4);
   }
 
-  const DualMesh* mesh = nullptr;
   int polyCount = 0, tileCount = 0;
-  dtNavMeshQuery* dq = nullptr;
-  nav::NavMeshQuery nq;
 };
 
 #define EXPECT_V3_EQ(a, b)                                                                            \

@@ -18,3 +18,27 @@ function(navbench_gtest name label)
   navbench_warnings(${name})
   gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST PROPERTIES LABELS ${label})
 endfunction()
+
+# nav_test_support (tests/support/*.cpp: Recast bakes for the differential tests), made by the
+# first test folder that needs it.
+function(navbench_nav_test_support)
+  if(TARGET nav_test_support)
+    return()
+  endif()
+  file(GLOB srcs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/support/*.cpp)
+  add_library(nav_test_support STATIC ${srcs} ${PROJECT_SOURCE_DIR}/tests/support/RecastPolyMesh.h)
+  target_include_directories(nav_test_support PUBLIC ${PROJECT_SOURCE_DIR})
+  target_link_libraries(nav_test_support PUBLIC recast_ext)
+  navbench_warnings(nav_test_support)
+endfunction()
+
+# navbench_test_library(NAME SOURCES... LIBS LIBRARIES...): a folder's static test-support library;
+# its users get the project root and the folder on the include path, LIBRARIES and the test paths.
+function(navbench_test_library name)
+  cmake_parse_arguments(L "" "" "LIBS" ${ARGN})
+  add_library(${name} STATIC ${L_UNPARSED_ARGUMENTS})
+  target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR})
+  target_link_libraries(${name} PUBLIC ${L_LIBS})
+  navbench_test_paths(${name} PUBLIC)
+  navbench_warnings(${name})
+endfunction()
