@@ -91,9 +91,10 @@ rcConfig makeConfig(const BakeSettings& s) {
   cfg.cs = s.cs;
   cfg.ch = s.ch;
   cfg.walkableSlopeAngle = s.agentMaxSlope;
-  cfg.walkableHeight = int(std::ceil(s.agentHeight / cfg.ch));
-  cfg.walkableClimb = int(std::floor(s.agentMaxClimb / cfg.ch));
-  cfg.walkableRadius = int(std::ceil(s.agentRadius / cfg.cs));
+  const VoxelAgent agent = voxelAgent(s.agentHeight, s.agentMaxClimb, s.agentRadius, cfg.cs, cfg.ch);
+  cfg.walkableHeight = agent.height;
+  cfg.walkableClimb = agent.climb;
+  cfg.walkableRadius = agent.radius;
   cfg.maxEdgeLen = int(s.edgeMaxLen / s.cs);
   cfg.maxSimplificationError = s.edgeMaxError;
   cfg.minRegionArea = s.regionMinSize * s.regionMinSize;
