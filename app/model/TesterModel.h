@@ -163,6 +163,13 @@ private:
 /// Stepper): the polygon corridor and the straight path along it.
 class PathTesterModel : public TesterModel {
 public:
+  /// comparesShortest: the mode offers the "Shortest path" comparison with its corridor.
+  explicit PathTesterModel(bool comparesShortest = false) : m_comparesShortest(comparesShortest) {}
+  int corridorForShortest(const nav::PolyRef** polys) const override {
+    if (!m_comparesShortest) return -1;
+    *polys = m_path.data();
+    return m_npath;
+  }
   const nav::PolyRef* corridor() const { return m_path.data(); }
   int corridorSize() const { return m_npath; }
   const float* straight() const { return m_straight.data(); } ///< [(x, y, z) * straightSize()]
@@ -185,6 +192,9 @@ protected:
   std::vector<float> m_straight = std::vector<float>(kMaxPolys * 3); ///< [(x, y, z) * kMaxPolys], m_nstraight used.
   std::vector<uint8_t> m_flags = std::vector<uint8_t>(kMaxPolys);    ///< STRAIGHTPATH_* per straight path corner.
   int m_nstraight = 0;
+
+private:
+  bool m_comparesShortest;
 };
 
 } // namespace navbench

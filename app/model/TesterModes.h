@@ -39,10 +39,6 @@ public:
   const std::vector<float>& stepped() const { return m_stepped; } ///< Points emitted so far [(x, y, z) * n].
   const glm::vec3& prevPos() const { return m_prevPos; }          ///< The follower before the last step.
   float resultLength() const override { return polylineLength(m_smooth.data(), m_nsmooth); }
-  int corridorForShortest(const nav::PolyRef** polys) const override {
-    *polys = m_path.data();
-    return m_npath;
-  }
 
 protected:
   void recompute() override;
@@ -66,14 +62,11 @@ private:
 /// findPath + findStraightPath with the crossing option. Options: {"crossing": 0 none, 1 area, 2 all}.
 class StraightModel : public PathTesterModel {
 public:
+  StraightModel() : PathTesterModel(true) {}
   const char* name() const override { return "Pathfind Straight"; }
   int crossing() const { return m_crossing; }
   void setCrossing(int crossing);
   float resultLength() const override { return straightLength(); }
-  int corridorForShortest(const nav::PolyRef** polys) const override {
-    *polys = m_path.data();
-    return m_npath;
-  }
 
 protected:
   void recompute() override;
@@ -195,50 +188,54 @@ struct FoundPolys {
   int count = 0;
 };
 
+/// A mode that finds the polys around the start (at most Max): found(), dumped as "found" and
+/// "parents".
+template <class Base, int Max>
+class FoundPolysModel : public Base {
+public:
+  const FoundPolys& found() const { return m_found; }
+
+protected:
+  using Base::Base;
+  void dumpResult(nlohmann::json& out) const override {
+    TesterModel::dumpFoundPolys(out, m_found.refs.data(), m_found.parents.data(), m_found.count);
+  }
+  FoundPolys m_found{Max};
+};
+
 /// findPolysAroundCircle: centre = start, radius = |end - start|.
-class PolysCircleModel : public TesterModel {
+class PolysCircleModel : public FoundPolysModel<TesterModel, 256> {
 public:
   const char* name() const override { return "Find Polys in Circle"; }
   float radius() const { return glm::length(m_end - m_start); }
-  const FoundPolys& found() const { return m_found; }
 
 protected:
   void recompute() override;
-  void dumpResult(nlohmann::json& out) const override;
-
-private:
-  FoundPolys m_found{256};
 };
 
 /// findPolysAroundShape: a quad along start -> end, half as wide as long, as RecastDemo's.
-class PolysShapeModel : public TesterModel {
+class PolysShapeModel : public FoundPolysModel<TesterModel, 256> {
 public:
   const char* name() const override { return "Find Polys in Shape"; }
   const float* shape() const { return m_shape; } ///< [(x, y, z) * 4]
-  const FoundPolys& found() const { return m_found; }
 
 protected:
   void recompute() override;
-  void dumpResult(nlohmann::json& out) const override;
+  void dumpResult(nlohmann::json& out) const override; ///< The polys and "shape".
 
 private:
   float m_shape[12] = {};
-  FoundPolys m_found{256};
 };
 
 /// findLocalNeighbourhood around the start.
-class LocalNeighbourhoodModel : public RadiusTesterModel {
+class LocalNeighbourhoodModel : public FoundPolysModel<RadiusTesterModel, 64> {
 public:
-  LocalNeighbourhoodModel() : RadiusTesterModel(kAgentRadius * 20.0f) {}
+  LocalNeighbourhoodModel() : FoundPolysModel(kAgentRadius * 20.0f) {}
   const char* name() const override { return "Find Local Neighbourhood"; }
-  const FoundPolys& found() const { return m_found; }
 
 protected:
   void recompute() override;
-  void dumpResult(nlohmann::json& out) const override;
-
-private:
-  FoundPolys m_found{64};
+  void dumpResult(nlohmann::json& out) const override; ///< The polys and "radius".
 };
 
 /// Random points anywhere on the mesh, or around the start within radius() (a fixed seed: the same

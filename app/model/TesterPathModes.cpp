@@ -10,7 +10,7 @@ namespace navbench {
 
 // ---- Pathfind Follow ----------------------------------------------------------------------------
 
-FollowModel::FollowModel() : m_follower(std::make_unique<nav::PathFollower>()) {}
+FollowModel::FollowModel() : PathTesterModel(true), m_follower(std::make_unique<nav::PathFollower>()) {}
 FollowModel::~FollowModel() = default;
 
 void FollowModel::recompute() {

@@ -75,10 +75,6 @@ void PolysCircleModel::recompute() {
   m_nodesUsed = m_nav->query().searchView().nodeCount;
 }
 
-void PolysCircleModel::dumpResult(nlohmann::json& out) const {
-  dumpFoundPolys(out, m_found.refs.data(), m_found.parents.data(), m_found.count);
-}
-
 void PolysShapeModel::recompute() {
   m_found.count = 0;
   if (!m_nav || !m_startRef || !m_hasEnd) return;
@@ -95,7 +91,7 @@ void PolysShapeModel::recompute() {
 
 void PolysShapeModel::dumpResult(nlohmann::json& out) const {
   out["shape"] = std::vector<float>(m_shape, m_shape + 12);
-  dumpFoundPolys(out, m_found.refs.data(), m_found.parents.data(), m_found.count);
+  FoundPolysModel::dumpResult(out);
 }
 
 void LocalNeighbourhoodModel::recompute() {
@@ -107,7 +103,7 @@ void LocalNeighbourhoodModel::recompute() {
 
 void LocalNeighbourhoodModel::dumpResult(nlohmann::json& out) const {
   out["radius"] = m_radius;
-  dumpFoundPolys(out, m_found.refs.data(), m_found.parents.data(), m_found.count);
+  FoundPolysModel::dumpResult(out);
 }
 
 // ---- Random Points ------------------------------------------------------------------------------
