@@ -58,7 +58,7 @@ float polyAreaXZ(const MeshTile* tile, const Poly* poly) {
   const float* v0 = &tile->verts[poly->verts[0] * 3];
   for (int j = 2; j < poly->vertCount; ++j)
     a += triArea2D(v0, &tile->verts[poly->verts[j - 1] * 3], &tile->verts[poly->verts[j] * 3]);
-  return navAbs(a);
+  return navAbs(a) * 0.5f; // triArea2D is the cross product: twice the area
 }
 
 int findRoot(std::vector<int>& parent, int i) {
