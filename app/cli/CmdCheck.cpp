@@ -49,8 +49,14 @@ const char* kUsage =
     "  --fail-on error|warning exit 1 when such a finding is left (default warning)\n"
     "  -q, --quiet             no per-check lines\n";
 
+/// Bad options: the message and the usage; exit 2.
 int bad(const std::string& msg) {
   std::fprintf(stderr, "navbench check: %s\n%s", msg.c_str(), kUsage);
+  return 2;
+}
+/// Bad input files or unwritable outputs: the message (it names the file); exit 2.
+int badInput(const std::string& msg) {
+  std::fprintf(stderr, "navbench check: %s\n", msg.c_str());
   return 2;
 }
 
@@ -242,12 +248,12 @@ int runCheck(int argc, char** argv) {
   if (!opts.validate(&why)) return bad(why);
 
   Baseline baseline;
-  if (!readBase.empty() && !readBaseline(readBase, baseline, &why)) return bad("--baseline: " + why);
+  if (!readBase.empty() && !readBaseline(readBase, baseline, &why)) return badInput("--baseline: " + why);
   nav::NavMesh mesh;
   std::vector<float> verts;
   std::vector<int> tris;
-  if (!loadInput(meshPath, mesh, verts, tris, opts.threads, why)) return bad(why);
-  if (!levelPath.empty() && !loadTriangles(levelPath, verts, tris, why)) return bad("--level: " + why);
+  if (!loadInput(meshPath, mesh, verts, tris, opts.threads, why)) return badInput(why);
+  if (!levelPath.empty() && !loadTriangles(levelPath, verts, tris, why)) return badInput("--level: " + why);
   LevelTriangles level;
   level.verts = verts.data();
   level.vertCount = int(verts.size() / 3);
@@ -258,13 +264,13 @@ int runCheck(int argc, char** argv) {
   CheckResult result;
   const nav::Status st = runChecks(mesh, filter, opts, result, &why, level.triCount ? &level : nullptr);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (nav::statusFailed(st)) return bad(meshPath + ": " + why);
-  if (!writeBase.empty() && !writeBaseline(writeBase, result, &why)) return bad(why);
+  if (nav::statusFailed(st)) return badInput(meshPath + ": " + why);
+  if (!writeBase.empty() && !writeBaseline(writeBase, result, &why)) return badInput(why);
   int known = 0;
   if (!readBase.empty()) known = filterNew(result, baseline);
 
-  if (!jsonOut.empty() && !writeJsonReport(jsonOut, reportJson(meshPath, result, opts), &why)) return bad(why);
-  if (!junitOut.empty() && !writeTextFile(junitOut, reportJunit({{meshPath, &result}}), &why)) return bad(why);
+  if (!jsonOut.empty() && !writeJsonReport(jsonOut, reportJson(meshPath, result, opts), &why)) return badInput(why);
+  if (!junitOut.empty() && !writeTextFile(junitOut, reportJunit({{meshPath, &result}}), &why)) return badInput(why);
 
   if (!quiet) {
     std::printf("%s: %d polys, %zu islands, %d pairs run (%d skipped), worst ratio %.3f, %.2f s\n", meshPath.c_str(),
