@@ -151,7 +151,7 @@ void expectDetoursReproduced(const dtNavMesh& dt, const CheckResult& r, const na
 
 } // namespace
 
-TEST(CheckDetour, IslandsMatchDetourOnTheDefaultTileSet) {
+TEST(CheckDetour, IslandsAndDetoursMatchDetourOnTheDefaultTileSet) {
   const std::string path = std::string(NAVBENCH_SOURCE_DIR) + "/assets/levels/default.bin";
   nav::NavMesh mesh;
   std::string why;
@@ -169,6 +169,15 @@ TEST(CheckDetour, IslandsMatchDetourOnTheDefaultTileSet) {
       EXPECT_GE(r.islands.size(), 1u);
     }
   }
+  // The reported detours (every pair, with the thresholds at their floor) replay in Detour.
+  CheckOptions o;
+  o.pairs = 300;
+  o.detourRatio = 1.0f;
+  o.detourMinExtra = 0.0f;
+  const nav::QueryFilter filter = defaultCheckFilter();
+  const CheckResult r = runOn(mesh, filter, o);
+  EXPECT_GT(r.detours.size(), 250u);
+  expectDetoursReproduced(*dt, r, filter, o.nodeBudget);
   dtFreeNavMesh(dt);
 }
 
