@@ -764,14 +764,16 @@ Status runChecks(const NavMesh& mesh, const QueryFilter& filter, const CheckOpti
       }
     for (size_t i = 0; i < pairs.size(); ++i) {
       const Pair& p = pairs[i];
+      PairEnds ends;
+      ends.start = v3(p.s);
+      ends.end = v3(p.e);
+      ends.startRef = p.sref;
+      ends.endRef = p.eref;
+      ends.pairIndex = int(i);
       if (opts.budget && statusDetail(p.status, PARTIAL_RESULT | OUT_OF_NODES)) {
         BudgetFinding b;
-        b.start = v3(p.s);
-        b.end = v3(p.e);
-        b.startRef = p.sref;
-        b.endRef = p.eref;
+        static_cast<PairEnds&>(b) = ends;
         b.status = p.status;
-        b.pairIndex = int(i);
         out.budget.push_back(b);
       }
       if (!p.ran) {
@@ -783,15 +785,11 @@ Status runChecks(const NavMesh& mesh, const QueryFilter& filter, const CheckOpti
       out.worstRatio = std::max(out.worstRatio, ratio);
       if (opts.detours && ratio >= opts.detourRatio && p.metric - p.exact >= opts.detourMinExtra) {
         DetourFinding d;
-        d.start = v3(p.s);
-        d.end = v3(p.e);
-        d.startRef = p.sref;
-        d.endRef = p.eref;
+        static_cast<PairEnds&>(d) = ends;
         d.detourLen = p.len3d;
         d.detourMetric = p.metric;
         d.exactLen = p.exact;
         d.ratio = ratio;
-        d.pairIndex = int(i);
         out.detours.push_back(d);
       }
     }

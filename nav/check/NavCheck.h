@@ -88,21 +88,22 @@ struct Island {
   bool isFinding() const { return !reachable && !baselined; }
 };
 
-struct DetourFinding {
+/// The drawn pair a pair finding is about.
+struct PairEnds {
   Vec3 start{}, end{};
   PolyRef startRef = 0, endRef = 0;
+  int pairIndex = 0;     ///< Index in the drawn sequence (same seed: same pair).
+};
+
+struct DetourFinding : PairEnds {
   float detourLen = 0;   ///< 3D length of Detour's straight path (navbench query's straightLen).
   float detourMetric = 0;///< The same path in ShortestPath's metric (straightPathLength).
   float exactLen = 0;    ///< The exact shortest path, same metric.
   float ratio = 0;       ///< detourMetric / exactLen.
-  int pairIndex = 0;
 };
 
-struct BudgetFinding {
-  Vec3 start{}, end{};
-  PolyRef startRef = 0, endRef = 0;
+struct BudgetFinding : PairEnds {
   Status status = 0;     ///< findPath's status (PARTIAL_RESULT and/or OUT_OF_NODES set).
-  int pairIndex = 0;
 };
 
 struct SeamFinding {

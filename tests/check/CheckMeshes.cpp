@@ -18,6 +18,17 @@ TestPoly rect(float x0, float z0, float x1, float z1, float y) {
   return p;
 }
 
+TestMeshSpec twoTileField() {
+  TestMeshSpec s;
+  for (int t = 0; t < 2; ++t)
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 2; ++j) {
+        const float x0 = float(t) * 10 + float(i) * 5, z0 = float(j) * 5;
+        s.polys.push_back(rect(x0, z0, x0 + 5, z0 + 5));
+      }
+  return s;
+}
+
 namespace {
 
 struct TileBuild {
@@ -160,7 +171,6 @@ std::unique_ptr<nav::NavMesh> buildMesh(const TestMeshSpec& spec) {
     p.walkableClimb = spec.climb;
     p.cs = spec.cs;
     p.ch = spec.ch;
-    p.buildBvTree = true;
     uint8_t* data = nullptr;
     int size = 0;
     if (!nav::buildTileData(p, &data, &size, &why)) {

@@ -41,6 +41,9 @@ struct TestMeshSpec {
 /// Builds the mesh (every tile that holds a poly's centre); null (with a gtest failure) on error.
 std::unique_ptr<nav::NavMesh> buildMesh(const TestMeshSpec& spec);
 
+/// A flat field of two 10 m tiles along x, 2 x 2 quads of 5 m per tile, linked across x = 10.
+TestMeshSpec twoTileField();
+
 /// An axis-aligned rectangle poly.
 TestPoly rect(float x0, float z0, float x1, float z1, float y = 0);
 

@@ -26,13 +26,7 @@ std::string tempDir() {
 /// Two tiles joined over half their border, a lone square (an island) and a one-way off-mesh link
 /// into the air: findings of three kinds.
 std::unique_ptr<nav::NavMesh> defectMesh() {
-  TestMeshSpec s;
-  for (int t = 0; t < 2; ++t)
-    for (int i = 0; i < 2; ++i)
-      for (int j = 0; j < 2; ++j) {
-        const float x0 = float(t) * 10 + float(i) * 5, z0 = float(j) * 5;
-        s.polys.push_back(rect(x0, z0, x0 + 5, z0 + 5));
-      }
+  TestMeshSpec s = twoTileField();
   s.polys.push_back(rect(2, 12, 4, 14));
   s.walledBorder.push_back({10, 7.5f});
   TestOffMesh air;

@@ -15,18 +15,6 @@ using namespace nav::check;
 
 namespace {
 
-/// Two tiles (10 m each along x), 2 x 2 quads per tile, flat, linked across x = 10.
-TestMeshSpec cleanTwoTiles() {
-  TestMeshSpec s;
-  for (int t = 0; t < 2; ++t)
-    for (int i = 0; i < 2; ++i)
-      for (int j = 0; j < 2; ++j) {
-        const float x0 = float(t) * 10 + float(i) * 5, z0 = float(j) * 5;
-        s.polys.push_back(rect(x0, z0, x0 + 5, z0 + 5));
-      }
-  return s;
-}
-
 /// Level triangles: one flat rectangle at height y.
 struct FlatLevel {
   std::vector<float> verts;
@@ -59,7 +47,7 @@ CheckResult run(const nav::NavMesh& mesh, const CheckOptions& o, const LevelTria
 } // namespace
 
 TEST(NavCheck, CleanLevelReportsNothing) {
-  auto mesh = buildMesh(cleanTwoTiles());
+  auto mesh = buildMesh(twoTileField());
   ASSERT_TRUE(mesh);
   FlatLevel level(-1, -1, 21, 11, 0);
   const CheckResult r = run(*mesh, smallOptions(), &level.view);
@@ -83,7 +71,7 @@ TEST(NavCheck, CleanLevelReportsNothing) {
 }
 
 TEST(NavCheck, IslandUnreachableFromTheBiggestOrFromSeeds) {
-  TestMeshSpec s = cleanTwoTiles();
+  TestMeshSpec s = twoTileField();
   s.polys.push_back(rect(2, 12, 4, 14)); // a 2 x 2 m square beyond z = 10 (tile (0, 1)), touching nothing
   auto mesh = buildMesh(s);
   ASSERT_TRUE(mesh);
@@ -140,7 +128,7 @@ TEST(NavCheck, OneWayOffMeshLinkReachesButDirectionCounts) {
 }
 
 TEST(NavCheck, SeamWithoutLinkIsFoundOnTheBorder) {
-  TestMeshSpec s = cleanTwoTiles();
+  TestMeshSpec s = twoTileField();
   // Both tiles' edges at x = 10, z in [5, 10] are walls instead of portals: Detour links neither way.
   s.walledBorder.push_back({10, 7.5f});
   auto mesh = buildMesh(s);
@@ -155,7 +143,7 @@ TEST(NavCheck, SeamWithoutLinkIsFoundOnTheBorder) {
   EXPECT_EQ(r.islands.size(), 1u); // still joined through z in [0, 5]
 
   // A seam whose span is more than walkableClimb apart in height is no seam.
-  TestMeshSpec high = cleanTwoTiles();
+  TestMeshSpec high = twoTileField();
   for (size_t i = 4; i < 8; ++i) high.polys[i].y = 2.0f;
   auto mesh2 = buildMesh(high);
   ASSERT_TRUE(mesh2);
@@ -165,7 +153,7 @@ TEST(NavCheck, SeamWithoutLinkIsFoundOnTheBorder) {
 }
 
 TEST(NavCheck, OffMeshLinkEndingInTheAir) {
-  TestMeshSpec s = cleanTwoTiles();
+  TestMeshSpec s = twoTileField();
   s.polys.resize(4); // tile 0 only: x in [0, 10]
   TestOffMesh good, bad;
   const float ga[3] = {1, 0, 1}, gb[3] = {8, 0, 8};
@@ -312,7 +300,7 @@ TEST(NavCheck, NodeBudgetRunsOut) {
 }
 
 TEST(NavCheck, FloatingSurfaceFound) {
-  auto mesh = buildMesh(cleanTwoTiles());
+  auto mesh = buildMesh(twoTileField());
   ASSERT_TRUE(mesh);
   FlatLevel low(-1, -1, 21, 11, -2); // the level lies 2 m under the navmesh
   CheckOptions o = smallOptions();
@@ -354,7 +342,7 @@ TEST(NavCheck, SameFindingsWithAnyThreadCount) {
 }
 
 TEST(NavCheck, BadOptionsAndCancel) {
-  auto mesh = buildMesh(cleanTwoTiles());
+  auto mesh = buildMesh(twoTileField());
   ASSERT_TRUE(mesh);
   CheckResult r;
   std::string why;
