@@ -205,6 +205,9 @@ TEST(CheckDetour, IslandsAndDetoursMatchDetourOnBakedLevels) {
       const CheckResult r = runOn(dm->nav, filter, o);
       EXPECT_EQ(ourIslandSizes(r), detourIslandSizes(*dm->dt, filter.getIncludeFlags(), filter.getExcludeFlags()));
       EXPECT_GT(r.pairsRun, 0);
+      // Recast's tiles meet cleanly and Detour linked them: no seam is reported (no false alarms).
+      EXPECT_TRUE(r.seams.empty()) << r.seams.size() << " seams, first at " << r.seams[0].pos[0] << ", "
+                                   << r.seams[0].pos[2];
       expectDetoursReproduced(*dm->dt, r, filter, o.nodeBudget);
       detoursChecked += int(r.detours.size());
     }
