@@ -90,15 +90,30 @@ struct Shared {
   std::atomic<int> done{0};
 };
 
-/// Runs pairs w, w + n, w + 2n, ...; heat[dense poly] = worst ratio of this worker's corridors.
-Status runPairs(Shared& sh, int w, int n, std::vector<float>& heat, const std::function<void(int)>& tick) {
+/// One pair worker: its own query objects and buffers, kept for every chunk of pairs.
+struct Worker {
   NavMeshQuery q;
   ShortestPath sp;
-  if (statusFailed(q.init(sh.mesh, sh.opts->nodeBudget))) return FAILURE | OUT_OF_MEMORY;
-  if (statusFailed(sp.init(sh.mesh, sh.opts->exactMaxNodes))) return FAILURE | OUT_OF_MEMORY;
-  std::vector<PolyRef> path(kMaxPath);
-  std::vector<float> pts(kMaxPath * 3), epts(kMaxPath * 3);
-  std::vector<uint8_t> flags(kMaxPath), eflags(kMaxPath);
+  std::vector<PolyRef> path;
+  std::vector<float> pts, epts;
+  std::vector<uint8_t> flags, eflags;
+  std::vector<float> heat; ///< [dense poly] worst ratio of this worker's corridors
+  Status init(const Shared& sh, int polys) {
+    if (statusFailed(q.init(sh.mesh, sh.opts->nodeBudget))) return FAILURE | OUT_OF_MEMORY;
+    if (statusFailed(sp.init(sh.mesh, sh.opts->exactMaxNodes))) return FAILURE | OUT_OF_MEMORY;
+    path.resize(kMaxPath);
+    pts.resize(kMaxPath * 3);
+    epts.resize(kMaxPath * 3);
+    flags.resize(kMaxPath);
+    eflags.resize(kMaxPath);
+    heat.assign(size_t(polys), 0.0f);
+    return SUCCESS;
+  }
+  /// Runs pairs w, w + n, w + 2n, ... of the current chunk.
+  Status run(Shared& sh, int w, int n, const std::function<void(int)>& tick);
+};
+
+Status Worker::run(Shared& sh, int w, int n, const std::function<void(int)>& tick) {
   std::vector<Pair>& pairs = *sh.pairs;
   for (size_t i = size_t(w); i < pairs.size(); i += size_t(n)) {
     if (sh.cancel && sh.cancel->load(std::memory_order_relaxed)) return FAILURE;
@@ -704,8 +719,8 @@ Status runChecks(const NavMesh& mesh, const QueryFilter& filter, const CheckOpti
     for (size_t k = out.islands.size(); k-- > 0;) islandBegin[k] = std::min(islandBegin[k], islandBegin[k + 1]);
 
     SplitMix rng(opts.seed);
-    std::vector<Pair> pairs;
-    if (!polys.empty()) pairs.resize(size_t(opts.pairs));
+    std::vector<Pair> pairs; // one chunk: memory stays bounded for any --pairs
+    const int total = polys.empty() ? 0 : opts.pairs;
     float scratch[VERTS_PER_POLYGON], verts[VERTS_PER_POLYGON * 3];
     auto pick = [&](size_t lo, size_t hi, float* pos) {
       const double before = lo ? cum[lo - 1] : 0.0;
@@ -723,12 +738,6 @@ Status runChecks(const NavMesh& mesh, const QueryFilter& filter, const CheckOpti
       if (mesh.getPolyHeight(t, p, pos, &h)) pos[1] = h;
       return std::make_pair(ref, k);
     };
-    for (Pair& p : pairs) {
-      const auto a = pick(0, polys.size(), p.s);
-      const int k = polyIsland[size_t(polys[a.second])];
-      p.sref = a.first;
-      p.eref = pick(islandBegin[size_t(k)], islandBegin[size_t(k) + 1], p.e).first;
-    }
 
     Shared sh;
     sh.mesh = &mesh;
@@ -738,66 +747,78 @@ Status runChecks(const NavMesh& mesh, const QueryFilter& filter, const CheckOpti
     sh.pairs = &pairs;
     sh.cancel = cancel;
     int nt = opts.threads > 0 ? opts.threads : int(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
-    nt = std::max(1, std::min(nt, int(pairs.size()) / 16 + 1));
-    std::vector<std::vector<float>> heat(size_t(nt), std::vector<float>(size_t(N), 0.0f));
-    std::vector<Status> st(size_t(nt), SUCCESS);
-    std::vector<std::thread> workers;
-    for (int w = 1; w < nt; ++w)
-      workers.emplace_back([&, w]() { st[size_t(w)] = runPairs(sh, w, nt, heat[size_t(w)], nullptr); });
-    const float total = float(std::max<size_t>(1, pairs.size()));
+    nt = std::max(1, std::min(nt, total / 16 + 1));
+    std::vector<std::unique_ptr<Worker>> workers;
+    for (int w = 0; w < nt; ++w) {
+      workers.push_back(std::make_unique<Worker>());
+      if (statusFailed(workers.back()->init(sh, N))) {
+        if (why) *why = "cannot allocate the query node pools";
+        return FAILURE | OUT_OF_MEMORY;
+      }
+    }
     std::function<void(int)> tick;
     if (progress)
       tick = [&](int) {
         const int d = sh.done.load(std::memory_order_relaxed);
-        if ((d & 31) == 0) progress("detours", 0.15f + 0.85f * float(d) / total);
+        if ((d & 31) == 0) progress("detours", 0.15f + 0.85f * float(d) / float(std::max(1, total)));
       };
-    st[0] = runPairs(sh, 0, nt, heat[0], tick);
-    for (std::thread& w : workers) w.join();
-    for (Status s : st)
-      if (statusFailed(s)) {
-        if (statusDetail(s, OUT_OF_MEMORY)) {
-          if (why) *why = "cannot allocate the query node pools";
-          return s;
+    constexpr int kChunk = 8192;
+    for (int base = 0; base < total; base += kChunk) {
+      pairs.assign(size_t(std::min(kChunk, total - base)), Pair());
+      for (Pair& p : pairs) {
+        const auto a = pick(0, polys.size(), p.s);
+        const int k = polyIsland[size_t(polys[a.second])];
+        p.sref = a.first;
+        p.eref = pick(islandBegin[size_t(k)], islandBegin[size_t(k) + 1], p.e).first;
+      }
+      std::vector<Status> st(size_t(nt), SUCCESS);
+      std::vector<std::thread> threads;
+      for (int w = 1; w < nt; ++w)
+        threads.emplace_back([&, w]() { st[size_t(w)] = workers[size_t(w)]->run(sh, w, nt, nullptr); });
+      st[0] = workers[0]->run(sh, 0, nt, tick);
+      for (std::thread& t : threads) t.join();
+      for (Status x : st)
+        if (statusFailed(x)) {
+          if (why) *why = "cancelled";
+          return FAILURE;
         }
-        if (why) *why = "cancelled";
-        return FAILURE;
-      }
-    for (size_t i = 0; i < pairs.size(); ++i) {
-      const Pair& p = pairs[i];
-      PairEnds ends;
-      ends.start = v3(p.s);
-      ends.end = v3(p.e);
-      ends.startRef = p.sref;
-      ends.endRef = p.eref;
-      ends.pairIndex = int(i);
-      if (opts.budget && statusDetail(p.status, PARTIAL_RESULT | OUT_OF_NODES)) {
-        BudgetFinding b;
-        static_cast<PairEnds&>(b) = ends;
-        b.status = p.status;
-        out.budget.push_back(b);
-      }
-      if (!p.ran) {
-        ++out.pairsSkipped;
-        continue;
-      }
-      ++out.pairsRun;
-      const float ratio = p.exact > 1e-6f ? p.metric / p.exact : 1.0f;
-      out.worstRatio = std::max(out.worstRatio, ratio);
-      if (opts.detours && ratio >= opts.detourRatio && p.metric - p.exact >= opts.detourMinExtra) {
-        DetourFinding d;
-        static_cast<PairEnds&>(d) = ends;
-        d.detourLen = p.len3d;
-        d.detourMetric = p.metric;
-        d.exactLen = p.exact;
-        d.ratio = ratio;
-        out.detours.push_back(d);
+      for (size_t i = 0; i < pairs.size(); ++i) {
+        const Pair& p = pairs[i];
+        PairEnds ends;
+        ends.start = v3(p.s);
+        ends.end = v3(p.e);
+        ends.startRef = p.sref;
+        ends.endRef = p.eref;
+        ends.pairIndex = base + int(i);
+        if (opts.budget && statusDetail(p.status, PARTIAL_RESULT | OUT_OF_NODES)) {
+          BudgetFinding b;
+          static_cast<PairEnds&>(b) = ends;
+          b.status = p.status;
+          out.budget.push_back(b);
+        }
+        if (!p.ran) {
+          ++out.pairsSkipped;
+          continue;
+        }
+        ++out.pairsRun;
+        const float ratio = p.exact > 1e-6f ? p.metric / p.exact : 1.0f;
+        out.worstRatio = std::max(out.worstRatio, ratio);
+        if (opts.detours && ratio >= opts.detourRatio && p.metric - p.exact >= opts.detourMinExtra) {
+          DetourFinding d;
+          static_cast<PairEnds&>(d) = ends;
+          d.detourLen = p.len3d;
+          d.detourMetric = p.metric;
+          d.exactLen = p.exact;
+          d.ratio = ratio;
+          out.detours.push_back(d);
+        }
       }
     }
     std::stable_sort(out.detours.begin(), out.detours.end(),
                      [](const DetourFinding& a, const DetourFinding& b) { return a.ratio > b.ratio; });
     for (int i = 0; i < N; ++i) {
       float h = 0;
-      for (int w = 0; w < nt; ++w) h = std::max(h, heat[size_t(w)][size_t(i)]);
+      for (const auto& w : workers) h = std::max(h, w->heat[size_t(i)]);
       if (h > 0) out.heat.push_back(HeatEntry{index.refs[size_t(i)], h});
     }
     std::sort(out.heat.begin(), out.heat.end(), [](const HeatEntry& a, const HeatEntry& b) { return a.ref < b.ref; });

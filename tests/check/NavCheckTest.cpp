@@ -4,11 +4,13 @@
 
 #include "nav/NavMeshQuery.h"
 #include "nav/ShortestPath.h"
+#include "nav/TileSetFile.h"
 #include "nav/check/NavCheck.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 
 using namespace checktest;
 using namespace nav::check;
@@ -325,8 +327,9 @@ TEST(NavCheck, SameFindingsWithAnyThreadCount) {
   auto mesh = buildMesh(longDetour());
   ASSERT_TRUE(mesh);
   CheckOptions o = smallOptions();
-  o.pairs = 500;
+  o.pairs = 8192 + 300; // pairs are drawn and run in chunks of 8192: cross a chunk border
   const CheckResult one = run(*mesh, o);
+  EXPECT_EQ(one.pairsRun + one.pairsSkipped, o.pairs);
   o.threads = 3;
   const CheckResult three = run(*mesh, o);
   ASSERT_EQ(one.detours.size(), three.detours.size());
@@ -336,6 +339,7 @@ TEST(NavCheck, SameFindingsWithAnyThreadCount) {
   }
   EXPECT_EQ(one.heat.size(), three.heat.size());
   // Another seed draws other pairs.
+  o.pairs = 500;
   o.seed = 2;
   const CheckResult other = run(*mesh, o);
   EXPECT_TRUE(other.detours.empty() || one.detours.empty() || other.detours[0].start != one.detours[0].start);
@@ -371,4 +375,34 @@ TEST(NavCheck, BadOptionsAndCancel) {
   })));
   EXPECT_TRUE(monotone);
   EXPECT_EQ(last, 1.0f);
+}
+
+TEST(NavCheck, HostileTileSetsDoNotCrashTheChecks) {
+  // Bytes of the default tile set flipped at random: whatever loads (NavMesh validates every tile)
+  // is checked without crashing; the checks read only what validation covers.
+  const std::string path = std::string(NAVBENCH_SOURCE_DIR) + "/assets/levels/default.bin";
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  ASSERT_NE(f, nullptr);
+  std::vector<uint8_t> bytes;
+  uint8_t buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) bytes.insert(bytes.end(), buf, buf + n);
+  std::fclose(f);
+  SplitMix rng(7);
+  int loaded = 0;
+  for (int round = 0; round < 200; ++round) {
+    std::vector<uint8_t> bad = bytes;
+    const int flips = 1 + int(rng.next() % 8);
+    for (int k = 0; k < flips; ++k) bad[size_t(rng.next() % bad.size())] ^= uint8_t(1u << (rng.next() % 8));
+    nav::NavMesh mesh;
+    if (!nav::statusSucceeded(nav::loadTileSet(bad.data(), bad.size(), mesh))) continue;
+    ++loaded;
+    CheckOptions o = smallOptions();
+    o.pairs = 20;
+    CheckResult r;
+    std::string why;
+    const nav::Status st = runChecks(mesh, defaultCheckFilter(), o, r, &why);
+    EXPECT_TRUE(nav::statusSucceeded(st) || nav::statusDetail(st, nav::INVALID_PARAM)) << why;
+  }
+  EXPECT_GT(loaded, 0);
 }
