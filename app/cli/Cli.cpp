@@ -1,6 +1,9 @@
 #include "app/cli/Cli.h"
 
+#include "nav/TileSetFile.h"
+
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -26,6 +29,13 @@ const Subcommand* findSubcommand(const char* name) {
   for (const Subcommand& c : registry())
     if (std::strcmp(c.name, name) == 0) return &c;
   return nullptr;
+}
+
+bool loadTileSetOrSay(const char* program, const std::string& path, nav::NavMesh& mesh) {
+  std::string why;
+  if (nav::statusSucceeded(nav::loadTileSetFile(path, mesh, &why))) return true;
+  std::fprintf(stderr, "%s: %s\n", program, why.empty() ? (path + ": cannot load tile set").c_str() : why.c_str());
+  return false;
 }
 
 } // namespace navbench::cli

@@ -4,7 +4,17 @@
 // NAVBENCH_SUBCOMMAND(...) line; app/cli is built as an OBJECT library so every registration is
 // linked. Subcommands use nav/ and nav/bake only (no SDL, no ImGui, no GL), so the same queries
 // the viewer shows run headless. They print errors to stderr and return a non-zero exit code.
+//
+// Options are declared with base::Args (nav/base/Args.h), which also writes `navbench SUB --help`:
+// usage errors exit 2 with a message naming the option, input that cannot be read or used exits 1
+// or 2 as each subcommand's header says.
 #pragma once
+
+#include <string>
+
+namespace nav {
+class NavMesh;
+}
 
 namespace navbench::cli {
 
@@ -23,6 +33,9 @@ int subcommandCount();
 const Subcommand& subcommandAt(int i);
 /// The subcommand named `name`, or null.
 const Subcommand* findSubcommand(const char* name);
+
+/// Loads a tile set file (MSET) into `mesh`; false after printing "PROGRAM: PATH: problem" to stderr.
+bool loadTileSetOrSay(const char* program, const std::string& path, nav::NavMesh& mesh);
 
 } // namespace navbench::cli
 

@@ -7,6 +7,7 @@
 // --layers bakes tile cache layers instead (nav/bake/LayerBake.h, the .tcache format of
 // nav/tilecache/TileCacheFile.h); a bare .obj then takes RecastDemo TempObstacles' tile size 48.
 #include "app/cli/Cli.h"
+#include "nav/base/Args.h"
 #include "nav/TileSetFile.h"
 #include "nav/bake/Bake.h"
 #include "nav/bake/LayerBake.h"
@@ -15,32 +16,15 @@
 #include "nav/bake/StreamBake.h"
 
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <string>
 
 namespace {
 
-void usage(FILE* f) {
-  std::fprintf(f,
-               "usage: navbench bake LEVEL(.obj|.json) -o OUT.bin [--tile-size N] [--threads N] [--settings FILE] [--solo]\n"
-               "  LEVEL            an OBJ (default settings) or a level file (OBJ + settings + volumes + links)\n"
-               "  -o OUT.bin       tile set file to write (MSET, as RecastDemo saves)\n"
-               "  --tile-size N    tiled bake with N x N cell tiles (16..1024)\n"
-               "  --solo           one tile over the whole level (RecastDemo's solo mesh)\n"
-               "  --layers         write tile cache layers (-o OUT.tcache) for `navbench obstacles`; a bare OBJ\n"
-               "                   gets tile size 48 (RecastDemo's TempObstacles)\n"
-               "  --threads N      worker threads (default: all cores)\n"
-               "  --settings FILE  bake settings (JSON object, or a level file's \"settings\") over the level's\n"
-               "  -q, --quiet      no progress lines\n");
-}
-
-bool parseInt(const char* s, int* out) {
-  char* end = nullptr;
-  const long v = std::strtol(s, &end, 10);
-  if (!s[0] || *end || v < -1000000 || v > 1000000) return false;
-  *out = int(v);
-  return true;
+/// The bake's warnings (and, when it failed, its errors) to stderr, one indented line each.
+void printLogProblems(const nav::bake::BakeReport& report, bool withErrors) {
+  for (const std::string& l : report.log)
+    if (l.find("warning") != std::string::npos || (withErrors && l.find("error") != std::string::npos))
+      std::fprintf(stderr, "  %s\n", l.c_str());
 }
 
 /// `--layers`: the level's OBJ in memory -> tile cache layers -> OUT.tcache (atomically).
@@ -60,13 +44,11 @@ int bakeLayersCli(const std::string& level, const nav::bake::FileBakeInput& file
   nav::bake::BakeReport report;
   nav::tilecache::TileCacheFileData data;
   if (!nav::bake::bakeLayers(input, settings, opt, &data, &report)) {
-    for (const std::string& l : report.log)
-      if (l.find("warning") != std::string::npos || l.find("error") != std::string::npos) std::fprintf(stderr, "  %s\n", l.c_str());
+    printLogProblems(report, true);
     std::fprintf(stderr, "navbench bake: %s: %s\n", level.c_str(), report.error.c_str());
     return 1;
   }
-  for (const std::string& l : report.log)
-    if (l.find("warning") != std::string::npos) std::fprintf(stderr, "  %s\n", l.c_str());
+  printLogProblems(report, false);
   if (nav::statusFailed(nav::tilecache::saveTileCacheFile(data, out, &why))) {
     std::fprintf(stderr, "navbench bake: %s\n", why.c_str());
     return 1;
@@ -86,62 +68,20 @@ int runBake(int argc, char** argv) {
   std::string level, out, settingsFile;
   int tileSize = -1, threads = 0;
   bool solo = false, quiet = false, layers = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&](const char* name) -> const char* {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "navbench bake: %s needs a value\n", name);
-        return nullptr;
-      }
-      return argv[++i];
-    };
-    if (a == "-h" || a == "--help") {
-      usage(stdout);
-      return 0;
-    } else if (a == "-o" || a == "--out") {
-      const char* v = value("-o");
-      if (!v) return 2;
-      out = v;
-    } else if (a == "--tile-size") {
-      const char* v = value("--tile-size");
-      if (!v) return 2;
-      if (!parseInt(v, &tileSize)) {
-        std::fprintf(stderr, "navbench bake: --tile-size: '%s' is not a number\n", v);
-        return 2;
-      }
-    } else if (a == "--threads") {
-      const char* v = value("--threads");
-      if (!v) return 2;
-      if (!parseInt(v, &threads) || threads < 0) {
-        std::fprintf(stderr, "navbench bake: --threads: '%s' is not a thread count (0 = all cores)\n", v);
-        return 2;
-      }
-    } else if (a == "--settings") {
-      const char* v = value("--settings");
-      if (!v) return 2;
-      settingsFile = v;
-    } else if (a == "--solo") {
-      solo = true;
-    } else if (a == "--layers") {
-      layers = true;
-    } else if (a == "-q" || a == "--quiet") {
-      quiet = true;
-    } else if (!a.empty() && a[0] == '-') {
-      std::fprintf(stderr, "navbench bake: unknown option %s\n", a.c_str());
-      usage(stderr);
-      return 2;
-    } else if (level.empty()) {
-      level = a;
-    } else {
-      std::fprintf(stderr, "navbench bake: more than one level given (%s, %s)\n", level.c_str(), a.c_str());
-      return 2;
-    }
-  }
-  if (level.empty() || out.empty()) {
-    std::fprintf(stderr, "navbench bake: %s\n", level.empty() ? "no level given" : "no output file given (-o OUT.bin)");
-    usage(stderr);
-    return 2;
-  }
+  base::Args args("navbench bake", "Bakes a level into a navmesh tile set file and prints counts and per-stage times.");
+  args.positional("LEVEL", &level, "an OBJ (default settings) or a level file (.json: OBJ + settings + volumes + links)")
+      .text("-o, --out", "OUT.bin", &out, "tile set file to write (MSET, as RecastDemo saves; OUT.tcache with --layers)")
+      .required("no output file given (-o OUT.bin)")
+      .integer("--tile-size", "N", &tileSize, 0, 1000000, "tiled bake with N x N cell tiles; the bake settings allow 16..1024")
+      .flag("--solo", &solo, "one tile over the whole level (RecastDemo's solo mesh)")
+      .flag("--layers", &layers,
+            "write tile cache layers (-o OUT.tcache) for `navbench obstacles`; a bare OBJ\n"
+            "gets tile size 48 (RecastDemo's TempObstacles)")
+      .integer("--threads", "N", &threads, 0, 1024, "worker threads (0 = all cores)")
+      .text("--settings", "FILE", &settingsFile, "bake settings (JSON object, or a level file's \"settings\") over the level's")
+      .flag("-q, --quiet", &quiet, "no progress lines");
+  int code = 0;
+  if (!args.parseOrReport(argc, argv, &code)) return code;
   if (solo && layers) {
     std::fprintf(stderr, "navbench bake: --layers bakes tiles; --solo contradicts it\n");
     return 2;
@@ -209,13 +149,11 @@ int runBake(int argc, char** argv) {
   if (layers) return bakeLayersCli(level, input, settings, out, opt);
   const bool ok = nav::bake::bakeFileToTileSet(input, settings, out, opt, &report);
   if (!ok) {
-    for (const std::string& l : report.log)
-      if (l.find("warning") != std::string::npos || l.find("error") != std::string::npos) std::fprintf(stderr, "  %s\n", l.c_str());
+    printLogProblems(report, true);
     std::fprintf(stderr, "navbench bake: %s: %s\n", level.c_str(), report.error.c_str());
     return 1;
   }
-  for (const std::string& l : report.log)
-    if (l.find("warning") != std::string::npos) std::fprintf(stderr, "  %s\n", l.c_str());
+  printLogProblems(report, false);
 
   if (!report.grid.empty()) std::printf("%s\n", report.grid.c_str()); // (warnings may come first in the log)
   std::printf("wrote %s\n", out.c_str());

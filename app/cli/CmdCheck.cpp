@@ -4,10 +4,11 @@
 // check and writes the JSON / JUnit reports and baselines (nav/check/CheckReport.h).
 // Exit: 0 when nothing at or above --fail-on is found, 1 when something is, 2 for bad input
 // (a message naming the file or option; outputs are written atomically, none on bad input).
-// Arguments are parsed here by hand, like the other subcommands (nav/base/Args.h was not on main).
+// Options are declared with base::Args (nav/base/Args.h), which also writes `navbench check --help`.
 #include "app/cli/Cli.h"
 
 #include "nav/NavMesh.h"
+#include "nav/base/Args.h"
 #include "nav/TileSetFile.h"
 #include "nav/check/CheckReport.h"
 #include "nav/check/NavCheck.h"
@@ -32,39 +33,23 @@ namespace {
 
 using namespace nav::check;
 
-const char* kUsage =
-    "usage: navbench check MESH.bin|LEVEL(.obj|.json) [options]\n"
-    "  --filter INC,EXC        poly flags to include / exclude (default 0xffef,0x0)\n"
-    "  --seeds X,Y,Z[;X,Y,Z]   reachability seeds (default: the biggest island)\n"
-    "  --pairs N --seed S      random pairs for detours and node budget (default 2000, 1)\n"
-    "  --detour-ratio R        detour finding at Detour / shortest >= R (default 1.15)\n"
-    "  --detour-min M          ... and at least M m longer (default 2)\n"
-    "  --node-budget N         findPath's node pool (default 2048)\n"
-    "  --min-width W           narrow portal below W m (default 0.1)\n"
-    "  --climb C               walkable climb for seams and surface (default: the tiles')\n"
-    "  --level OBJ|LEVEL       the level's triangles for the surface check (with MESH.bin)\n"
-    "  --no-islands, --no-detours, --no-budget, --no-seams, --no-links, --no-narrow, --no-surface\n"
-    "  --threads N             pair workers (default: all cores)\n"
-    "  --json OUT --junit OUT.xml --write-baseline FILE --baseline FILE\n"
-    "  --fail-on error|warning exit 1 when such a finding is left (default warning)\n"
-    "  -q, --quiet             no per-check lines\n";
-
-/// Bad options: the message and the usage; exit 2.
-int bad(const std::string& msg) {
-  std::fprintf(stderr, "navbench check: %s\n%s", msg.c_str(), kUsage);
-  return 2;
-}
 /// Bad input files or unwritable outputs: the message (it names the file); exit 2.
 int badInput(const std::string& msg) {
   std::fprintf(stderr, "navbench check: %s\n", msg.c_str());
   return 2;
 }
 
-bool parseLong(const char* s, long long lo, long long hi, long long* out) {
+/// A bad option value that base::Args cannot check by itself: the message; exit 2.
+int badOption(const std::string& msg) {
+  std::fprintf(stderr, "navbench check: %s (see navbench check --help)\n", msg.c_str());
+  return 2;
+}
+
+bool parseFlags(const std::string& s, long long* out) {
   char* end = nullptr;
   errno = 0;
-  const long long v = std::strtoll(s, &end, 0);
-  if (errno || !end || end == s || *end || v < lo || v > hi) return false;
+  const long long v = std::strtoll(s.c_str(), &end, 0);
+  if (errno || !end || end == s.c_str() || *end || v < 0 || v > 0xffff) return false;
   *out = v;
   return true;
 }
@@ -106,8 +91,11 @@ bool endsWith(const std::string& s, const char* suffix) {
 /// verts/tris. False with `why`.
 bool loadInput(const std::string& path, nav::NavMesh& mesh, std::vector<float>& verts, std::vector<int>& tris,
                int threads, std::string& why) {
-  if (!endsWith(path, ".obj") && !endsWith(path, ".json"))
-    return nav::statusSucceeded(nav::loadTileSetFile(path, mesh, &why));
+  if (!endsWith(path, ".obj") && !endsWith(path, ".json")) {
+    if (nav::statusSucceeded(nav::loadTileSetFile(path, mesh, &why))) return true;
+    if (why.compare(0, path.size(), path) != 0) why = path + ": " + why;
+    return false;
+  }
 #ifdef NAVBENCH_CHECK_CAN_BAKE
   nav::bake::FileBakeInput input;
   nav::bake::BakeSettings settings;
@@ -159,93 +147,71 @@ bool loadTriangles(const std::string& path, std::vector<float>& verts, std::vect
 }
 
 int runCheck(int argc, char** argv) {
-  std::string meshPath, levelPath, jsonOut, junitOut, writeBase, readBase;
+  std::string meshPath, levelPath, jsonOut, junitOut, writeBase, readBase, filterText, seedsText, htmlDir;
+  std::string failOnText = "warning";
   CheckOptions opts;
-  nav::QueryFilter filter = defaultCheckFilter();
-  Severity failOn = SEVERITY_WARNING;
+  long long seed = 1;
   bool quiet = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&](const char* what) -> const char* {
-      if (i + 1 >= argc) return nullptr;
-      (void)what;
-      return argv[++i];
-    };
-    long long n = 0;
-    float f = 0;
-    if (a == "--filter") {
-      const char* v = value("--filter");
-      if (!v) return bad("--filter needs INC,EXC");
-      const std::string s = v;
-      const size_t c = s.find(',');
-      long long inc = 0, exc = 0;
-      if (c == std::string::npos || !parseLong(s.substr(0, c).c_str(), 0, 0xffff, &inc) ||
-          !parseLong(s.substr(c + 1).c_str(), 0, 0xffff, &exc))
-        return bad("--filter needs INC,EXC (numbers in 0..0xffff), got \"" + s + "\"");
-      filter.setIncludeFlags(uint16_t(inc));
-      filter.setExcludeFlags(uint16_t(exc));
-    } else if (a == "--seeds") {
-      const char* v = value("--seeds");
-      if (!v || !parseSeeds(v, opts.seeds)) return bad("--seeds needs X,Y,Z[;X,Y,Z...] with finite numbers");
-    } else if (a == "--pairs") {
-      const char* v = value("--pairs");
-      if (!v || !parseLong(v, 1, 10000000, &n)) return bad("--pairs needs a number in 1..10000000");
-      opts.pairs = int(n);
-    } else if (a == "--seed") {
-      const char* v = value("--seed");
-      if (!v || !parseLong(v, 0, (1ll << 62), &n)) return bad("--seed needs a number >= 0");
-      opts.seed = uint64_t(n);
-    } else if (a == "--detour-ratio" || a == "--detour-min" || a == "--min-width" || a == "--climb") {
-      const char* v = value(a.c_str());
-      if (!v || !parseFloat(v, &f)) return bad(a + " needs a finite number");
-      if (a == "--detour-ratio") opts.detourRatio = f;
-      else if (a == "--detour-min") opts.detourMinExtra = f;
-      else if (a == "--min-width") opts.minWidth = f;
-      else opts.walkableClimb = f;
-    } else if (a == "--node-budget") {
-      const char* v = value(a.c_str());
-      if (!v || !parseLong(v, 1, 65535, &n)) return bad("--node-budget needs a number in 1..65535");
-      opts.nodeBudget = int(n);
-    } else if (a == "--threads") {
-      const char* v = value(a.c_str());
-      if (!v || !parseLong(v, 0, 64, &n)) return bad("--threads needs a number in 0..64");
-      opts.threads = int(n);
-    } else if (a == "--fail-on") {
-      const char* v = value(a.c_str());
-      if (v && std::strcmp(v, "error") == 0) failOn = SEVERITY_ERROR;
-      else if (v && std::strcmp(v, "warning") == 0) failOn = SEVERITY_WARNING;
-      else return bad("--fail-on needs error or warning");
-    } else if (a == "--json" || a == "--junit" || a == "--write-baseline" || a == "--baseline" || a == "--level") {
-      const char* v = value(a.c_str());
-      if (!v || !*v) return bad(a + " needs a file");
-      (a == "--json" ? jsonOut : a == "--junit" ? junitOut : a == "--write-baseline" ? writeBase
-                                                             : a == "--baseline"     ? readBase
-                                                                                     : levelPath) = v;
-    } else if (a == "--html") {
-      return bad("--html is not implemented yet");
-    } else if (a == "-q" || a == "--quiet") {
-      quiet = true;
-    } else if (a.compare(0, 5, "--no-") == 0) {
-      const std::string c = a.substr(5);
-      bool* flags[CHECK_COUNT] = {&opts.islands, &opts.detours, &opts.budget, &opts.seams, &opts.links, &opts.narrow, &opts.surface};
-      bool found = false;
-      for (int k = 0; k < CHECK_COUNT; ++k)
-        if (c == checkName(k)) *flags[k] = !(found = true);
-      if (!found) return bad("unknown option " + a);
-    } else if (a == "-h" || a == "--help") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    } else if (!a.empty() && a[0] == '-') {
-      return bad("unknown option " + a);
-    } else if (meshPath.empty()) {
-      meshPath = a;
-    } else {
-      return bad("more than one MESH given (\"" + meshPath + "\", \"" + a + "\")");
-    }
+  bool off[CHECK_COUNT] = {false, false, false, false, false, false, false};
+  base::Args args("navbench check",
+                  "Finds navmesh defects (issue 27): islands no seed reaches, long detours of Detour's path against "
+                  "the exact shortest path, searches that run out of nodes, unlinked tile seams, off-mesh links "
+                  "landing nowhere, narrow portals and (with the level's triangles) a floating or sunken surface. "
+                  "A LEVEL (.obj or level .json) is baked first as `navbench bake` would. Exit 0: nothing at or "
+                  "above --fail-on found; 1: something is; 2: bad input.");
+  args.positional("MESH.bin|LEVEL", &meshPath, "tile set (MSET), or a level to bake")
+      .text("--filter", "INC,EXC", &filterText, "poly flags to include / exclude (default 0xffef,0x0)")
+      .text("--seeds", "X,Y,Z[;X,Y,Z]", &seedsText, "reachability seeds (default: the biggest island)")
+      .integer("--pairs", "N", &opts.pairs, 1, 10000000, "random pairs for detours and node budget")
+      .integer("--seed", "S", &seed, 0, 1LL << 62, "pair generator seed (same seed, same pairs)")
+      .number("--detour-ratio", "R", &opts.detourRatio, 1.0, 1000.0, "detour finding at Detour / shortest >= R")
+      .number("--detour-min", "M", &opts.detourMinExtra, 0.0, 1e6, "... and at least M m longer")
+      .integer("--node-budget", "N", &opts.nodeBudget, 1, 65535, "findPath's node pool")
+      .number("--min-width", "W", &opts.minWidth, 1e-6, 1e3, "narrow portal below W m")
+      .number("--climb", "C", &opts.walkableClimb, 0.0, 1e3, "walkable climb for seams and surface (default: the tiles')")
+      .text("--level", "OBJ|LEVEL", &levelPath, "the level's triangles for the surface check (with MESH.bin)")
+      .integer("--threads", "N", &opts.threads, 0, 64, "pair workers (0: all cores)")
+      .text("--json", "OUT.json", &jsonOut, "the JSON report")
+      .text("--junit", "OUT.xml", &junitOut, "JUnit XML: one testsuite, one testcase per check")
+      .text("--html", "DIR", &htmlDir, "(not implemented yet)")
+      .text("--write-baseline", "FILE", &writeBase, "record today's findings")
+      .text("--baseline", "FILE", &readBase, "report only findings not in FILE (same kind, within 0.5 m)")
+      .text("--fail-on", "error|warning", &failOnText, "exit 1 when such a finding is left")
+      .flag("--no-islands", &off[CHECK_ISLANDS], "skip the islands check")
+      .flag("--no-detours", &off[CHECK_DETOURS], "skip the long detours check")
+      .flag("--no-budget", &off[CHECK_BUDGET], "skip the node budget check")
+      .flag("--no-seams", &off[CHECK_SEAMS], "skip the tile seams check")
+      .flag("--no-links", &off[CHECK_LINKS], "skip the off-mesh links check")
+      .flag("--no-narrow", &off[CHECK_NARROW], "skip the narrow passages check")
+      .flag("--no-surface", &off[CHECK_SURFACE], "skip the surface check")
+      .flag("-q, --quiet", &quiet, "no per-check lines");
+  int code = 0;
+  if (!args.parseOrReport(argc, argv, &code)) return code;
+  opts.seed = uint64_t(seed);
+  opts.islands = !off[CHECK_ISLANDS];
+  opts.detours = !off[CHECK_DETOURS];
+  opts.budget = !off[CHECK_BUDGET];
+  opts.seams = !off[CHECK_SEAMS];
+  opts.links = !off[CHECK_LINKS];
+  opts.narrow = !off[CHECK_NARROW];
+  opts.surface = !off[CHECK_SURFACE];
+  nav::QueryFilter filter = defaultCheckFilter();
+  if (!filterText.empty()) {
+    const size_t c = filterText.find(',');
+    long long inc = 0, exc = 0;
+    if (c == std::string::npos || !parseFlags(filterText.substr(0, c), &inc) || !parseFlags(filterText.substr(c + 1), &exc))
+      return badOption("--filter needs INC,EXC (numbers in 0..0xffff), not '" + filterText + "'");
+    filter.setIncludeFlags(uint16_t(inc));
+    filter.setExcludeFlags(uint16_t(exc));
   }
-  if (meshPath.empty()) return bad("no MESH.bin or LEVEL given");
+  if (!seedsText.empty() && !parseSeeds(seedsText, opts.seeds))
+    return badOption("--seeds needs X,Y,Z[;X,Y,Z...] with finite numbers, not '" + seedsText + "'");
+  Severity failOn = SEVERITY_WARNING;
+  if (failOnText == "error") failOn = SEVERITY_ERROR;
+  else if (failOnText != "warning") return badOption("--fail-on needs error or warning, not '" + failOnText + "'");
+  if (!htmlDir.empty()) return badOption("--html is not implemented yet");
   std::string why;
-  if (!opts.validate(&why)) return bad(why);
+  if (!opts.validate(&why)) return badOption(why);
 
   Baseline baseline;
   if (!readBase.empty() && !readBaseline(readBase, baseline, &why)) return badInput("--baseline: " + why);

@@ -13,6 +13,7 @@
 // Exit code: 0 done, 1 --repeat runs differ or --expect differs, 2 bad input (the message names
 // the file, and the line for scenario and trace files).
 #include "app/cli/Cli.h"
+#include "nav/base/Args.h"
 
 #include "nav/TileSetFile.h"
 #include "nav/base/AtomicFile.h"
@@ -25,7 +26,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -34,17 +34,6 @@
 namespace {
 
 using namespace nav::crowd;
-
-int usage(const char* msg) {
-  if (msg) std::fprintf(stderr, "navbench crowd: %s\n", msg);
-  std::fprintf(stderr,
-               "usage: navbench crowd MESH.bin SCENARIO.crowd.txt [--json TRACE.jsonl] [--repeat R] "
-               "[--expect TRACE.jsonl]\n"
-               "  runs a crowd scenario (commands: crowd avoid agent target velocity reset remove tick) and\n"
-               "  writes one JSON line per update; --repeat R times it R times and checks the traces are\n"
-               "  identical; --expect compares the trace with another (crowd.md's rule)\n");
-  return 2;
-}
 
 /// Reads a trace file (JSONL as CrowdTrace writes it). False with "FILE:LINE: problem".
 bool readTrace(const std::string& path, std::vector<TickRecord>* out, std::string* why) {
@@ -98,38 +87,21 @@ bool readTrace(const std::string& path, std::vector<TickRecord>* out, std::strin
 int runCrowd(int argc, char** argv) {
   std::string meshPath, scenarioPath, jsonPath, expectPath;
   int repeat = 1;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--json" || a == "--expect") {
-      if (++i >= argc) return usage((a + " needs a file name").c_str());
-      (a == "--json" ? jsonPath : expectPath) = argv[i];
-    } else if (a == "--repeat") {
-      if (++i >= argc) return usage("--repeat needs a number");
-      char* end = nullptr;
-      const long r = std::strtol(argv[i], &end, 10);
-      if (!end || *end || r < 1 || r > 10000) return usage("--repeat needs a number in 1..10000");
-      repeat = int(r);
-    } else if (a == "-h" || a == "--help") {
-      usage(nullptr);
-      return 0;
-    } else if (!a.empty() && a[0] == '-') {
-      return usage(("unknown option " + a).c_str());
-    } else if (meshPath.empty()) {
-      meshPath = a;
-    } else if (scenarioPath.empty()) {
-      scenarioPath = a;
-    } else {
-      return usage(("unexpected argument " + a).c_str());
-    }
-  }
-  if (meshPath.empty() || scenarioPath.empty()) return usage("needs MESH.bin and SCENARIO.crowd.txt");
+  base::Args args("navbench crowd",
+                  "Runs a crowd scenario (commands: crowd avoid agent target velocity reset remove tick) and\n"
+                  "writes one JSON line per update.");
+  args.positional("MESH.bin", &meshPath, "tile set (MSET)")
+      .positional("SCENARIO.crowd.txt", &scenarioPath, "the scenario (../shared/formats/crowd.md)")
+      .text("--json", "TRACE.jsonl", &jsonPath, "write the trace, one JSON line per update (atomically)")
+      .integer("--repeat", "R", &repeat, 1, 10000, "run R times: the fastest is timed, the traces must be identical")
+      .text("--expect", "TRACE.jsonl", &expectPath, "compare the trace with this one (crowd.md's rule)")
+      .note("exit code: 0 done, 1 runs or --expect differ, 2 bad input");
+  int code = 0;
+  if (!args.parseOrReport(argc, argv, &code)) return code;
 
   auto mesh = std::make_unique<nav::NavMesh>();
+  if (!navbench::cli::loadTileSetOrSay("navbench crowd", meshPath, *mesh)) return 2;
   std::string why;
-  if (nav::statusFailed(nav::loadTileSetFile(meshPath, *mesh, &why))) {
-    std::fprintf(stderr, "navbench crowd: %s\n", why.empty() ? (meshPath + ": cannot load tile set").c_str() : why.c_str());
-    return 2;
-  }
   Scenario sc;
   if (!loadScenarioFile(scenarioPath, &sc, &why)) {
     std::fprintf(stderr, "navbench crowd: %s\n", why.c_str());

@@ -3,7 +3,7 @@
 // A regression check for a level change: which tiles and polys differ between two tile sets
 // (matched by position, not by ref: app/NavDiff.h says how), and, with a RecastDemo test-case file,
 // which cases changed their status, corridor or length. Cases run as `navbench query` runs them
-// (app/cli/TestCaseRun.h) once on A and once on B. A pf case changed when its status differs, its
+// (app/model/TestCaseRun.h) once on A and once on B. A pf case changed when its status differs, its
 // corridor is not the same sequence of polys by position (NavPolyId: tile location + poly key), or
 // its straight path length differs by more than 1e-4 wu; an rc case when its status, its visited
 // polys or its hit parameter t (beyond 1e-4) differ.
@@ -25,8 +25,9 @@
 // Exit code, like diff(1): 0 identical, 1 different, 2 bad input (a message names the file).
 #include "app/NavDiff.h"
 #include "app/cli/Cli.h"
-#include "app/cli/TestCaseFile.h"
-#include "app/cli/TestCaseRun.h"
+#include "nav/base/Args.h"
+#include "app/model/TestCaseFile.h"
+#include "app/model/TestCaseRun.h"
 
 #include "nav/NavMeshQuery.h"
 #include "nav/TileSetFile.h"
@@ -192,28 +193,6 @@ std::string jsonText(const json& j) {
   return o + "\n}\n";
 }
 
-int usage(const char* msg) {
-  if (msg) std::fprintf(stderr, "navbench diff: %s\n", msg);
-  std::fprintf(stderr,
-               "usage: navbench diff A.bin B.bin [--cases CASES.txt] [--json OUT.json]\n"
-               "  Tiles and polys that differ between two tile sets, matched by position (not by ref):\n"
-               "  tiles by (x, y, layer), polys by their vertex positions; a poly in both with another\n"
-               "  area or flags is 'changed'.\n"
-               "  --cases CASES.txt  also run a RecastDemo test-case file on both and list every case\n"
-               "                     whose status, corridor (polys by position) or length (> 1e-4) changed\n"
-               "  --json OUT.json    write tilesChanged, polysAdded, polysRemoved, polysChanged (and\n"
-               "                     casesChanged) as JSON, atomically\n"
-               "  exit code: 0 identical, 1 different, 2 bad input\n");
-  return 2;
-}
-
-bool loadMesh(const std::string& path, nav::NavMesh& mesh) {
-  std::string why;
-  if (nav::statusSucceeded(nav::loadTileSetFile(path, mesh, &why))) return true;
-  std::fprintf(stderr, "navbench diff: %s\n", why.empty() ? (path + ": cannot load tile set").c_str() : why.c_str());
-  return false;
-}
-
 /// Runs every case on `mesh`; false (message printed) if the query cannot be set up.
 bool runCases(const nav::NavMesh& mesh, const std::string& path, const std::vector<navbench::TestCase>& cases,
               std::vector<CaseOutcome>& out) {
@@ -235,36 +214,34 @@ bool runCases(const nav::NavMesh& mesh, const std::string& path, const std::vect
 
 int runDiff(int argc, char** argv) {
   std::string pathA, pathB, casesPath, jsonPath;
-  bool haveCases = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--cases") {
-      if (++i >= argc) return usage("--cases needs a file name");
-      casesPath = argv[i];
-      haveCases = true;
-    } else if (a == "--json") {
-      if (++i >= argc) return usage("--json needs a file name");
-      jsonPath = argv[i];
-    } else if (a == "-h" || a == "--help") {
-      usage(nullptr);
-      return 0;
-    } else if (!a.empty() && a[0] == '-') {
-      return usage(("unknown option " + a).c_str());
-    } else if (pathA.empty()) {
-      pathA = a;
-    } else if (pathB.empty()) {
-      pathB = a;
-    } else {
-      return usage(("unexpected argument " + a).c_str());
-    }
+  base::Args args("navbench diff",
+                  "Tiles and polys that differ between two tile sets, matched by position (not by ref):\n"
+                  "tiles by (x, y, layer), polys by their vertex positions; a poly in both with another\n"
+                  "area or flags is 'changed'.");
+  args.positional("A.bin", &pathA, "the tile set before")
+      .positional("B.bin", &pathB, "the tile set after")
+      .text("--cases", "CASES.txt", &casesPath,
+            "also run a RecastDemo test-case file on both and list every case\n"
+            "whose status, corridor (polys by position) or length (> 1e-4) changed")
+      .text("--json", "OUT.json", &jsonPath,
+            "write tilesChanged, polysAdded, polysRemoved, polysChanged (and\ncasesChanged) as JSON, atomically")
+      .note("exit code: 0 identical, 1 different, 2 bad input");
+  int code = 0;
+  if (!args.parseOrReport(argc, argv, &code)) return code;
+  const bool haveCases = args.given("--cases");
+  if (haveCases && casesPath.empty()) {
+    std::fprintf(stderr, "navbench diff: --cases needs a file name\n");
+    return 2;
   }
-  if (pathA.empty() || pathB.empty()) return usage("needs two tile sets, A.bin and B.bin");
-  if (haveCases && casesPath.empty()) return usage("--cases needs a file name");
-  if (!jsonPath.empty() && (jsonPath == pathA || jsonPath == pathB || jsonPath == casesPath))
-    return usage(("--json " + jsonPath + " would overwrite an input").c_str());
+  if (!jsonPath.empty() && (jsonPath == pathA || jsonPath == pathB || jsonPath == casesPath)) {
+    std::fprintf(stderr, "navbench diff: --json %s would overwrite an input\n", jsonPath.c_str());
+    return 2;
+  }
 
   nav::NavMesh meshA, meshB;
-  if (!loadMesh(pathA, meshA) || !loadMesh(pathB, meshB)) return 2;
+  if (!navbench::cli::loadTileSetOrSay("navbench diff", pathA, meshA) ||
+      !navbench::cli::loadTileSetOrSay("navbench diff", pathB, meshB))
+    return 2;
   std::vector<navbench::TestCase> cases;
   if (haveCases) {
     std::string why;

@@ -8,6 +8,7 @@
 // is brought up to date after each batch, so no batch can touch more tiles than the cache's
 // update list (TileCache::MAX_UPDATE) holds.
 #include "app/cli/Cli.h"
+#include "nav/base/Args.h"
 #include "nav/NavMesh.h"
 #include "nav/TileSetFile.h"
 #include "nav/tilecache/ObstacleFile.h"
@@ -21,19 +22,6 @@
 namespace {
 
 using namespace nav::tilecache;
-
-void usage(FILE* f) {
-  std::fprintf(f,
-               "usage: navbench obstacles CACHE.tcache OBSTACLES.txt -o NAV.bin [-q]\n"
-               "  CACHE.tcache   tile cache layers (navbench bake LEVEL --layers -o CACHE.tcache)\n"
-               "  OBSTACLES.txt  one a line, applied in order ('#' comments):\n"
-               "                   cylinder X Y Z RADIUS HEIGHT\n"
-               "                   box MINX MINY MINZ MAXX MAXY MAXZ\n"
-               "                   obox CX CY CZ HX HY HZ YAW      (YAW in radians about +y)\n"
-               "                   remove N                        (the N-th obstacle line, from 1)\n"
-               "  -o NAV.bin     the navmesh with the obstacles, as a tile set (MSET)\n"
-               "  -q, --quiet    only errors\n");
-}
 
 std::string statusText(nav::Status s) {
   char buf[128];
@@ -60,39 +48,20 @@ bool flush(TileCache& cache, nav::NavMesh& mesh, int* steps, std::string* why) {
 int runObstacles(int argc, char** argv) {
   std::string cachePath, obstaclePath, out;
   bool quiet = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "-h" || a == "--help") {
-      usage(stdout);
-      return 0;
-    } else if (a == "-o" || a == "--out") {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "navbench obstacles: -o needs a value\n");
-        return 2;
-      }
-      out = argv[++i];
-    } else if (a == "-q" || a == "--quiet") {
-      quiet = true;
-    } else if (!a.empty() && a[0] == '-') {
-      std::fprintf(stderr, "navbench obstacles: unknown option %s\n", a.c_str());
-      usage(stderr);
-      return 2;
-    } else if (cachePath.empty()) {
-      cachePath = a;
-    } else if (obstaclePath.empty()) {
-      obstaclePath = a;
-    } else {
-      std::fprintf(stderr, "navbench obstacles: unexpected argument %s\n", a.c_str());
-      usage(stderr);
-      return 2;
-    }
-  }
-  if (cachePath.empty() || obstaclePath.empty() || out.empty()) {
-    std::fprintf(stderr, "navbench obstacles: %s\n",
-                 cachePath.empty() ? "no tile cache given" : obstaclePath.empty() ? "no obstacle file given" : "no output file given (-o NAV.bin)");
-    usage(stderr);
-    return 2;
-  }
+  base::Args args("navbench obstacles",
+                  "Applies obstacles to a tile cache, rebuilds the touched tiles and writes the navmesh.");
+  args.positional("CACHE.tcache", &cachePath, "tile cache layers (navbench bake LEVEL --layers -o CACHE.tcache)")
+      .positional("OBSTACLES.txt", &obstaclePath,
+                  "one a line, applied in order ('#' comments):\n"
+                  "  cylinder X Y Z RADIUS HEIGHT\n"
+                  "  box MINX MINY MINZ MAXX MAXY MAXZ\n"
+                  "  obox CX CY CZ HX HY HZ YAW      (YAW in radians about +y)\n"
+                  "  remove N                        (the N-th obstacle line, from 1)")
+      .text("-o, --out", "NAV.bin", &out, "the navmesh with the obstacles, as a tile set (MSET)")
+      .required("no output file given (-o NAV.bin)")
+      .flag("-q, --quiet", &quiet, "only errors");
+  int code = 0;
+  if (!args.parseOrReport(argc, argv, &code)) return code;
 
   const auto t0 = std::chrono::steady_clock::now();
   ObstacleList list;

@@ -9,6 +9,7 @@
 // mean time per query of each. Lengths use nav::straightPathLength (xz on the mesh, 3D across
 // off-mesh connections) for all, so they compare like for like.
 #include "app/cli/Cli.h"
+#include "nav/base/Args.h"
 
 #include "nav/NavMeshQuery.h"
 #include "nav/QueryFilter.h"
@@ -19,7 +20,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -39,48 +39,19 @@ double percentile(const std::vector<double>& sorted, double p) {
   return i + 1 < sorted.size() ? sorted[i] * (1.0 - f) + sorted[i + 1] * f : sorted[i];
 }
 
-int usage(const char* msg) {
-  if (msg) std::fprintf(stderr, "navbench quality: %s\n", msg);
-  std::fprintf(stderr, "usage: navbench quality MESH.bin [--pairs N] [--seed S]\n");
-  return 2;
-}
-
-bool parseInt(const char* s, long lo, long hi, long* out) {
-  char* end = nullptr;
-  const long v = std::strtol(s, &end, 10);
-  if (!end || *end || v < lo || v > hi) return false;
-  *out = v;
-  return true;
-}
-
 int runQuality(int argc, char** argv) {
   std::string meshPath;
   long pairs = 1000, seed = 1;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--pairs") {
-      if (++i >= argc || !parseInt(argv[i], 1, 10000000, &pairs)) return usage("--pairs needs a number in 1..10000000");
-    } else if (a == "--seed") {
-      if (++i >= argc || !parseInt(argv[i], 0, 0xffffffffL, &seed)) return usage("--seed needs a number in 0..2^32-1");
-    } else if (a == "-h" || a == "--help") {
-      usage(nullptr);
-      return 0;
-    } else if (!a.empty() && a[0] == '-') {
-      return usage(("unknown option " + a).c_str());
-    } else if (meshPath.empty()) {
-      meshPath = a;
-    } else {
-      return usage(("unexpected argument " + a).c_str());
-    }
-  }
-  if (meshPath.empty()) return usage("needs MESH.bin");
+  base::Args args("navbench quality",
+                  "How much longer than the shortest are findPath + findStraightPath paths, over random pairs?");
+  args.positional("MESH.bin", &meshPath, "tile set (MSET)")
+      .integer("--pairs", "N", &pairs, 1, 10000000, "random start/end pairs to try")
+      .integer("--seed", "S", &seed, 0, 0xffffffffLL, "random generator seed (same seed, same pairs)");
+  int code = 0;
+  if (!args.parseOrReport(argc, argv, &code)) return code;
 
   nav::NavMesh mesh;
-  std::string why;
-  if (nav::statusFailed(nav::loadTileSetFile(meshPath, mesh, &why))) {
-    std::fprintf(stderr, "navbench quality: %s\n", why.empty() ? (meshPath + ": cannot load tile set").c_str() : why.c_str());
-    return 1;
-  }
+  if (!navbench::cli::loadTileSetOrSay("navbench quality", meshPath, mesh)) return 1;
   nav::NavMeshQuery q;
   nav::ShortestPath exact;
   if (nav::statusFailed(q.init(&mesh, 2048)) || nav::statusFailed(exact.init(&mesh, 8192))) {

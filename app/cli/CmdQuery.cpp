@@ -9,14 +9,16 @@
 // optionally writes one JSON object per case (coordinates with 4 decimals, statuses as hex).
 // --optimal also runs the exact shortest-path search (nav/ShortestPath.h) per pf case and adds
 // `optLen` and `optPath` to its record (null when no exact path was found).
-// --check compares every case that has an `# expect` line (app/cli/TestCaseFile.h) with its
-// result (tolerances in app/cli/TestCaseRun.h), prints "FILE:LINE: ..." per mismatch and exits 1
+// --check compares every case that has an `# expect` line (app/model/TestCaseFile.h) with its
+// result (tolerances in app/model/TestCaseRun.h), prints "FILE:LINE: ..." per mismatch and exits 1
 // on any; --write-expected writes the file with every case's expectation filled in (atomically;
-// OUT may be CASES.txt itself). The run-one-case code is app/cli/TestCaseRun, shared with the
+// OUT may be CASES.txt itself). The run-one-case code is app/model/TestCaseRun, shared with the
 // viewer's Test cases panel.
 #include "app/cli/Cli.h"
-#include "app/cli/TestCaseFile.h"
-#include "app/cli/TestCaseRun.h"
+#include "nav/base/Args.h"
+#include "app/model/TestCaseFile.h"
+#include "app/model/TestCaseJson.h"
+#include "app/model/TestCaseRun.h"
 
 #include "nav/base/AtomicFile.h"
 #include "nav/NavMath.h"
@@ -30,7 +32,6 @@
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -46,149 +47,45 @@ bool readCases(const std::string& path, std::vector<Case>& cases, std::string* w
   return navbench::readTestCaseFile(path, cases, why, header);
 }
 
-void appendVec(std::string& o, const float* v) {
-  char b[96];
-  std::snprintf(b, sizeof(b), "[%.4f,%.4f,%.4f]", double(v[0]), double(v[1]), double(v[2]));
-  o += b;
-}
-void appendPts(std::string& o, const std::vector<float>& pts) {
-  o += '[';
-  for (size_t i = 0; i + 2 < pts.size(); i += 3) {
-    if (i) o += ',';
-    appendVec(o, &pts[i]);
-  }
-  o += ']';
-}
-template <class T> void appendInts(std::string& o, const std::vector<T>& v) {
-  o += '[';
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (i) o += ',';
-    o += std::to_string(uint64_t(v[i]));
-  }
-  o += ']';
-}
-std::string hex(uint32_t v) {
-  char b[16];
-  std::snprintf(b, sizeof(b), "\"0x%x\"", v);
-  return b;
-}
-float polylineLength(const std::vector<float>& pts) {
-  float len = 0;
-  for (size_t i = 3; i + 2 < pts.size(); i += 3) len += nav::vdist(&pts[i - 3], &pts[i]);
-  return len;
-}
-std::string num(double v) {
-  char b[48];
-  std::snprintf(b, sizeof(b), "%.4f", v);
-  return b;
-}
-
+/// Case i's --json record (app/model/TestCaseJson.h), with optLen / optPath when --optimal ran.
 std::string caseJson(size_t i, const Case& c, const Result& r, bool withOpt) {
-  std::string o = "{\"i\":" + std::to_string(i) + ",\"op\":\"" + (c.raycast ? "rc" : "pf") + "\",\"s\":";
-  appendVec(o, c.s);
-  o += ",\"e\":";
-  appendVec(o, c.e);
-  o += ",\"inc\":" + hex(c.inc) + ",\"exc\":" + hex(c.exc);
-  o += ",\"startRef\":" + std::to_string(r.startRef) + ",\"ns\":";
-  appendVec(o, r.ns);
-  if (!c.raycast) {
-    o += ",\"endRef\":" + std::to_string(r.endRef) + ",\"ne\":";
-    appendVec(o, r.ne);
-    const bool found = !r.polys.empty() && r.polys.back() == r.endRef;
-    o += std::string(",\"found\":") + (found ? "true" : "false");
-    o += ",\"pathStatus\":" + hex(r.pathStatus);
-    o += std::string(",\"partial\":") + ((r.pathStatus & nav::PARTIAL_RESULT) ? "true" : "false");
-    o += std::string(",\"outOfNodes\":") + ((r.pathStatus & nav::OUT_OF_NODES) ? "true" : "false");
-    o += ",\"npolys\":" + std::to_string(r.polys.size()) + ",\"polys\":";
-    appendInts(o, r.polys);
-    o += ",\"straightStatus\":" + hex(r.straightStatus);
-    o += ",\"nstraight\":" + std::to_string(r.straightFlags.size());
-    o += ",\"straightLen\":" + num(double(polylineLength(r.straight))) + ",\"straight\":";
-    appendPts(o, r.straight);
-    o += ",\"straightFlags\":";
-    appendInts(o, r.straightFlags);
-    o += ",\"straightRefs\":";
-    appendInts(o, r.straightRefs);
-    o += ",\"nsmooth\":" + std::to_string(r.smooth.size() / 3);
-    o += ",\"smoothLen\":" + num(double(polylineLength(r.smooth))) + ",\"smoothLast\":";
-    if (r.smooth.size() >= 3) appendVec(o, &r.smooth[r.smooth.size() - 3]);
-    else o += "null";
-    if (withOpt) {
-      o += ",\"optLen\":" + (r.hasOpt ? num(double(r.optLen)) : std::string("null")) + ",\"optPath\":";
-      if (r.hasOpt) appendPts(o, r.optPath);
-      else o += "null";
-    }
-  } else {
-    o += ",\"rayStatus\":" + hex(r.rayStatus);
-    char b[48];
-    if (r.t == FLT_MAX) std::snprintf(b, sizeof(b), "3.402823e+38");
-    else std::snprintf(b, sizeof(b), "%.6f", double(r.t));
-    o += std::string(",\"t\":") + b;
-    o += std::string(",\"hit\":") + (r.startRef && r.t <= 1 ? "true" : "false") + ",\"normal\":";
-    appendVec(o, r.normal);
-    o += ",\"npath\":" + std::to_string(r.polys.size()) + ",\"path\":";
-    appendInts(o, r.polys);
-    o += ",\"hitPos\":";
-    appendVec(o, r.hitPos);
+  namespace tj = navbench::testcase_json;
+  std::string opt;
+  if (withOpt && !c.raycast) {
+    opt = ",\"optLen\":";
+    if (r.hasOpt) tj::appendNum(opt, "%.4f", double(r.optLen));
+    else opt += "null";
+    opt += ",\"optPath\":";
+    if (r.hasOpt) tj::appendPts(opt, r.optPath);
+    else opt += "null";
   }
-  o += "}\n";
+  std::string o;
+  tj::appendRecord(o, i, c.raycast, c, r, nav::PARTIAL_RESULT, nav::OUT_OF_NODES, opt);
   return o;
-}
-
-int usage(const char* msg) {
-  if (msg) std::fprintf(stderr, "navbench query: %s\n", msg);
-  std::fprintf(stderr, "usage: navbench query MESH.bin CASES.txt [--json OUT.jsonl] [--repeat R] [--optimal]\n"
-                       "                      [--check] [--write-expected OUT.txt]\n"
-                       "  --check               compare each case with its '# expect' line (status, corridor, straight,\n"
-                       "                        len within 1e-3 wu + 1e-4 * len; rc: status, t within 1e-4, normal within\n"
-                       "                        1e-3, visited); one line per mismatch, exit 1 on any\n"
-                       "  --write-expected OUT  write CASES.txt with every case's expectation filled in (atomically)\n");
-  return 2;
 }
 
 int runQuery(int argc, char** argv) {
   std::string meshPath, casesPath, jsonPath, writeExpectedPath;
   int repeat = 1;
   bool optimal = false, check = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--json") {
-      if (++i >= argc) return usage("--json needs a file name");
-      jsonPath = argv[i];
-    } else if (a == "--optimal") {
-      optimal = true;
-    } else if (a == "--check") {
-      check = true;
-    } else if (a == "--write-expected") {
-      if (++i >= argc) return usage("--write-expected needs a file name");
-      writeExpectedPath = argv[i];
-    } else if (a == "--repeat") {
-      if (++i >= argc) return usage("--repeat needs a number");
-      char* end = nullptr;
-      const long r = std::strtol(argv[i], &end, 10);
-      if (!end || *end || r < 1 || r > 100000) return usage("--repeat needs a number in 1..100000");
-      repeat = int(r);
-    } else if (a == "-h" || a == "--help") {
-      usage(nullptr);
-      return 0;
-    } else if (!a.empty() && a[0] == '-') {
-      return usage(("unknown option " + a).c_str());
-    } else if (meshPath.empty()) {
-      meshPath = a;
-    } else if (casesPath.empty()) {
-      casesPath = a;
-    } else {
-      return usage(("unexpected argument " + a).c_str());
-    }
-  }
-  if (meshPath.empty() || casesPath.empty()) return usage("needs MESH.bin and CASES.txt");
+  base::Args args("navbench query", "Runs a RecastDemo test-case file on a tile set and prints a timing table per operation.");
+  args.positional("MESH.bin", &meshPath, "tile set (MSET)")
+      .positional("CASES.txt", &casesPath, "RecastDemo test cases (pf / rc lines, optional '# expect' lines)")
+      .text("--json", "OUT.jsonl", &jsonPath, "write one JSON object per case (atomically)")
+      .integer("--repeat", "R", &repeat, 1, 100000, "run the whole file R times; times are the fastest run's")
+      .flag("--optimal", &optimal, "also run the exact shortest path per pf case (optLen, optPath in --json)")
+      .flag("--check", &check,
+            "compare each case with its '# expect' line (status, corridor, straight,\n"
+            "len within 1e-3 wu + 1e-4 * len; rc: status, t within 1e-4, normal within\n"
+            "1e-3, visited); one line per mismatch, exit 1 on any")
+      .text("--write-expected", "OUT.txt", &writeExpectedPath,
+            "write CASES.txt with every case's expectation filled in (atomically)");
+  int code = 0;
+  if (!args.parseOrReport(argc, argv, &code)) return code;
 
   nav::NavMesh mesh;
+  if (!navbench::cli::loadTileSetOrSay("navbench query", meshPath, mesh)) return 1;
   std::string why;
-  if (nav::statusFailed(nav::loadTileSetFile(meshPath, mesh, &why))) {
-    std::fprintf(stderr, "navbench query: %s\n", why.empty() ? (meshPath + ": cannot load tile set").c_str() : why.c_str());
-    return 1;
-  }
   std::vector<Case> cases;
   navbench::TestCaseHeader header;
   if (!readCases(casesPath, cases, &why, &header)) {

@@ -3,25 +3,15 @@
 // Writes a generated big world (app/cli/WorldGen.h) as an OBJ, and optionally a level file next
 // to it with tiled bake settings sized for big worlds (0.3 m cells, 64-cell tiles = 19.2 m).
 #include "app/cli/Cli.h"
+#include "nav/base/Args.h"
 #include "app/cli/WorldGen.h"
 #include "nav/bake/LevelFile.h"
 
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 
 namespace {
-
-void usage(FILE* f) {
-  std::fprintf(f,
-               "usage: navbench worldgen --size METRES --seed S -o OUT.obj [--level OUT.json] [--terrain-cell M]\n"
-               "  --size METRES     edge of the square world (32..8192; 2000 = 2 km x 2 km, ~2.3 M triangles)\n"
-               "  --seed S          generator seed (same size + seed -> same bytes)\n"
-               "  -o OUT.obj        OBJ to write (atomically)\n"
-               "  --level OUT.json  also write a level file (tiled bake settings) pointing at OUT.obj\n"
-               "  --terrain-cell M  terrain grid step in metres (default 2)\n");
-}
 
 std::string relativeTo(const std::string& levelPath, const std::string& objPath) {
   // Same folder: just the name; otherwise the path as given (resolved by the caller's cwd).
@@ -35,47 +25,18 @@ std::string relativeTo(const std::string& levelPath, const std::string& objPath)
 int runWorldGen(int argc, char** argv) {
   navbench::worldgen::WorldParams p;
   std::string out, level;
-  bool haveSize = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const char* v = i + 1 < argc ? argv[i + 1] : nullptr;
-    char* end = nullptr;
-    if (a == "-h" || a == "--help") {
-      usage(stdout);
-      return 0;
-    }
-    if (!v) {
-      std::fprintf(stderr, "navbench worldgen: %s needs a value (or is unknown)\n", a.c_str());
-      return 2;
-    }
-    ++i;
-    if (a == "--size") {
-      p.size = std::strtof(v, &end);
-      haveSize = true;
-    } else if (a == "--seed") {
-      p.seed = std::strtoull(v, &end, 10);
-    } else if (a == "--terrain-cell") {
-      p.terrainCell = std::strtof(v, &end);
-    } else if (a == "-o" || a == "--out") {
-      out = v;
-      continue;
-    } else if (a == "--level") {
-      level = v;
-      continue;
-    } else {
-      std::fprintf(stderr, "navbench worldgen: unknown option %s\n", a.c_str());
-      usage(stderr);
-      return 2;
-    }
-    if (!end || *end || end == v) {
-      std::fprintf(stderr, "navbench worldgen: %s: not a number: %s\n", a.c_str(), v);
-      return 2;
-    }
-  }
-  if (out.empty() || !haveSize) {
-    usage(stderr);
-    return 2;
-  }
+  long long seed = 1;
+  base::Args args("navbench worldgen", "Writes a generated big world (terrain, river, city blocks, bridges) as an OBJ.");
+  args.number("--size", "METRES", &p.size, 32, 8192, "edge of the square world (2000 = 2 km x 2 km, ~2.3 M triangles)")
+      .required()
+      .integer("--seed", "S", &seed, 0, 0x7fffffffffffffffLL, "generator seed (same size + seed -> same bytes)")
+      .text("-o, --out", "OUT.obj", &out, "OBJ to write (atomically)")
+      .required()
+      .text("--level", "OUT.json", &level, "also write a level file (tiled bake settings) pointing at OUT.obj")
+      .number("--terrain-cell", "M", &p.terrainCell, 0.5, 16, "terrain grid step in metres");
+  int code = 0;
+  if (!args.parseOrReport(argc, argv, &code)) return code;
+  p.seed = uint64_t(seed);
   const auto t0 = std::chrono::steady_clock::now();
   navbench::worldgen::WorldStats st;
   std::string why;

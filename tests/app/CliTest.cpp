@@ -1,5 +1,5 @@
-// The real navbench binary from the command line: --help, bad input in screenshot mode, and
-// bad options. Runs headless (SDL_VIDEODRIVER=offscreen is set by ctest).
+// The real navbench binary from the command line: --help (the viewer's and each subcommand's),
+// bad input in screenshot mode, and bad options. Runs headless (SDL_VIDEODRIVER=offscreen is set by ctest).
 #include "TestUtil.h"
 #include "render/Screenshot.h"
 
@@ -61,6 +61,28 @@ TEST(Cli, BadOptions) {
   EXPECT_NE(r.output.find("unknown option"), std::string::npos) << r.output;
   r = run("a.obj b.obj");
   EXPECT_EQ(r.exitCode, 2);
+}
+
+// Every subcommand declares its options once (nav/base/Args.h): `navbench SUB --help` is generated
+// from them (exit 0, stdout), and a usage error names the option, shows the usage line and exits 2.
+TEST(Cli, SubcommandsHaveGeneratedHelpAndRefuseUnknownOptions) {
+  // (...) keeps one stream: help on stdout, errors on stderr.
+  auto only = [](const std::string& args, const char* redirect) {
+    return navbench::test::runCommand("('" + std::string(NAVBENCH_EXE) + "' " + args + " " + redirect + ")");
+  };
+  for (const char* sub : {"bake", "crowd", "diff", "obstacles", "quality", "query", "worldgen"}) {
+    Result r = only(std::string(sub) + " --help", "2>/dev/null");
+    EXPECT_EQ(r.exitCode, 0) << sub << r.output;
+    EXPECT_EQ(r.output.rfind(std::string("usage: navbench ") + sub + " ", 0), 0u) << r.output;
+    EXPECT_NE(r.output.find("\n  -h, --help "), std::string::npos) << r.output;
+    r = only(std::string(sub) + " --no-such-option x.bin", "2>&1 >/dev/null");
+    EXPECT_EQ(r.exitCode, 2) << sub << r.output;
+    EXPECT_EQ(r.output.rfind(std::string("navbench ") + sub + ": unknown option --no-such-option\nusage: navbench " + sub, 0), 0u)
+        << r.output;
+  }
+  const Result r = run("query a.bin b.txt --repeat 0");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.output.find("--repeat needs a number in 1..100000, not '0'"), std::string::npos) << r.output;
 }
 
 TEST(Cli, BadLevelFilesFailWithAClearMessage) {
@@ -156,7 +178,7 @@ TEST(Cli, ViewerKeepsItsLevelWhenADroppedFileIsBad) {
   Result r = run(std::string("'") + NAVBENCH_DEFAULT_LEVEL + "' --drop '" + bad + "' --screenshot '" + png +
                  "' --size 1280x720");
   ASSERT_EQ(r.exitCode, 0) << r.output;
-  EXPECT_NE(r.output.find(bad + ": line 3: face index 3 out of range"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(bad + ":3: face index 3 out of range"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("keeping"), std::string::npos) << r.output;
   render::Image img;
   std::string error;

@@ -3,6 +3,9 @@
 // tests/app/data/default_cases.txt on the default level, doctored and malformed expectations,
 // --write-expected, the shared RecastDemo files (skipped when ../shared is absent), and the
 // viewer's Test cases panel driven headless (a dropped file, a click on its first row, a key).
+// What the parser, the runner and the panel's session compute is checked without a binary in
+// tests/model/TestCase*Test.cpp; these runs check the CLI's output and exit codes and the
+// panel's input and pictures.
 #include "TestUtil.h"
 
 #include <gtest/gtest.h>
@@ -87,6 +90,15 @@ std::string keyValue(const std::string& line, const std::string& key) {
   return line.substr(v, end == std::string::npos ? std::string::npos : end - v);
 }
 
+/// Runs the viewer with `args` and --dump-state; the dumped state (a non-object when the run or the
+/// dump failed; the run's output is in *out).
+json viewerState(const std::string& args, const std::string& tag, CmdRun* out) {
+  const std::string dump = tmp(tag + ".json");
+  fs::remove(dump);
+  *out = run(args + " --dump-state " + q(dump));
+  return out->exitCode == 0 ? json::parse(readText(dump), nullptr, false) : json();
+}
+
 } // namespace
 
 // The committed cases on the committed default.bin: every case has an expectation and all hold.
@@ -140,37 +152,14 @@ TEST(TestCaseCheck, DoctoredExpectationsFailWithFileAndLine) {
   EXPECT_NE(r.output.find(", 3 mismatch(es)"), std::string::npos) << r.output;
 }
 
-// Malformed expectations are parse errors naming the file, the line and the problem.
-TEST(TestCaseCheck, MalformedExpectationsAreParseErrors) {
-  struct Bad {
-    const char* text;
-    int line;
-    const char* problem;
-  };
-  const Bad bads[] = {
-      {"pf 1 0 1 5 0 5 0xffff 0x0\n# expect status=hit\n", 2, "status 'hit' is not one of complete"},
-      {"rc 1 0 1 5 0 5 0xffff 0x0\n# expect status=hit t=abc\n", 2, "t='abc'"},
-      {"pf 1 0 1 5 0 5 0xffff 0x0\n\n# expect corridor=-3\n", 3, "corridor='-3' is not a count"},
-      {"rc 1 0 1 5 0 5 0xffff 0x0\n# expect normal=0,1\n", 2, "normal='0,1' is not x,y,z"},
-      {"pf 1 0 1 5 0 5 0xffff 0x0\n# expect visited=3\n", 2, "unknown key 'visited' for a pf case"},
-      {"s Solo Mesh\n# expect status=complete\npf 1 0 1 5 0 5 0xffff 0x0\n", 2, "no pf/rc line above it"},
-      {"pf 1 0 1 5 0 5 0xffff 0x0\n# expect len=3\n# expect len=4\n", 3, "already has one (line 2)"},
-      {"pf 1 0 1 5 0 5 0xffff 0x0\n# expect\n", 2, "no key=value"},
-      {"pf 1 0 1 5 0 5 0xffff 0x0\n# expect len=1 len=2\n", 2, "given twice"},
-  };
-  int i = 0;
-  for (const Bad& b : bads) {
-    const std::string f = writeText("malformed" + std::to_string(i++) + ".txt", b.text);
-    const CmdRun r = check(f);
-    EXPECT_EQ(r.exitCode, 1) << b.text << r.output;
-    EXPECT_NE(r.output.find(f + ":" + std::to_string(b.line) + ": bad expectation: "), std::string::npos) << b.text << r.output;
-    EXPECT_NE(r.output.find(b.problem), std::string::npos) << b.text << r.output;
-    EXPECT_EQ(r.output.find("operation"), std::string::npos) << "no cases may run on a bad file\n" << r.output;
-  }
-  // Ordinary comments (even ones starting with "expected") stay comments.
-  const std::string ok = writeText("comments.txt", "# expected results below\n#\npf 1 0 1 5 0 5 0xffff 0x0\n# expect len=0\n");
-  const CmdRun r = run("query " + q(kMesh) + " " + q(ok));
-  EXPECT_EQ(r.exitCode, 0) << r.output;
+// A file the parser refuses (every refusal: tests/model/TestCaseFileTest.cpp): exit 1, the file,
+// line and problem, and no case runs.
+TEST(TestCaseCheck, AMalformedFileRunsNoCase) {
+  const std::string f = writeText("malformed.txt", "pf 1 0 1 5 0 5 0xffff 0x0\n# expect visited=3\n");
+  const CmdRun r = check(f);
+  EXPECT_EQ(r.exitCode, 1) << r.output;
+  EXPECT_NE(r.output.find(f + ":2: bad expectation: unknown key 'visited' for a pf case"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("operation"), std::string::npos) << "no cases may run on a bad file\n" << r.output;
 }
 
 // --write-expected on a file without expectations gives the committed ones back, keeps every other
@@ -255,11 +244,8 @@ TEST(TestCaseCheck, SharedRecastDemoCases) {
 TEST(TestCasePanel, DropRunClickShowsTheCase) {
   const std::string level = std::string(NAVBENCH_SOURCE_DIR) + "/assets/levels/default.obj";
   const std::string common = q(level) + " --drop " + q(kCases) + " --size 1280x720 --screenshot " + q(tmp("panel.png"));
-  const std::string dump1 = tmp("panel1.json");
-  fs::remove(dump1);
-  CmdRun r = run(common + " --dump-state " + q(dump1));
-  ASSERT_EQ(r.exitCode, 0) << r.output;
-  json s1 = json::parse(readText(dump1), nullptr, false);
+  CmdRun r;
+  const json s1 = viewerState(common, "panel1", &r);
   ASSERT_TRUE(s1.is_object()) << r.output;
   const json& tc = s1["testCases"];
   EXPECT_EQ(tc["path"], kCases);
@@ -277,11 +263,7 @@ TEST(TestCasePanel, DropRunClickShowsTheCase) {
 
   char click[64];
   std::snprintf(click, sizeof click, " --click %.0f,%.0f", double(x), double(y));
-  const std::string dump2 = tmp("panel2.json");
-  fs::remove(dump2);
-  r = run(common + click + " --dump-state " + q(dump2));
-  ASSERT_EQ(r.exitCode, 0) << r.output;
-  json s2 = json::parse(readText(dump2), nullptr, false);
+  const json s2 = viewerState(common + click, "panel2", &r);
   ASSERT_TRUE(s2.is_object()) << r.output;
   EXPECT_EQ(s2["testCases"]["selected"], 0);
   EXPECT_EQ(s2["activeTool"], "Pathfind Straight");
@@ -292,11 +274,7 @@ TEST(TestCasePanel, DropRunClickShowsTheCase) {
   EXPECT_EQ(s2["toolState"]["corridor"].size(), c0["polys"].get<size_t>());
   EXPECT_EQ(s2["toolState"]["straight"].size(), 3 * c0["straight"].get<size_t>());
 
-  const std::string dump3 = tmp("panel3.json");
-  fs::remove(dump3);
-  r = run(common + click + " --key down --key down --dump-state " + q(dump3));
-  ASSERT_EQ(r.exitCode, 0) << r.output;
-  json s3 = json::parse(readText(dump3), nullptr, false);
+  const json s3 = viewerState(common + click + " --key down --key down", "panel3", &r);
   ASSERT_TRUE(s3.is_object()) << r.output;
   EXPECT_EQ(s3["testCases"]["selected"], 2);
   EXPECT_EQ(s3["activeTool"], "Raycast");
@@ -313,12 +291,8 @@ TEST(TestCasePanel, DropRunClickShowsTheCase) {
 TEST(TestCasePanel, BadFileAndOtherLevelAreReported) {
   const std::string bad = writeText("bad_drop.txt", "s Solo Mesh\npf 1 0 1 5 0 5 0xffff 0x0\n# expect status=sideways\n");
   const std::string level = std::string(NAVBENCH_SOURCE_DIR) + "/assets/levels/default.obj";
-  const std::string dump = tmp("bad_drop.json");
-  fs::remove(dump);
-  const CmdRun r = run(q(level) + " --drop " + q(bad) + " --size 640x480 --screenshot " + q(tmp("bad_drop.png")) +
-                    " --dump-state " + q(dump));
-  ASSERT_EQ(r.exitCode, 0) << r.output;
-  json s = json::parse(readText(dump), nullptr, false);
+  CmdRun r;
+  json s = viewerState(q(level) + " --drop " + q(bad) + " --size 640x480 --screenshot " + q(tmp("bad_drop.png")), "bad_drop", &r);
   ASSERT_TRUE(s.is_object()) << r.output;
   EXPECT_NE(s["testCases"]["error"].get<std::string>().find(bad + ":3: bad expectation"), std::string::npos) << s.dump();
   EXPECT_TRUE(s["testCases"]["cases"].empty());
@@ -327,12 +301,8 @@ TEST(TestCasePanel, BadFileAndOtherLevelAreReported) {
 
   // A good file made on another level: it runs, and the panel says which level it was made on.
   const std::string other = writeText("other_level.txt", "s Solo Mesh\nf nav_test.obj\npf 4 0 24 4 3 36 0x3 0x0\n");
-  fs::remove(dump);
-  const CmdRun r2 = run(q(level) + " --drop " + q(other) + " --size 640x480 --screenshot " + q(tmp("other_level.png")) +
-                        " --dump-state " + q(dump));
-  ASSERT_EQ(r2.exitCode, 0) << r2.output;
-  s = json::parse(readText(dump), nullptr, false);
-  ASSERT_TRUE(s.is_object()) << r2.output;
+  s = viewerState(q(level) + " --drop " + q(other) + " --size 640x480 --screenshot " + q(tmp("other_level.png")), "other_level", &r);
+  ASSERT_TRUE(s.is_object()) << r.output;
   EXPECT_EQ(s["testCases"]["error"], "");
   EXPECT_EQ(s["testCases"]["cases"].size(), 1u);
   const std::string note = s["testCases"]["levelNote"];
@@ -346,13 +316,8 @@ TEST(TestCasePanel, AppendExportsTheShownCase) {
   const std::string file = writeText("append.txt", readText(kCases));
   const std::string level = std::string(NAVBENCH_SOURCE_DIR) + "/assets/levels/default.obj";
   const std::string common = q(level) + " --drop " + q(file) + " --size 1280x720 --screenshot " + q(tmp("append.png"));
-  auto state = [&](const std::string& extra, const std::string& tag) {
-    const std::string dump = tmp(tag + ".json");
-    fs::remove(dump);
-    const CmdRun r = run(common + extra + " --dump-state " + q(dump));
-    EXPECT_EQ(r.exitCode, 0) << r.output;
-    return json::parse(readText(dump), nullptr, false);
-  };
+  CmdRun r;
+  auto state = [&](const std::string& extra, const std::string& tag) { return viewerState(common + extra, tag, &r); };
   json s = state("", "append1");
   ASSERT_TRUE(s.is_object());
   char click[64];
@@ -378,19 +343,7 @@ TEST(TestCasePanel, AppendExportsTheShownCase) {
   EXPECT_EQ(cases[17]["status"], cases[0]["status"]);
   EXPECT_EQ(cases[17]["polys"], cases[0]["polys"]);
   EXPECT_EQ(cases[17]["check"], -1) << "the new case has no expectation yet";
-  const CmdRun r = check(file);
+  r = check(file);
   EXPECT_EQ(r.exitCode, 0) << r.output;
   EXPECT_NE(r.output.find("17 of 18 cases checked, 0 mismatch"), std::string::npos) << r.output;
-}
-
-// CRLF files stay CRLF when the expectations are written.
-TEST(TestCaseCheck, WriteExpectedKeepsCrlf) {
-  const std::string in = writeText("crlf.txt", "s Tile Mesh\r\nf default.obj\r\npf 4 0 24 4 3 36 0xffff 0x0\r\n# note\r\n");
-  const std::string out = tmp("crlf_out.txt");
-  const CmdRun r = run("query " + q(kMesh) + " " + q(in) + " --write-expected " + q(out));
-  ASSERT_EQ(r.exitCode, 0) << r.output;
-  const std::string text = readText(out);
-  EXPECT_EQ(text.rfind("s Tile Mesh\r\nf default.obj\r\npf 4 0 24 4 3 36 0xffff 0x0\r\n# expect status=complete ", 0), 0u) << text;
-  EXPECT_NE(text.find(" len=12.3693\r\n# note\r\n"), std::string::npos) << text;
-  EXPECT_EQ(check(out).exitCode, 0);
 }

@@ -14,6 +14,8 @@
 // rows with 6 floats and 2 flag numbers (strtoul base 0, as navbench reads them). A test tool: bad
 // input gets a message and exit code 1, without navbench's finer diagnostics.
 #include "RefSmoothPath.h"
+#include "app/model/TestCaseJson.h"
+#include "nav/base/Args.h"
 
 #include <DetourCommon.h>
 #include <DetourNavMesh.h>
@@ -229,92 +231,7 @@ struct Runner {
   }
 };
 
-// --- output (the same text as navbench's --json records) ------------------------------------------
-
-void appendf(std::string& o, const char* f, double a, double b = 0, double c = 0) {
-  char buf[160];
-  std::snprintf(buf, sizeof buf, f, a, b, c);
-  o += buf;
-}
-void appendVec(std::string& o, const float* v) { appendf(o, "[%.4f,%.4f,%.4f]", v[0], v[1], v[2]); }
-void appendPts(std::string& o, const std::vector<float>& pts) {
-  o += '[';
-  for (size_t i = 0; i + 2 < pts.size(); i += 3) {
-    if (i) o += ',';
-    appendVec(o, &pts[i]);
-  }
-  o += ']';
-}
-template <class T> void appendInts(std::string& o, const std::vector<T>& v) {
-  o += '[';
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (i) o += ',';
-    o += std::to_string(uint64_t(v[i]));
-  }
-  o += ']';
-}
-void appendHex(std::string& o, unsigned v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "\"0x%x\"", v);
-  o += b;
-}
-float polylineLength(const std::vector<float>& pts) {
-  float len = 0;
-  for (size_t i = 3; i + 2 < pts.size(); i += 3) len += dtVdist(&pts[i - 3], &pts[i]);
-  return len;
-}
-
-void appendRecord(std::string& o, size_t i, const Case& c, const Result& r) {
-  o += "{\"i\":" + std::to_string(i) + ",\"op\":\"" + (c.rc ? "rc" : "pf") + "\",\"s\":";
-  appendVec(o, c.s);
-  o += ",\"e\":";
-  appendVec(o, c.e);
-  o += ",\"inc\":";
-  appendHex(o, c.inc);
-  o += ",\"exc\":";
-  appendHex(o, c.exc);
-  o += ",\"startRef\":" + std::to_string(r.startRef) + ",\"ns\":";
-  appendVec(o, r.ns);
-  if (!c.rc) {
-    o += ",\"endRef\":" + std::to_string(r.endRef) + ",\"ne\":";
-    appendVec(o, r.ne);
-    o += std::string(",\"found\":") + (!r.polys.empty() && r.polys.back() == r.endRef ? "true" : "false");
-    o += ",\"pathStatus\":";
-    appendHex(o, r.pathStatus);
-    o += std::string(",\"partial\":") + ((r.pathStatus & DT_PARTIAL_RESULT) ? "true" : "false");
-    o += std::string(",\"outOfNodes\":") + ((r.pathStatus & DT_OUT_OF_NODES) ? "true" : "false");
-    o += ",\"npolys\":" + std::to_string(r.polys.size()) + ",\"polys\":";
-    appendInts(o, r.polys);
-    o += ",\"straightStatus\":";
-    appendHex(o, r.straightStatus);
-    o += ",\"nstraight\":" + std::to_string(r.straightFlags.size()) + ",\"straightLen\":";
-    appendf(o, "%.4f", polylineLength(r.straight));
-    o += ",\"straight\":";
-    appendPts(o, r.straight);
-    o += ",\"straightFlags\":";
-    appendInts(o, r.straightFlags);
-    o += ",\"straightRefs\":";
-    appendInts(o, r.straightRefs);
-    o += ",\"nsmooth\":" + std::to_string(r.smooth.size() / 3) + ",\"smoothLen\":";
-    appendf(o, "%.4f", polylineLength(r.smooth));
-    o += ",\"smoothLast\":";
-    if (r.smooth.size() >= 3) appendVec(o, &r.smooth[r.smooth.size() - 3]);
-    else o += "null";
-  } else {
-    o += ",\"rayStatus\":";
-    appendHex(o, r.rayStatus);
-    o += ",\"t\":";
-    if (r.t == FLT_MAX) o += "3.402823e+38";
-    else appendf(o, "%.6f", r.t);
-    o += std::string(",\"hit\":") + (r.startRef && r.t <= 1 ? "true" : "false") + ",\"normal\":";
-    appendVec(o, r.normal);
-    o += ",\"npath\":" + std::to_string(r.polys.size()) + ",\"path\":";
-    appendInts(o, r.polys);
-    o += ",\"hitPos\":";
-    appendVec(o, r.hitPos);
-  }
-  o += "}\n";
-}
+// --- output (navbench's --json records: app/model/TestCaseJson.h) ---------------------------------
 
 bool writeFile(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp";
@@ -328,39 +245,18 @@ bool writeFile(const std::string& path, const std::string& text) {
   return std::rename(tmp.c_str(), path.c_str()) == 0;
 }
 
-int usage(const char* msg) {
-  if (msg) std::fprintf(stderr, "detour_query_harness: %s\n", msg);
-  std::fprintf(stderr, "usage: detour_query_harness MESH.bin CASES.txt [--json OUT.jsonl] [--repeat R]\n");
-  return 2;
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
   std::string meshPath, casesPath, jsonPath;
   int repeat = 1;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--json") {
-      if (++i >= argc) return usage("--json needs a file name");
-      jsonPath = argv[i];
-    } else if (a == "--repeat") {
-      if (++i >= argc) return usage("--repeat needs a number");
-      char* end = nullptr;
-      const long r = std::strtol(argv[i], &end, 10);
-      if (!end || *end || r < 1 || r > 100000) return usage("--repeat needs a number in 1..100000");
-      repeat = int(r);
-    } else if (!a.empty() && a[0] == '-') {
-      return usage(("unknown option " + a).c_str());
-    } else if (meshPath.empty()) {
-      meshPath = a;
-    } else if (casesPath.empty()) {
-      casesPath = a;
-    } else {
-      return usage(("unexpected argument " + a).c_str());
-    }
-  }
-  if (meshPath.empty() || casesPath.empty()) return usage("needs MESH.bin and CASES.txt");
+  base::Args args("detour_query_harness", "navbench query's cases and --json records, run by Detour.");
+  args.positional("MESH.bin", &meshPath, "tile set (MSET)")
+      .positional("CASES.txt", &casesPath, "RecastDemo test cases")
+      .text("--json", "OUT.jsonl", &jsonPath, "write one JSON object per case")
+      .integer("--repeat", "R", &repeat, 1, 100000, "run the whole file R times; times are the fastest run's");
+  int code = 0;
+  if (!args.parseOrReport(argc, argv, &code)) return code;
 
   std::string why;
   dtNavMesh* mesh = loadAll(meshPath.c_str(), &why);
@@ -415,7 +311,8 @@ int main(int argc, char** argv) {
   int rc = 0;
   if (!jsonPath.empty()) {
     std::string out;
-    for (size_t i = 0; i < cases.size(); ++i) appendRecord(out, i, cases[i], results[i]);
+    for (size_t i = 0; i < cases.size(); ++i)
+      navbench::testcase_json::appendRecord(out, i, cases[i].rc, cases[i], results[i], DT_PARTIAL_RESULT, DT_OUT_OF_NODES);
     if (!writeFile(jsonPath, out)) {
       std::fprintf(stderr, "detour_query_harness: %s: cannot write\n", jsonPath.c_str());
       rc = 1;

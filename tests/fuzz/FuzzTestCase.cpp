@@ -1,8 +1,8 @@
-// FuzzTestCase.cpp: the RecastDemo test-case parser (app/cli/TestCaseFile.h). Parsed cases must
+// FuzzTestCase.cpp: the RecastDemo test-case parser (app/model/TestCaseFile.h). Parsed cases must
 // have finite coordinates. Expectations round-trip: writing them into any file that parses
 // (replaceExpectations, as `navbench query --write-expected` does) gives a file that parses to the
 // same cases, each with exactly the expectation written.
-#include "app/cli/TestCaseFile.h"
+#include "app/model/TestCaseFile.h"
 
 #include <cmath>
 

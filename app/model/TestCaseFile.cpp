@@ -1,5 +1,5 @@
 // TestCaseFile.cpp: see TestCaseFile.h.
-#include "app/cli/TestCaseFile.h"
+#include "app/model/TestCaseFile.h"
 
 #include <cmath>
 #include <cstdio>

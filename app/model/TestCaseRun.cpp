@@ -1,5 +1,5 @@
 // TestCaseRun.cpp: see TestCaseRun.h.
-#include "app/cli/TestCaseRun.h"
+#include "app/model/TestCaseRun.h"
 
 #include "nav/NavMath.h"
 #include "nav/NavMeshQuery.h"

@@ -1,4 +1,4 @@
-// TestCaseRun.h: runs one RecastDemo test case (app/cli/TestCaseFile.h) and checks it against its
+// TestCaseRun.h: runs one RecastDemo test case (app/model/TestCaseFile.h) and checks it against its
 // expected result. Shared by `navbench query` and the viewer's Test cases panel, so both give
 // the same numbers.
 //
@@ -12,7 +12,7 @@
 //   t       |actual - expected| <= 1e-4
 //   normal  each component within 1e-3
 #pragma once
-#include "app/cli/TestCaseFile.h"
+#include "app/model/TestCaseFile.h"
 
 #include "nav/NavTypes.h"
 
