@@ -88,6 +88,24 @@ TEST_F(CheckCli, LevelIsBakedFirst) {
   EXPECT_TRUE(surfaceRan); // the level's triangles came with it
 }
 
+TEST_F(CheckCli, GeneratedHelpAndUnknownOptions) {
+  CliRun r = navbench("--help");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.out.rfind("usage: navbench check ", 0), 0u) << r.out;
+  for (const char* opt : {"--filter", "--seeds", "--pairs", "--seed", "--json", "--junit", "--write-baseline", "--baseline",
+                          "--fail-on", "--min-width", "--node-budget", "--no-seams"})
+    EXPECT_NE(r.out.find(std::string("\n  ") + opt + " "), std::string::npos) << opt;
+  r = navbench("--no-such-option " + bin);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("unknown option --no-such-option"), std::string::npos) << r.out;
+  r = navbench(bin + " --fail-on sometimes");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("--fail-on"), std::string::npos) << r.out;
+  r = navbench(bin + " --filter 0xffef");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("--filter"), std::string::npos) << r.out;
+}
+
 TEST_F(CheckCli, BadInputExitsTwoWithNoOutput) {
   const std::string json = dir + "/r.json";
   const std::string junk = dir + "/junk.bin";
