@@ -150,27 +150,19 @@ ObstacleModel::Outcome ObstacleModel::removeAll() {
   return ok ? record(std::move(before), "") : failed(why);
 }
 
-ObstacleModel::Outcome ObstacleModel::undo() {
-  TileCacheState* tc = cache();
-  if (m_undo.empty() || !tc) return {};
-  Step s = std::move(m_undo.back());
-  m_undo.pop_back();
-  std::string why;
-  const bool ok = tc->setAll(s.before, &why);
-  m_sel = -1;
-  m_redo.push_back(std::move(s));
-  return ok ? Outcome{} : failed(why);
-}
+ObstacleModel::Outcome ObstacleModel::undo() { return replay(m_undo, m_redo, false); }
 
-ObstacleModel::Outcome ObstacleModel::redo() {
+ObstacleModel::Outcome ObstacleModel::redo() { return replay(m_redo, m_undo, true); }
+
+ObstacleModel::Outcome ObstacleModel::replay(std::vector<Step>& from, std::vector<Step>& to, bool forward) {
   TileCacheState* tc = cache();
-  if (m_redo.empty() || !tc) return {};
-  Step s = std::move(m_redo.back());
-  m_redo.pop_back();
+  if (from.empty() || !tc) return {};
+  Step s = std::move(from.back());
+  from.pop_back();
   std::string why;
-  const bool ok = tc->setAll(s.after, &why);
+  const bool ok = tc->setAll(forward ? s.after : s.before, &why);
   m_sel = -1;
-  m_undo.push_back(std::move(s));
+  to.push_back(std::move(s));
   return ok ? Outcome{} : failed(why);
 }
 

@@ -107,6 +107,9 @@ public:
 private:
   Outcome record(std::vector<Obstacle> before, std::string text);
   static Outcome failed(const std::string& why) { return {why, true, false}; }
+  struct Step;
+  /// Undo (forward false: the last step of `from` taken back) or redo; the step moves to `to`.
+  Outcome replay(std::vector<Step>& from, std::vector<Step>& to, bool forward);
 
   NavState* m_nav = nullptr;
   Obstacle m_shape;
