@@ -56,6 +56,7 @@ std::string readFile(const std::string& path) {
 class Viewer {
 public:
   Viewer(const std::string& dir, const std::string& args) : m_log(dir + "/viewer.log") {
+    fs::remove(m_log); // (waits read it: not the last run's)
     const std::string cmd = "cd " + q(dir) + " && exec env " + env(dir) + q(NAVBENCH_EXE) + " " + args + " > " + q(m_log) + " 2>&1";
     m_pid = ::fork();
     if (m_pid == 0) {
@@ -127,11 +128,11 @@ size_t journalVolumes(const std::string& dir) {
 }
 
 /// A headless run in `dir` (screenshot + state dump), its output and dumped state.
-struct Run : navbench::test::CommandResult {
+struct AppRun : navbench::test::CommandResult {
   json state;
 };
-Run headless(const std::string& dir, const std::string& args) {
-  Run r;
+AppRun headless(const std::string& dir, const std::string& args) {
+  AppRun r;
   const std::string dump = dir + "/state.json";
   fs::remove(dump);
   static_cast<navbench::test::CommandResult&>(r) = navbench::test::runCommand(
@@ -173,7 +174,7 @@ TEST(Recovery, VolumeComesBackAfterSigterm) {
   EXPECT_EQ(added["verts"].size(), 3u) << added.dump();
 
   // Opened again headless without --recover: the level file's two volumes, the journal kept.
-  const Run plain = headless(dir, "");
+  const AppRun plain = headless(dir, "");
   ASSERT_EQ(plain.exitCode, 0) << plain.output;
   EXPECT_EQ(plain.state["editor"]["volumes"].size(), 2u);
   EXPECT_NE(plain.output.find("--recover restores them"), std::string::npos) << plain.output;
@@ -181,7 +182,7 @@ TEST(Recovery, VolumeComesBackAfterSigterm) {
 
   // --recover: the volume is back, re-baked into the navmesh, unsaved (the level file unchanged).
   const std::string levelFile = readFile(dir + "/default.json");
-  const Run rec = headless(dir, "--recover");
+  const AppRun rec = headless(dir, "--recover");
   ASSERT_EQ(rec.exitCode, 0) << rec.output;
   EXPECT_NE(rec.output.find("restored the unsaved edits"), std::string::npos) << rec.output;
   ASSERT_EQ(rec.state["editor"]["volumes"].size(), 3u) << rec.state["editor"].dump();
@@ -191,6 +192,33 @@ TEST(Recovery, VolumeComesBackAfterSigterm) {
   EXPECT_EQ(rec.state["activeTool"], "Convex Volumes");
   EXPECT_EQ(readFile(dir + "/default.json"), levelFile);
   EXPECT_TRUE(rec.state["recovery"]["exists"].get<bool>());
+}
+
+// Opening a level with a journal asks: R restores (the journal is kept while the edits are
+// unsaved), D discards (the journal is removed).
+TEST(Recovery, ThePromptRestoresOrDiscards) {
+  const std::string dir = levelDir("prompt");
+  {
+    Viewer v(dir, std::string("default.json --size 1280x720 --tool 'Convex Volumes' ") + kVolume);
+    ASSERT_TRUE(waitFor(v, 150, [&] { return journalVolumes(dir) == 3; })) << v.log();
+    ::kill(v.pid(), SIGTERM);
+    ASSERT_TRUE(v.waitExit(5.0)) << v.log();
+  }
+  {
+    Viewer v(dir, "default.json --size 1280x720 --key r");
+    ASSERT_TRUE(waitFor(v, 120, [&] { return v.log().find("restored the unsaved edits") != std::string::npos; })) << v.log();
+    ::kill(v.pid(), SIGTERM);
+    ASSERT_TRUE(v.waitExit(5.0)) << v.log();
+    EXPECT_EQ(journalVolumes(dir), 3u) << "restored, still unsaved: kept\n" << v.log();
+  }
+  {
+    Viewer v(dir, "default.json --size 1280x720 --key d");
+    ASSERT_TRUE(waitFor(v, 120, [&] { return v.log().find("discarded") != std::string::npos; })) << v.log();
+    EXPECT_FALSE(fs::exists(navbench::recoveryPath(journalDir(dir), dir + "/default.json"))) << v.log();
+    ::kill(v.pid(), SIGTERM);
+    ASSERT_TRUE(v.waitExit(5.0)) << v.log();
+    EXPECT_TRUE(journal(dir).is_null()) << "nothing unsaved after the discard: no journal";
+  }
 }
 
 TEST(Recovery, SigtermWithNothingUnsavedExitsAndLeavesNoJournal) {
@@ -222,11 +250,11 @@ TEST(Recovery, BrokenJournalIsRefusedNamingIt) {
   const std::string dir = levelDir("broken");
   const std::string path = navbench::recoveryPath(journalDir(dir), dir + "/default.json");
   fs::create_directories(journalDir(dir));
-  std::ofstream(path) << "{\"navbenchScenario\": 1, \"level\": 12}";
-  const Run r = headless(dir, "--recover");
+  std::ofstream(path) << R"({"navbenchScenario": 1, "level": 12, "navmesh": "", "camera": {}, "tool": {"name": "Pick"}, "filter": {}})";
+  const AppRun r = headless(dir, "--recover");
   EXPECT_EQ(r.exitCode, 1) << r.output;
   EXPECT_NE(r.output.find(path), std::string::npos) << "the message names the journal\n" << r.output;
-  EXPECT_NE(r.output.find("level"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("level"), std::string::npos) << "and the problem\n" << r.output;
   EXPECT_TRUE(fs::exists(path)) << "left for the user";
 }
 
