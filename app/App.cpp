@@ -36,15 +36,18 @@ void saveImguiIni(const std::string& path) {
   if (!base::writeFileAtomic(path, data, n, why)) std::fprintf(stderr, "navbench: %s\n", why.c_str());
 }
 
-// SIGTERM, SIGINT, SIGHUP: the handler only records the signal (async-signal-safe); the frame
-// loop sees it at its next frame, writes the journal and exits.
-volatile std::sig_atomic_t g_stopSignal = 0;
-extern "C" void onStopSignal(int sig) { g_stopSignal = sig; }
+// SIGTERM, SIGINT, SIGHUP: the handler only records the signal (a lock-free atomic store is
+// async-signal-safe, and the watchdog thread reads it without a race); the frame loop sees it at
+// its next frame, writes the journal and exits.
+std::atomic<int> g_stopSignal{0};
+static_assert(std::atomic<int>::is_always_lock_free, "the signal handler stores into it");
+extern "C" void onStopSignal(int sig) { g_stopSignal.store(sig); }
 
 void installStopSignals() {
   struct sigaction sa;
   std::memset(&sa, 0, sizeof sa);
   sa.sa_handler = onStopSignal;
+  sa.sa_flags = SA_RESTART; // reads and waits under way go on; the loop acts on the flag
   sigemptyset(&sa.sa_mask);
   for (int sig : {SIGTERM, SIGINT, SIGHUP}) sigaction(sig, &sa, nullptr);
 }
@@ -68,7 +71,7 @@ private:
     double seen = -1;
     while (!m_quit) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      const int sig = g_stopSignal;
+      const int sig = g_stopSignal.load();
       if (sig == 0) continue;
       if (seen < 0) seen = nowMs();
       else if (nowMs() - seen > 800.0) {
@@ -130,7 +133,7 @@ int App::run(const AppOptions& options) {
   int frame = 0;
   double last = nowMs();
   while (m_running) {
-    if (const int sig = g_stopSignal) stopOnSignal(sig);
+    if (const int sig = g_stopSignal.load()) stopOnSignal(sig);
     const double start = nowMs();
     const float dt = float(std::min(0.1, (start - last) / 1000.0));
     m_stats.frameMs = float(start - last);
