@@ -53,7 +53,7 @@ void installStopSignals() {
 }
 
 // Whatever the main thread is waiting in when a signal comes (a level load, a bake or rebake
-// being joined, a slow frame), the process is gone within a second: 800 ms after the signal this
+// being joined, a slow frame), the process is gone within a second: 500 ms after the signal this
 // thread ends it (code 128 + signal). The journal is kept current at every edit, so at most the
 // camera since the last edit is lost then.
 class StopWatchdog {
@@ -74,7 +74,7 @@ private:
       const int sig = g_stopSignal.load();
       if (sig == 0) continue;
       if (seen < 0) seen = nowMs();
-      else if (nowMs() - seen > 800.0) {
+      else if (nowMs() - seen > 500.0) {
         std::fprintf(stderr, "navbench: signal %d: stopped while busy\n", sig);
         std::_Exit(128 + sig);
       }
