@@ -70,6 +70,17 @@ __attribute__((always_inline)) inline float stepCost(bool plain, const QueryFilt
                                  nextPoly);
 }
 
+// Puts node in the open list: pushed (and flagged NODE_OPEN) on first opening, otherwise the
+// heap is restored after its total dropped (decrease-key).
+__attribute__((always_inline)) inline void openNode(OpenList& open, Node* node) {
+  if (node->flags & NODE_OPEN) {
+    open.modify(node);
+  } else {
+    node->flags |= NODE_OPEN;
+    open.push(node);
+  }
+}
+
 // The first half of a relaxation, shared by findPath and the sliced search: starts the observer's
 // event for the link and decodes its neighbour. False when the link is skipped: no neighbour, the
 // expanded polygon's parent, or a polygon the filter refuses (the flag test inlined when plain).
@@ -145,12 +156,7 @@ __attribute__((always_inline)) inline void relaxNode(OpenList& open, Node* node,
   node->flags = uint8_t((node->flags & ~(NODE_CLOSED | NODE_PARENT_DETACHED)) | detached);
   node->cost = cost;
   node->total = total;
-  if (node->flags & NODE_OPEN) {
-    open.modify(node);
-  } else {
-    node->flags |= NODE_OPEN;
-    open.push(node);
-  }
+  openNode(open, node);
   if (heuristic < bestHeuristic) {
     bestHeuristic = heuristic;
     bestNode = node;
@@ -1728,12 +1734,7 @@ Status NavMeshQuery::findDistanceToWall(PolyRef startRef, const float* centerPos
       neighbourNode->flags = uint8_t(neighbourNode->flags & ~NODE_CLOSED);
       neighbourNode->parent = m_nodePool.getNodeIdx(bestNode);
       neighbourNode->total = total;
-      if (neighbourNode->flags & NODE_OPEN) {
-        m_openList.modify(neighbourNode);
-      } else {
-        neighbourNode->flags |= NODE_OPEN;
-        m_openList.push(neighbourNode);
-      }
+      openNode(m_openList, neighbourNode);
     }
   }
 
