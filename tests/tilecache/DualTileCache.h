@@ -8,7 +8,6 @@
 #include "tests/tilecache/LayerTestUtil.h"
 
 #include "nav/NavMesh.h"
-#include "nav/base/BitMath.h"
 #include "nav/tilecache/Lz4Compressor.h"
 #include "nav/tilecache/TileCache.h"
 
@@ -147,6 +146,21 @@ inline bool loadLevelLinks(const std::string& path, LevelLinks* out, std::string
   return true;
 }
 
+inline unsigned int nextPow2u(unsigned int v) {
+  v--;
+  v |= v >> 1;
+  v |= v >> 2;
+  v |= v >> 4;
+  v |= v >> 8;
+  v |= v >> 16;
+  return v + 1;
+}
+inline unsigned int ilog2u(unsigned int v) {
+  unsigned int r = 0;
+  while (v >>= 1) ++r;
+  return r;
+}
+
 /// Both tile caches over their navmeshes, every layer added and built.
 struct DualCache {
   nav::tilecache::Lz4Compressor comp;
@@ -196,7 +210,7 @@ struct DualCache {
     params.maxTiles = maxTiles;
     params.maxObstacles = maxObstacles;
 
-    unsigned int tileBits = base::ilog2(base::nextPow2(unsigned(maxTiles)));
+    unsigned int tileBits = ilog2u(nextPow2u(unsigned(maxTiles)));
     if (tileBits > 14) tileBits = 14;
     const unsigned int polyBits = 22 - tileBits;
     std::memset(&meshParams, 0, sizeof meshParams);
