@@ -91,13 +91,20 @@ TEST(History, TheVersionGrowsOnEveryChangeAndTheCallbackSeesIt) {
   EXPECT_EQ(h.version(), 5u) << "no client, no step";
 }
 
+/// A client with nothing to undo (its steps only count).
+struct Nothing : HistoryClient {
+  int undone = 0, redone = 0;
+  void undo() override { ++undone; }
+  void redo() override { ++redone; }
+};
+
 TEST(History, NamesTheStepsAndKeepsAtMostTheLimit) {
   History h;
-  Counter a;
-  a.history = &h;
+  Nothing a;
   h.push(&a, "added volume 0");
   EXPECT_EQ(h.undoName(), "added volume 0");
   h.undo();
+  EXPECT_EQ(a.undone, 1);
   EXPECT_EQ(h.redoName(), "added volume 0");
   EXPECT_EQ(h.undoName(), "");
   for (size_t i = 0; i < History::kMaxSteps + 10; ++i) h.push(&a);
