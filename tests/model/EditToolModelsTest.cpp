@@ -4,12 +4,16 @@
 #include "app/model/EditPrune.h"
 #include "app/model/EditTiles.h"
 #include "app/model/EditVolumes.h"
+#include "nav/NavMeshQuery.h"
+#include "nav/QueryFilter.h"
 #include "tests/model/EditFixture.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <memory>
+#include <utility>
 
 namespace {
 
@@ -189,6 +193,25 @@ TEST(EditTilesModel, ShiftClickRemovesATileAClickRebuildsItAsBaked) {
   EXPECT_EQ(meshBytes(f.nav.mesh()), original) << "rebuild all after remove all";
 }
 
+/// Whether `target` is reachable from `start` with the default filter minus disabled polys
+/// (an A* search of its own, not the tool's flood).
+bool reachable(nav::NavMeshQuery& query, const nav::NavMesh& mesh, nav::PolyRef start, nav::PolyRef target) {
+  nav::QueryFilter filter;
+  filter.setIncludeFlags(nav::bake::FLAG_ALL ^ nav::bake::FLAG_DISABLED);
+  const nav::MeshTile* tile = nullptr;
+  const nav::Poly* poly = nullptr;
+  float a[3] = {0, 0, 0}, b[3] = {0, 0, 0};
+  for (const auto& [ref, out] : {std::pair<nav::PolyRef, float*>{start, a}, {target, b}}) {
+    mesh.getTileAndPolyByRef(ref, &tile, &poly);
+    for (int k = 0; k < poly->vertCount; ++k)
+      for (int i = 0; i < 3; ++i) out[i] += tile->verts[poly->verts[k] * 3 + i] / float(poly->vertCount);
+  }
+  nav::PolyRef path[512];
+  int n = 0;
+  const nav::Status s = query.findPath(start, target, a, b, &filter, path, &n, 512);
+  return nav::statusSucceeded(s) && !(s & nav::PARTIAL_RESULT) && n > 0 && path[n - 1] == target;
+}
+
 TEST(EditPruneModel, ApplyDisablesWhatTheClickedPolyCannotReachAndUndoEnablesIt) {
   EditFixture f;
   ASSERT_TRUE(f.open("model_prune"));
@@ -206,6 +229,22 @@ TEST(EditPruneModel, ApplyDisablesWhatTheClickedPolyCannotReachAndUndoEnablesIt)
   EXPECT_EQ(m.countDisabled(nullptr), 0);
   ASSERT_TRUE(m.apply()) << m.message.text;
   EXPECT_EQ(m.countDisabled(nullptr), int(m.unreachable().size()));
+  // The flag is on exactly the ground polys an A* search from the clicked poly cannot reach.
+  const nav::NavMesh& mesh = f.nav.mesh();
+  const nav::PolyRef start = m.reachable().front();
+  int checked = 0;
+  for (int i = 0; i < mesh.getMaxTiles(); ++i) {
+    const nav::MeshTile* tile = mesh.getTile(i);
+    if (!tile || !tile->header) continue;
+    for (int p = 0; p < tile->header->polyCount; ++p) {
+      if (tile->polys[p].getType() != nav::POLYTYPE_GROUND) continue;
+      const bool off = (tile->polys[p].flags & nav::bake::FLAG_DISABLED) != 0;
+      const nav::PolyRef ref = mesh.getPolyRefBase(tile) | nav::PolyRef(p);
+      EXPECT_EQ(off, !reachable(f.nav.query(), mesh, start, ref)) << "poly " << ref;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 100);
   EXPECT_EQ(m.message.text, "disabled " + std::to_string(m.unreachable().size()) + " unreachable polys");
   ASSERT_TRUE(f.history.undo());
   EXPECT_EQ(m.countDisabled(nullptr), 0);
@@ -219,6 +258,45 @@ TEST(EditPruneModel, ApplyDisablesWhatTheClickedPolyCannotReachAndUndoEnablesIt)
   m.click(glm::vec3(0, 500, 0));
   EXPECT_TRUE(m.message.error);
   EXPECT_NE(m.message.text.find("no navmesh poly near the click"), std::string::npos) << m.message.text;
+}
+
+TEST(EditPruneModel, RemoveOnSaveSavesExactlyWhatTheClickedPolyReaches) {
+  EditFixture f;
+  ASSERT_TRUE(f.open("model_prune_remove"));
+  navbench::EditPrune m;
+  m.init(&f.editor, &f.nav, &f.log);
+  m.click(somePoly(f));
+  ASSERT_TRUE(m.setRemoveOnSave(true)) << m.message.text;
+  ASSERT_TRUE(m.apply()) << m.message.text;
+  std::unique_ptr<nav::NavMesh> saved;
+  std::string why;
+  ASSERT_TRUE(f.editor.meshToSave(f.nav.mesh(), &saved, &why)) << why;
+  ASSERT_TRUE(saved);
+  EXPECT_EQ(m.countDisabled(nullptr), int(m.unreachable().size())) << "the open navmesh keeps them, disabled";
+  int total = 0, disabled = 0, checked = 0;
+  nav::NavMeshQuery query;
+  ASSERT_TRUE(nav::statusSucceeded(query.init(saved.get(), 4096)));
+  const float* s = &m.start().x;
+  const float ext[3] = {0.5f, 1.0f, 0.5f};
+  nav::QueryFilter any;
+  nav::PolyRef start = 0;
+  float snapped[3];
+  query.findNearestPoly(s, ext, &any, &start, snapped);
+  ASSERT_NE(start, 0u);
+  for (int i = 0; i < saved->getMaxTiles(); ++i) {
+    const nav::MeshTile* tile = saved->getTile(i);
+    if (!tile || !tile->header) continue;
+    total += tile->header->polyCount;
+    for (int p = 0; p < tile->header->polyCount; ++p) {
+      disabled += (tile->polys[p].flags & nav::bake::FLAG_DISABLED) ? 1 : 0;
+      if (tile->polys[p].getType() != nav::POLYTYPE_GROUND) continue;
+      EXPECT_TRUE(reachable(query, *saved, start, saved->getPolyRefBase(tile) | nav::PolyRef(p)));
+      ++checked;
+    }
+  }
+  EXPECT_EQ(total, int(m.reachable().size()));
+  EXPECT_EQ(disabled, 0);
+  EXPECT_GT(checked, 100);
 }
 
 } // namespace
