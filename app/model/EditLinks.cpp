@@ -19,20 +19,20 @@ glm::vec3 v3(const float* p) { return glm::vec3(p[0], p[1], p[2]); }
 
 void EditLinks::reset() {
   m_hasStart = false;
-  m_sel = -1;
+  m_sel.index = -1;
   message.clear();
 }
 
 void EditLinks::clear() {
   m_hasStart = false;
-  m_sel = -1;
+  m_sel.index = -1;
 }
 
-void EditLinks::fail(const std::string& why) { message.fail(m_log, "Off-Mesh Links: " + why); }
+void EditLinks::fail(const std::string& why) { message.fail(m_ctx.log, "Off-Mesh Links: " + why); }
 
 int EditLinks::linkNear(const glm::vec3& p, float pickRadius) const {
-  if (!m_editor) return -1;
-  const auto& ls = m_editor->links();
+  if (!m_ctx.editor) return -1;
+  const auto& ls = m_ctx.editor->links();
   int best = -1;
   float bestDist = 0;
   for (size_t i = 0; i < ls.size(); ++i)
@@ -47,27 +47,19 @@ int EditLinks::linkNear(const glm::vec3& p, float pickRadius) const {
 }
 
 bool EditLinks::tooLong(const glm::vec3& end) const {
-  return m_editor && std::hypot(end.x - m_start.x, end.z - m_start.z) > m_editor->maxLinkLength();
+  return m_ctx.editor && std::hypot(end.x - m_start.x, end.z - m_start.z) > m_ctx.editor->maxLinkLength();
 }
 
 void EditLinks::select(int index) {
-  m_sel = -1;
-  if (!m_editor || index < 0 || index >= int(m_editor->links().size())) return;
-  m_sel = index;
-  m_selLink = editLink = m_editor->links()[size_t(index)];
+  m_sel.index = -1;
+  if (!m_ctx.editor || index < 0 || index >= int(m_ctx.editor->links().size())) return;
+  m_sel.index = index;
+  m_sel.value = editLink = m_ctx.editor->links()[size_t(index)];
   message.clear();
 }
 
 void EditLinks::syncSelection() {
-  if (m_sel < 0 || !m_editor) return;
-  const auto& ls = m_editor->links();
-  if (m_sel < int(ls.size()) && sameLink(ls[size_t(m_sel)], m_selLink)) return;
-  for (size_t i = 0; i < ls.size(); ++i)
-    if (sameLink(ls[i], m_selLink)) {
-      m_sel = int(i);
-      return;
-    }
-  m_sel = -1;
+  if (m_ctx.editor) m_sel.follow(m_ctx.editor->links(), sameLink);
 }
 
 void EditLinks::click(const glm::vec3& rayStart, const glm::vec3& hit, bool shift) {
@@ -80,7 +72,7 @@ void EditLinks::click(const glm::vec3& rayStart, const glm::vec3& hit, bool shif
         return;
       }
     }
-    m_sel = -1;
+    m_sel.index = -1;
     m_hasStart = true;
     m_start = hit;
     message.clear();
@@ -95,40 +87,40 @@ void EditLinks::click(const glm::vec3& rayStart, const glm::vec3& hit, bool shif
   l.end[2] = hit.z;
   m_hasStart = false; // added or refused, the next click starts a new link
   std::string why;
-  if (!m_editor) why = "no level editor";
-  if (!m_editor || !m_editor->addLink(l, &why)) {
+  if (!m_ctx.editor) why = "no level editor";
+  if (!m_ctx.editor || !m_ctx.editor->addLink(l, &why)) {
     fail("not added: " + why);
     return;
   }
   char buf[160];
-  std::snprintf(buf, sizeof buf, "added link %d: %.2f m, %s", int(m_editor->links().size()) - 1,
+  std::snprintf(buf, sizeof buf, "added link %d: %.2f m, %s", int(m_ctx.editor->links().size()) - 1,
                 double(glm::length(hit - m_start)), l.bidirectional ? "both ways" : "one way");
   message.done(buf);
 }
 
 bool EditLinks::applySelected(const OffMeshLink& l, const char* what) {
-  if (m_sel < 0 || !m_editor) return false;
+  if (m_sel.index < 0 || !m_ctx.editor) return false;
   std::string why;
-  if (!m_editor->setLink(m_sel, l, &why)) {
+  if (!m_ctx.editor->setLink(m_sel.index, l, &why)) {
     fail(std::string(what) + ": " + why);
-    editLink = m_selLink;
+    editLink = m_sel.value;
     return false;
   }
-  m_selLink = editLink = l;
-  message.done("changed link " + std::to_string(m_sel));
+  m_sel.value = editLink = l;
+  message.done("changed link " + std::to_string(m_sel.index));
   return true;
 }
 
 bool EditLinks::removeSelected() {
   syncSelection();
-  if (m_sel < 0 || !m_editor) return false;
+  if (m_sel.index < 0 || !m_ctx.editor) return false;
   std::string why;
-  const int index = m_sel;
-  if (!m_editor->removeLink(index, &why)) {
+  const int index = m_sel.index;
+  if (!m_ctx.editor->removeLink(index, &why)) {
     fail("not removed: " + why);
     return false;
   }
-  m_sel = -1;
+  m_sel.index = -1;
   message.done("removed link " + std::to_string(index));
   return true;
 }
@@ -140,9 +132,9 @@ void EditLinks::dumpState(nlohmann::json& out) const {
   out["radius"] = next.radius;
   out["area"] = int(next.area);
   out["flags"] = int(next.flags);
-  out["selected"] = m_sel;
-  out["links"] = m_editor ? int(m_editor->links().size()) : 0;
-  if (m_editor) out["maxLinkLength"] = m_editor->maxLinkLength();
+  out["selected"] = m_sel.index;
+  out["links"] = m_ctx.editor ? int(m_ctx.editor->links().size()) : 0;
+  if (m_ctx.editor) out["maxLinkLength"] = m_ctx.editor->maxLinkLength();
   message.dump(out);
 }
 

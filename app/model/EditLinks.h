@@ -16,16 +16,10 @@
 
 namespace navbench {
 
-class LevelEditor;
-class Log;
-
 class EditLinks {
 public:
-  void init(LevelEditor* editor, Log* log) {
-    m_editor = editor;
-    m_log = log;
-  }
-  LevelEditor* editor() const { return m_editor; }
+  void init(const EditContext& ctx) { m_ctx = ctx; }
+  LevelEditor* editor() const { return m_ctx.editor; }
 
   void reset();
   /// A click on the level at `hit` seen from `rayStart` (a link end is picked within its radius or
@@ -45,8 +39,8 @@ public:
 
   bool hasStart() const { return m_hasStart; }
   const glm::vec3& start() const { return m_start; }
-  int selected() const { return m_sel; }
-  const nav::bake::OffMeshLink& selectedLink() const { return m_selLink; }
+  int selected() const { return m_sel.index; }
+  const nav::bake::OffMeshLink& selectedLink() const { return m_sel.value; }
 
   nav::bake::OffMeshLink next;     ///< The options of the next link (its ends unused).
   nav::bake::OffMeshLink editLink; ///< The panel's fields for the selected link (a radius being typed).
@@ -56,12 +50,10 @@ public:
 
 private:
   void fail(const std::string& why);
-  LevelEditor* m_editor = nullptr;
-  Log* m_log = nullptr;
+  EditContext m_ctx;
   bool m_hasStart = false;
   glm::vec3 m_start{0.0f};
-  int m_sel = -1;
-  nav::bake::OffMeshLink m_selLink; ///< Its value when selected (or last edited here).
+  EditSelection<nav::bake::OffMeshLink> m_sel;
 };
 
 } // namespace navbench

@@ -21,9 +21,9 @@ void EditPrune::reset() {
 
 void EditPrune::click(const glm::vec3& hit) {
   m_clickSeen = true;
-  if (!m_nav || !m_nav->loaded()) return fail("no navmesh open: nothing to prune");
+  if (!m_ctx.nav || !m_ctx.nav->loaded()) return fail("no navmesh open: nothing to prune");
   glm::vec3 snapped;
-  if (!m_nav->nearestPoly(hit, &snapped)) {
+  if (!m_ctx.nav->nearestPoly(hit, &snapped)) {
     char buf[128];
     std::snprintf(buf, sizeof buf, "no navmesh poly near the click (%.2f, %.2f, %.2f): nothing changed", double(hit.x),
                   double(hit.y), double(hit.z));
@@ -47,13 +47,13 @@ void EditPrune::refresh() {
 void EditPrune::flood() {
   m_reachable.clear();
   m_unreachable.clear();
-  m_startRef = m_nav && m_nav->loaded() ? m_nav->nearestPoly(m_start) : 0;
+  m_startRef = m_ctx.nav && m_ctx.nav->loaded() ? m_ctx.nav->nearestPoly(m_start) : 0;
   if (!m_startRef) {
     fail("no navmesh poly at the start point any more (its tile was removed?)");
     return;
   }
-  const nav::NavMesh& mesh = m_nav->mesh();
-  const nav::QueryFilter& filter = m_nav->filter();
+  const nav::NavMesh& mesh = m_ctx.nav->mesh();
+  const nav::QueryFilter& filter = m_ctx.nav->filter();
   std::unordered_set<nav::PolyRef> seen{m_startRef};
   std::vector<nav::PolyRef> stack{m_startRef};
   while (!stack.empty()) {
@@ -84,8 +84,8 @@ void EditPrune::flood() {
 }
 
 int EditPrune::countDisabled(std::vector<nav::PolyRef>* out) const {
-  if (!m_nav || !m_nav->loaded()) return 0;
-  const nav::NavMesh& mesh = m_nav->mesh();
+  if (!m_ctx.nav || !m_ctx.nav->loaded()) return 0;
+  const nav::NavMesh& mesh = m_ctx.nav->mesh();
   int n = 0;
   for (int t = 0; t < mesh.getMaxTiles(); ++t) {
     const nav::MeshTile* tile = mesh.getTile(t);
@@ -101,55 +101,40 @@ int EditPrune::countDisabled(std::vector<nav::PolyRef>* out) const {
 
 bool EditPrune::apply() {
   std::string why;
-  if (!m_hasStart) fail("apply: click a poly first");
-  else if (m_unreachable.empty()) fail("apply: every poly is reachable, nothing to disable");
-  else if (!m_editor) fail("apply: no level editor");
-  else if (!m_editor->setDisabled(m_unreachable, true, &why)) fail("apply: " + why);
-  else {
-    message.done("disabled " + std::to_string(m_unreachable.size()) + " unreachable polys");
-    return true;
-  }
-  return false;
+  if (!m_hasStart) why = "click a poly first";
+  else if (m_unreachable.empty()) why = "every poly is reachable, nothing to disable";
+  else if (!m_ctx.editor) why = "no level editor";
+  else m_ctx.editor->setDisabled(m_unreachable, true, &why);
+  return outcome("apply", why, "disabled " + std::to_string(m_unreachable.size()) + " unreachable polys");
 }
 
 bool EditPrune::enableAll() {
   std::string why;
   std::vector<nav::PolyRef> disabled;
   countDisabled(&disabled);
-  if (disabled.empty()) fail("enable all: no poly is disabled");
-  else if (!m_editor) fail("enable all: no level editor");
-  else if (!m_editor->setDisabled(disabled, false, &why)) fail("enable all: " + why);
-  else {
-    message.done("enabled " + std::to_string(disabled.size()) + " polys");
-    return true;
-  }
-  return false;
+  if (disabled.empty()) why = "no poly is disabled";
+  else if (!m_ctx.editor) why = "no level editor";
+  else m_ctx.editor->setDisabled(disabled, false, &why);
+  return outcome("enable all", why, "enabled " + std::to_string(disabled.size()) + " polys");
 }
 
 bool EditPrune::save() {
   std::string why;
-  if (!m_editor) fail("save: no level editor");
-  else if (!m_editor->saveLevel(&why)) fail("save: " + why);
-  else {
-    message.done(m_editor->removeOnSave() ? "saved the level file and its navmesh, without the disabled polys"
-                                          : "saved the level file and its navmesh");
-    return true;
-  }
-  return false;
+  if (!m_ctx.editor) why = "no level editor";
+  else m_ctx.editor->saveLevel(&why);
+  return outcome("save", why,
+                 removeOnSave() ? "saved the level file and its navmesh, without the disabled polys" : "saved the level file and its navmesh");
 }
 
-bool EditPrune::removeOnSave() const { return m_editor && m_editor->removeOnSave(); }
+bool EditPrune::removeOnSave() const { return m_ctx.editor && m_ctx.editor->removeOnSave(); }
 
 bool EditPrune::setRemoveOnSave(bool on) {
   std::string why;
-  if (!m_editor) fail("remove on save: no level editor");
-  else if (on && !m_editor->ready(&why)) fail("remove on save: " + why);
-  else {
-    m_editor->setRemoveOnSave(on);
-    message.done(on ? "Save level will leave the disabled polys out of the .bin" : "Save level will keep the disabled polys (flagged)");
-    return true;
-  }
-  return false;
+  if (!m_ctx.editor) why = "no level editor";
+  else if (on) m_ctx.editor->ready(&why);
+  if (why.empty()) m_ctx.editor->setRemoveOnSave(on);
+  return outcome("remove on save", why,
+                 on ? "Save level will leave the disabled polys out of the .bin" : "Save level will keep the disabled polys (flagged)");
 }
 
 void EditPrune::dumpState(nlohmann::json& out) const {

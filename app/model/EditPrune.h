@@ -21,18 +21,9 @@
 
 namespace navbench {
 
-class LevelEditor;
-class Log;
-class NavState;
-
 class EditPrune {
 public:
-  void init(LevelEditor* editor, NavState* nav, Log* log) {
-    m_editor = editor;
-    m_nav = nav;
-    m_log = log;
-  }
-  LevelEditor* editor() const { return m_editor; }
+  void init(const EditContext& ctx) { m_ctx = ctx; }
 
   void reset();
   /// A click on the level at `hit`: flood from the navmesh poly nearest it.
@@ -61,10 +52,11 @@ public:
 
 private:
   void flood();
-  void fail(const std::string& msg) { message.fail(m_log, msg, "Prune: "); }
-  LevelEditor* m_editor = nullptr;
-  NavState* m_nav = nullptr;
-  Log* m_log = nullptr;
+  void fail(const std::string& msg) { message.fail(m_ctx.log, msg, "Prune: "); }
+  bool outcome(const char* what, const std::string& err, const std::string& ok) {
+    return message.outcome(m_ctx.log, "Prune: ", what, err, ok);
+  }
+  EditContext m_ctx;
   bool m_hasStart = false;
   glm::vec3 m_start{0.0f};
   nav::PolyRef m_startRef = 0;

@@ -17,18 +17,10 @@
 
 namespace navbench {
 
-class LevelEditor;
-class Log;
-class NavState;
-
 class EditTiles {
 public:
-  void init(LevelEditor* editor, NavState* nav, Log* log) {
-    m_editor = editor;
-    m_nav = nav;
-    m_log = log;
-  }
-  LevelEditor* editor() const { return m_editor; }
+  void init(const EditContext& ctx) { m_ctx = ctx; }
+  LevelEditor* editor() const { return m_ctx.editor; }
 
   /// The message and a rebuild being watched are dropped (`hover` too when the level changed).
   void reset(bool levelChanged);
@@ -49,10 +41,11 @@ public:
   void dumpState(nlohmann::json& out) const;
 
 private:
-  void fail(const std::string& msg) { message.fail(m_log, msg, "Tiles: "); }
-  LevelEditor* m_editor = nullptr;
-  NavState* m_nav = nullptr;
-  Log* m_log = nullptr;
+  void fail(const std::string& msg) { message.fail(m_ctx.log, msg, "Tiles: "); }
+  bool outcome(const char* what, const std::string& err, const std::string& ok) {
+    return message.outcome(m_ctx.log, "Tiles: ", what, err, ok);
+  }
+  EditContext m_ctx;
   bool m_hover = false;
   nav::bake::TileCoord m_hoverTile;
   int m_hoverPolys = -1;

@@ -76,21 +76,21 @@ std::vector<int> EditVolumes::convexHull(const std::vector<float>& pts) {
 void EditVolumes::reset() {
   m_pts.clear();
   m_hull.clear();
-  m_sel = -1;
+  m_sel.index = -1;
   message.clear();
 }
 
 void EditVolumes::clear() {
   m_pts.clear();
   m_hull.clear();
-  m_sel = -1;
+  m_sel.index = -1;
 }
 
-void EditVolumes::fail(const std::string& why) { message.fail(m_log, "Convex Volumes: " + why); }
+void EditVolumes::fail(const std::string& why) { message.fail(m_ctx.log, "Convex Volumes: " + why); }
 
 int EditVolumes::volumeAt(const glm::vec3& p) const {
-  if (!m_editor) return -1;
-  const auto& vols = m_editor->volumes();
+  if (!m_ctx.editor) return -1;
+  const auto& vols = m_ctx.editor->volumes();
   int best = -1;
   float bestArea = 0;
   for (size_t i = 0; i < vols.size(); ++i) {
@@ -106,25 +106,17 @@ int EditVolumes::volumeAt(const glm::vec3& p) const {
 }
 
 void EditVolumes::select(int index) {
-  m_sel = -1;
-  if (!m_editor || index < 0 || index >= int(m_editor->volumes().size())) return;
-  m_sel = index;
-  m_selVol = m_editor->volumes()[size_t(index)];
-  editMin = m_selVol.hmin;
-  editMax = m_selVol.hmax;
+  m_sel.index = -1;
+  if (!m_ctx.editor || index < 0 || index >= int(m_ctx.editor->volumes().size())) return;
+  m_sel.index = index;
+  m_sel.value = m_ctx.editor->volumes()[size_t(index)];
+  editMin = m_sel.value.hmin;
+  editMax = m_sel.value.hmax;
   message.clear();
 }
 
 void EditVolumes::syncSelection() {
-  if (m_sel < 0 || !m_editor) return;
-  const auto& vols = m_editor->volumes();
-  if (m_sel < int(vols.size()) && sameVolume(vols[size_t(m_sel)], m_selVol)) return;
-  for (size_t i = 0; i < vols.size(); ++i)
-    if (sameVolume(vols[i], m_selVol)) {
-      m_sel = int(i);
-      return;
-    }
-  m_sel = -1;
+  if (m_ctx.editor) m_sel.follow(m_ctx.editor->volumes(), sameVolume);
 }
 
 void EditVolumes::click(const glm::vec3& rayStart, const glm::vec3& hit, bool shift) {
@@ -136,7 +128,7 @@ void EditVolumes::click(const glm::vec3& rayStart, const glm::vec3& hit, bool sh
       return;
     }
   }
-  m_sel = -1;
+  m_sel.index = -1;
   const float closeRadius = std::max(0.2f, 0.012f * glm::length(hit - rayStart));
   if (!m_pts.empty() && glm::length(hit - at(m_pts, 0)) < closeRadius) {
     close();
@@ -182,12 +174,12 @@ bool EditVolumes::close() {
   hullSpan(&v.hmin, &v.hmax);
   v.area = area;
   std::string why;
-  if (!m_editor) why = "no level editor";
-  if (!m_editor || !m_editor->addVolume(v, &why)) {
+  if (!m_ctx.editor) why = "no level editor";
+  if (!m_ctx.editor || !m_ctx.editor->addVolume(v, &why)) {
     fail("not added: " + why);
     return false;
   }
-  const int index = int(m_editor->volumes().size()) - 1;
+  const int index = int(m_ctx.editor->volumes().size()) - 1;
   char buf[160];
   std::snprintf(buf, sizeof buf, "added volume %d: %s, %d points, %.2f .. %.2f", index, areaLabel(v.area).c_str(),
                 int(v.verts.size() / 3), double(v.hmin), double(v.hmax));
@@ -198,29 +190,29 @@ bool EditVolumes::close() {
 }
 
 bool EditVolumes::applySelected(const ConvexVolume& v, const char* what) {
-  if (m_sel < 0 || !m_editor) return false;
+  if (m_sel.index < 0 || !m_ctx.editor) return false;
   std::string why;
-  if (!m_editor->setVolume(m_sel, v, &why)) {
+  if (!m_ctx.editor->setVolume(m_sel.index, v, &why)) {
     fail(std::string(what) + ": " + why);
-    editMin = m_selVol.hmin;
-    editMax = m_selVol.hmax;
+    editMin = m_sel.value.hmin;
+    editMax = m_sel.value.hmax;
     return false;
   }
-  m_selVol = v;
-  message.done("changed volume " + std::to_string(m_sel));
+  m_sel.value = v;
+  message.done("changed volume " + std::to_string(m_sel.index));
   return true;
 }
 
 bool EditVolumes::removeSelected() {
   syncSelection();
-  if (m_sel < 0 || !m_editor) return false;
+  if (m_sel.index < 0 || !m_ctx.editor) return false;
   std::string why;
-  const int index = m_sel;
-  if (!m_editor->removeVolume(index, &why)) {
+  const int index = m_sel.index;
+  if (!m_ctx.editor->removeVolume(index, &why)) {
     fail("not removed: " + why);
     return false;
   }
-  m_sel = -1;
+  m_sel.index = -1;
   message.done("removed volume " + std::to_string(index));
   return true;
 }
@@ -231,8 +223,8 @@ void EditVolumes::dumpState(nlohmann::json& out) const {
   out["area"] = int(area);
   out["height"] = height;
   out["offset"] = offset;
-  out["selected"] = m_sel;
-  out["volumes"] = m_editor ? int(m_editor->volumes().size()) : 0;
+  out["selected"] = m_sel.index;
+  out["volumes"] = m_ctx.editor ? int(m_ctx.editor->volumes().size()) : 0;
   message.dump(out);
 }
 

@@ -19,19 +19,12 @@
 
 namespace navbench {
 
-class LevelEditor;
-class Log;
-
 class EditVolumes {
 public:
   static constexpr int kMaxPoints = 12; ///< As RecastDemo (and a volume's most vertices).
 
-  /// `editor` null: nothing can be edited (tests of the view without an app); `log` may be null.
-  void init(LevelEditor* editor, Log* log) {
-    m_editor = editor;
-    m_log = log;
-  }
-  LevelEditor* editor() const { return m_editor; }
+  void init(const EditContext& ctx) { m_ctx = ctx; }
+  LevelEditor* editor() const { return m_ctx.editor; }
 
   /// Points, hull, selection and message dropped.
   void reset();
@@ -58,8 +51,8 @@ public:
 
   const std::vector<float>& points() const { return m_pts; } ///< [(x, y, z) * n]
   const std::vector<int>& hull() const { return m_hull; }
-  int selected() const { return m_sel; }
-  const nav::bake::ConvexVolume& selectedVolume() const { return m_selVol; }
+  int selected() const { return m_sel.index; }
+  const nav::bake::ConvexVolume& selectedVolume() const { return m_sel.value; }
   /// The bottom and top of the new volume over the hull's lowest point [Unit: wu].
   void hullSpan(float* hmin, float* hmax) const;
 
@@ -74,12 +67,10 @@ public:
 
 private:
   void fail(const std::string& why);
-  LevelEditor* m_editor = nullptr;
-  Log* m_log = nullptr;
+  EditContext m_ctx;
   std::vector<float> m_pts;
   std::vector<int> m_hull;
-  int m_sel = -1;
-  nav::bake::ConvexVolume m_selVol; ///< Its value when selected (or last edited here).
+  EditSelection<nav::bake::ConvexVolume> m_sel;
 };
 
 } // namespace navbench

@@ -17,24 +17,17 @@ void History::push(HistoryClient* client, std::string what) {
   changed(Change::Push);
 }
 
-bool History::undo() {
-  if (m_done.empty()) return false;
-  Step s = std::move(m_done.back());
-  m_done.pop_back();
-  s.client->undo();
-  m_undone.push_back(std::move(s));
-  changed(Change::Undo);
-  return true;
-}
+bool History::undo() { return replay(m_done, m_undone, false); }
 
-bool History::redo() {
-  if (m_undone.empty()) return false;
-  Step s = std::move(m_undone.back());
-  m_undone.pop_back();
-  s.client->redo();
-  m_done.push_back(std::move(s));
-  changed(Change::Redo);
-  return true;
+bool History::redo() { return replay(m_undone, m_done, true); }
+
+bool History::replay(std::vector<Step>& from, std::vector<Step>& to, bool forward) {
+  const bool moved = moveLast(from, to, [forward](Step& s) {
+    if (forward) s.client->redo();
+    else s.client->undo();
+  });
+  if (moved) changed(forward ? Change::Redo : Change::Undo);
+  return moved;
 }
 
 const std::string& History::undoName() const {

@@ -4,7 +4,7 @@
 // disabled: app/model/LevelEditor.h) and the tools' input changes (a tester's start / end, an
 // obstacle). So one Ctrl+Z undoes whatever was done last, whichever tool did it.
 //
-// version() grows by one on every push, undo, redo and noteChange() and never goes back, so a
+// version() grows by one on every push, undo, redo, noteChange() and reset() and never goes back, so a
 // journal (the recovery file) knows when what it wrote is stale; onChange is called after each.
 #pragma once
 
@@ -26,6 +26,18 @@ public:
   virtual void undo() = 0;
   virtual void redo() = 0;
 };
+
+/// Moves the last element of `from` to the end of `to`, passing it to `use` on the way (a step
+/// undone or redone); false when `from` is empty.
+template <class T, class Use>
+bool moveLast(std::vector<T>& from, std::vector<T>& to, Use&& use) {
+  if (from.empty()) return false;
+  T s = std::move(from.back());
+  from.pop_back();
+  use(s);
+  to.push_back(std::move(s));
+  return true;
+}
 
 class History {
 public:
@@ -68,6 +80,8 @@ private:
     std::string what;
   };
   void changed(Change c);
+  /// Moves the latest step of `from` to `to`, its client undoing (or, `forward`, redoing) it.
+  bool replay(std::vector<Step>& from, std::vector<Step>& to, bool forward);
   std::vector<Step> m_done, m_undone;
   uint64_t m_version = 0;
 };

@@ -519,22 +519,15 @@ void LevelEditor::apply(const Step& s, bool forward) {
   }
 }
 
-void LevelEditor::undo() {
-  if (m_applied.empty()) return;
-  Step s = std::move(m_applied.back());
-  m_applied.pop_back();
-  m_log.info("undo: " + s.what);
-  apply(s, false);
-  m_undone.push_back(std::move(s));
-}
+void LevelEditor::undo() { replay(m_applied, m_undone, false); }
 
-void LevelEditor::redo() {
-  if (m_undone.empty()) return;
-  Step s = std::move(m_undone.back());
-  m_undone.pop_back();
-  m_log.info("redo: " + s.what);
-  apply(s, true);
-  m_applied.push_back(std::move(s));
+void LevelEditor::redo() { replay(m_undone, m_applied, true); }
+
+void LevelEditor::replay(std::vector<Step>& from, std::vector<Step>& to, bool forward) {
+  moveLast(from, to, [&](const Step& s) {
+    m_log.info((forward ? "redo: " : "undo: ") + s.what);
+    apply(s, forward);
+  });
 }
 
 // ---- rebakes -----------------------------------------------------------------------------------

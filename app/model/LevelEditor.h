@@ -138,6 +138,8 @@ private:
   struct Step;
   void undo() override; ///< HistoryClient: the latest of this editor's steps.
   void redo() override;
+  /// Moves the latest step of `from` to `to`, applied backwards (or, `forward`, forwards).
+  void replay(std::vector<Step>& from, std::vector<Step>& to, bool forward);
   bool prepare(std::string* why);
   bool applyVolumesAndLinks(std::vector<nav::bake::ConvexVolume> volumes, std::vector<nav::bake::OffMeshLink> links,
                             const float* bmin, const float* bmax, const char* what, std::string* why);

@@ -40,7 +40,7 @@ void drawVolume(render::DebugDraw& dd, const ConvexVolume& v, bool selected) {
 
 void ToolConvexVolumes::init(ToolContext& ctx) {
   Tool::init(ctx);
-  m_model.init(ctx.editor, ctx.log);
+  m_model.init({ctx.editor, ctx.nav, ctx.log});
 }
 
 void ToolConvexVolumes::onClick(const glm::vec3& rayStart, const glm::vec3& hitPos, bool shift) {

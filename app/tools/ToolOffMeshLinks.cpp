@@ -29,7 +29,7 @@ void drawLink(render::DebugDraw& dd, const OffMeshLink& l, uint32_t color, float
 
 void ToolOffMeshLinks::init(ToolContext& ctx) {
   Tool::init(ctx);
-  m_model.init(ctx.editor, ctx.log);
+  m_model.init({ctx.editor, ctx.nav, ctx.log});
 }
 
 void ToolOffMeshLinks::onClick(const glm::vec3& rayStart, const glm::vec3& hitPos, bool shift) {

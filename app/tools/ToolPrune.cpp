@@ -25,7 +25,7 @@ public:
   bool pairedInList() const override { return true; }
   void init(ToolContext& ctx) override {
     Tool::init(ctx);
-    m_model.init(ctx.editor, ctx.nav, ctx.log);
+    m_model.init({ctx.editor, ctx.nav, ctx.log});
   }
   void reset() override { m_model.reset(); }
   void onClick(const glm::vec3& /*rayStart*/, const glm::vec3& hitPos, bool /*shift*/) override { m_model.click(hitPos); }

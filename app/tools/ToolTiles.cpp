@@ -26,7 +26,7 @@ public:
   bool pairedInList() const override { return true; }
   void init(ToolContext& ctx) override {
     Tool::init(ctx);
-    m_model.init(ctx.editor, ctx.nav, ctx.log);
+    m_model.init({ctx.editor, ctx.nav, ctx.log});
   }
   void reset() override { m_model.reset(false); }
   void onLevelChanged() override { m_model.reset(true); }

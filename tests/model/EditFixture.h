@@ -6,6 +6,7 @@
 #include "app/Log.h"
 #include "app/NavState.h"
 #include "app/model/BakeRunner.h"
+#include "app/model/EditMessage.h"
 #include "app/model/History.h"
 #include "app/model/LevelEditor.h"
 #include "nav/NavMesh.h"
@@ -18,6 +19,7 @@
 #include <map>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace navbench::test {
 
@@ -68,6 +70,23 @@ inline std::map<std::pair<int, int>, std::string> meshBytes(const nav::NavMesh& 
   return out;
 }
 
+/// A history client holding one value with its own undo list, as a tool keeps its start point.
+template <class T>
+struct ValueClient : HistoryClient {
+  T value{};
+  std::vector<T> done, undone; ///< Values before each change / before each undo.
+  History* history = nullptr;
+  /// A change: recorded in the client's list and pushed onto the history.
+  void set(const T& v) {
+    done.push_back(value);
+    undone.clear();
+    value = v;
+    if (history) history->push(this);
+  }
+  void undo() override { moveLast(done, undone, [this](T& old) { std::swap(old, value); }); }
+  void redo() override { moveLast(undone, done, [this](T& old) { std::swap(old, value); }); }
+};
+
 /// The editing models as the Document holds them, on a copy of the default level.
 struct EditFixture {
   Log log;
@@ -89,6 +108,8 @@ struct EditFixture {
     if (!editor.ready(&why)) return ::testing::AssertionFailure() << why;
     return ::testing::AssertionSuccess();
   }
+  /// What an edit tool's model works on.
+  EditContext context() { return {&editor, &nav, &log}; }
   std::string lastLog() const {
     const auto e = log.entries();
     return e.empty() ? std::string() : e.back().text;

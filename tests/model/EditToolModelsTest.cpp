@@ -20,6 +20,17 @@ namespace {
 using navbench::test::EditFixture;
 using navbench::test::meshBytes;
 
+/// An edit tool's model on the editing models of a copy of the default level.
+template <class Model>
+struct ModelOn : EditFixture {
+  Model model;
+  ::testing::AssertionResult open(const std::string& tag) {
+    ::testing::AssertionResult r = EditFixture::open(tag);
+    model.init(context());
+    return r;
+  }
+};
+
 const glm::vec3 kEye(0.0f, 60.0f, 0.0f); // a camera far enough that a click is "a few pixels" wide
 
 /// A ground poly centre of some tile with polys.
@@ -47,10 +58,9 @@ TEST(EditVolumesModel, TheHullSkipsInnerPointsAndStartsAtTheLowestX) {
 }
 
 TEST(EditVolumesModel, ClickedPointsCloseIntoAVolumeThatAClickSelects) {
-  EditFixture f;
+  ModelOn<navbench::EditVolumes> f;
   ASSERT_TRUE(f.open("model_volumes"));
-  navbench::EditVolumes m;
-  m.init(&f.editor, &f.log);
+  auto& m = f.model;
   const glm::vec3 c = somePoly(f);
   const size_t before = f.editor.volumes().size();
   m.click(kEye, c + glm::vec3(-2, 0, -2), false);
@@ -88,10 +98,9 @@ TEST(EditVolumesModel, ClickedPointsCloseIntoAVolumeThatAClickSelects) {
 }
 
 TEST(EditVolumesModel, TooFewPointsAreRefusedAndChangeNothing) {
-  EditFixture f;
+  ModelOn<navbench::EditVolumes> f;
   ASSERT_TRUE(f.open("model_volumes_refused"));
-  navbench::EditVolumes m;
-  m.init(&f.editor, &f.log);
+  auto& m = f.model;
   const glm::vec3 c = somePoly(f);
   const uint64_t version = f.history.version();
   m.click(kEye, c, true);
@@ -111,10 +120,9 @@ TEST(EditVolumesModel, TooFewPointsAreRefusedAndChangeNothing) {
 }
 
 TEST(EditLinksModel, TwoClicksMakeALinkAndAClickNearAnEndSelectsIt) {
-  EditFixture f;
+  ModelOn<navbench::EditLinks> f;
   ASSERT_TRUE(f.open("model_links"));
-  navbench::EditLinks m;
-  m.init(&f.editor, &f.log);
+  auto& m = f.model;
   int tx = 0, ty = 0;
   const glm::vec3 a = somePoly(f, &tx, &ty);
   glm::vec3 b = a;
@@ -156,10 +164,9 @@ TEST(EditLinksModel, TwoClicksMakeALinkAndAClickNearAnEndSelectsIt) {
 }
 
 TEST(EditTilesModel, ShiftClickRemovesATileAClickRebuildsItAsBaked) {
-  EditFixture f;
+  ModelOn<navbench::EditTiles> f;
   ASSERT_TRUE(f.open("model_tiles"));
-  navbench::EditTiles m;
-  m.init(&f.editor, &f.nav, &f.log);
+  auto& m = f.model;
   const auto original = meshBytes(f.nav.mesh());
   int tx = 0, ty = 0;
   const glm::vec3 p = somePoly(f, &tx, &ty);
@@ -213,10 +220,9 @@ bool reachable(nav::NavMeshQuery& query, const nav::NavMesh& mesh, nav::PolyRef 
 }
 
 TEST(EditPruneModel, ApplyDisablesWhatTheClickedPolyCannotReachAndUndoEnablesIt) {
-  EditFixture f;
+  ModelOn<navbench::EditPrune> f;
   ASSERT_TRUE(f.open("model_prune"));
-  navbench::EditPrune m;
-  m.init(&f.editor, &f.nav, &f.log);
+  auto& m = f.model;
   EXPECT_FALSE(m.apply());
   EXPECT_EQ(m.message.text, "apply: click a poly first");
   m.click(somePoly(f));
@@ -261,10 +267,9 @@ TEST(EditPruneModel, ApplyDisablesWhatTheClickedPolyCannotReachAndUndoEnablesIt)
 }
 
 TEST(EditPruneModel, RemoveOnSaveSavesExactlyWhatTheClickedPolyReaches) {
-  EditFixture f;
+  ModelOn<navbench::EditPrune> f;
   ASSERT_TRUE(f.open("model_prune_remove"));
-  navbench::EditPrune m;
-  m.init(&f.editor, &f.nav, &f.log);
+  auto& m = f.model;
   m.click(somePoly(f));
   ASSERT_TRUE(m.setRemoveOnSave(true)) << m.message.text;
   ASSERT_TRUE(m.apply()) << m.message.text;

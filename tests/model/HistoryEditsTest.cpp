@@ -10,25 +10,8 @@
 
 namespace {
 
-using navbench::HistoryClient;
 using navbench::test::EditFixture;
 using navbench::test::meshBytes;
-
-/// A tester's start point with its own undo list, as the Tester tool keeps it.
-struct StartPoint : HistoryClient {
-  float x = 0;
-  std::vector<float> done, undone;
-  void undo() override {
-    undone.push_back(x);
-    x = done.back();
-    done.pop_back();
-  }
-  void redo() override {
-    done.push_back(x);
-    x = undone.back();
-    undone.pop_back();
-  }
-};
 
 /// The tile with the most ground polys, and another one (not `other`) with polys.
 void pickTiles(const nav::NavMesh& mesh, int* bx, int* by, int avoidX, int avoidY) {
@@ -112,16 +95,15 @@ TEST(HistoryEdits, UndoAndRedoAcrossEditsRestoreTheTilesByteForByte) {
   const auto withDisabled = meshBytes(f.nav.mesh());
 
   // A tester's start point moved: one more step of the same history.
-  StartPoint start;
-  start.done.push_back(start.x);
-  start.x = 3.5f;
-  f.history.push(&start);
+  navbench::test::ValueClient<float> start; // a tester's start point
+  start.history = &f.history;
+  start.set(3.5f);
   EXPECT_EQ(f.history.version(), ++version);
   EXPECT_EQ(f.history.undoCount(), 5u);
 
   // Undo everything: the start point, then the edits in reverse order.
   ASSERT_TRUE(f.history.undo());
-  EXPECT_EQ(start.x, 0.0f);
+  EXPECT_EQ(start.value, 0.0f);
   EXPECT_EQ(meshBytes(f.nav.mesh()), withDisabled) << "undoing the tester's step touched the navmesh";
   ASSERT_TRUE(f.history.undo());
   EXPECT_EQ(meshBytes(f.nav.mesh()), withRemoved) << "the disabled flags are not cleared";
@@ -147,7 +129,7 @@ TEST(HistoryEdits, UndoAndRedoAcrossEditsRestoreTheTilesByteForByte) {
     f.editor.finish();
   }
   EXPECT_EQ(meshBytes(f.nav.mesh()), withDisabled);
-  EXPECT_EQ(start.x, 3.5f);
+  EXPECT_EQ(start.value, 3.5f);
   EXPECT_EQ(f.editor.volumes().size(), volumes0.size() + 1);
   EXPECT_EQ(f.editor.links().size(), links0.size() + 1);
   EXPECT_EQ(f.history.version(), version + 10);

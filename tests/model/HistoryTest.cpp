@@ -1,6 +1,7 @@
 // The one undo history (app/model/History.h) on its own: order across clients, the version
 // counter, the change callback, the redo list dropped by a push, the step limit.
 #include "app/model/History.h"
+#include "tests/model/EditFixture.h"
 
 #include <gtest/gtest.h>
 
@@ -12,28 +13,7 @@ namespace {
 using navbench::History;
 using navbench::HistoryClient;
 
-/// A client that keeps a value and its own undo list, as a tool keeps its start point.
-struct Counter : HistoryClient {
-  int value = 0;
-  std::vector<int> done, undone; ///< Values before each change / before each undo.
-  History* history = nullptr;
-  void set(int v) {
-    done.push_back(value);
-    undone.clear();
-    value = v;
-    history->push(this);
-  }
-  void undo() override {
-    undone.push_back(value);
-    value = done.back();
-    done.pop_back();
-  }
-  void redo() override {
-    done.push_back(value);
-    value = undone.back();
-    undone.pop_back();
-  }
-};
+using Counter = navbench::test::ValueClient<int>;
 
 TEST(History, UndoAndRedoFollowThePushOrderAcrossClients) {
   History h;
