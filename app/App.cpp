@@ -218,23 +218,13 @@ int App::run(const AppOptions& options) {
 
 // ---- recovery journal ------------------------------------------------------------------------
 
-std::string App::editSignature() const {
-  nlohmann::json j;
-  m_doc.editor.saveScenario(j["edits"]);
-  j["undo"] = m_doc.editor.canUndo();
-  j["redo"] = m_doc.editor.canRedo();
-  if (const Tool* t = m_doc.tool()) {
-    j["tool"] = t->name();
-    t->saveScenario(j["state"]);
-  }
-  return j.dump();
-}
-
 void App::updateJournal() {
   if (m_journal.path().empty() || m_prompts.askingRecover()) return; // (the old journal waits for its answer)
   const bool dirty = m_doc.bake.unsaved();
   std::string why;
-  if (!m_journal.update(dirty, dirty ? editSignature() : std::string(), [this] { return m_doc.currentScenario(""); }, why))
+  // The history's version grows on every edit, undo, redo and tool input change: a new version is
+  // a new journal.
+  if (!m_journal.update(dirty, dirty ? std::to_string(m_doc.history.version()) : std::string(), [this] { return m_doc.currentScenario(""); }, why))
     m_log.warning("recovery: " + why);
 }
 

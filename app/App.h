@@ -65,8 +65,6 @@ private:
   Panel* findPanel(const char* name);
   void openFileDialog();
   // Recovery journal (App.cpp).
-  /// Text that changes with every edit of the history: the level edits, undo/redo, the tool's inputs.
-  std::string editSignature() const;
   /// Keeps the journal in step (interactive runs): written on a change while unsaved, removed once clean.
   void updateJournal();
   /// A level was opened: restore its journal (--recover), or ask (interactive), or leave it.

@@ -2,6 +2,7 @@
 #include "app/NavState.h"
 #include "app/Document.h"
 #include "app/panels/Panels.h"
+#include "app/tools/BakeButtonUi.h"
 #include "nav/NavAreas.h"
 
 #include <imgui.h>
@@ -9,7 +10,7 @@
 namespace navbench {
 
 bool drawNavPanel(NavState& nav, NavDrawOptions& draw, unsigned hoveredRef, bool hoverHit, const float* hoverPos,
-                  bool* open, BakePanel& bake, Log& log) {
+                  bool* open, BakeRunner& bake, Log& log) {
   bool changed = false;
   ImGui::SetNextWindowPos(ImVec2(ImGui::GetMainViewport()->Size.x - 300, 330), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(290, 380), ImGuiCond_FirstUseEver);
@@ -19,7 +20,7 @@ bool drawNavPanel(NavState& nav, NavDrawOptions& draw, unsigned hoveredRef, bool
     return false;
   }
   if (!nav.loaded()) {
-    bake.drawNoNavmesh(log); // Bake (or its progress), or open a .bin
+    drawNoNavmesh(bake, log); // Bake (or its progress), or open a .bin
   } else {
     ImGui::TextWrapped("%s", nav.path().c_str());
     ImGui::Text("%d tiles, %d polys", nav.tileCount(), nav.polyCount());

@@ -2,7 +2,7 @@
 
 #include "app/Log.h"
 #include "app/NavState.h"
-#include "app/panels/BakePanel.h"
+#include "app/model/BakeRunner.h"
 #include "nav/NavMesh.h"
 #include "render/DebugDraw.h"
 
