@@ -19,6 +19,7 @@ class Camera;
 namespace navbench {
 
 class Document;
+class TestCasePanel;
 class Tool;
 
 /// Frame timing and draw statistics for the overlay.
@@ -156,6 +157,7 @@ struct PanelContext {
   int windowW = 0, windowH = 0;          ///< The window, in pixels.
   int navTiles = 0, navTilesPending = 0; ///< The navmesh overlay's tiles, and those still being built.
   std::function<void()> frameLevel;       ///< Aims the camera at the whole level (View > Frame level).
+  TestCasePanel* testCases = nullptr;      ///< The view of the document's test-case session.
 };
 
 class Panel {

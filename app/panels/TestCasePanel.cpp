@@ -42,7 +42,8 @@ void toLog(const TestCaseNotes& notes, Log& log) {
 
 } // namespace
 
-TestCasePanel::TestCasePanel() : m_dialog("Open test cases", {".txt"}, "path/to/cases.txt (RecastDemo pf / rc lines)") {}
+TestCasePanel::TestCasePanel(TestCaseSession& session, bool& visible_)
+    : visible(visible_), m_session(session), m_dialog("Open test cases", {".txt"}, "path/to/cases.txt (RecastDemo pf / rc lines)") {}
 TestCasePanel::~TestCasePanel() = default;
 
 bool TestCasePanel::open(const std::string& path, Log& log) {
@@ -307,11 +308,11 @@ public:
   const char* name() const override { return "Test cases"; }
   const char* menuLabel() const override { return "Test cases panel"; }
   int menuOrder() const override { return 4; }
-  bool* visible(Document& doc) override { return &doc.testCases.visible; }
+  bool* visible(Document& doc) override { return &doc.testCasesVisible; }
   void draw(PanelContext& ctx) override { // always: its file dialog too
     Document& doc = ctx.doc;
     TestCasePanel::Context c{&doc.nav, &doc.level, &doc.tools, &doc.activeTool, &doc.camera, &ctx.log};
-    doc.testCases.draw(c);
+    if (ctx.testCases) ctx.testCases->draw(c);
   }
 };
 } // namespace

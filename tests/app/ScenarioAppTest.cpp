@@ -176,9 +176,9 @@ TEST(ScenarioApp, EditedScenarioGivesNavsResults) {
 
   Direct d(s);
   float a3[3], b3[3];
-  std::string e2;
-  ASSERT_TRUE(navbench::readVec3(s.toolState["start"], "start", a3, e2));
-  ASSERT_TRUE(navbench::readVec3(s.toolState["end"], "end", b3, e2));
+  base::JsonErrors e2;
+  ASSERT_TRUE(base::JsonIn(s.toolState, e2)["start"].getVec3(a3)) << e2.message;
+  ASSERT_TRUE(base::JsonIn(s.toolState, e2)["end"].getVec3(b3)) << e2.message;
   const nav::PolyRef sr = d.nearest(a3), er = d.nearest(b3);
   ASSERT_NE(sr, 0u);
   ASSERT_NE(er, 0u);
