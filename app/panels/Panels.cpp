@@ -24,6 +24,27 @@ namespace navbench {
 #define NAVBENCH_DECLARE_PANEL(factory) std::unique_ptr<Panel> factory();
 NAVBENCH_PANELS(NAVBENCH_DECLARE_PANEL)
 
+namespace {
+class FunctionPanel final : public Panel {
+public:
+  FunctionPanel(const PanelSpec& spec, std::function<void(PanelContext&, bool&)> draw)
+      : Panel(spec.visibleAtStart), m_spec(spec), m_draw(std::move(draw)) {}
+  const char* name() const override { return m_spec.name; }
+  const char* menuLabel() const override { return m_spec.menuLabel; }
+  int menuOrder() const override { return m_spec.menuOrder; }
+  bool* visible(Document& doc) override { return m_spec.visibleIn ? m_spec.visibleIn(doc) : &m_visible; }
+  void draw(PanelContext& ctx) override { m_draw(ctx, *visible(ctx.doc)); }
+
+private:
+  PanelSpec m_spec;
+  std::function<void(PanelContext&, bool&)> m_draw;
+};
+} // namespace
+
+std::unique_ptr<Panel> makePanel(const PanelSpec& spec, std::function<void(PanelContext&, bool& shown)> draw) {
+  return std::make_unique<FunctionPanel>(spec, std::move(draw));
+}
+
 std::vector<std::unique_ptr<Panel>> createPanels() {
   std::vector<std::unique_ptr<Panel>> panels;
 #define NAVBENCH_CREATE_PANEL(factory) panels.push_back(factory());

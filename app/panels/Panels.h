@@ -176,6 +176,18 @@ protected:
   bool m_visible;
 };
 
+/// A panel that is one draw function: its name, View menu entry and order, whether it starts shown,
+/// and, when set, where in the document its shown / hidden flag lives (else the panel's own).
+struct PanelSpec {
+  const char* name;
+  const char* menuLabel = "";
+  int menuOrder = 0;
+  bool visibleAtStart = true;
+  bool* (*visibleIn)(Document&) = nullptr;
+};
+/// Such a panel; `draw` runs every frame (shown or not) with the panel's shown / hidden flag.
+std::unique_ptr<Panel> makePanel(const PanelSpec& spec, std::function<void(PanelContext&, bool& shown)> draw);
+
 /// Every panel, in drawing order (Panels.cpp).
 std::vector<std::unique_ptr<Panel>> createPanels();
 
