@@ -1,12 +1,13 @@
 #include "app/Level.h"
 
+#include "nav/bake/ObjCheck.h"
+
 #include <tiny_obj_loader.h>
 #ifdef NAVBENCH_HAVE_BAKE_OBJ_READER
 #include "nav/bake/ObjMesh.h"
 #endif
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -21,18 +22,20 @@ namespace navbench {
 
 namespace {
 
+namespace obj = nav::bake::obj;
+
 // Reads the whole file in 4 MiB chunks; `tick(bytesRead)` after each returns false to cancel.
 bool readFile(const std::string& path, std::string& out, std::string& error, bool& cancelled,
               const std::function<bool(long long)>& tick) {
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) {
-    error = path + ": cannot open: " + std::strerror(errno);
+    error = obj::inFile(path, obj::cannotOpen());
     return false;
   }
   const long long size = static_cast<long long>(in.tellg());
   in.seekg(0);
   if (size < 0 || !in) {
-    error = path + ": read error";
+    error = obj::inFile(path, obj::readError());
     return false;
   }
   out.resize(size_t(size));
@@ -41,7 +44,7 @@ bool readFile(const std::string& path, std::string& out, std::string& error, boo
     const long long n = std::min(CHUNK, size - at);
     in.read(&out[size_t(at)], std::streamsize(n));
     if (in.gcount() != std::streamsize(n)) {
-      error = path + ": read error";
+      error = obj::inFile(path, obj::readError());
       return false;
     }
     at += n;
@@ -51,31 +54,6 @@ bool readFile(const std::string& path, std::string& out, std::string& error, boo
     }
   }
   return true;
-}
-
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-
-struct Token {
-  const char* b;
-  const char* e;
-  std::string str() const { return std::string(b, e); }
-};
-
-// The whitespace-separated tokens of one line after its keyword, into `out` (reused: no allocation
-// per line once it has grown).
-void tokens(const char* s, const char* end, std::vector<Token>& out) {
-  out.clear();
-  while (s < end) {
-    while (s < end && isSpace(*s)) ++s;
-    const char* b = s;
-    while (s < end && !isSpace(*s)) ++s;
-    if (s > b) out.push_back({b, s});
-  }
-}
-
-bool startsWith(const char* s, const char* end, const char* word) {
-  const size_t n = std::strlen(word);
-  return size_t(end - s) > n && std::memcmp(s, word, n) == 0 && isSpace(s[n]);
 }
 
 // Validates what tinyobjloader would accept silently: non-finite or malformed vertices ("nan" reads
@@ -89,7 +67,7 @@ public:
 
   int vertCount = 0, faceCount = 0;
   bool materials = false;
-  std::string error; ///< The first problem, "<path>: line N: ...", once feed or finish returned false.
+  std::string error; ///< The first problem, "<path>:<line>: ...", once feed or finish returned false.
 
   /// The next bytes of the file (no '\0' in them: the caller checks for binary data first).
   bool feed(const char* data, size_t n) {
@@ -125,90 +103,54 @@ public:
       if (!line(m_carry.data(), m_carry.data() + m_carry.size())) return false;
       m_carry.clear();
     }
-    for (const FaceRef& r : m_forward) {
-      if (r.index > vertCount) {
-        error = m_path + ": line " + std::to_string(r.line) + ": face index " + std::to_string(r.index) +
-                " out of range (the file has " + std::to_string(vertCount) + " vertices)";
-        return false;
-      }
+    long long badLine = 0;
+    std::string problem;
+    if (!m_refs.finish(vertCount, &badLine, &problem)) {
+      error = obj::atLine(m_path, badLine, problem);
+      return false;
     }
     return true;
   }
 
 private:
-  // One line [s, end) without its '\n'. *end is the '\n' or, for a line kept in m_carry, the
-  // string's '\0': either stops strtod/strtol at the end of the last token at the latest.
+  // One line [s, end) without its '\n' ('\r' is a blank: a file with CR line ends only is one
+  // line here). The checks and messages are nav/bake/ObjCheck.h's, the bake's own.
   bool line(const char* s, const char* end) {
     ++m_lineNo;
-    const int lineNo = m_lineNo;
-    while (s < end && isSpace(*s)) ++s;
-    if (!materials && (startsWith(s, end, "usemtl") || startsWith(s, end, "mtllib"))) materials = true;
-    if (end - s < 2 || !isSpace(s[1])) return true;
-    if (s[0] == 'v') {
-      tokens(s + 1, end, m_tok);
-      if (m_tok.size() < 3) {
-        error = m_path + ": line " + std::to_string(lineNo) + ": vertex has fewer than 3 coordinates";
-        return false;
-      }
-      for (int k = 0; k < 3; ++k) {
-        const Token& t = m_tok[size_t(k)];
-        char* stop = nullptr;
-        double v = std::strtod(t.b, &stop);
-        if (stop == t.b || stop != t.e) {
-          error = m_path + ": line " + std::to_string(lineNo) + ": vertex coordinate '" + t.str() + "' is not a number";
-          return false;
-        }
-        if (!std::isfinite(v) || std::abs(v) > double(std::numeric_limits<float>::max())) {
-          error = m_path + ": line " + std::to_string(lineNo) + ": vertex coordinate '" + t.str() +
-                  "' is not a finite number";
-          return false;
-        }
-      }
+    auto fail = [&](const std::string& problem) {
+      error = obj::atLine(m_path, m_lineNo, problem);
+      return false;
+    };
+    if (!materials && (obj::startsWith(s, end, "usemtl") || obj::startsWith(s, end, "mtllib"))) materials = true;
+    const char* rest = nullptr;
+    const obj::Record rec = obj::classify(s, end, &rest);
+    std::string problem;
+    if (rec == obj::Record::Vertex) {
+      float xyz[3];
+      if (!obj::readVertex(rest, end, xyz, &problem)) return fail(problem);
+      if (vertCount >= INT_MAX) return fail(obj::tooManyVertices());
       ++vertCount;
-    } else if (s[0] == 'f') {
-      tokens(s + 1, end, m_tok);
-      if (m_tok.size() < 3) {
-        error = m_path + ": line " + std::to_string(lineNo) + ": face has fewer than 3 vertices";
-        return false;
-      }
-      if (m_tok.size() > 255) {
-        error = m_path + ": line " + std::to_string(lineNo) + ": face has more than 255 vertices (tinyobjloader's limit)";
-        return false;
-      }
-      for (const Token& t : m_tok) {
-        char* stop = nullptr;
-        long idx = std::strtol(t.b, &stop, 10);
-        if (stop == t.b || (stop != t.e && *stop != '/')) {
-          error = m_path + ": line " + std::to_string(lineNo) + ": face index '" + t.str() + "' is not an integer";
-          return false;
-        }
-        if (idx == 0) {
-          error = m_path + ": line " + std::to_string(lineNo) + ": face index 0 is invalid (OBJ indices start at 1)";
-          return false;
-        }
-        if (idx < 0 && idx < -long(vertCount)) { // not -idx: strtol saturates at LONG_MIN (fuzz_obj_level)
-          error = m_path + ": line " + std::to_string(lineNo) + ": face index " + std::to_string(idx) +
-                  " out of range (only " + std::to_string(vertCount) + " vertices before this line)";
-          return false;
-        }
-        if (idx > std::numeric_limits<int>::max()) idx = std::numeric_limits<int>::max();
-        // A positive index up to the vertices read so far is in range whatever follows; only the
-        // ones ahead are kept for finish() (in file order, so it reports the first bad one).
-        if (idx > vertCount) m_forward.push_back({lineNo, int(idx)});
+    } else if (rec == obj::Record::Face) {
+      int refs = 0;
+      for (const char* p = obj::skipBlank(rest, end); p < end; p = obj::skipBlank(obj::tokenEnd(p, end), end)) ++refs;
+      if (refs < 3) return fail(obj::faceTooShort());
+      if (refs > kMaxFaceRefs) return fail(obj::faceTooLong(kMaxFaceRefs));
+      for (const char* p = obj::skipBlank(rest, end); p < end;) {
+        const char* t = obj::tokenEnd(p, end);
+        int index = 0;
+        if (!m_refs.resolve(p, t, vertCount, m_lineNo, &index, &problem)) return fail(problem);
+        p = obj::skipBlank(t, end);
       }
       ++faceCount;
     }
     return true;
   }
 
-  struct FaceRef {
-    int line, index;
-  };
+  static constexpr int kMaxFaceRefs = 255; ///< tinyobjloader's limit on the vertices of a face
   std::string m_path;
   std::string m_carry;
   int m_lineNo = 0;
-  std::vector<FaceRef> m_forward;
-  std::vector<Token> m_tok;
+  obj::FaceRefs m_refs;
 };
 
 void finishBounds(TriMesh& mesh) {
@@ -349,10 +291,7 @@ bool loadObjBody(const std::string& path, TriMesh& out, std::string& error, cons
     std::ifstream probe(path, std::ios::binary | std::ios::ate);
     bytes = probe ? static_cast<long long>(probe.tellg()) : 0;
     if (maxBytes >= 0 && bytes > maxBytes) {
-      auto size = [](long long n) {
-        return n >= (1ll << 20) ? std::to_string(n >> 20) + " MiB" : std::to_string(n) + " bytes";
-      };
-      error = path + ": file is " + size(bytes) + ", over the " + size(maxBytes) + " OBJ size limit";
+      error = obj::inFile(path, obj::overSizeLimit(bytes, maxBytes));
       return false;
     }
   }
@@ -390,11 +329,11 @@ bool loadObjBody(const std::string& path, TriMesh& out, std::string& error, cons
   // The checked way: the whole text read, checked (binary data, prescan), then parsed.
   if (!readFile(path, text, error, cancelled, [&](long long n) { return report(n); })) return false;
   if (text.empty()) {
-    error = path + ": file is empty";
+    error = obj::inFile(path, obj::fileEmpty());
     return false;
   }
   if (text.find('\0') != std::string::npos) {
-    error = path + ": not an OBJ file (binary data)";
+    error = obj::inFile(path, obj::binaryData());
     return false;
   }
   Prescan prescan(path);
@@ -420,11 +359,11 @@ bool loadObjBody(const std::string& path, TriMesh& out, std::string& error, cons
     return false;
   }
   if (vertCount == 0 && faceCount == 0) {
-    error = path + ": not an OBJ file (no 'v' or 'f' records)";
+    error = obj::inFile(path, obj::noRecords());
     return false;
   }
   if (faceCount == 0) {
-    error = path + ": OBJ has no faces (" + std::to_string(vertCount) + " vertices)";
+    error = obj::inFile(path, obj::noFaces(vertCount));
     return false;
   }
 
@@ -446,7 +385,7 @@ bool loadObjBody(const std::string& path, TriMesh& out, std::string& error, cons
         cancelled = true;
         return false;
       }
-      error = why.rfind(path, 0) == 0 ? why : path + ": " + why;
+      error = why.rfind(path, 0) == 0 ? why : obj::inFile(path, why);
       return false;
     }
     TriMesh mesh;
@@ -492,7 +431,8 @@ bool loadObjBody(const std::string& path, TriMesh& out, std::string& error, cons
         int a = shape.mesh.indices[at].vertex_index, b = shape.mesh.indices[at + k].vertex_index,
             c = shape.mesh.indices[at + k + 1].vertex_index;
         if (a < 0 || b < 0 || c < 0 || a >= nv || b >= nv || c >= nv) {
-          error = path + ": face index out of range (the file has " + std::to_string(nv) + " vertices)";
+          const int bad = (a < 0 || a >= nv) ? a : (b < 0 || b >= nv) ? b : c;
+          error = obj::inFile(path, obj::refOutOfRange((long long)bad + 1, nv));
           return false;
         }
         mesh.tris.insert(mesh.tris.end(), {a, b, c});
@@ -502,7 +442,7 @@ bool loadObjBody(const std::string& path, TriMesh& out, std::string& error, cons
     }
   }
   if (mesh.tris.empty()) {
-    error = path + ": OBJ has no faces";
+    error = obj::inFile(path, obj::noFaces(nv));
     return false;
   }
   if (!anyMaterial) {

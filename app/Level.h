@@ -50,9 +50,11 @@ constexpr long long MAX_OBJ_BYTES = 512ll << 20;
 /// (nav/bake/ObjMesh.h: same triangles as tinyobjloader): memory is the mesh, not the text. A file
 /// with materials (or a problem to report) is read whole, validated, then parsed by tinyobjloader
 /// (for the material colours; or by the streaming reader from the text read).
-/// Fails with "<path>: <problem>" for: a missing/unreadable file, an empty or binary file, a text
-/// file with no OBJ records, a malformed or non-finite vertex, a face with fewer than 3 vertices,
-/// a face index of 0 or out of range, an OBJ without faces, and a file over MAX_OBJ_BYTES.
+/// Fails with "<path>: <problem>" for the file and "<path>:<line>: <problem>" for a record (the
+/// messages of nav/bake/ObjCheck.h, the bake's too): a missing/unreadable file, an empty or binary
+/// file, a text file with no OBJ records, a malformed or non-finite vertex, a face with fewer than 3
+/// (or, tinyobjloader's limit, more than 255) vertices, a face index of 0 or out of range, an OBJ
+/// without faces, and a file over MAX_OBJ_BYTES.
 bool loadObj(const std::string& path, TriMesh& out, std::string& error);
 
 enum class LoadResult { Ok, Failed, Cancelled };

@@ -5,7 +5,7 @@
 #include "app/tools/Tool.h"
 #include "nav/NavMath.h"
 #include "nav/TileSetFile.h"
-#include "nav/bake/Areas.h"
+#include "nav/NavAreas.h"
 
 #include <nlohmann/json.hpp>
 
@@ -499,7 +499,7 @@ bool LevelEditor::meshToSave(const nav::NavMesh& open, std::unique_ptr<nav::NavM
     d.old = tile;
     const int ground = tile->header->polyCount - tile->header->offMeshConCount;
     for (int p = 0; p < tile->header->polyCount; ++p) {
-      if (!(tile->polys[p].flags & nav::bake::FLAG_DISABLED)) continue;
+      if (!(tile->polys[p].flags & nav::FLAG_DISABLED)) continue;
       if (p < ground) {
         d.polys.push_back(p);
         continue;
@@ -621,7 +621,7 @@ void LevelEditor::apply(const Step& s, bool forward) {
       if (const nav::PolyRef ref = polyAtCentre(mesh, c.data())) {
         uint16_t flags = 0;
         mesh.getPolyFlags(ref, &flags);
-        mesh.setPolyFlags(ref, on ? uint16_t(flags | nav::bake::FLAG_DISABLED) : uint16_t(flags & ~nav::bake::FLAG_DISABLED));
+        mesh.setPolyFlags(ref, on ? uint16_t(flags | nav::FLAG_DISABLED) : uint16_t(flags & ~nav::FLAG_DISABLED));
       }
     m_doc.navmeshEdited();
     break;
@@ -724,7 +724,7 @@ void LevelEditor::swapIn() {
         if (const nav::PolyRef ref = polyAtCentre(mesh, c.data())) {
           uint16_t flags = 0;
           mesh.getPolyFlags(ref, &flags);
-          mesh.setPolyFlags(ref, s.disabled ? uint16_t(flags | nav::bake::FLAG_DISABLED) : uint16_t(flags & ~nav::bake::FLAG_DISABLED));
+          mesh.setPolyFlags(ref, s.disabled ? uint16_t(flags | nav::FLAG_DISABLED) : uint16_t(flags & ~nav::FLAG_DISABLED));
         }
   const std::map<PolyKey, PolyInfo> after = groundPolys(mesh, m_jobTiles);
   m_changes.clear();

@@ -75,7 +75,7 @@ public:
   bool rebuildTiles(const std::vector<nav::bake::TileCoord>& tiles, std::string* why);
   bool rebuildAll(std::string* why);
   bool removeTiles(const std::vector<nav::bake::TileCoord>& tiles, std::string* why);
-  /// Prune tool: sets (or clears) nav::bake::FLAG_DISABLED on `polys` (undoable).
+  /// Prune tool: sets (or clears) nav::FLAG_DISABLED on `polys` (undoable).
   bool setDisabled(const std::vector<nav::PolyRef>& polys, bool disabled, std::string* why);
   /// Prune tool: the disabled polys (FLAG_DISABLED, ground polys and off-mesh links) are left out
   /// of the saved navmesh. The open navmesh keeps them (disabled, so undo still works); saving

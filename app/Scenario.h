@@ -26,6 +26,7 @@
 #pragma once
 
 #include "app/ViewSettings.h"
+#include "nav/base/Json.h"
 
 #include <nlohmann/json.hpp>
 
@@ -100,7 +101,8 @@ struct Scenario {
 /// The scenario as JSON text (sorted keys, 2-space indent, exact floats, trailing newline).
 std::string toJson(const Scenario& s);
 /// Parses and validates scenario JSON text. On failure returns false, leaves `out` unchanged and
-/// sets `error` to the problem, naming the key ("camera.distance: must be > 0, got -1").
+/// sets `error` to the problem, naming the JSON path ("camera.distance: must be in (0, 1e+09], got -1";
+/// nav/base/Json.h's messages).
 bool parseScenario(const std::string& text, Scenario& out, std::string& error);
 /// True when `text` is a JSON object with the kScenarioMarker key (a scenario, not a level file).
 bool looksLikeScenario(const std::string& text);
@@ -114,13 +116,14 @@ bool saveScenarioFile(const std::string& path, const Scenario& s, std::string& e
 /// no such chunk, or parseScenario's message prefixed with the keyword.
 bool scenarioFromPngText(const std::vector<std::pair<std::string, std::string>>& text, Scenario& out, std::string& error);
 
-/// The JSON value written for a float: the shortest decimal that reads back to exactly `f`.
-nlohmann::json exactFloat(float f);
-/// Reads a float written by exactFloat (or any finite number in float range) at `key`. False with
-/// `error` = "<key>: <problem>" when the value is not a finite number in float range.
+/// The JSON value written for a float: the shortest decimal that reads back to exactly `f`
+/// (nav/base/Json.h, the one writer of exact floats).
+using base::exactFloat;
+using base::exactVec3;
+/// The float at `v` (any finite number in float range), its path `key` in messages: false with
+/// `error` = "<key>: <problem>". base::JsonIn's getter for callers holding a bare json value.
 bool readFloat(const nlohmann::json& v, const std::string& key, float& out, std::string& error);
-/// Three exact floats [x, y, z].
-nlohmann::json exactVec3(const float* v);
+/// Three floats [x, y, z] at `v`, as readFloat; `out` is written only when all three are good.
 bool readVec3(const nlohmann::json& v, const std::string& key, float* out, std::string& error);
 
 /// A stable hash of a bake settings text (nav::bake::settingsToJson): "fnv1a64:<16 hex digits>".

@@ -1,6 +1,7 @@
 #include "app/TileCacheState.h"
 
 #include "nav/NavMesh.h"
+#include "nav/base/Json.h"
 
 #include <nlohmann/json.hpp>
 
@@ -29,16 +30,6 @@ bool fail(std::string* why, const std::string& m) {
 }
 
 nlohmann::json vec3(const float* v) { return nlohmann::json::array({v[0], v[1], v[2]}); }
-
-bool readVec3(const nlohmann::json& j, float* out) {
-  if (!j.is_array() || j.size() != 3) return false;
-  for (int i = 0; i < 3; ++i) {
-    if (!j[size_t(i)].is_number()) return false;
-    out[i] = j[size_t(i)].get<float>();
-    if (!std::isfinite(out[i])) return false;
-  }
-  return true;
-}
 
 const char* stateName(uint8_t s) {
   switch (s) {
@@ -290,39 +281,38 @@ void TileCacheState::saveObstacles(nlohmann::json& out) const {
 }
 
 bool TileCacheState::parseObstacles(const nlohmann::json& in, std::vector<Obstacle>* out, std::string* why) {
-  if (!in.is_array()) return fail(why, "obstacles: not a list");
-  if (in.size() > size_t(kMaxObstacles)) return fail(why, "obstacles: more than " + std::to_string(kMaxObstacles));
+  base::JsonErrors errors;
+  if (parseObstacles(base::JsonIn(in, errors, "obstacles"), out)) return true;
+  return fail(why, errors.message);
+}
+
+bool TileCacheState::parseObstacles(const base::JsonIn& in, std::vector<Obstacle>* out) {
+  if (!in.json().is_array()) return in.fail("not a list (expected an array)");
+  if (in.size() > size_t(kMaxObstacles)) return in.fail("more than " + std::to_string(kMaxObstacles));
   std::vector<Obstacle> obs;
   for (size_t i = 0; i < in.size(); ++i) {
-    const nlohmann::json& j = in[i];
-    const std::string at = "obstacles[" + std::to_string(i) + "]";
-    if (!j.is_object() || !j.contains("kind") || !j["kind"].is_string()) return fail(why, at + ": needs a kind (cylinder, box, obox)");
+    const base::JsonIn j = in[i];
+    std::string kind;
+    if (!j.object() || !j.get("kind", kind, size_t(16))) return false;
     Obstacle o;
-    const std::string kind = j["kind"].get<std::string>();
     if (kind == "cylinder") o.kind = Obstacle::Cylinder;
     else if (kind == "box") o.kind = Obstacle::Box;
     else if (kind == "obox") o.kind = Obstacle::OrientedBox;
-    else return fail(why, at + ".kind: '" + kind + "' is not cylinder, box or obox");
-    for (const auto& [key, value] : j.items()) {
+    else return j["kind"].fail("'" + kind + "' is not cylinder, box or obox");
+    for (const auto& item : j.json().items()) {
+      const std::string& key = item.key();
       const bool known = key == "kind" || key == "pos" || (o.kind == Obstacle::Cylinder ? key == "radius" || key == "height"
                                                                                       : key == "half" || (o.kind == Obstacle::OrientedBox && key == "yaw"));
-      if (!known) return fail(why, at + ": unknown key '" + key + "' for a " + kind);
+      if (!known) return j[key].fail("unknown key '" + key + "' for a " + kind);
     }
-    if (!j.contains("pos") || !readVec3(j["pos"], o.pos)) return fail(why, at + ".pos: needs [x, y, z]");
+    if (!j["pos"].getVec3(o.pos)) return false;
     if (o.kind == Obstacle::Cylinder) {
-      if (!j.value("radius", nlohmann::json()).is_number() || !j.value("height", nlohmann::json()).is_number())
-        return fail(why, at + ": a cylinder needs radius and height");
-      o.radius = j["radius"].get<float>();
-      o.height = j["height"].get<float>();
-    } else {
-      if (!j.contains("half") || !readVec3(j["half"], o.half)) return fail(why, at + ".half: needs [hx, hy, hz]");
-      if (o.kind == Obstacle::OrientedBox) {
-        if (!j.value("yaw", nlohmann::json()).is_number()) return fail(why, at + ".yaw: needs a number (degrees)");
-        o.yawDeg = j["yaw"].get<float>();
-      }
+      if (!j.get("radius", o.radius) || !j.get("height", o.height)) return false;
+    } else if (!j["half"].getVec3(o.half) || (o.kind == Obstacle::OrientedBox && !j.get("yaw", o.yawDeg))) {
+      return false;
     }
     std::string w;
-    if (!check(o, &w)) return fail(why, at + ": " + w);
+    if (!check(o, &w)) return j.fail(w);
     obs.push_back(o);
   }
   *out = std::move(obs);

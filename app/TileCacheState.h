@@ -24,6 +24,10 @@ namespace nav {
 class NavMesh;
 }
 
+namespace base {
+class JsonIn;
+}
+
 namespace navbench {
 
 struct Obstacle {
@@ -94,7 +98,10 @@ public:
   /// [{"kind": "cylinder", "pos": [x, y, z], "radius": r, "height": h} | {"kind": "box" | "obox",
   /// "pos": [...], "half": [hx, hy, hz], "yaw": degrees (obox)}, ...]
   void saveObstacles(nlohmann::json& out) const;
+  /// Errors name the JSON path ("obstacles[2].half: expected [x, y, z], got 2 values").
   static bool parseObstacles(const nlohmann::json& in, std::vector<Obstacle>* out, std::string* why);
+  /// The same at `in` (its path and file in messages, nav/base/Json.h); `out` untouched on failure.
+  static bool parseObstacles(const base::JsonIn& in, std::vector<Obstacle>* out);
   /// --dump-state: obstacles with refs and states, queue, rebuilt tiles, the navmesh's hash.
   void dumpState(nlohmann::json& out) const;
 

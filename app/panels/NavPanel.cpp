@@ -2,7 +2,7 @@
 #include "app/NavState.h"
 #include "app/Document.h"
 #include "app/panels/Panels.h"
-#include "nav/bake/Areas.h"
+#include "nav/NavAreas.h"
 
 #include <imgui.h>
 
@@ -55,17 +55,17 @@ bool drawNavPanel(NavState& nav, NavDrawOptions& draw, unsigned hoveredRef, bool
   }
   if (ImGui::CollapsingHeader("Filter", ImGuiTreeNodeFlags_DefaultOpen)) {
     nav::QueryFilter& f = nav.filter();
-    static const char* flagNames[nav::bake::FLAG_NAMED_COUNT] = {"walk", "swim", "door", "jump", "disabled"};
+    static const char* flagNames[nav::FLAG_NAMED_COUNT] = {"walk", "swim", "door", "jump", "disabled"};
     ImGui::TextUnformatted("Include");
     unsigned inc = f.getIncludeFlags(), exc = f.getExcludeFlags();
-    for (int i = 0; i < nav::bake::FLAG_NAMED_COUNT; ++i) {
+    for (int i = 0; i < nav::FLAG_NAMED_COUNT; ++i) {
       ImGui::PushID(i);
       ImGui::SameLine();
       if (ImGui::CheckboxFlags(flagNames[i], &inc, 1u << i)) changed = true;
       ImGui::PopID();
     }
     ImGui::TextUnformatted("Exclude");
-    for (int i = 0; i < nav::bake::FLAG_NAMED_COUNT; ++i) {
+    for (int i = 0; i < nav::FLAG_NAMED_COUNT; ++i) {
       ImGui::PushID(100 + i);
       ImGui::SameLine();
       if (ImGui::CheckboxFlags(flagNames[i], &exc, 1u << i)) changed = true;
@@ -73,8 +73,8 @@ bool drawNavPanel(NavState& nav, NavDrawOptions& draw, unsigned hoveredRef, bool
     }
     f.setIncludeFlags(uint16_t(inc));
     f.setExcludeFlags(uint16_t(exc));
-    static const char* areaNames[nav::bake::AREA_NAMED_COUNT] = {"ground", "water", "road", "door", "grass", "jump"};
-    for (int a = 0; a < nav::bake::AREA_NAMED_COUNT; ++a) {
+    static const char* areaNames[nav::AREA_NAMED_COUNT] = {"ground", "water", "road", "door", "grass", "jump"};
+    for (int a = 0; a < nav::AREA_NAMED_COUNT; ++a) {
       ImGui::PushID(200 + a);
       float c = f.getAreaCost(a), e = f.getAreaEnterCost(a);
       const ImU32 col = areaColor(uint8_t(a), 255);
@@ -107,9 +107,9 @@ bool drawNavPanel(NavState& nav, NavDrawOptions& draw, unsigned hoveredRef, bool
     }
     if (ImGui::Button("Defaults")) {
       nav::QueryFilter d;
-      nav::bake::applyDefaultAreaCosts(d);
-      d.setIncludeFlags(nav::bake::FLAG_ALL ^ nav::bake::FLAG_DISABLED);
-      d.setExcludeFlags(nav::bake::FLAG_DISABLED);
+      nav::applyDefaultAreaCosts(d);
+      d.setIncludeFlags(nav::FLAG_ALL ^ nav::FLAG_DISABLED);
+      d.setExcludeFlags(nav::FLAG_DISABLED);
       f = d;
       nav.setMaxNodes(4096);
       changed = true;

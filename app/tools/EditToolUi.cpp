@@ -9,7 +9,7 @@
 namespace navbench::edit {
 
 std::string areaLabel(uint8_t area) {
-  const char* n = nav::bake::areaName(area);
+  const char* n = nav::areaName(area);
   return n ? std::string(n) : std::to_string(int(area));
 }
 
@@ -25,7 +25,7 @@ void dumpRects(const Rects& rects, nlohmann::json& out) {
 }
 
 bool areaPicker(const char* id, uint8_t* area, Rects* rects) {
-  using namespace nav::bake;
+  using namespace nav;
   static const uint8_t kNamed[] = {AREA_WATER, AREA_ROAD, AREA_DOOR, AREA_GRASS, AREA_JUMP};
   ImGui::PushID(id);
   bool changed = false, named = false;

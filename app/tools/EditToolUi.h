@@ -4,7 +4,7 @@
 // view has the keyboard.
 #pragma once
 
-#include "nav/bake/Areas.h"
+#include "nav/NavAreas.h"
 
 #include <nlohmann/json_fwd.hpp>
 

@@ -43,7 +43,7 @@ private:
 
   std::vector<float> m_pts;  ///< Points clicked so far [(x, y, z) * n].
   std::vector<int> m_hull;   ///< Their hull (indices into m_pts).
-  uint8_t m_area = nav::bake::AREA_GRASS;
+  uint8_t m_area = nav::AREA_GRASS;
   float m_height = 6.0f;  ///< RecastDemo's "Shape Height" [Unit: wu].
   float m_offset = 1.0f;  ///< RecastDemo's "Shape Descent": the bottom below the lowest point [Unit: wu].
   int m_sel = -1;         ///< Selected volume, -1 none.

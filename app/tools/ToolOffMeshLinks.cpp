@@ -164,16 +164,16 @@ bool ToolOffMeshLinks::optionsUi(const char* id, OffMeshLink& l, bool* radiusDon
   ImGui::TextUnformatted("Flags");
   ImGui::SameLine();
   const float x0 = ImGui::GetCursorPosX();
-  for (int b = 0; b < nav::bake::FLAG_NAMED_COUNT; ++b) {
+  for (int b = 0; b < nav::FLAG_NAMED_COUNT; ++b) {
     const uint16_t bit = uint16_t(1u << b);
     bool on = (l.flags & bit) != 0;
     if (b % 3 != 0) ImGui::SameLine();
     else if (b > 0) ImGui::SetCursorPosX(x0);
-    if (ImGui::Checkbox(nav::bake::flagName(bit), &on)) {
+    if (ImGui::Checkbox(nav::flagName(bit), &on)) {
       l.flags = on ? uint16_t(l.flags | bit) : uint16_t(l.flags & ~bit);
       changed = true;
     }
-    edit::markItem(&m_rects, key + ".flag." + nav::bake::flagName(bit));
+    edit::markItem(&m_rects, key + ".flag." + nav::flagName(bit));
   }
   ImGui::PopID();
   return changed;

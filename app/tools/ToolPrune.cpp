@@ -2,7 +2,7 @@
 // poly reachable from it is found by a flood over the navmesh links (internal, tile-border and
 // off-mesh connection links, followed in their direction, so a one-way link leads only one way)
 // through the polys the current query filter passes; the rest is shown as unreachable. Apply sets
-// nav::bake::FLAG_DISABLED on the unreachable polys (LevelEditor::setDisabled: undoable, kept
+// nav::FLAG_DISABLED on the unreachable polys (LevelEditor::setDisabled: undoable, kept
 // across rebakes, saved in the .bin by Save level); Enable all clears the flag from every poly.
 // "Remove disabled polys from the saved navmesh" (LevelEditor::setRemoveOnSave): Save level then
 // writes the tiles holding disabled polys re-baked without them; the open navmesh keeps them.
@@ -15,7 +15,7 @@
 #include "app/NavState.h"
 #include "app/tools/ToolUi.h"
 #include "app/tools/Tools.h"
-#include "nav/bake/Areas.h"
+#include "nav/NavAreas.h"
 #include "render/DebugDraw.h"
 
 #include <imgui.h>
@@ -225,7 +225,7 @@ private:
       const nav::MeshTile* tile = mesh.getTile(t);
       if (!tile || !tile->header) continue;
       for (int p = 0; p < tile->header->polyCount; ++p)
-        if (tile->polys[p].flags & nav::bake::FLAG_DISABLED) {
+        if (tile->polys[p].flags & nav::FLAG_DISABLED) {
           ++n;
           if (out) out->push_back(mesh.getPolyRefBase(tile) | nav::PolyRef(p));
         }

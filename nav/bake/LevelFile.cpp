@@ -1,14 +1,9 @@
 #include "nav/bake/LevelFile.h"
 #include "nav/bake/ObjMesh.h"
 #include "nav/base/AtomicFile.h"
+#include "nav/base/Json.h"
 
 #include <nlohmann/json.hpp>
-
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <fstream>
-#include <sstream>
 
 namespace nav::bake {
 
@@ -16,62 +11,39 @@ using nlohmann::json;
 
 namespace {
 
-/// A parse error with the JSON path where it happened.
-struct LevelError {
-  std::string msg;
-};
-
-[[noreturn]] void error(const std::string& where, const std::string& msg) { throw LevelError{where + ": " + msg}; }
-
-float getFloat(const json& j, const std::string& where) {
-  if (!j.is_number()) error(where, "expected a number, got " + j.dump());
-  return j.get<float>();
-}
-
-int getInt(const json& j, const std::string& where) {
-  if (!j.is_number_integer() && !(j.is_number_float() && j.get<double>() == double(int(j.get<double>()))))
-    error(where, "expected an integer, got " + j.dump());
-  return int(j.get<double>());
-}
-
-bool getBool(const json& j, const std::string& where) {
-  if (!j.is_boolean()) error(where, "expected true or false, got " + j.dump());
-  return j.get<bool>();
-}
-
-void getVec3(const json& j, float* out, const std::string& where) {
-  if (!j.is_array() || j.size() != 3) error(where, "expected [x, y, z], got " + j.dump());
-  for (int k = 0; k < 3; ++k) out[k] = getFloat(j[size_t(k)], where + "[" + std::to_string(k) + "]");
-}
-
-uint8_t getArea(const json& j, const std::string& where) {
-  uint8_t a = 0;
-  if (j.is_string()) {
-    if (!areaFromName(j.get<std::string>().c_str(), &a))
-      error(where, "unknown area '" + j.get<std::string>() + "' (ground, water, road, door, grass, jump or 0..62)");
-    return a;
+/// An area: a name (ground, water, road, door, grass, jump) or a number 0..62.
+bool getArea(const base::JsonIn& v, uint8_t* out) {
+  if (v.json().is_string()) {
+    std::string name;
+    if (!v.get(name, 64)) return false;
+    if (!areaFromName(name.c_str(), out))
+      return v.fail("unknown area '" + name + "' (ground, water, road, door, grass, jump or 0..62)");
+    return true;
   }
-  const int v = getInt(j, where);
-  if (v < 0 || v > 62) error(where, "area " + std::to_string(v) + " is out of range 0..62");
-  return uint8_t(v);
+  int a = 0;
+  if (!v.get(a, 0, 62)) return false;
+  *out = uint8_t(a);
+  return true;
 }
 
-uint16_t getFlags(const json& j, const std::string& where) {
-  if (j.is_array()) {
+/// Flags: a list of names (walk, swim, door, jump, disabled) or a number that fits 16 bits.
+bool getFlags(const base::JsonIn& v, uint16_t* out) {
+  if (v.json().is_array()) {
     uint16_t flags = 0;
-    for (size_t i = 0; i < j.size(); ++i) {
-      const std::string w = where + "[" + std::to_string(i) + "]";
-      if (!j[i].is_string()) error(w, "expected a flag name, got " + j[i].dump());
+    for (size_t i = 0; i < v.size(); ++i) {
+      std::string name;
+      if (!v[i].get(name, 64)) return false;
       uint16_t f = 0;
-      if (!flagFromName(j[i].get<std::string>().c_str(), &f))
-        error(w, "unknown flag '" + j[i].get<std::string>() + "' (walk, swim, door, jump, disabled)");
+      if (!flagFromName(name.c_str(), &f)) return v[i].fail("unknown flag '" + name + "' (walk, swim, door, jump, disabled)");
       flags = uint16_t(flags | f);
     }
-    return flags;
+    *out = flags;
+    return true;
   }
-  const int v = getInt(j, where);
-  if (v < 0 || v > 0xffff) error(where, "flags " + std::to_string(v) + " do not fit 16 bits");
-  return uint16_t(v);
+  unsigned f = 0;
+  if (!v.get(f, 0, 0xffff)) return false;
+  *out = uint16_t(f);
+  return true;
 }
 
 json flagsToJson(uint16_t flags) {
@@ -90,90 +62,138 @@ json areaToJson(uint8_t area) {
   return n ? json(n) : json(int(area));
 }
 
-/// A float as the shortest decimal that reads back as the same float (0.3, not 0.30000001192...).
-json jf(float f) {
-  char buf[32];
-  for (int prec = 6; prec <= 9; ++prec) {
-    std::snprintf(buf, sizeof(buf), "%.*g", prec, double(f));
-    if (std::strtof(buf, nullptr) == f) break;
-  }
-  return json(std::strtod(buf, nullptr));
-}
+// The settings by name and type: one table serves writing and reading.
+template <class V>
+struct Setting {
+  const char* name;
+  V BakeSettings::*ptr;
+};
+const Setting<float> kFloatSettings[] = {
+    {"cellSize", &BakeSettings::cellSize},           {"cellHeight", &BakeSettings::cellHeight},
+    {"agentHeight", &BakeSettings::agentHeight},     {"agentRadius", &BakeSettings::agentRadius},
+    {"agentMaxClimb", &BakeSettings::agentMaxClimb}, {"agentMaxSlope", &BakeSettings::agentMaxSlope},
+    {"edgeMaxLen", &BakeSettings::edgeMaxLen},       {"edgeMaxError", &BakeSettings::edgeMaxError},
+    {"detailSampleDist", &BakeSettings::detailSampleDist},
+    {"detailSampleMaxError", &BakeSettings::detailSampleMaxError},
+};
+const Setting<int> kIntSettings[] = {
+    {"regionMinSize", &BakeSettings::regionMinSize}, {"regionMergeSize", &BakeSettings::regionMergeSize},
+    {"vertsPerPoly", &BakeSettings::vertsPerPoly},   {"tileSize", &BakeSettings::tileSize},
+};
+const Setting<bool> kBoolSettings[] = {
+    {"filterLowHangingObstacles", &BakeSettings::filterLowHangingObstacles},
+    {"filterLedgeSpans", &BakeSettings::filterLedgeSpans},
+    {"filterWalkableLowHeightSpans", &BakeSettings::filterWalkableLowHeightSpans},
+    {"tiled", &BakeSettings::tiled},
+};
 
 json settingsJson(const BakeSettings& s) {
   json j = json::object();
-  j["cellSize"] = jf(s.cellSize);
-  j["cellHeight"] = jf(s.cellHeight);
-  j["agentHeight"] = jf(s.agentHeight);
-  j["agentRadius"] = jf(s.agentRadius);
-  j["agentMaxClimb"] = jf(s.agentMaxClimb);
-  j["agentMaxSlope"] = jf(s.agentMaxSlope);
-  j["regionMinSize"] = s.regionMinSize;
-  j["regionMergeSize"] = s.regionMergeSize;
+  for (const Setting<float>& f : kFloatSettings) j[f.name] = base::exactFloat(s.*f.ptr);
+  for (const Setting<int>& i : kIntSettings) j[i.name] = s.*i.ptr;
+  for (const Setting<bool>& b : kBoolSettings) j[b.name] = s.*b.ptr;
   j["partition"] = partitionName(s.partition);
-  j["edgeMaxLen"] = jf(s.edgeMaxLen);
-  j["edgeMaxError"] = jf(s.edgeMaxError);
-  j["vertsPerPoly"] = s.vertsPerPoly;
-  j["detailSampleDist"] = jf(s.detailSampleDist);
-  j["detailSampleMaxError"] = jf(s.detailSampleMaxError);
-  j["filterLowHangingObstacles"] = s.filterLowHangingObstacles;
-  j["filterLedgeSpans"] = s.filterLedgeSpans;
-  j["filterWalkableLowHeightSpans"] = s.filterWalkableLowHeightSpans;
-  j["tiled"] = s.tiled;
-  j["tileSize"] = s.tileSize;
   return j;
 }
 
-void parseSettings(const json& j, BakeSettings* s, const std::string& where) {
-  if (!j.is_object()) error(where, "expected an object");
-  for (auto it = j.begin(); it != j.end(); ++it) {
+/// Reads the settings present in `in` over *s (ranges are BakeSettings::validate's, checked after).
+bool parseSettings(const base::JsonIn& in, BakeSettings* s) {
+  if (!in.object()) return false;
+  for (auto it = in.json().begin(); it != in.json().end(); ++it) {
     const std::string& k = it.key();
-    const json& v = it.value();
-    const std::string w = where + "." + k;
-    if (k == "cellSize") s->cellSize = getFloat(v, w);
-    else if (k == "cellHeight") s->cellHeight = getFloat(v, w);
-    else if (k == "agentHeight") s->agentHeight = getFloat(v, w);
-    else if (k == "agentRadius") s->agentRadius = getFloat(v, w);
-    else if (k == "agentMaxClimb") s->agentMaxClimb = getFloat(v, w);
-    else if (k == "agentMaxSlope") s->agentMaxSlope = getFloat(v, w);
-    else if (k == "regionMinSize") s->regionMinSize = getInt(v, w);
-    else if (k == "regionMergeSize") s->regionMergeSize = getInt(v, w);
-    else if (k == "partition") {
-      if (!v.is_string() || !partitionFromName(v.get<std::string>().c_str(), &s->partition))
-        error(w, "expected \"watershed\", \"monotone\" or \"layers\", got " + v.dump());
-    } else if (k == "edgeMaxLen") s->edgeMaxLen = getFloat(v, w);
-    else if (k == "edgeMaxError") s->edgeMaxError = getFloat(v, w);
-    else if (k == "vertsPerPoly") s->vertsPerPoly = getInt(v, w);
-    else if (k == "detailSampleDist") s->detailSampleDist = getFloat(v, w);
-    else if (k == "detailSampleMaxError") s->detailSampleMaxError = getFloat(v, w);
-    else if (k == "filterLowHangingObstacles") s->filterLowHangingObstacles = getBool(v, w);
-    else if (k == "filterLedgeSpans") s->filterLedgeSpans = getBool(v, w);
-    else if (k == "filterWalkableLowHeightSpans") s->filterWalkableLowHeightSpans = getBool(v, w);
-    else if (k == "tiled") s->tiled = getBool(v, w);
-    else if (k == "tileSize") s->tileSize = getInt(v, w);
-    else error(w, "unknown setting");
+    const base::JsonIn v = in[k];
+    bool known = false, ok = true;
+    auto read = [&](const auto& table) {
+      for (const auto& field : table)
+        if (k == field.name) {
+          known = true;
+          ok = v.get(s->*field.ptr);
+        }
+    };
+    read(kFloatSettings);
+    read(kIntSettings);
+    read(kBoolSettings);
+    if (k == "partition") {
+      known = true;
+      std::string name;
+      ok = v.get(name, 64);
+      if (ok && !partitionFromName(name.c_str(), &s->partition))
+        ok = v.fail("expected \"watershed\", \"monotone\" or \"layers\", got \"" + name + "\"");
+    }
+    if (!known) return v.fail("unknown setting");
+    if (!ok) return false;
   }
   std::string why;
-  if (!s->validate(&why)) error(where, why);
+  return s->validate(&why) || in.fail(why);
 }
 
-json parseText(const std::string& text, const std::string& what) {
-  try {
-    return json::parse(text);
-  } catch (const json::parse_error& e) {
-    error(what, std::string("not valid JSON: ") + e.what());
-  }
-}
-
-bool readFile(const std::string& path, std::string* text, std::string* why) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) {
-    if (why) *why = path + ": cannot open the file (missing or unreadable)";
+bool parseVolume(const base::JsonIn& v, ConvexVolume* cv) {
+  if (!v.object({"area", "hmin", "hmax", "verts"}) || !getArea(v["area"], &cv->area) || !v.get("hmin", cv->hmin) ||
+      !v.get("hmax", cv->hmax))
     return false;
+  if (cv->hmin > cv->hmax) return v["hmin"].fail("hmin > hmax");
+  const base::JsonIn vs = v["verts"];
+  if (!vs.array(3, 12)) return false;
+  for (size_t p = 0; p < vs.size(); ++p) {
+    float xyz[3];
+    if (!vs[p].getVec3(xyz)) return false;
+    cv->verts.insert(cv->verts.end(), xyz, xyz + 3);
   }
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  *text = ss.str();
+  return true;
+}
+
+bool parseLink(const base::JsonIn& v, OffMeshLink* l) {
+  if (!v.object({"start", "end", "radius", "bidirectional", "area", "flags", "userId"}) || !v["start"].getVec3(l->start) ||
+      !v["end"].getVec3(l->end) || !v.opt("radius", l->radius) || !v.opt("bidirectional", l->bidirectional) ||
+      (v.has("area") && !getArea(v["area"], &l->area)) || (v.has("flags") && !getFlags(v["flags"], &l->flags)) ||
+      !v.opt("userId", l->userId, 0, 0x7fffffff))
+    return false;
+  if (!(l->radius > 0)) return v["radius"].fail("must be > 0");
+  return true;
+}
+
+/// The optional array at `key`, each element read into `out` by `parse(element, &item)`.
+template <class T, class Parse>
+bool optList(const base::JsonIn& in, const char* key, std::vector<T>* out, Parse parse) {
+  if (!in.has(key)) return true;
+  const base::JsonIn a = in[key];
+  if (!a.array()) return false;
+  out->resize(a.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    if (!parse(a[i], &(*out)[i])) return false;
+  return true;
+}
+
+bool parseLevel(const base::JsonIn& in, Level* out) {
+  if (!in.object({"format", "version", "obj", "settings", "convexVolumes", "offMeshLinks"})) return false;
+  std::string format = "navbench-level";
+  if (!in.opt("format", format, 64)) return false;
+  if (format != "navbench-level") return in["format"].fail("expected \"navbench-level\", got \"" + format + "\"");
+  int version = 1;
+  if (!in.opt("version", version)) return false;
+  if (version != 1) return in["version"].fail("unsupported version " + std::to_string(version) + " (this build reads 1)");
+  Level lv;
+  if (!in.has("obj")) return in["obj"].fail("missing: the level file must name its OBJ file");
+  if (!in["obj"].get(lv.objPath)) return false;
+  if (lv.objPath.empty()) return in["obj"].fail("empty: the level file must name its OBJ file");
+  if (in.has("settings") && !parseSettings(in["settings"], &lv.settings)) return false;
+  if (!optList(in, "convexVolumes", &lv.volumes, parseVolume) || !optList(in, "offMeshLinks", &lv.links, parseLink))
+    return false;
+  *out = std::move(lv);
+  return true;
+}
+
+bool failWith(std::string* why, const base::JsonErrors& errors) {
+  if (why) *why = errors.message;
+  return false;
+}
+
+/// A settings object, or a level file's "settings", over *out (which is unchanged on failure).
+bool settingsFrom(const json& j, base::JsonErrors& errors, BakeSettings* out) {
+  BakeSettings s = *out;
+  const bool level = j.is_object() && j.contains("settings");
+  if (!parseSettings(level ? base::JsonIn(j, errors)["settings"] : base::JsonIn(j, errors, "settings"), &s)) return false;
+  *out = s;
   return true;
 }
 
@@ -182,113 +202,21 @@ bool readFile(const std::string& path, std::string* text, std::string* why) {
 std::string settingsToJson(const BakeSettings& s) { return settingsJson(s).dump(2); }
 
 bool settingsFromJson(const std::string& text, BakeSettings* out, std::string* why) {
-  try {
-    const json j = parseText(text, "settings");
-    BakeSettings s = *out;
-    if (j.is_object() && j.contains("settings")) parseSettings(j["settings"], &s, "settings");
-    else parseSettings(j, &s, "settings");
-    *out = s;
-    return true;
-  } catch (const LevelError& e) {
-    if (why) *why = e.msg;
-  } catch (const json::exception& e) {
-    if (why) *why = std::string("settings: ") + e.what();
-  }
-  return false;
+  base::JsonErrors errors;
+  json j;
+  return (base::parseJson(text, errors, j) && settingsFrom(j, errors, out)) || failWith(why, errors);
 }
 
 bool loadSettingsFile(const std::string& path, BakeSettings* out, std::string* why) {
-  std::string text;
-  if (!readFile(path, &text, why)) return false;
-  if (!settingsFromJson(text, out, why)) {
-    if (why) *why = path + ": " + *why;
-    return false;
-  }
-  return true;
+  base::JsonErrors errors(path);
+  json j;
+  return (base::readJsonFile(path, errors, j) && settingsFrom(j, errors, out)) || failWith(why, errors);
 }
 
 bool loadLevelFile(const std::string& path, Level* out, std::string* why) {
-  std::string text;
-  if (!readFile(path, &text, why)) return false;
-  try {
-    const json j = parseText(text, "level");
-    if (!j.is_object()) error("level", "expected a JSON object");
-    Level lv;
-    for (auto it = j.begin(); it != j.end(); ++it) {
-      const std::string& k = it.key();
-      if (k != "format" && k != "version" && k != "obj" && k != "settings" && k != "convexVolumes" && k != "offMeshLinks")
-        error(k, "unknown key");
-    }
-    if (j.contains("format") && j["format"] != "navbench-level")
-      error("format", "expected \"navbench-level\", got " + j["format"].dump());
-    if (j.contains("version") && (!j["version"].is_number_integer() || j["version"].get<int>() != 1))
-      error("version", "unsupported version " + j["version"].dump() + " (this build reads 1)");
-    if (!j.contains("obj") || !j["obj"].is_string() || j["obj"].get<std::string>().empty())
-      error("obj", "missing: the level file must name its OBJ file");
-    lv.objPath = j["obj"].get<std::string>();
-    if (j.contains("settings")) parseSettings(j["settings"], &lv.settings, "settings");
-    if (j.contains("convexVolumes")) {
-      const json& a = j["convexVolumes"];
-      if (!a.is_array()) error("convexVolumes", "expected an array");
-      for (size_t i = 0; i < a.size(); ++i) {
-        const std::string w = "convexVolumes[" + std::to_string(i) + "]";
-        const json& v = a[i];
-        if (!v.is_object()) error(w, "expected an object");
-        for (auto it = v.begin(); it != v.end(); ++it)
-          if (it.key() != "area" && it.key() != "hmin" && it.key() != "hmax" && it.key() != "verts") error(w + "." + it.key(), "unknown key");
-        ConvexVolume cv;
-        if (!v.contains("verts") || !v.contains("hmin") || !v.contains("hmax") || !v.contains("area"))
-          error(w, "needs verts, hmin, hmax and area");
-        cv.area = getArea(v["area"], w + ".area");
-        cv.hmin = getFloat(v["hmin"], w + ".hmin");
-        cv.hmax = getFloat(v["hmax"], w + ".hmax");
-        if (cv.hmin > cv.hmax) error(w, "hmin > hmax");
-        const json& vs = v["verts"];
-        if (!vs.is_array() || vs.size() < 3 || vs.size() > 12) error(w + ".verts", "expected 3 to 12 points [x, y, z]");
-        for (size_t p = 0; p < vs.size(); ++p) {
-          float xyz[3];
-          getVec3(vs[p], xyz, w + ".verts[" + std::to_string(p) + "]");
-          cv.verts.insert(cv.verts.end(), xyz, xyz + 3);
-        }
-        lv.volumes.push_back(std::move(cv));
-      }
-    }
-    if (j.contains("offMeshLinks")) {
-      const json& a = j["offMeshLinks"];
-      if (!a.is_array()) error("offMeshLinks", "expected an array");
-      for (size_t i = 0; i < a.size(); ++i) {
-        const std::string w = "offMeshLinks[" + std::to_string(i) + "]";
-        const json& v = a[i];
-        if (!v.is_object()) error(w, "expected an object");
-        OffMeshLink l;
-        for (auto it = v.begin(); it != v.end(); ++it) {
-          const std::string& k = it.key();
-          const std::string wk = w + "." + k;
-          if (k == "start") getVec3(it.value(), l.start, wk);
-          else if (k == "end") getVec3(it.value(), l.end, wk);
-          else if (k == "radius") l.radius = getFloat(it.value(), wk);
-          else if (k == "bidirectional") l.bidirectional = getBool(it.value(), wk);
-          else if (k == "area") l.area = getArea(it.value(), wk);
-          else if (k == "flags") l.flags = getFlags(it.value(), wk);
-          else if (k == "userId") {
-            const int id = getInt(it.value(), wk);
-            if (id < 0) error(wk, "must be >= 0");
-            l.userId = uint32_t(id);
-          } else error(wk, "unknown key");
-        }
-        if (!v.contains("start") || !v.contains("end")) error(w, "needs start and end");
-        if (!(l.radius > 0)) error(w + ".radius", "must be > 0");
-        lv.links.push_back(l);
-      }
-    }
-    *out = std::move(lv);
-    return true;
-  } catch (const LevelError& e) {
-    if (why) *why = path + ": " + e.msg;
-  } catch (const json::exception& e) {
-    if (why) *why = path + ": " + e.what();
-  }
-  return false;
+  base::JsonErrors errors(path);
+  json j;
+  return (base::readJsonFile(path, errors, j) && parseLevel(base::JsonIn(j, errors), out)) || failWith(why, errors);
 }
 
 bool saveLevelFile(const std::string& path, const Level& level, std::string* why) {
@@ -301,10 +229,10 @@ bool saveLevelFile(const std::string& path, const Level& level, std::string* why
   for (const ConvexVolume& v : level.volumes) {
     json o = json::object();
     o["area"] = areaToJson(v.area);
-    o["hmin"] = jf(v.hmin);
-    o["hmax"] = jf(v.hmax);
+    o["hmin"] = base::exactFloat(v.hmin);
+    o["hmax"] = base::exactFloat(v.hmax);
     json pts = json::array();
-    for (size_t p = 0; p + 2 < v.verts.size(); p += 3) pts.push_back({jf(v.verts[p]), jf(v.verts[p + 1]), jf(v.verts[p + 2])});
+    for (size_t p = 0; p + 2 < v.verts.size(); p += 3) pts.push_back(base::exactVec3(&v.verts[p]));
     o["verts"] = pts;
     vols.push_back(o);
   }
@@ -312,9 +240,9 @@ bool saveLevelFile(const std::string& path, const Level& level, std::string* why
   json links = json::array();
   for (const OffMeshLink& l : level.links) {
     json o = json::object();
-    o["start"] = {jf(l.start[0]), jf(l.start[1]), jf(l.start[2])};
-    o["end"] = {jf(l.end[0]), jf(l.end[1]), jf(l.end[2])};
-    o["radius"] = jf(l.radius);
+    o["start"] = base::exactVec3(l.start);
+    o["end"] = base::exactVec3(l.end);
+    o["radius"] = base::exactFloat(l.radius);
     o["bidirectional"] = l.bidirectional;
     o["area"] = areaToJson(l.area);
     o["flags"] = flagsToJson(l.flags);

@@ -1,10 +1,8 @@
 #include "nav/bake/ObjMesh.h"
+#include "nav/bake/ObjCheck.h"
 
 #include <algorithm>
-#include <charconv>
 #include <climits>
-#include <cmath>
-#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -130,71 +128,28 @@ private:
   bool m_eof = false, m_skipLf = false, m_error = false, m_tooLong = false;
 };
 
-bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
-const char* skipBlank(const char* p, const char* e) {
-  while (p < e && isBlank(*p)) ++p;
-  return p;
-}
-const char* tokenEnd(const char* p, const char* e) {
-  while (p < e && !isBlank(*p)) ++p;
-  return p;
-}
-
-/// What a line is: a vertex, a face (with the first token after the keyword), or anything else.
-enum class Record { Other, Vertex, Face };
-Record classify(const char* b, const char* e, const char** rest) {
-  b = skipBlank(b, e);
-  if (e - b < 2 || !isBlank(b[1])) return Record::Other;
-  *rest = b + 2;
-  if (b[0] == 'v') return Record::Vertex;
-  if (b[0] == 'f') return Record::Face;
-  return Record::Other;
-}
-
-/// A decimal number token -> float (as RecastDemo's atof, then to float). False if the token is
-/// not entirely a finite number.
-bool parseCoord(const char* b, const char* e, float* out) {
-  if (b < e && *b == '+') ++b;
-  double d = 0;
-  const std::from_chars_result r = std::from_chars(b, e, d, std::chars_format::general);
-  if (r.ec != std::errc() || r.ptr != e || !std::isfinite(d)) return false;
-  const float f = float(d);
-  if (!std::isfinite(f)) return false;
-  *out = f;
-  return true;
-}
-
-/// The vertex number of a face reference token ("a", "a/t", "a//n", "a/t/n"). False if it does
-/// not start with an integer followed by '/' or the token's end.
-bool parseRef(const char* b, const char* e, long long* out) {
-  if (b < e && *b == '+') ++b;
-  const std::from_chars_result r = std::from_chars(b, e, *out);
-  return r.ec == std::errc() && r.ptr != b && (r.ptr == e || *r.ptr == '/');
-}
+using obj::classify;
+using obj::Record;
+using obj::skipBlank;
+using obj::tokenEnd;
 
 } // namespace
 
 namespace {
 
-/// "N MiB" for sizes of a MiB or more, "N bytes" below (a limit set small, e.g. by a test).
-std::string sizeText(long long bytes) {
-  return bytes >= (1ll << 20) ? std::to_string(bytes >> 20) + " MiB" : std::to_string(bytes) + " bytes";
-}
-
 /// Opens `path` for reading and checks its size against `maxBytes` (NO_OBJ_SIZE_LIMIT: none);
 /// false with why = "<path>: problem".
 bool openObj(const std::string& path, long long maxBytes, File* file, long long* bytes, std::string* why) {
   auto fail = [&](const std::string& msg) {
-    if (why) *why = path + ": " + msg;
+    if (why) *why = obj::inFile(path, msg);
     return false;
   };
   file->reset(std::fopen(path.c_str(), "rb"));
-  if (!*file) return fail("cannot open the file (missing or unreadable)");
+  if (!*file) return fail(obj::cannotOpen());
   *bytes = -1;
   if (std::fseek(file->get(), 0, SEEK_END) == 0) {
     *bytes = std::ftell(file->get());
-    if (maxBytes >= 0 && *bytes > maxBytes)
-      return fail("file is " + sizeText(*bytes) + ", over the " + sizeText(maxBytes) + " OBJ size limit");
+    if (maxBytes >= 0 && *bytes > maxBytes) return fail(obj::overSizeLimit(*bytes, maxBytes));
   }
   std::rewind(file->get());
   return true;
@@ -205,14 +160,18 @@ bool openObj(const std::string& path, long long maxBytes, File* file, long long*
 bool parseObj(const std::string& path, ObjSource& source, long long fileBytes, ObjSink& sink, long long* vertCount,
               long long* triCount, std::string* why) {
   auto fail = [&](const std::string& msg) {
-    if (why) *why = path + ": " + msg;
+    if (why) *why = obj::inFile(path, msg);
     return false;
   };
   long long nverts = 0, ntris = 0;
-  long long maxRef = -1, maxRefLine = 0; // a face may refer forward: checked at the end
+  obj::FaceRefs refs; // a face may refer forward: checked at the end
   LineReader lines(source);
   const char *b, *e, *rest;
-  auto lineFail = [&](const std::string& msg) { return fail("line " + std::to_string(lines.line()) + ": " + msg); };
+  std::string problem;
+  auto lineFail = [&](const std::string& msg) {
+    if (why) *why = obj::atLine(path, lines.line(), msg);
+    return false;
+  };
   long long lastBlock = -1;
   while (lines.next(&b, &e)) {
     if (lines.bytesRead() != lastBlock) {
@@ -221,48 +180,20 @@ bool parseObj(const std::string& path, ObjSource& source, long long fileBytes, O
     }
     const Record rec = classify(b, e, &rest);
     if (rec == Record::Vertex) {
-      const char* p = rest;
       float xyz[3];
-      for (int k = 0; k < 3; ++k) {
-        p = skipBlank(p, e);
-        const char* t = tokenEnd(p, e);
-        if (p == t) return lineFail("a vertex needs three numbers (v x y z)");
-        if (!parseCoord(p, t, &xyz[k])) return lineFail("vertex coordinate '" + std::string(p, t) + "' is not a finite number");
-        p = t;
-      }
-      // Anything after x y z (w, or a colour) is not a position: ignored.
-      if (nverts >= INT_MAX) return lineFail("more than " + std::to_string(INT_MAX) + " vertices, more than a bake takes");
+      if (!obj::readVertex(rest, e, xyz, &problem)) return lineFail(problem);
+      if (nverts >= INT_MAX) return lineFail(obj::tooManyVertices());
       if (!sink.vertex(xyz)) return fail(sink.failure);
       ++nverts;
     } else if (rec == Record::Face) {
-      const long long vertsSoFar = nverts;
       int first = -1, prev = -1, count = 0;
       for (const char* p = skipBlank(rest, e); p < e;) {
         const char* t = tokenEnd(p, e);
-        long long ref = 0;
-        if (!parseRef(p, t, &ref))
-          return lineFail("face reference '" + std::string(p, t) + "' does not start with a vertex number");
-        long long idx = 0;
-        if (ref > 0) {
-          idx = ref - 1;
-          if (idx >= INT_MAX)
-            return lineFail("face refers to vertex " + std::to_string(ref) + ", more than a bake takes");
-          if (idx > maxRef) {
-            maxRef = idx;
-            maxRefLine = lines.line();
-          }
-        } else if (ref < 0) {
-          idx = vertsSoFar + ref;
-          if (idx < 0)
-            return lineFail("relative face reference " + std::to_string(ref) + " reaches before the first vertex (" +
-                            std::to_string(vertsSoFar) + " vertices so far)");
-        } else {
-          return lineFail("face reference 0 (OBJ vertex numbers start at 1)");
-        }
-        const int cur = int(idx);
+        int cur = 0;
+        if (!refs.resolve(p, t, nverts, lines.line(), &cur, &problem)) return lineFail(problem);
         if (count == 0) first = cur;
         if (count >= 2) {
-          if (ntris >= INT_MAX / 3) return lineFail("more than " + std::to_string(INT_MAX / 3) + " triangles, more than a bake takes");
+          if (ntris >= INT_MAX / 3) return lineFail(obj::tooManyTriangles());
           if (!sink.triangle(first, prev, cur)) return fail(sink.failure);
           ++ntris;
         }
@@ -272,14 +203,17 @@ bool parseObj(const std::string& path, ObjSource& source, long long fileBytes, O
       }
     }
   }
-  if (lines.failed()) return fail(source.failure.empty() ? "read error" : source.failure);
-  if (lines.tooLong())
-    return fail("line " + std::to_string(lines.line() + 1) + " is longer than " +
-                std::to_string(LineReader::MAX_LINE >> 20) + " MiB (not a text OBJ file?)");
-  if (maxRef >= nverts)
-    return fail("line " + std::to_string(maxRefLine) + ": face refers to vertex " + std::to_string(maxRef + 1) +
-                ", but the file has " + std::to_string(nverts) + " vertices");
-  if (ntris == 0) return fail("no triangles (" + std::to_string(nverts) + " vertices, no faces)");
+  if (lines.failed()) return fail(source.failure.empty() ? obj::readError() : source.failure);
+  if (lines.tooLong()) {
+    if (why) *why = obj::atLine(path, lines.line() + 1, obj::lineTooLong(LineReader::MAX_LINE));
+    return false;
+  }
+  long long badLine = 0;
+  if (!refs.finish(nverts, &badLine, &problem)) {
+    if (why) *why = obj::atLine(path, badLine, problem);
+    return false;
+  }
+  if (ntris == 0) return fail(lines.bytesRead() == 0 ? obj::fileEmpty() : obj::noFaces(nverts));
   *vertCount = nverts;
   *triCount = ntris;
   return true;
@@ -304,7 +238,7 @@ struct ArraySink : ObjSink {
 
 bool loadObj(const std::string& path, ObjMesh* out, std::string* why, long long maxBytes) {
   auto fail = [&](const std::string& msg) {
-    if (why) *why = path + ": " + msg;
+    if (why) *why = obj::inFile(path, msg);
     return false;
   };
   File file;
@@ -327,13 +261,13 @@ bool loadObj(const std::string& path, ObjMesh* out, std::string* why, long long 
         if (refs >= 3) ntris += refs - 2;
       }
     }
-    if (lines.failed()) return fail("read error");
-    if (lines.tooLong())
-      return fail("line " + std::to_string(lines.line() + 1) + " is longer than " +
-                  std::to_string(LineReader::MAX_LINE >> 20) + " MiB (not a text OBJ file?)");
+    if (lines.failed()) return fail(obj::readError());
+    if (lines.tooLong()) {
+      if (why) *why = obj::atLine(path, lines.line() + 1, obj::lineTooLong(LineReader::MAX_LINE));
+      return false;
+    }
   }
-  if (nverts > size_t(INT_MAX) || ntris > size_t(INT_MAX / 3))
-    return fail(std::to_string(nverts) + " vertices and " + std::to_string(ntris) + " triangles are more than a bake takes");
+  if (nverts > size_t(INT_MAX) || ntris > size_t(INT_MAX / 3)) return fail(obj::tooBig((long long)nverts, (long long)ntris));
 
   // Pass 2: parse into the arrays.
   ObjMesh m;

@@ -31,10 +31,10 @@ constexpr long long MAX_OBJ_BYTES = 512ll << 20;
 /// A size limit of none (loadObj / streamObj's maxBytes).
 constexpr long long NO_OBJ_SIZE_LIMIT = -1;
 
-/// Loads `path`. False with a message naming the file (and the line, for a bad record) and the
-/// problem: missing or unreadable, larger than `maxBytes` (NO_OBJ_SIZE_LIMIT: no limit), a vertex
-/// without three numbers, a face reference that is not a number, zero, or outside the vertices,
-/// no triangles.
+/// Loads `path`. False with "<path>: problem" or, for a bad record, "<path>:<line>: problem" (the
+/// checks and messages of ObjCheck.h, which the viewer's loader shares): missing or unreadable,
+/// larger than `maxBytes` (NO_OBJ_SIZE_LIMIT: no limit), empty, a vertex without three finite
+/// numbers, a face reference that is not a number, zero, or outside the vertices, no faces.
 bool loadObj(const std::string& path, ObjMesh* out, std::string* why, long long maxBytes = MAX_OBJ_BYTES);
 
 /// Receives an OBJ's content in file order from streamObj (nothing is kept by the reader).

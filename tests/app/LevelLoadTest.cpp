@@ -2,6 +2,8 @@
 #include "TestUtil.h"
 
 #include "app/Level.h"
+#include "nav/bake/LevelFile.h"
+#include "nav/bake/ObjMesh.h"
 
 #include <gtest/gtest.h>
 
@@ -57,11 +59,7 @@ TEST(LevelLoad, PolygonsAreFanTriangulated) {
             "");
   EXPECT_EQ(m.polygonCount, 2);
   ASSERT_EQ(m.triCount(), 2 + 3);
-  EXPECT_EQ(tri(m, 0), (std::vector<int>{0, 1, 2}));
-  EXPECT_EQ(tri(m, 1), (std::vector<int>{0, 2, 3}));
-  EXPECT_EQ(tri(m, 2), (std::vector<int>{4, 5, 6}));
-  EXPECT_EQ(tri(m, 3), (std::vector<int>{4, 6, 7}));
-  EXPECT_EQ(tri(m, 4), (std::vector<int>{4, 7, 8}));
+  EXPECT_EQ(m.tris, (std::vector<int>{0, 1, 2, /**/ 0, 2, 3, /**/ 4, 5, 6, /**/ 4, 6, 7, /**/ 4, 7, 8}));
 }
 
 TEST(LevelLoad, NegativeIndicesCountBackFromTheLastVertex) {
@@ -69,9 +67,7 @@ TEST(LevelLoad, NegativeIndicesCountBackFromTheLastVertex) {
   TriMesh m;
   ASSERT_EQ(load(dir, "v 0 0 0\nv 1 0 0\nv 1 0 1\nf -3 -2 -1\nv 0 0 1\nf -4 -2 -1\ng other\nf 1 -1 2\n", m), "");
   ASSERT_EQ(m.triCount(), 3);
-  EXPECT_EQ(tri(m, 0), (std::vector<int>{0, 1, 2}));
-  EXPECT_EQ(tri(m, 1), (std::vector<int>{0, 2, 3}));
-  EXPECT_EQ(tri(m, 2), (std::vector<int>{0, 3, 1}));
+  EXPECT_EQ(m.tris, (std::vector<int>{0, 1, 2, /**/ 0, 2, 3, /**/ 0, 3, 1}));
 }
 
 TEST(LevelLoad, GroupsObjectsAndMaterialsDoNotLoseFaces) {
@@ -111,70 +107,138 @@ TEST(LevelLoad, MissingFile) {
   EXPECT_NE(error.find("cannot open"), std::string::npos) << error;
 }
 
-TEST(LevelLoad, EmptyFile) {
+// Each kind of bad file: the message is "FILE: problem", or "FILE:LINE: problem" for a record (the
+// messages of nav/bake/ObjCheck.h, which the bake's reader gives for the same problem).
+TEST(LevelLoad, BadFilesNameTheFileLineAndProblem) {
+  struct Case {
+    std::string name, text;
+    const char* expect; // after "<dir>/<name>"
+  };
+  const Case cases[] = {
+      {"empty.obj", "", ": file is empty"},
+      {"picture.obj", std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16), ": not an OBJ file (binary data)"},
+      {"readme.obj", "Hello,\nthis is a README, not a level.\n", ": not an OBJ file (no 'v' or 'f' records)"},
+      {"points.obj", "v 0 0 0\nv 1 0 0\nv 1 0 1\nl 1 2\n", ": OBJ has no faces (3 vertices)"},
+      {"ahead.obj", "v 0 0 0\nv 1 0 0\nv 1 0 1\nf 1 2 3\nf 1 2 7\n", ":5: face index 7 out of range (the file has 3 vertices)"},
+      {"behind.obj", "v 0 0 0\nv 1 0 0\nf -1 -2 -3\n", ":3: face index -3 out of range (only 2 vertices before this line)"},
+      {"zero.obj", "v 0 0 0\nv 1 0 0\nv 1 0 1\nf 0 1 2\n", ":4: face index 0 is invalid"},
+      {"nan.obj", "v 0 0 0\nv nan 0 0\nv 1 0 1\nf 1 2 3\n", ":2: vertex coordinate 'nan' is not a finite number"},
+      {"inf.obj", "v 0 0 0\nv 1 inf 0\nv 1 0 1\nf 1 2 3\n", ":2: vertex coordinate 'inf' is not a finite number"},
+      {"huge.obj", "v 0 0 0\nv 1 1e39 0\nv 1 0 1\nf 1 2 3\n", ":2: vertex coordinate '1e39' is not a finite number"},
+      {"abc.obj", "v 0 0 0\nv 1 abc 0\nv 1 0 1\nf 1 2 3\n", ":2: vertex coordinate 'abc' is not a finite number"},
+      {"short.obj", "v 0 0\nf 1 1 1\n", ":1: vertex has fewer than 3 coordinates"},
+      {"face.obj", "v 0 0 0\nv 1 0 0\nf 1 2\n", ":3: face has fewer than 3 vertices"},
+  };
   TempDir dir;
-  TriMesh m;
-  EXPECT_NE(load(dir, "", m).find("empty"), std::string::npos);
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    TriMesh m;
+    const std::string err = load(dir, c.text, m, c.name);
+    EXPECT_EQ(err.rfind(dir.file(c.name) + c.expect, 0), 0u) << err;
+  }
 }
 
-TEST(LevelLoad, BinaryFileIsNotAnObj) {
+// One set of OBJ checks: a problem both readers check gives the same message from the viewer's
+// loader (pre-scan, then tinyobjloader or the streaming reader) as from the bake's reader.
+TEST(LevelLoad, ViewerAndBakeGiveTheSameMessage) {
+  const std::string good = "v 0 0 0\nv 1 0 0\nv 1 0 1\nf 1 2 3\n";
+  const std::string tails[] = {
+      "",                         // a good file: both load it
+      "v 1 2\n",                  // too few coordinates
+      "v 1 nan 2\n",              // NaN
+      "v 1 inf 2\n",              // infinite
+      "v 1 -1e39 2\n",            // beyond float
+      "v 1 0x1p3 2\n",            // not a decimal number
+      "f 1 2 x\n",                // not a vertex number
+      "f 1 0 2\n",                // 0
+      "f 1 2 -7\n",               // before the first vertex
+      "f 1 2 99999999999\n",      // more than a bake takes
+      "f 1 2 9\nf 1 2 12\nv 0 0 0\n", // ahead of the vertices: the largest is named
+      "usemtl red\nf 1 2 5\n",    // with materials (tinyobjloader parses; the pre-scan checks)
+  };
   TempDir dir;
+  for (const std::string& tail : tails) {
+    SCOPED_TRACE(tail);
+    const std::string path = dir.write("same.obj", good + tail);
+    TriMesh m;
+    std::string viewer, bake;
+    const bool viewerOk = loadObj(path, m, viewer);
+    nav::bake::ObjMesh b;
+    const bool bakeOk = nav::bake::loadObj(path, &b, &bake);
+    EXPECT_EQ(viewerOk, bakeOk);
+    EXPECT_EQ(viewer, bake);
+    EXPECT_EQ(viewerOk, tail.empty()) << viewer;
+  }
+  // The whole file: empty, missing, over a size limit.
+  for (const std::string& path : {dir.write("empty.obj", ""), dir.file("missing.obj")}) {
+    TriMesh m;
+    nav::bake::ObjMesh b;
+    std::string viewer, bake;
+    EXPECT_FALSE(loadObj(path, m, viewer));
+    EXPECT_FALSE(nav::bake::loadObj(path, &b, &bake));
+    EXPECT_EQ(viewer, bake);
+  }
+  const std::string big = dir.write("big.obj", good);
   TriMesh m;
-  std::string png("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16);
-  std::string err = load(dir, png, m, "picture.obj");
-  EXPECT_NE(err.find("picture.obj"), std::string::npos) << err;
-  EXPECT_NE(err.find("not an OBJ file"), std::string::npos) << err;
+  nav::bake::ObjMesh b;
+  std::string viewer, bake;
+  EXPECT_EQ(loadObj(big, m, viewer, navbench::LoadProgress(), 10), navbench::LoadResult::Failed);
+  EXPECT_FALSE(nav::bake::loadObj(big, &b, &bake, 10));
+  EXPECT_EQ(viewer, bake);
+  EXPECT_EQ(viewer, big + ": file is " + std::to_string(good.size()) + " bytes, over the 10 bytes OBJ size limit");
 }
 
-TEST(LevelLoad, TextFileWithoutObjRecordsIsNotAnObj) {
+// Level files (nav/bake/LevelFile.h) read through nav/base/Json.h: "FILE: PATH: problem", every
+// number finite, nothing thrown.
+TEST(LevelLoad, LevelFileErrorsNameTheFileAndThePath) {
+  struct Case {
+    const char* text;
+    const char* expect; // after "<path>: "
+  };
+  const Case cases[] = {
+      {R"({"obj": "x.obj", "settings": {"cellSize": 1e39}})", "settings.cellSize: not a finite float: 1e+39"},
+      {R"({"obj": "x.obj", "settings": {"tileSize": 32.5}})", "settings.tileSize: expected an integer, got number"},
+      {R"({"obj": "x.obj", "settings": {"cellSzie": 0.3}})", "settings.cellSzie: unknown setting"},
+      {R"({"obj": "x.obj", "convexVolumes": [{"area": 1, "hmin": 0, "hmax": 1, "verts": [[0, 0, 0], [1, 0, 1e300], [1, 0, 1]]}]})",
+       "convexVolumes[0].verts[1][2]: not a finite float"},
+      {R"({"obj": "x.obj", "convexVolumes": [{"area": 1, "hmin": 0, "hmax": 1, "verts": [[0, 0, 0], [1, 0, 1]]}]})",
+       "convexVolumes[0].verts: expected 3 to 12 elements, got 2"},
+      {R"({"obj": "x.obj", "offMeshLinks": [{"start": [0, 0, 0], "end": [1, 1, 1], "radius": 1e39}]})",
+       "offMeshLinks[0].radius: not a finite float"},
+      {R"({"obj": "x.obj", "offMeshLinks": [{"start": [0, 0, 0], "end": [1, 1, 1], "flags": ["fly"]}]})",
+       "offMeshLinks[0].flags[0]: unknown flag 'fly'"},
+      {R"({"obj": "x.obj", "offMeshLinks": [{"start": [0, 0, 0]}]})", "offMeshLinks[0].end: expected [x, y, z], got nothing (missing)"},
+      {R"({"obj": "x.obj", "version": 2})", "version: unsupported version 2"},
+      {R"({"obj": 3})", "obj: expected a string, got number"},
+      {R"([1, 2])", "expected an object, got array"},
+      {R"({"obj": "x.obj",)", "not valid JSON: parse error at byte"},
+  };
   TempDir dir;
-  TriMesh m;
-  std::string err = load(dir, "Hello,\nthis is a README, not a level.\n", m, "readme.obj");
-  EXPECT_NE(err.find("readme.obj"), std::string::npos) << err;
-  EXPECT_NE(err.find("not an OBJ file"), std::string::npos) << err;
-}
-
-TEST(LevelLoad, ObjWithoutFaces) {
-  TempDir dir;
-  TriMesh m;
-  std::string err = load(dir, "v 0 0 0\nv 1 0 0\nv 1 0 1\nl 1 2\n", m, "points.obj");
-  EXPECT_NE(err.find("points.obj"), std::string::npos) << err;
-  EXPECT_NE(err.find("no faces"), std::string::npos) << err;
-}
-
-TEST(LevelLoad, FaceIndexOutOfRange) {
-  TempDir dir;
-  TriMesh m;
-  std::string err = load(dir, "v 0 0 0\nv 1 0 0\nv 1 0 1\nf 1 2 3\nf 1 2 7\n", m, "bad.obj");
-  EXPECT_NE(err.find("bad.obj"), std::string::npos) << err;
-  EXPECT_NE(err.find("line 5"), std::string::npos) << err;
-  EXPECT_NE(err.find("out of range"), std::string::npos) << err;
-
-  err = load(dir, "v 0 0 0\nv 1 0 0\nf -1 -2 -3\n", m, "bad.obj");
-  EXPECT_NE(err.find("line 3"), std::string::npos) << err;
-  EXPECT_NE(err.find("out of range"), std::string::npos) << err;
-
-  err = load(dir, "v 0 0 0\nv 1 0 0\nv 1 0 1\nf 0 1 2\n", m, "bad.obj");
-  EXPECT_NE(err.find("index 0"), std::string::npos) << err;
-}
-
-TEST(LevelLoad, NonFiniteCoordinates) {
-  TempDir dir;
-  TriMesh m;
-  std::string err = load(dir, "v 0 0 0\nv nan 0 0\nv 1 0 1\nf 1 2 3\n", m, "nan.obj");
-  EXPECT_NE(err.find("nan.obj"), std::string::npos) << err;
-  EXPECT_NE(err.find("line 2"), std::string::npos) << err;
-  EXPECT_NE(err.find("not a finite number"), std::string::npos) << err;
-  err = load(dir, "v 0 0 0\nv 1 inf 0\nv 1 0 1\nf 1 2 3\n", m);
-  EXPECT_NE(err.find("not a finite number"), std::string::npos) << err;
-  err = load(dir, "v 0 0 0\nv 1 1e39 0\nv 1 0 1\nf 1 2 3\n", m); // overflows float
-  EXPECT_NE(err.find("not a finite number"), std::string::npos) << err;
-  err = load(dir, "v 0 0 0\nv 1 abc 0\nv 1 0 1\nf 1 2 3\n", m);
-  EXPECT_NE(err.find("not a number"), std::string::npos) << err;
-  err = load(dir, "v 0 0\nf 1 1 1\n", m);
-  EXPECT_NE(err.find("fewer than 3 coordinates"), std::string::npos) << err;
-  err = load(dir, "v 0 0 0\nv 1 0 0\nf 1 2\n", m);
-  EXPECT_NE(err.find("fewer than 3 vertices"), std::string::npos) << err;
+  const std::string path = dir.file("bad.json");
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.text);
+    dir.write("bad.json", c.text);
+    nav::bake::Level lv;
+    lv.objPath = "unchanged";
+    std::string why;
+    EXPECT_FALSE(nav::bake::loadLevelFile(path, &lv, &why));
+    EXPECT_EQ(why.rfind(path + ": " + c.expect, 0), 0u) << why;
+    EXPECT_EQ(lv.objPath, "unchanged");
+  }
+  // What is written reads back (floats exactly).
+  nav::bake::Level lv;
+  lv.objPath = "x.obj";
+  lv.settings.cellSize = 0.1f + 0.2f;
+  nav::bake::ConvexVolume v;
+  v.verts = {0.1f, 0, 0, 1, 0, 1.0f / 3.0f, 1, 0, 1};
+  lv.volumes.push_back(v);
+  std::string why;
+  ASSERT_TRUE(nav::bake::saveLevelFile(path, lv, &why)) << why;
+  nav::bake::Level back;
+  ASSERT_TRUE(nav::bake::loadLevelFile(path, &back, &why)) << why;
+  EXPECT_EQ(back.settings, lv.settings);
+  ASSERT_EQ(back.volumes.size(), 1u);
+  EXPECT_EQ(back.volumes[0].verts, v.verts);
 }
 
 TEST(LevelLoad, FailedLoadKeepsThePreviousLevel) {
@@ -275,12 +339,20 @@ TEST(LevelLoad, ProgressIsMonotonicAndReachesTheTotal) {
   EXPECT_LT(calls[calls.size() / 2].first, total); // not all reported at the end
 }
 
-TEST(LevelLoad, CancelReturnsCancelledAndKeepsTheLevel) {
+// A Level holding one small triangle, and a big OBJ to load over it (the cancel tests).
+struct SmallLevelAndBigObj {
   TempDir dir;
-  const std::string big = dir.write("big.obj", bigObj());
+  std::string big = dir.write("big.obj", bigObj());
   Level level;
   std::string error;
-  ASSERT_TRUE(level.load(dir.write("small.obj", "v 0 0 0\nv 1 0 0\nv 1 0 1\nf 1 2 3\n"), error)) << error;
+  SmallLevelAndBigObj() { EXPECT_TRUE(level.load(dir.write("small.obj", "v 0 0 0\nv 1 0 0\nv 1 0 1\nf 1 2 3\n"), error)) << error; }
+};
+
+TEST(LevelLoad, CancelReturnsCancelledAndKeepsTheLevel) {
+  SmallLevelAndBigObj t;
+  Level& level = t.level;
+  std::string& error = t.error;
+  const std::string& big = t.big;
   const std::string before = level.path();
   for (int cancelAt : {1, 3, 1000}) { // while reading, while validating, never
     int calls = 0;
@@ -394,11 +466,10 @@ TEST(LevelLoad, LevelProgressGoesThroughEveryPhaseToOne) {
 
 // A cancel while the BVH and LOD are being built (after the parse) also leaves the Level alone.
 TEST(LevelLoad, CancelWhileBuildingBvhKeepsTheLevel) {
-  TempDir dir;
-  const std::string big = dir.write("big.obj", bigObj());
-  Level level;
-  std::string error;
-  ASSERT_TRUE(level.load(dir.write("small.obj", "v 0 0 0\nv 1 0 0\nv 1 0 1\nf 1 2 3\n"), error)) << error;
+  SmallLevelAndBigObj t;
+  Level& level = t.level;
+  std::string& error = t.error;
+  const std::string& big = t.big;
   for (navbench::LoadPhase at : {navbench::LoadPhase::Triangles, navbench::LoadPhase::Bvh}) {
     bool sawPhase = false;
     const navbench::LoadResult r = level.load(big, error, [&](navbench::LoadPhase phase, float) {

@@ -325,7 +325,7 @@ TEST(ScenarioApp, BadAndMovedFilesFailClearlyAndChangeNothing) {
   std::ofstream(badToolPath) << badTool.dump(2);
   const AppRun t = runApp(q(badToolPath), "bad_tool");
   EXPECT_EQ(t.exitCode, 1) << t.output;
-  EXPECT_NE(t.output.find("bad_tool.json: tool.state.options.crossing: expected an integer in [0, 2], got 7"), std::string::npos)
+  EXPECT_NE(t.output.find("bad_tool.json: tool.state.options.crossing: must be in [0, 2], got 7"), std::string::npos)
       << t.output;
 
   json badSliced = json::parse(a.text);
@@ -353,7 +353,7 @@ TEST(ScenarioApp, BadAndMovedFilesFailClearlyAndChangeNothing) {
                           "dropped_bad");
   ASSERT_EQ(d.exitCode, 0) << d.output;
   EXPECT_EQ(d.state["logErrors"], 5) << d.output;
-  EXPECT_NE(d.output.find("bad_sliced.json: tool.state.options.itersPerFrame: expected an integer in [1, 64], got 0"),
+  EXPECT_NE(d.output.find("bad_sliced.json: tool.state.options.itersPerFrame: must be in [1, 64], got 0"),
             std::string::npos)
       << d.output;
   EXPECT_EQ(comparable(d.state["scenario"]), comparable(a.run.state["scenario"]));

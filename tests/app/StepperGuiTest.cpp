@@ -3,12 +3,12 @@
 // stepper's keys (Space / Right step, Left back, Page Down N steps, End / Home last / first
 // expansion) and --dump-state. The dumped search state must equal the same search computed
 // directly with nav: findPath stopped after k expansions through nav::SearchObserver (open list with
-// g / h / total / parent, closed set, the node expanded, the last expansion's relaxations), the
-// corridor at the end, and the exact search (--shortest) against nav::ShortestPath.
+// g / h / total / parent, closed set, the node expanded, the last expansion's relaxations) and the
+// corridor at the end. Back and forth and the exact search are checked headless in
+// tests/model/StepperModelTest.cpp.
 #include "nav/NavMeshQuery.h"
-#include "nav/ShortestPath.h"
 #include "nav/TileSetFile.h"
-#include "nav/bake/Areas.h"
+#include "nav/NavAreas.h"
 #include "TestUtil.h"
 
 #include <gtest/gtest.h>
@@ -98,8 +98,8 @@ struct Direct {
     std::string why;
     EXPECT_TRUE(nav::statusSucceeded(nav::loadTileSetFile(bin, mesh, &why))) << why;
     query.init(&mesh, 4096);
-    nav::bake::applyDefaultAreaCosts(filter);
-    filter.setIncludeFlags(nav::bake::FLAG_ALL ^ nav::bake::FLAG_DISABLED);
+    nav::applyDefaultAreaCosts(filter);
+    filter.setIncludeFlags(nav::FLAG_ALL ^ nav::FLAG_DISABLED);
     for (int i = 0; i < 3; ++i) {
       start[i] = s["start"][size_t(i)].get<float>();
       end[i] = s["end"][size_t(i)].get<float>();
@@ -200,19 +200,6 @@ TEST(StepperGui, StepKeysMatchFindPathStoppedAfterK) {
   EXPECT_EQ(s["caption"].get<std::string>().rfind("A* Stepper (findPath, step 12/" + total + ")  start (", 0), 0u) << s["caption"];
 }
 
-// Step back then forward is the state of going straight there.
-TEST(StepperGui, StepBackThenForwardIsTheSameState) {
-  const json direct = runStepper("--key pagedown --key right --key right", "stepper_fwd");
-  const json backForth = runStepper("--key pagedown --key right --key right --key left --key left --key right --key right",
-                                    "stepper_backforth");
-  ASSERT_TRUE(direct.is_object() && backForth.is_object());
-  EXPECT_EQ(direct["index"].get<int>(), 12);
-  for (const char* key : {"index", "open", "closed", "relax", "expanded", "nodes", "searchStatus", "best"})
-    EXPECT_EQ(backForth[key], direct[key]) << key;
-  Direct d(direct);
-  expectSameSearch(direct, d, 12);
-}
-
 // End runs to the last expansion: the corridor and status are findPath's; Home goes back to 0.
 TEST(StepperGui, RunToEndGivesFindPathsCorridorAndHomeGoesBack) {
   const json end = runStepper("--key end", "stepper_end");
@@ -239,57 +226,6 @@ TEST(StepperGui, RunToEndGivesFindPathsCorridorAndHomeGoesBack) {
   EXPECT_EQ(home["open"][0]["ref"].get<nav::PolyRef>(), d.startRef);
   EXPECT_TRUE(home["closed"].empty());
   EXPECT_TRUE(home["relax"].empty());
-}
-
-// --shortest steps the exact search: its node count after 10 steps and its final path equal
-// nav::ShortestPath's.
-TEST(StepperGui, ExactSearchStepsLikeShortestPath) {
-  const json ten = runStepper("--key pagedown", "stepper_exact10", "--shortest");
-  const json end = runStepper("--key end", "stepper_exact_end", "--shortest");
-  ASSERT_TRUE(ten.is_object() && end.is_object());
-  EXPECT_EQ(ten["algorithm"], "exact");
-  Direct d(ten);
-  nav::ShortestPath sp;
-  ASSERT_TRUE(nav::statusSucceeded(sp.init(&d.mesh, 4096)));
-  nav::Status st = sp.initSlicedFindPath(d.startRef, d.endRef, d.start, d.end, &d.filter);
-  int done = 0;
-  st = sp.updateSlicedFindPath(9, &done);
-  const int before = sp.nodeCount(); // the 10th expansion's new intervals come after these
-  int done10 = 0;
-  st = sp.updateSlicedFindPath(1, &done10);
-  EXPECT_EQ(ten["index"].get<int>(), done + done10);
-  EXPECT_EQ(ten["searchStatus"].get<nav::Status>(), st);
-  EXPECT_EQ(ten["exactNodes"].get<int>(), sp.nodeCount());
-  EXPECT_EQ(ten["exactOpen"].get<int>(), sp.openCount());
-  // The last expansion as drawn: its new intervals (green) and the node expanded (red).
-  EXPECT_EQ(ten["exactNew"].get<int>(), sp.nodeCount() - before);
-  { // (9 + 1 expansions are 10 in one go)
-    nav::ShortestPath once;
-    ASSERT_TRUE(nav::statusSucceeded(once.init(&d.mesh, 4096)));
-    once.initSlicedFindPath(d.startRef, d.endRef, d.start, d.end, &d.filter);
-    EXPECT_EQ(once.updateSlicedFindPath(10, nullptr), st);
-    EXPECT_EQ(once.nodeCount(), sp.nodeCount());
-    EXPECT_EQ(once.openCount(), sp.openCount());
-  }
-  if (sp.nodeCount() > before) {
-    nav::ShortestPathNodeView v;
-    ASSERT_TRUE(sp.getNode(before, &v));
-    EXPECT_EQ(ten["exactExpanded"].get<int>(), v.parent);
-  } else {
-    EXPECT_EQ(ten["exactExpanded"].get<int>(), -1);
-  }
-
-  std::vector<float> pts(2048 * 3);
-  std::vector<nav::PolyRef> polys(4096);
-  int n = 0, np = 0;
-  float len = 0;
-  const nav::Status fs = sp.findPath(d.startRef, d.endRef, d.start, d.end, &d.filter, pts.data(), nullptr, nullptr, &n,
-                                     2048, polys.data(), &np, 4096, &len);
-  ASSERT_TRUE(nav::statusSucceeded(fs));
-  EXPECT_TRUE(end["finished"].get<bool>());
-  EXPECT_FLOAT_EQ(end["exactLen"].get<float>(), len);
-  EXPECT_EQ(end["straight"].get<std::vector<float>>(), std::vector<float>(pts.begin(), pts.begin() + n * 3));
-  EXPECT_EQ(end["corridor"].get<std::vector<nav::PolyRef>>(), std::vector<nav::PolyRef>(polys.begin(), polys.begin() + np));
 }
 
 // A saved scenario keeps the algorithm and the step; opening it (edited to each A* algorithm)

@@ -1,7 +1,8 @@
 // The tester modes of the real navbench binary, driven headless (SDL_VIDEODRIVER=offscreen)
 // through its CLI: the default level opens with its default.bin, two clicks at known window
 // positions set start (Shift) and end, and --dump-state writes the active tool's inputs and
-// results. Each mode's results must equal what nav computes directly on the same points.
+// results: clicks, keys, frames and options reach the tools, and the picture shows the path.
+// What each mode computes is checked headless in tests/model (TesterModesTest, StepperModelTest).
 // Plus unit tests of NavState (the app's non-GL navmesh holder).
 #include "app/NavDraw.h"
 #include "app/NavState.h"
@@ -10,10 +11,8 @@
 #include "render/Screenshot.h"
 #include "TestUtil.h"
 #include "nav/NavMeshQuery.h"
-#include "nav/PathFollow.h"
-#include "nav/ShortestPath.h"
 #include "nav/TileSetFile.h"
-#include "nav/bake/Areas.h"
+#include "nav/NavAreas.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -69,8 +68,8 @@ struct Direct {
     std::string why;
     EXPECT_TRUE(nav::statusSucceeded(nav::loadTileSetFile(defaultBin(), mesh, &why))) << why;
     query.init(&mesh, 4096);
-    nav::bake::applyDefaultAreaCosts(filter);
-    filter.setIncludeFlags(nav::bake::FLAG_ALL ^ nav::bake::FLAG_DISABLED);
+    nav::applyDefaultAreaCosts(filter);
+    filter.setIncludeFlags(nav::FLAG_ALL ^ nav::FLAG_DISABLED);
   }
   nav::PolyRef nearest(const float* p, float* snapped = nullptr) {
     const float ext[3] = {2, 4, 2};
@@ -157,28 +156,6 @@ TEST(NavState, LoadsDefaultBinAndKeepsItOnBadInput) {
   EXPECT_EQ(navbench::siblingBin(tmpDir() + "/nothing.obj"), "");
 }
 
-TEST_F(TesterGui, PathfindFollowMatchesNav) {
-  AppRun r = runMode("Pathfind Follow", "follow");
-  const json& s = r.state["toolState"];
-  ASSERT_NO_FATAL_FAILURE(readPoints(s));
-  ASSERT_NE(sr, 0u);
-  ASSERT_NE(er, 0u);
-  EXPECT_EQ(s["startRef"].get<nav::PolyRef>(), sr);
-  EXPECT_EQ(s["endRef"].get<nav::PolyRef>(), er);
-  std::vector<nav::PolyRef> path(2048);
-  int n = 0;
-  ASSERT_TRUE(nav::statusSucceeded(d->query.findPath(sr, er, a, b, &d->filter, path.data(), &n, 2048)));
-  path.resize(size_t(n));
-  EXPECT_GT(n, 3) << "the clicks should be far apart";
-  EXPECT_EQ(refList(s["corridor"]), path);
-  std::vector<float> smooth(2048 * 3);
-  int ns = 0;
-  nav::findSmoothPath(&d->query, &d->filter, sr, a, b, path.data(), n, smooth.data(), &ns, 2048);
-  ASSERT_GT(ns, 2);
-  EXPECT_EQ(s["smoothCount"].get<int>(), ns);
-  expectPoints(s["smooth"], smooth.data(), ns);
-}
-
 TEST_F(TesterGui, PathfindStraightMatchesNav) {
   AppRun r = runMode("Pathfind Straight", "straight");
   const json& s = r.state["toolState"];
@@ -200,111 +177,13 @@ TEST_F(TesterGui, PathfindStraightMatchesNav) {
   EXPECT_EQ(gotFlags.back() & nav::STRAIGHTPATH_END, nav::STRAIGHTPATH_END);
 }
 
-// --shortest: the exact shortest path (nav::ShortestPath) shown next to Detour's in both path
-// modes; the dump must equal ShortestPath run directly on the same points, be no longer than the
-// mode's own path, run from start to end, and list the polys it passes outside the corridor.
-TEST_F(TesterGui, ShortestPathOptionMatchesNav) {
-  for (const char* tool : {"Pathfind Straight", "Pathfind Follow"}) {
-    SCOPED_TRACE(tool);
-    AppRun r = runApp(levelArg() + " --tool '" + tool + "' --shortest " + kClicks, std::string("shortest_") + tool[9]);
-    ASSERT_EQ(r.exitCode, 0) << r.output;
-    const json& s = r.state["toolState"];
-    ASSERT_NO_FATAL_FAILURE(readPoints(s));
-    ASSERT_TRUE(s.contains("shortestLen") && s.contains("shortestPath") && s.contains("shortestPolysOutsideCorridor"))
-        << s.dump();
-    nav::ShortestPath sp;
-    ASSERT_TRUE(nav::statusSucceeded(sp.init(&d->mesh, 8192)));
-    std::vector<float> pts(2048 * 3);
-    std::vector<nav::PolyRef> polys(8192);
-    int n = 0, np = 0;
-    float len = 0;
-    ASSERT_TRUE(nav::statusSucceeded(sp.findPath(sr, er, a, b, &d->filter, pts.data(), nullptr, nullptr, &n, 2048,
-                                                 polys.data(), &np, 8192, &len)));
-    ASSERT_GE(n, 2);
-    EXPECT_NEAR(s["shortestLen"].get<float>(), len, 1e-4f);
-    ASSERT_NO_FATAL_FAILURE(expectPoints(s["shortestPath"], pts.data(), n));
-    const std::vector<float> got = s["shortestPath"].get<std::vector<float>>();
-    for (int k = 0; k < 3; ++k) {
-      EXPECT_NEAR(got[size_t(k)], a[k], 1e-4f) << "the shortest path starts at the start";
-      EXPECT_NEAR(got[got.size() - 3 + size_t(k)], b[k], 1e-4f) << "the shortest path ends at the end";
-    }
-    // The mode's own path (straight corners, or the smooth path's points) is never shorter.
-    const std::vector<float> own = s[s.contains("straight") ? "straight" : "smooth"].get<std::vector<float>>();
-    ASSERT_GE(own.size(), 6u);
-    float ownLen = 0;
-    for (size_t i = 3; i < own.size(); i += 3)
-      ownLen += std::sqrt((own[i] - own[i - 3]) * (own[i] - own[i - 3]) + (own[i + 1] - own[i - 2]) * (own[i + 1] - own[i - 2]) +
-                          (own[i + 2] - own[i - 1]) * (own[i + 2] - own[i - 1]));
-    EXPECT_LE(s["shortestLen"].get<float>(), ownLen + 1e-4f);
-    // Outside polys: exactly the path's polys not in the corridor.
-    const std::vector<nav::PolyRef> corridor = refList(s["corridor"]);
-    std::vector<nav::PolyRef> outside;
-    for (int i = 0; i < np; ++i)
-      if (std::find(corridor.begin(), corridor.end(), polys[size_t(i)]) == corridor.end() &&
-          std::find(outside.begin(), outside.end(), polys[size_t(i)]) == outside.end())
-        outside.push_back(polys[size_t(i)]);
-    EXPECT_EQ(refList(s["shortestPolysOutsideCorridor"]), outside);
-  }
-  // Without --shortest nothing of it is dumped.
+// --shortest reaches the path modes (what it computes: tests/model/TesterModesTest.cpp).
+TEST_F(TesterGui, ShortestOptionReachesThePathModes) {
+  AppRun on = runApp(levelArg() + " --tool 'Pathfind Straight' --shortest " + kClicks, "shortest_on");
+  ASSERT_EQ(on.exitCode, 0) << on.output;
+  EXPECT_FALSE(on.state["toolState"]["shortestPath"].empty()) << on.state.dump();
   AppRun off = runMode("Pathfind Straight", "shortest_off");
   EXPECT_FALSE(off.state["toolState"].contains("shortestLen"));
-}
-
-// Pathfind Sliced with --shortest steps the exact search over frames; its final path is
-// ShortestPath's own.
-TEST_F(TesterGui, SlicedExactSearchFinishesAndMatchesNav) {
-  AppRun r = runApp(levelArg() + " --tool 'Pathfind Sliced' --shortest --frames 80 " + kClicks, "sliced_exact");
-  ASSERT_EQ(r.exitCode, 0) << r.output;
-  const json& s = r.state["toolState"];
-  ASSERT_NO_FATAL_FAILURE(readPoints(s));
-  EXPECT_EQ(s["exact"], true);
-  EXPECT_EQ(s["running"], false) << "80 frames are enough for the exact search on the default level";
-  EXPECT_GT(s["iterations"].get<int>(), 1) << "the search is stepped, not run in one go";
-  nav::ShortestPath sp;
-  ASSERT_TRUE(nav::statusSucceeded(sp.init(&d->mesh, 8192)));
-  std::vector<float> pts(2048 * 3);
-  int n = 0;
-  float len = 0;
-  ASSERT_TRUE(nav::statusSucceeded(
-      sp.findPath(sr, er, a, b, &d->filter, pts.data(), nullptr, nullptr, &n, 2048, nullptr, nullptr, 0, &len)));
-  EXPECT_NEAR(s["exactLen"].get<float>(), len, 1e-4f);
-  expectPoints(s["straight"], pts.data(), n);
-}
-
-TEST_F(TesterGui, RaycastMatchesNav) {
-  AppRun r = runMode("Raycast", "raycast");
-  const json& s = r.state["toolState"];
-  ASSERT_NO_FATAL_FAILURE(readPoints(s));
-  float t = 0, normal[3];
-  nav::PolyRef visited[2048];
-  int nv = 0;
-  d->query.raycast(sr, a, b, &d->filter, &t, normal, visited, &nv, 2048);
-  EXPECT_NEAR(s["t"].get<float>(), t > 1.0f ? -1.0f : t, 1e-5f);
-  EXPECT_EQ(refList(s["visited"]), refList(visited, nv));
-  EXPECT_GE(nv, 1);
-}
-
-TEST_F(TesterGui, DistanceToWallMatchesNav) {
-  AppRun r = runMode("Distance to Wall", "wall");
-  const json& s = r.state["toolState"];
-  ASSERT_NO_FATAL_FAILURE(readPoints(s, false));
-  float dist = 0, pos[3], n[3];
-  d->query.findDistanceToWall(sr, a, 100.0f, &d->filter, &dist, pos, n);
-  EXPECT_GT(dist, 0.0f);
-  EXPECT_NEAR(s["distance"].get<float>(), dist, 1e-5f);
-}
-
-TEST_F(TesterGui, PolysInCircleMatchesNav) {
-  AppRun r = runMode("Find Polys in Circle", "circle");
-  const json& s = r.state["toolState"];
-  ASSERT_NO_FATAL_FAILURE(readPoints(s));
-  const float rad = std::sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) + (b[2] - a[2]) * (b[2] - a[2]));
-  nav::PolyRef refs[256], parents[256];
-  int n = 0;
-  d->query.findPolysAroundCircle(sr, a, rad, &d->filter, refs, parents, nullptr, &n, 256);
-  EXPECT_GT(n, 3);
-  EXPECT_EQ(refList(s["found"]), refList(refs, n));
-  EXPECT_EQ(refList(s["parents"]), refList(parents, n));
 }
 
 TEST_F(TesterGui, BinAloneIsClickedDirectly) {
@@ -350,49 +229,6 @@ TEST_F(TesterGui, PathfindSlicedFinishesOverFramesAndMatchesNav) {
   EXPECT_EQ(refList(s["corridor"]), refList(path, n));
 }
 
-TEST_F(TesterGui, PolysInShapeMatchesNav) {
-  AppRun r = runMode("Find Polys in Shape", "shape");
-  const json& s = r.state["toolState"];
-  ASSERT_NO_FATAL_FAILURE(readPoints(s));
-  const std::vector<float> shape = s["shape"].get<std::vector<float>>();
-  ASSERT_EQ(shape.size(), 12u);
-  nav::PolyRef refs[256], parents[256];
-  int n = 0;
-  d->query.findPolysAroundShape(sr, shape.data(), 4, &d->filter, refs, parents, nullptr, &n, 256);
-  EXPECT_GT(n, 3);
-  EXPECT_EQ(refList(s["found"]), refList(refs, n));
-}
-
-TEST_F(TesterGui, LocalNeighbourhoodMatchesNav) {
-  AppRun r = runMode("Find Local Neighbourhood", "neigh");
-  const json& s = r.state["toolState"];
-  ASSERT_NO_FATAL_FAILURE(readPoints(s, false));
-  nav::PolyRef refs[64], parents[64];
-  int n = 0;
-  d->query.findLocalNeighbourhood(sr, a, s["radius"].get<float>(), &d->filter, refs, parents, &n, 64);
-  EXPECT_GT(n, 1);
-  EXPECT_EQ(refList(s["found"]), refList(refs, n));
-}
-
-TEST_F(TesterGui, RandomPointsAroundTheStartLieOnTheMesh) {
-  AppRun r = runMode("Random Points", "random");
-  const json& s = r.state["toolState"];
-  ASSERT_NO_FATAL_FAILURE(readPoints(s, false));
-  const std::vector<float> pts = s["points"].get<std::vector<float>>();
-  ASSERT_GE(pts.size(), 3u * 50);
-  const float rad = s["radius"].get<float>();
-  for (size_t i = 0; i < pts.size(); i += 3) {
-    const float ext[3] = {0.05f, 0.5f, 0.05f};
-    nav::PolyRef ref = 0;
-    float q[3];
-    d->query.findNearestPoly(&pts[i], ext, &d->filter, &ref, q);
-    EXPECT_NE(ref, 0u) << "point " << i / 3 << " is not on the navmesh";
-    // Points come from polys touching the circle; they are within the circle plus one poly.
-    const float dx = pts[i] - a[0], dz = pts[i + 2] - a[2];
-    EXPECT_LT(std::sqrt(dx * dx + dz * dz), rad + 15.0f);
-  }
-}
-
 TEST_F(TesterGui, LevelFileWithoutBinIsBakedInTheBackground) {
   // default.json next to its OBJ but without default.bin: the app bakes it (BakeJob) at load and
   // the headless run waits for the bake; the result equals the committed default.bin in size.
@@ -411,21 +247,6 @@ TEST_F(TesterGui, LevelFileWithoutBinIsBakedInTheBackground) {
   EXPECT_EQ(r.state["navPolys"].get<int>(), ref.polyCount());
   EXPECT_FALSE(r.state["toolState"]["corridor"].empty());
   EXPECT_EQ(r.state["logErrors"].get<int>(), 0);
-}
-
-TEST_F(TesterGui, UnreachableEndIsReportedPartial) {
-  // The end on top of the walled-in block (not connected to the floor): the path is partial.
-  AppRun r = runApp(levelArg() + " --tool 'Pathfind Straight' --click 680,420,shift --click 620,300", "partial");
-  ASSERT_EQ(r.exitCode, 0) << r.output;
-  const json& s = r.state["toolState"];
-  ASSERT_NO_FATAL_FAILURE(readPoints(s));
-  nav::PolyRef path[2048];
-  int n = 0;
-  const nav::Status st = d->query.findPath(sr, er, a, b, &d->filter, path, &n, 2048);
-  ASSERT_TRUE(nav::statusDetail(st, nav::PARTIAL_RESULT)) << "test setup: the end should be unreachable";
-  EXPECT_EQ(s["status"].get<nav::Status>(), st);
-  EXPECT_NE(s["statusText"].get<std::string>().find("partial"), std::string::npos);
-  EXPECT_EQ(refList(s["corridor"]), refList(path, n));
 }
 
 TEST(SettingsCamera, RoundTripsAndRejectsGarbage) {

@@ -7,7 +7,7 @@
 #include "nav/NavMeshQuery.h"
 #include "nav/QueryFilter.h"
 #include "nav/TileSetFile.h"
-#include "nav/bake/Areas.h"
+#include "nav/NavAreas.h"
 #include "TestUtil.h"
 
 #include <gtest/gtest.h>
@@ -240,7 +240,7 @@ TEST(TileTool, RemoveAllThenRebuildAllGivesTheSameNavmesh) {
 /// its own, not the tool's flood).
 bool reachable(nav::NavMeshQuery& query, const nav::NavMesh& mesh, nav::PolyRef start, nav::PolyRef target) {
   nav::QueryFilter filter;
-  filter.setIncludeFlags(nav::bake::FLAG_ALL ^ nav::bake::FLAG_DISABLED);
+  filter.setIncludeFlags(nav::FLAG_ALL ^ nav::FLAG_DISABLED);
   const nav::MeshTile* tile = nullptr;
   const nav::Poly* poly = nullptr;
   float a[3] = {0, 0, 0}, b[3] = {0, 0, 0};
@@ -287,7 +287,7 @@ TEST(PruneTool, ApplyDisablesExactlyWhatTheClickedPolyCannotReach) {
     const nav::MeshTile* tile = saved.getTile(i);
     if (!tile || !tile->header) continue;
     for (int p = 0; p < tile->header->polyCount; ++p) {
-      const bool off = (tile->polys[p].flags & nav::bake::FLAG_DISABLED) != 0;
+      const bool off = (tile->polys[p].flags & nav::FLAG_DISABLED) != 0;
       disabled += off ? 1 : 0;
       if (tile->polys[p].getType() != nav::POLYTYPE_GROUND) continue;
       const nav::PolyRef ref = saved.getPolyRefBase(tile) | nav::PolyRef(p);
@@ -351,7 +351,7 @@ int totalPolys(const nav::NavMesh& mesh, int* disabled = nullptr) {
     if (!tile || !tile->header) continue;
     n += tile->header->polyCount;
     if (disabled)
-      for (int p = 0; p < tile->header->polyCount; ++p) *disabled += (tile->polys[p].flags & nav::bake::FLAG_DISABLED) ? 1 : 0;
+      for (int p = 0; p < tile->header->polyCount; ++p) *disabled += (tile->polys[p].flags & nav::FLAG_DISABLED) ? 1 : 0;
   }
   return n;
 }

@@ -184,22 +184,22 @@ TEST(ObjReader, LongLinesAndManyBlocks) {
 TEST(ObjReader, BadFilesNameTheFileLineAndProblem) {
   struct Case {
     const char* text;
-    const char* expect; // in the message, after "path: "
+    const char* expect; // in the message, after "path:" ("LINE: problem" for a record)
   };
   const Case cases[] = {
-      {"v 0 0 0\nv 1 0\nf 1 2 3\n", "line 2: a vertex needs three numbers"},
-      {"v 0 0 0\nv 1 0 x\nf 1 2 3\n", "line 2: vertex coordinate 'x' is not a finite number"},
-      {"v 0 0 0\nv 1 0 nan\nf 1 2 3\n", "line 2: vertex coordinate 'nan' is not a finite number"},
-      {"v 0 0 0\nv 1 0 1e999\nf 1 2 3\n", "line 2: vertex coordinate '1e999' is not a finite number"},
-      {"v 0 0 0\nv 1 0 0\nv 0 0 1\n\nf 1 0 2\n", "line 5: face reference 0"},
-      {"v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 a 2\n", "line 4: face reference 'a' does not start with a vertex number"},
-      {"v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2x 3\n", "line 4: face reference '2x'"},
-      {"v 0 0 0\nv 1 0 0\nf -3 -2 -1\nv 0 0 1\n", "line 3: relative face reference -3 reaches before the first vertex (2 vertices so far)"},
-      {"v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\nf 1 2 9\nf 1 2 4\n", "line 5: face refers to vertex 9, but the file has 3 vertices"},
+      {"v 0 0 0\nv 1 0\nf 1 2 3\n", "2: vertex has fewer than 3 coordinates"},
+      {"v 0 0 0\nv 1 0 x\nf 1 2 3\n", "2: vertex coordinate 'x' is not a finite number"},
+      {"v 0 0 0\nv 1 0 nan\nf 1 2 3\n", "2: vertex coordinate 'nan' is not a finite number"},
+      {"v 0 0 0\nv 1 0 1e999\nf 1 2 3\n", "2: vertex coordinate '1e999' is not a finite number"},
+      {"v 0 0 0\nv 1 0 0\nv 0 0 1\n\nf 1 0 2\n", "5: face index 0 is invalid"},
+      {"v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 a 2\n", "4: face index 'a' does not start with a vertex number"},
+      {"v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2x 3\n", "4: face index '2x'"},
+      {"v 0 0 0\nv 1 0 0\nf -3 -2 -1\nv 0 0 1\n", "3: face index -3 out of range (only 2 vertices before this line)"},
+      {"v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\nf 1 2 9\nf 1 2 4\n", "5: face index 9 out of range (the file has 3 vertices)"},
       {"v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 99999999999\n", "more than a bake takes"},
-      {"v 0 0 0\nv 1 0 0\n", "no triangles (2 vertices, no faces)"},
-      {"", "no triangles (0 vertices, no faces)"},
-      {"\x01\x02\x03 binary\n\xff\xfe", "no triangles"},
+      {"v 0 0 0\nv 1 0 0\n", " OBJ has no faces (2 vertices)"},
+      {"", " file is empty"},
+      {"\x01\x02\x03 binary\n\xff\xfe", " OBJ has no faces (0 vertices)"},
   };
   const std::string path = tempPath("bad.obj");
   for (const Case& c : cases) {
@@ -209,7 +209,7 @@ TEST(ObjReader, BadFilesNameTheFileLineAndProblem) {
     m.tris = {7};
     std::string why;
     EXPECT_FALSE(loadObj(path, &m, &why));
-    EXPECT_EQ(why.rfind(path + ": ", 0), 0u) << why;
+    EXPECT_EQ(why.rfind(path + ":", 0), 0u) << why;
     EXPECT_NE(why.find(c.expect), std::string::npos) << why;
     EXPECT_EQ(m.tris, std::vector<int>{7}) << "the output changed on failure";
   }
@@ -223,7 +223,7 @@ TEST(ObjReader, BadFilesNameTheFileLineAndProblem) {
     ObjMesh m;
     std::string why;
     EXPECT_FALSE(loadObj(path, &m, &why));
-    EXPECT_NE(why.find("line 1 is longer than 64 MiB"), std::string::npos) << why;
+    EXPECT_NE(why.find(path + ":1: line longer than 64 MiB"), std::string::npos) << why;
   }
   std::string why;
   ObjMesh m;
@@ -267,7 +267,7 @@ TEST(ObjReader, StreamObjGivesWhatLoadObjReads) {
     EXPECT_FALSE(loadObj(path, &m, &whyLoad));
     EXPECT_FALSE(nav::bake::streamObj(path, sink, nullptr, nullptr, &whyStream));
     EXPECT_EQ(whyStream, whyLoad);
-    EXPECT_NE(whyStream.find("line 5: face refers to vertex 9"), std::string::npos) << whyStream;
+    EXPECT_NE(whyStream.find(path + ":5: face index 9 out of range"), std::string::npos) << whyStream;
   }
   // A sink stops it: from a callback, or from progress (a cancel).
   {

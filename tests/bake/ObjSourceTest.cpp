@@ -151,7 +151,7 @@ TEST(ObjSource, TextInMemoryFailsAsTheFileDoes) {
     EXPECT_FALSE(nav::bake::streamObj(path, disk, nullptr, nullptr, &whyDisk));
     EXPECT_FALSE(nav::bake::streamObjText(path, text, std::strlen(text), mem, nullptr, nullptr, &whyMem));
     EXPECT_EQ(whyMem, whyDisk);
-    EXPECT_EQ(whyMem.rfind(path + ": ", 0), 0u) << whyMem;
+    EXPECT_EQ(whyMem.rfind(path + ":", 0), 0u) << whyMem;
   }
   std::remove(path.c_str());
 }
@@ -197,7 +197,7 @@ TEST(ObjSource, TheFileBakeHasNoSizeLimit) {
   EXPECT_FALSE(nav::bake::streamObj(path, c, nullptr, nullptr, &why));
   EXPECT_EQ(why, path + ": file is 512 MiB, over the 512 MiB OBJ size limit");
   EXPECT_FALSE(nav::bake::streamObj(path, c, nullptr, nullptr, &why, nav::bake::NO_OBJ_SIZE_LIMIT));
-  EXPECT_EQ(why, path + ": line 5 is longer than 64 MiB (not a text OBJ file?)");
+  EXPECT_EQ(why, path + ":5: line longer than 64 MiB (not a text OBJ file?)");
 
   // The file bake of a level pointing at it: refused for the long line, not for the size.
   nav::bake::FileBakeInput fin;
@@ -211,7 +211,7 @@ TEST(ObjSource, TheFileBakeHasNoSizeLimit) {
   const std::string out = tempPath("sparse.bin");
   EXPECT_FALSE(nav::bake::bakeFileToTileSet(fin, s, out, nav::bake::BakeOptions(), &r));
   EXPECT_EQ(r.error.find("size limit"), std::string::npos) << r.error;
-  EXPECT_NE(r.error.find(path + ": line 5 is longer than 64 MiB"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find(path + ":5: line longer than 64 MiB"), std::string::npos) << r.error;
   std::remove(out.c_str());
   std::remove(path.c_str());
 }

@@ -1,5 +1,7 @@
 #include "RecastDemoRef.h"
 
+#include "tests/support/DetourTile.h"
+
 #include <DetourAlloc.h>
 #include <DetourNavMesh.h>
 #include <DetourNavMeshBuilder.h>
@@ -19,24 +21,15 @@ namespace {
 enum { POLYAREA_GROUND, POLYAREA_WATER, POLYAREA_ROAD, POLYAREA_DOOR, POLYAREA_GRASS, POLYAREA_JUMP };
 enum { POLYFLAGS_WALK = 0x01, POLYFLAGS_SWIM = 0x02, POLYFLAGS_DOOR = 0x04, POLYFLAGS_JUMP = 0x08 };
 
-struct OffMesh {
-  std::vector<float> verts, rad;
-  std::vector<unsigned char> dir, areas;
-  std::vector<unsigned short> flags;
-  std::vector<unsigned int> ids;
-  explicit OffMesh(const BakeInput& in) {
-    for (size_t i = 0; i < in.links.size(); ++i) {
-      const auto& l = in.links[i];
-      verts.insert(verts.end(), l.start, l.start + 3);
-      verts.insert(verts.end(), l.end, l.end + 3);
-      rad.push_back(l.radius);
-      dir.push_back(l.bidirectional ? 1 : 0);
-      areas.push_back(l.area);
-      flags.push_back(l.flags);
-      ids.push_back(l.userId ? l.userId : unsigned(1000 + i));
-    }
+// The input's off-mesh links in Detour's arrays (ids from 1000 where the link has none).
+navtest::OffMeshArrays offMeshOf(const BakeInput& in) {
+  navtest::OffMeshArrays om;
+  for (size_t i = 0; i < in.links.size(); ++i) {
+    const auto& l = in.links[i];
+    om.add(l.start, l.end, l.radius, l.flags, l.area, l.bidirectional ? 1 : 0, l.userId ? l.userId : unsigned(1000 + i));
   }
-};
+  return om;
+}
 
 rcConfig commonConfig(const BakeSettings& s) {
   rcConfig cfg;
@@ -59,7 +52,7 @@ rcConfig commonConfig(const BakeSettings& s) {
 
 /// Recast steps + dtCreateNavMeshData for one heightfield box. Returns the blob or null.
 unsigned char* buildBox(rcContext* ctx, const BakeInput& in, const BakeSettings& s, rcConfig cfg, const int* tris, int ntris,
-                        const OffMesh& om, int tx, int ty, int* outSize) {
+                        const navtest::OffMeshArrays& om, int tx, int ty, int* outSize) {
   rcHeightfield* solid = rcAllocHeightfield();
   rcCreateHeightfield(ctx, *solid, cfg.width, cfg.height, cfg.bmin, cfg.bmax, cfg.cs, cfg.ch);
   std::vector<unsigned char> triareas(size_t(ntris), 0);
@@ -105,38 +98,16 @@ unsigned char* buildBox(rcContext* ctx, const BakeInput& in, const BakeSettings&
     }
     dtNavMeshCreateParams params;
     memset(&params, 0, sizeof(params));
-    params.verts = pmesh->verts;
-    params.vertCount = pmesh->nverts;
-    params.polys = pmesh->polys;
-    params.polyAreas = pmesh->areas;
-    params.polyFlags = pmesh->flags;
-    params.polyCount = pmesh->npolys;
-    params.nvp = pmesh->nvp;
+    navtest::setPolyMesh(params, *pmesh, pmesh->nvp);
     params.detailMeshes = dmesh->meshes;
     params.detailVerts = dmesh->verts;
     params.detailVertsCount = dmesh->nverts;
     params.detailTris = dmesh->tris;
     params.detailTriCount = dmesh->ntris;
-    if (!om.rad.empty()) {
-      params.offMeshConVerts = om.verts.data();
-      params.offMeshConRad = om.rad.data();
-      params.offMeshConDir = om.dir.data();
-      params.offMeshConAreas = om.areas.data();
-      params.offMeshConFlags = om.flags.data();
-      params.offMeshConUserID = om.ids.data();
-      params.offMeshConCount = int(om.rad.size());
-    }
-    params.walkableHeight = s.agentHeight;
-    params.walkableRadius = s.agentRadius;
-    params.walkableClimb = s.agentMaxClimb;
-    params.tileX = tx;
-    params.tileY = ty;
-    params.tileLayer = 0;
-    rcVcopy(params.bmin, pmesh->bmin);
-    rcVcopy(params.bmax, pmesh->bmax);
-    params.cs = cfg.cs;
-    params.ch = cfg.ch;
-    params.buildBvTree = true;
+    om.applyTo(params);
+    navtest::setAgent(params, s.agentHeight, s.agentRadius, s.agentMaxClimb);
+    navtest::setTile(params, tx, ty, 0, pmesh->bmin, pmesh->bmax);
+    navtest::setGrid(params, cfg.cs, cfg.ch, true);
     if (pmesh->npolys == 0 || !dtCreateNavMeshData(&params, &navData, outSize)) {
       navData = nullptr;
       *outSize = 0;
@@ -149,10 +120,11 @@ unsigned char* buildBox(rcContext* ctx, const BakeInput& in, const BakeSettings&
   return navData;
 }
 
+// Smallest power of two >= v (v >= 1); written apart from nav_bake's bit tricks on purpose.
 unsigned int nextPow2(unsigned int v) {
-  v--;
-  v |= v >> 1; v |= v >> 2; v |= v >> 4; v |= v >> 8; v |= v >> 16;
-  return v + 1;
+  unsigned int p = 1;
+  while (p < v) p <<= 1;
+  return p;
 }
 unsigned int ilog2(unsigned int v) {
   unsigned int r = 0;
@@ -164,7 +136,7 @@ unsigned int ilog2(unsigned int v) {
 
 dtNavMesh* build(const BakeInput& in, const BakeSettings& s) {
   rcContext ctx(false);
-  OffMesh om(in);
+  const navtest::OffMeshArrays om = offMeshOf(in);
   float bmin[3], bmax[3];
   rcCalcBounds(in.verts.data(), in.vertCount(), bmin, bmax);
   if (!s.tiled) {
@@ -279,46 +251,6 @@ std::vector<uint8_t> saveAll(const dtNavMesh* mesh) {
   return out;
 }
 
-std::vector<uint8_t> detourTileData(const nav::TileBuildParams& p) {
-  dtNavMeshCreateParams d;
-  memset(&d, 0, sizeof(d));
-  d.verts = p.verts;
-  d.vertCount = p.vertCount;
-  d.polys = p.polys;
-  d.polyFlags = p.polyFlags;
-  d.polyAreas = p.polyAreas;
-  d.polyCount = p.polyCount;
-  d.nvp = p.nvp;
-  d.detailMeshes = p.detailMeshes;
-  d.detailVerts = p.detailVerts;
-  d.detailVertsCount = p.detailVertsCount;
-  d.detailTris = p.detailTris;
-  d.detailTriCount = p.detailTriCount;
-  d.offMeshConVerts = p.offMeshConVerts;
-  d.offMeshConRad = p.offMeshConRad;
-  d.offMeshConFlags = p.offMeshConFlags;
-  d.offMeshConAreas = p.offMeshConAreas;
-  d.offMeshConDir = p.offMeshConDir;
-  d.offMeshConUserID = p.offMeshConUserID;
-  d.offMeshConCount = p.offMeshConCount;
-  d.userId = p.userId;
-  d.tileX = p.tileX;
-  d.tileY = p.tileY;
-  d.tileLayer = p.tileLayer;
-  rcVcopy(d.bmin, p.bmin);
-  rcVcopy(d.bmax, p.bmax);
-  d.walkableHeight = p.walkableHeight;
-  d.walkableRadius = p.walkableRadius;
-  d.walkableClimb = p.walkableClimb;
-  d.cs = p.cs;
-  d.ch = p.ch;
-  d.buildBvTree = p.buildBvTree;
-  unsigned char* data = nullptr;
-  int size = 0;
-  if (!dtCreateNavMeshData(&d, &data, &size)) return {};
-  std::vector<uint8_t> out(data, data + size);
-  dtFree(data);
-  return out;
-}
+std::vector<uint8_t> detourTileData(const nav::TileBuildParams& p) { return navtest::detourBuild(p); }
 
 } // namespace bakeref

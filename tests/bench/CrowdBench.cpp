@@ -13,6 +13,8 @@
 #include "nav/NavMeshQuery.h"
 #include "nav/crowd/CrowdRunner.h"
 
+#include "tests/bench/BenchUtil.h"
+
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
@@ -109,19 +111,7 @@ void dtUpdate(benchmark::State& st, const Level* lv, int agents) {
   b.run(st);
 }
 
-class RatioReporter : public benchmark::ConsoleReporter {
-public:
-  std::map<std::string, double> times; // name -> best CPU time per iteration over repetitions (ns)
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& r : runs) {
-      if (r.run_type != Run::RT_Iteration) continue;
-      const double t = r.GetAdjustedCPUTime();
-      auto it = times.find(r.run_name.function_name);
-      if (it == times.end() || t < it->second) times[r.run_name.function_name] = t;
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
-};
+using RatioReporter = benchutil::BestTimeReporter;
 
 } // namespace
 
@@ -134,16 +124,8 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--world-size") && i + 1 < argc) worldSize = std::strtof(argv[++i], nullptr);
     else args.push_back(argv[i]);
   }
-  static char minTime[] = "--benchmark_min_time=0.001";
-  static char reps[] = "--benchmark_repetitions=5";
-  static char interleave[] = "--benchmark_enable_random_interleaving=true";
-  if (smoke) {
-    args.push_back(minTime);
-    if (worldSize > 64.0f) worldSize = 64.0f;
-  } else {
-    args.insert(args.begin() + 1, reps);
-    args.insert(args.begin() + 1, interleave);
-  }
+  benchutil::addRunFlags(args, smoke);
+  if (smoke && worldSize > 64.0f) worldSize = 64.0f;
 
   std::string why;
   if (const querytest::DualMesh* m = crowdtest::sharedLevel("nav_test.obj", true, false, &why))
@@ -167,11 +149,8 @@ int main(int argc, char** argv) {
       benchmark::RegisterBenchmark(("Dt/" + op).c_str(), dtUpdate, &lv, n)->Unit(benchmark::kMicrosecond);
     }
 
-  int bargc = int(args.size());
-  benchmark::Initialize(&bargc, args.data());
   RatioReporter rep;
-  benchmark::RunSpecifiedBenchmarks(&rep);
-  benchmark::Shutdown();
+  benchutil::runBenchmarks(args, rep);
 
   std::printf("\n%-24s %16s %16s %8s\n", "level/agents", "DetourCrowd us", "nav::crowd us", "ratio");
   int shown = 0;

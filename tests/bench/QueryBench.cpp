@@ -13,6 +13,8 @@
 
 #include "nav/PathFollow.h"
 
+#include "tests/bench/BenchUtil.h"
+
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -86,110 +88,66 @@ bool buildSet(const std::string& obj, bool tiled, float cellSize) {
 
 const float EXT[3] = {2, 4, 2};
 
-// ---- nav ----
-void Nav_findNearestPoly(benchmark::State& st) {
-  Ctx c;
-  for (auto _ : st)
-    for (int i = 0; i < N; ++i) {
-      nav::PolyRef r;
-      float p[3];
-      c.nq.findNearestPoly(&g_set.sp[i * 3], EXT, &c.nf, &r, p);
-      benchmark::DoNotOptimize(r);
-    }
-}
-void Dt_findNearestPoly(benchmark::State& st) {
+// One side of the comparison in a Ctx: the two query APIs have the same names, so each benchmark
+// below is written once and instantiated per side (names stay Nav_* / Dt_*).
+struct NavSide {
+  static void setup(Ctx&) {}
+  static nav::NavMeshQuery& q(Ctx& c) { return c.nq; }
+  static const nav::QueryFilter* f(const Ctx& c) { return &c.nf; }
+  static bool inProgress(nav::Status s) { return nav::statusInProgress(s); }
+};
+// nav with the node pool that scales with the mesh (initUnlimited: direct slots, never
+// OUT_OF_NODES), against Detour's 2048-node runs.
+struct NavUnlimitedSide : NavSide {
+  static void setup(Ctx& c) { c.nq.initUnlimited(&g_set.mesh->nav); }
+};
+struct DtSide {
+  static void setup(Ctx&) {}
+  static dtNavMeshQuery& q(Ctx& c) { return *c.dq; }
+  static const dtQueryFilter* f(const Ctx& c) { return &c.df; }
+  static bool inProgress(dtStatus s) { return dtStatusInProgress(s); }
+};
+
+template <class S> void findNearestPoly(benchmark::State& st) {
   Ctx c;
   for (auto _ : st)
     for (int i = 0; i < N; ++i) {
       dtPolyRef r;
       float p[3];
-      c.dq->findNearestPoly(&g_set.sp[i * 3], EXT, &c.df, &r, p);
+      S::q(c).findNearestPoly(&g_set.sp[i * 3], EXT, S::f(c), &r, p);
       benchmark::DoNotOptimize(r);
     }
 }
-void Nav_findPath(benchmark::State& st) {
+template <class S> void findPath(benchmark::State& st) {
   Ctx c;
+  S::setup(c);
   for (auto _ : st)
     for (int i = 0; i < N; ++i) {
       int n;
-      c.nq.findPath(g_set.sref[i], g_set.eref[i], &g_set.sp[i * 3], &g_set.ep[i * 3], &c.nf, c.path.data(), &n, MAXP);
+      S::q(c).findPath(g_set.sref[i], g_set.eref[i], &g_set.sp[i * 3], &g_set.ep[i * 3], S::f(c), c.path.data(), &n, MAXP);
       benchmark::DoNotOptimize(n);
     }
 }
-void Dt_findPath(benchmark::State& st) {
+template <class S> void slicedFindPath(benchmark::State& st) {
   Ctx c;
+  S::setup(c);
   for (auto _ : st)
     for (int i = 0; i < N; ++i) {
       int n;
-      c.dq->findPath(g_set.sref[i], g_set.eref[i], &g_set.sp[i * 3], &g_set.ep[i * 3], &c.df, c.path.data(), &n, MAXP);
+      auto s = S::q(c).initSlicedFindPath(g_set.sref[i], g_set.eref[i], &g_set.sp[i * 3], &g_set.ep[i * 3], S::f(c));
+      while (S::inProgress(s)) s = S::q(c).updateSlicedFindPath(32, nullptr);
+      S::q(c).finalizeSlicedFindPath(c.path.data(), &n, MAXP);
       benchmark::DoNotOptimize(n);
     }
 }
-// The same searches with the node pool that scales with the mesh (initUnlimited: direct slots,
-// never OUT_OF_NODES), against Detour's 2048-node runs.
-void Nav_findPathUnlimited(benchmark::State& st) {
-  Ctx c;
-  c.nq.initUnlimited(&g_set.mesh->nav);
-  for (auto _ : st)
-    for (int i = 0; i < N; ++i) {
-      int n;
-      c.nq.findPath(g_set.sref[i], g_set.eref[i], &g_set.sp[i * 3], &g_set.ep[i * 3], &c.nf, c.path.data(), &n, MAXP);
-      benchmark::DoNotOptimize(n);
-    }
-}
-void Nav_slicedFindPathUnlimited(benchmark::State& st) {
-  Ctx c;
-  c.nq.initUnlimited(&g_set.mesh->nav);
-  for (auto _ : st)
-    for (int i = 0; i < N; ++i) {
-      int n;
-      nav::Status s = c.nq.initSlicedFindPath(g_set.sref[i], g_set.eref[i], &g_set.sp[i * 3], &g_set.ep[i * 3], &c.nf);
-      while (nav::statusInProgress(s)) s = c.nq.updateSlicedFindPath(32, nullptr);
-      c.nq.finalizeSlicedFindPath(c.path.data(), &n, MAXP);
-      benchmark::DoNotOptimize(n);
-    }
-}
-void Nav_slicedFindPath(benchmark::State& st) {
-  Ctx c;
-  for (auto _ : st)
-    for (int i = 0; i < N; ++i) {
-      int n;
-      nav::Status s = c.nq.initSlicedFindPath(g_set.sref[i], g_set.eref[i], &g_set.sp[i * 3], &g_set.ep[i * 3], &c.nf);
-      while (nav::statusInProgress(s)) s = c.nq.updateSlicedFindPath(32, nullptr);
-      c.nq.finalizeSlicedFindPath(c.path.data(), &n, MAXP);
-      benchmark::DoNotOptimize(n);
-    }
-}
-void Dt_slicedFindPath(benchmark::State& st) {
-  Ctx c;
-  for (auto _ : st)
-    for (int i = 0; i < N; ++i) {
-      int n;
-      dtStatus s = c.dq->initSlicedFindPath(g_set.sref[i], g_set.eref[i], &g_set.sp[i * 3], &g_set.ep[i * 3], &c.df);
-      while (dtStatusInProgress(s)) s = c.dq->updateSlicedFindPath(32, nullptr);
-      c.dq->finalizeSlicedFindPath(c.path.data(), &n, MAXP);
-      benchmark::DoNotOptimize(n);
-    }
-}
-void Nav_findStraightPath(benchmark::State& st) {
+template <class S> void findStraightPath(benchmark::State& st) {
   Ctx c;
   for (auto _ : st)
     for (int i = 0; i < N; ++i) {
       int n;
       const auto& cor = g_set.corridors[size_t(i)];
-      c.nq.findStraightPath(&g_set.sp[i * 3], &g_set.ep[i * 3], cor.data(), int(cor.size()), c.pts.data(),
-                            c.flags.data(), c.refs.data(), &n, MAXP);
-      benchmark::DoNotOptimize(n);
-    }
-}
-void Dt_findStraightPath(benchmark::State& st) {
-  Ctx c;
-  for (auto _ : st)
-    for (int i = 0; i < N; ++i) {
-      int n;
-      const auto& cor = g_set.corridors[size_t(i)];
-      c.dq->findStraightPath(&g_set.sp[i * 3], &g_set.ep[i * 3], cor.data(), int(cor.size()), c.pts.data(),
-                             c.flags.data(), c.refs.data(), &n, MAXP);
+      S::q(c).findStraightPath(&g_set.sp[i * 3], &g_set.ep[i * 3], cor.data(), int(cor.size()), c.pts.data(),
+                               c.flags.data(), c.refs.data(), &n, MAXP);
       benchmark::DoNotOptimize(n);
     }
 }
@@ -214,43 +172,23 @@ void Dt_smoothPath(benchmark::State& st) {
       benchmark::DoNotOptimize(n);
     }
 }
-void Nav_raycast(benchmark::State& st) {
+template <class S> void raycast(benchmark::State& st) {
   Ctx c;
   for (auto _ : st)
     for (int i = 0; i < N; ++i) {
       float t, nrm[3];
       int n;
-      c.nq.raycast(g_set.sref[i], &g_set.sp[i * 3], &g_set.ep[i * 3], &c.nf, &t, nrm, c.path.data(), &n, MAXP);
+      S::q(c).raycast(g_set.sref[i], &g_set.sp[i * 3], &g_set.ep[i * 3], S::f(c), &t, nrm, c.path.data(), &n, MAXP);
       benchmark::DoNotOptimize(t);
     }
 }
-void Dt_raycast(benchmark::State& st) {
-  Ctx c;
-  for (auto _ : st)
-    for (int i = 0; i < N; ++i) {
-      float t, nrm[3];
-      int n;
-      c.dq->raycast(g_set.sref[i], &g_set.sp[i * 3], &g_set.ep[i * 3], &c.df, &t, nrm, c.path.data(), &n, MAXP);
-      benchmark::DoNotOptimize(t);
-    }
-}
-void Nav_moveAlongSurface(benchmark::State& st) {
+template <class S> void moveAlongSurface(benchmark::State& st) {
   Ctx c;
   for (auto _ : st)
     for (int i = 0; i < N; ++i) {
       float r[3];
       int n;
-      c.nq.moveAlongSurface(g_set.sref[i], &g_set.sp[i * 3], &g_set.mv[i * 3], &c.nf, r, c.path.data(), &n, 16);
-      benchmark::DoNotOptimize(r[0]);
-    }
-}
-void Dt_moveAlongSurface(benchmark::State& st) {
-  Ctx c;
-  for (auto _ : st)
-    for (int i = 0; i < N; ++i) {
-      float r[3];
-      int n;
-      c.dq->moveAlongSurface(g_set.sref[i], &g_set.sp[i * 3], &g_set.mv[i * 3], &c.df, r, c.path.data(), &n, 16);
+      S::q(c).moveAlongSurface(g_set.sref[i], &g_set.sp[i * 3], &g_set.mv[i * 3], S::f(c), r, c.path.data(), &n, 16);
       benchmark::DoNotOptimize(r[0]);
     }
 }
@@ -260,19 +198,7 @@ const char* const OPS[] = {"findNearestPoly", "findPath", "slicedFindPath", "fin
 /// Rows of nav's unlimited pool: {nav benchmark suffix, the Detour operation it is compared with}.
 const char* const UNLIMITED[][2] = {{"findPathUnlimited", "findPath"}, {"slicedFindPathUnlimited", "slicedFindPath"}};
 
-class RatioReporter : public benchmark::ConsoleReporter {
-public:
-  std::map<std::string, double> times; // name -> best CPU time per iteration over repetitions (ns)
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& r : runs) {
-      if (r.run_type != Run::RT_Iteration) continue;
-      const double t = r.GetAdjustedCPUTime(); // CPU time: less sensitive to a busy machine
-      auto it = times.find(r.run_name.function_name);
-      if (it == times.end() || t < it->second) times[r.run_name.function_name] = t;
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
-};
+using RatioReporter = benchutil::BestTimeReporter;
 
 // --check: the short queries of this set (and nearest-poly queries around it) answered by both,
 // compared bit for bit; prints the mismatches and returns their number. For levels the test suite
@@ -329,16 +255,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--check")) check = true;
     else args.push_back(argv[i]);
   }
-  static char minTime[] = "--benchmark_min_time=0.001";
-  static char reps[] = "--benchmark_repetitions=5";
-  static char interleave[] = "--benchmark_enable_random_interleaving=true";
-  if (smoke) {
-    args.push_back(minTime);
-  } else {
-    // The table uses the best of 5 repetitions, run interleaved so load changes hit both sides.
-    args.insert(args.begin() + 1, reps);
-    args.insert(args.begin() + 1, interleave);
-  }
+  benchutil::addRunFlags(args, smoke);
   if (!buildSet(level, tiled, cellSize)) return 1;
   int polys = 0;
   for (int i = 0; i < g_set.mesh->dt->getMaxTiles(); ++i) {
@@ -349,28 +266,25 @@ int main(int argc, char** argv) {
               tiled ? "tiled 48" : "solo", double(cellSize > 0 ? cellSize : 0.3f), polys, N, N / 4);
   if (check) return checkShortQueries() ? 1 : 0;
 
-  benchmark::RegisterBenchmark("Nav_findNearestPoly", Nav_findNearestPoly);
-  benchmark::RegisterBenchmark("Dt_findNearestPoly", Dt_findNearestPoly);
-  benchmark::RegisterBenchmark("Nav_findPath", Nav_findPath);
-  benchmark::RegisterBenchmark("Dt_findPath", Dt_findPath);
-  benchmark::RegisterBenchmark("Nav_slicedFindPath", Nav_slicedFindPath);
-  benchmark::RegisterBenchmark("Nav_findPathUnlimited", Nav_findPathUnlimited);
-  benchmark::RegisterBenchmark("Nav_slicedFindPathUnlimited", Nav_slicedFindPathUnlimited);
-  benchmark::RegisterBenchmark("Dt_slicedFindPath", Dt_slicedFindPath);
-  benchmark::RegisterBenchmark("Nav_findStraightPath", Nav_findStraightPath);
-  benchmark::RegisterBenchmark("Dt_findStraightPath", Dt_findStraightPath);
+  benchmark::RegisterBenchmark("Nav_findNearestPoly", findNearestPoly<NavSide>);
+  benchmark::RegisterBenchmark("Dt_findNearestPoly", findNearestPoly<DtSide>);
+  benchmark::RegisterBenchmark("Nav_findPath", findPath<NavSide>);
+  benchmark::RegisterBenchmark("Dt_findPath", findPath<DtSide>);
+  benchmark::RegisterBenchmark("Nav_slicedFindPath", slicedFindPath<NavSide>);
+  benchmark::RegisterBenchmark("Nav_findPathUnlimited", findPath<NavUnlimitedSide>);
+  benchmark::RegisterBenchmark("Nav_slicedFindPathUnlimited", slicedFindPath<NavUnlimitedSide>);
+  benchmark::RegisterBenchmark("Dt_slicedFindPath", slicedFindPath<DtSide>);
+  benchmark::RegisterBenchmark("Nav_findStraightPath", findStraightPath<NavSide>);
+  benchmark::RegisterBenchmark("Dt_findStraightPath", findStraightPath<DtSide>);
   benchmark::RegisterBenchmark("Nav_smoothPath", Nav_smoothPath);
   benchmark::RegisterBenchmark("Dt_smoothPath", Dt_smoothPath);
-  benchmark::RegisterBenchmark("Nav_raycast", Nav_raycast);
-  benchmark::RegisterBenchmark("Dt_raycast", Dt_raycast);
-  benchmark::RegisterBenchmark("Nav_moveAlongSurface", Nav_moveAlongSurface);
-  benchmark::RegisterBenchmark("Dt_moveAlongSurface", Dt_moveAlongSurface);
+  benchmark::RegisterBenchmark("Nav_raycast", raycast<NavSide>);
+  benchmark::RegisterBenchmark("Dt_raycast", raycast<DtSide>);
+  benchmark::RegisterBenchmark("Nav_moveAlongSurface", moveAlongSurface<NavSide>);
+  benchmark::RegisterBenchmark("Dt_moveAlongSurface", moveAlongSurface<DtSide>);
 
-  int bargc = int(args.size());
-  benchmark::Initialize(&bargc, args.data());
   RatioReporter rep;
-  benchmark::RunSpecifiedBenchmarks(&rep);
-  benchmark::Shutdown();
+  benchutil::runBenchmarks(args, rep);
 
   std::printf("\n%-18s %14s %14s %8s\n", "operation", "Detour us/set", "nav us/set", "ratio");
   int missing = 0;

@@ -30,6 +30,8 @@
 #include "nav/NavMeshQuery.h"
 #include "nav/QueryFilter.h"
 
+#include "tests/bench/BenchUtil.h"
+
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -107,22 +109,9 @@ bool prepare(Level& L, const std::string& path, std::string* why) {
   return true;
 }
 
-// The obstacle of each kind at p (as the tests place them: standing on the surface).
-nav::Status addOurs(tc::TileCache& c, int kind, const float* p, float size, tc::ObstacleRef* r) {
-  if (kind == CYLINDER) {
-    const float pos[3] = {p[0], p[1] - 0.5f, p[2]};
-    return c.addObstacle(pos, size, 2.5f, r);
-  }
-  if (kind == BOX) {
-    const float lo[3] = {p[0] - size, p[1] - 0.5f, p[2] - size * 0.7f};
-    const float hi[3] = {p[0] + size, p[1] + 2.0f, p[2] + size * 0.7f};
-    return c.addBoxObstacle(lo, hi, r);
-  }
-  const float center[3] = {p[0], p[1] + 0.75f, p[2]};
-  const float half[3] = {size, 1.25f, size * 0.5f};
-  return c.addBoxObstacle(center, half, 0.6f, r);
-}
-dtStatus addTheirs(dtTileCache& c, int kind, const float* p, float size, dtObstacleRef* r) {
+// The obstacle of each kind at p (as the tests place them: standing on the surface), in our tile
+// cache or Detour's (the same calls on both).
+template <class Cache, class Ref> auto addKind(Cache& c, int kind, const float* p, float size, Ref* r) {
   if (kind == CYLINDER) {
     const float pos[3] = {p[0], p[1] - 0.5f, p[2]};
     return c.addObstacle(pos, size, 2.5f, r);
@@ -164,8 +153,8 @@ void setCrowd(Level& L, int n) {
       const float* p = L.crowdSpots[L.crowdOurs.size()].data();
       tc::ObstacleRef ro = 0;
       dtObstacleRef rt = 0;
-      addOurs(L.d->ours, CYLINDER, p, 0.6f, &ro);
-      addTheirs(*L.d->theirs, CYLINDER, p, 0.6f, &rt);
+      addKind(L.d->ours, CYLINDER, p, 0.6f, &ro);
+      addKind(*L.d->theirs, CYLINDER, p, 0.6f, &rt);
       L.crowdOurs.push_back(ro);
       L.crowdTheirs.push_back(rt);
     }
@@ -192,7 +181,7 @@ void Nav_usable(benchmark::State& st, Level* L, int kind) {
     const float* p = L->spots[i++ % L->spots.size()].data();
     const double t0 = cpuNow();
     tc::ObstacleRef r = 0;
-    addOurs(L->d->ours, kind, p, 1.5f, &r);
+    addKind(L->d->ours, kind, p, 1.5f, &r);
     bool up = false;
     while (!up) {
       L->d->ours.update(0, &L->d->navOurs, &up);
@@ -212,7 +201,7 @@ void Dt_usable(benchmark::State& st, Level* L, int kind) {
     const float* p = L->spots[i++ % L->spots.size()].data();
     const double t0 = cpuNow();
     dtObstacleRef r = 0;
-    addTheirs(*L->d->theirs, kind, p, 1.5f, &r);
+    addKind(*L->d->theirs, kind, p, 1.5f, &r);
     bool up = false;
     while (!up) {
       L->d->theirs->update(0, L->d->navTheirs, &up);
@@ -235,7 +224,7 @@ void Nav_update(benchmark::State& st, Level* L, int crowd, bool kept) {
     const float* p = L->spots[i++ % L->spots.size()].data();
     double t = 0;
     tc::ObstacleRef r = 0;
-    addOurs(L->d->ours, CYLINDER, p, 1.5f, &r);
+    addKind(L->d->ours, CYLINDER, p, 1.5f, &r);
     for (int phase = 0; phase < 2; ++phase) {
       if (phase == 1) L->d->ours.removeObstacle(r);
       bool up = false;
@@ -259,7 +248,7 @@ void Dt_update(benchmark::State& st, Level* L, int crowd) {
     const float* p = L->spots[i++ % L->spots.size()].data();
     double t = 0;
     dtObstacleRef r = 0;
-    addTheirs(*L->d->theirs, CYLINDER, p, 1.5f, &r);
+    addKind(*L->d->theirs, CYLINDER, p, 1.5f, &r);
     for (int phase = 0; phase < 2; ++phase) {
       if (phase == 1) L->d->theirs->removeObstacle(r);
       bool up = false;
@@ -315,24 +304,7 @@ void Nav_stages(benchmark::State& st, Level* L) {
       t[3] += c0 - c1;
       if (!mesh->npolys) continue;
       nav::TileBuildParams p;
-      p.verts = mesh->verts;
-      p.vertCount = mesh->nverts;
-      p.polys = mesh->polys;
-      p.polyAreas = mesh->areas;
-      p.polyFlags = mesh->flags;
-      p.polyCount = mesh->npolys;
-      p.nvp = nav::VERTS_PER_POLYGON;
-      p.walkableHeight = d.params.walkableHeight;
-      p.walkableRadius = d.params.walkableRadius;
-      p.walkableClimb = d.params.walkableClimb;
-      p.tileX = tile->header->tx;
-      p.tileY = tile->header->ty;
-      p.tileLayer = tile->header->tlayer;
-      p.cs = d.params.cs;
-      p.ch = d.params.ch;
-      p.buildBvTree = false;
-      std::memcpy(p.bmin, tile->header->bmin, sizeof p.bmin);
-      std::memcpy(p.bmax, tile->header->bmax, sizeof p.bmax);
+      tctest::layerTileParams(p, *mesh, nav::VERTS_PER_POLYGON, *tile->header, d.params);
       d.proc.process(&p, mesh->areas, mesh->flags);
       uint8_t* data = nullptr;
       int size = 0;
@@ -376,24 +348,7 @@ void Dt_stages(benchmark::State& st, Level* L) {
       if (!mesh->npolys) continue;
       dtNavMeshCreateParams p;
       std::memset(&p, 0, sizeof p);
-      p.verts = mesh->verts;
-      p.vertCount = mesh->nverts;
-      p.polys = mesh->polys;
-      p.polyAreas = mesh->areas;
-      p.polyFlags = mesh->flags;
-      p.polyCount = mesh->npolys;
-      p.nvp = DT_VERTS_PER_POLYGON;
-      p.walkableHeight = d.params.walkableHeight;
-      p.walkableRadius = d.params.walkableRadius;
-      p.walkableClimb = d.params.walkableClimb;
-      p.tileX = tile->header->tx;
-      p.tileY = tile->header->ty;
-      p.tileLayer = tile->header->tlayer;
-      p.cs = d.params.cs;
-      p.ch = d.params.ch;
-      p.buildBvTree = false;
-      std::memcpy(p.bmin, tile->header->bmin, sizeof p.bmin);
-      std::memcpy(p.bmax, tile->header->bmax, sizeof p.bmax);
+      tctest::layerTileParams(p, *mesh, DT_VERTS_PER_POLYGON, *tile->header, d.params);
       d.dtProc.process(&p, mesh->areas, mesh->flags);
       unsigned char* data = nullptr;
       int size = 0;
@@ -409,20 +364,7 @@ void Dt_stages(benchmark::State& st, Level* L) {
 }
 
 /// Keeps the best (smallest) manual time per iteration of each benchmark over its repetitions.
-class RatioReporter : public benchmark::ConsoleReporter {
-public:
-  std::map<std::string, double> times; // name -> best seconds per iteration
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& r : runs) {
-      if (r.run_type != Run::RT_Iteration) continue;
-      const double t = r.GetAdjustedRealTime(); // manual time, in the benchmark's unit (us)
-      const std::string name = r.run_name.function_name;
-      auto it = times.find(name);
-      if (it == times.end() || t < it->second) times[name] = t;
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
-};
+using RatioReporter = benchutil::BestTimeReporter;
 
 } // namespace
 
@@ -437,15 +379,7 @@ int main(int argc, char** argv) {
     else args.push_back(argv[i]);
   }
   if (smoke) worldSize = 128;
-  static char minTime[] = "--benchmark_min_time=0.001";
-  static char reps[] = "--benchmark_repetitions=5";
-  static char interleave[] = "--benchmark_enable_random_interleaving=true";
-  if (smoke) {
-    args.push_back(minTime);
-  } else {
-    args.insert(args.begin() + 1, reps);
-    args.insert(args.begin() + 1, interleave);
-  }
+  benchutil::addRunFlags(args, smoke);
 
   struct Want {
     std::string name, label, path;
@@ -522,11 +456,8 @@ int main(int argc, char** argv) {
           ->Unit(benchmark::kMicrosecond);
     }
   }
-  int bargc = int(args.size());
-  benchmark::Initialize(&bargc, args.data());
-  RatioReporter rep;
-  benchmark::RunSpecifiedBenchmarks(&rep);
-  benchmark::Shutdown();
+  RatioReporter rep(true);
+  benchutil::runBenchmarks(args, rep);
 
   int status = 0;
   std::printf("\n%-28s %14s %14s %8s\n", "benchmark", "Detour us", "nav us", "ratio");

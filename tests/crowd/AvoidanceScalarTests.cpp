@@ -2,6 +2,8 @@
 // scalar loops non-x86 builds use) against Detour's dtObstacleAvoidanceQuery, on random circles
 // and walls around the agent: the same chosen velocity, sample count and debug samples bit for bit.
 // crowd_tests checks the SSE2 build the same way on level neighbourhoods.
+#include "AvoidancePair.h"
+
 #include "nav/crowd/ObstacleAvoidance.h"
 
 #include <DetourObstacleAvoidance.h>
@@ -73,38 +75,15 @@ TEST(AvoidanceScalar, MatchesDetour) {
       qa.addSegment(s, s + 3);
     }
     dtObstacleAvoidanceParams p;
-    p.velBias = frand();
-    p.weightDesVel = frand() * 3;
-    p.weightCurVel = frand() * 3;
-    p.weightSide = frand() * 3;
-    p.weightToi = frand() * 3;
-    p.horizTime = 0.5f + frand() * 3;
-    p.gridSize = (unsigned char)(2 + irand(30));
-    p.adaptiveDivs = (unsigned char)(1 + 2 * irand(16)); // odd: see crowd_tests' AvoidanceSampling
-    p.adaptiveRings = (unsigned char)(1 + irand(4));
-    p.adaptiveDepth = (unsigned char)(1 + irand(6));
-    nc::ObstacleAvoidanceParams np;
-    np.velBias = p.velBias;
-    np.weightDesVel = p.weightDesVel;
-    np.weightCurVel = p.weightCurVel;
-    np.weightSide = p.weightSide;
-    np.weightToi = p.weightToi;
-    np.horizTime = p.horizTime;
-    np.gridSize = p.gridSize;
-    np.adaptiveDivs = p.adaptiveDivs;
-    np.adaptiveRings = p.adaptiveRings;
-    np.adaptiveDepth = p.adaptiveDepth;
+    crowdtest::drawAvoidanceParams(p, frand, irand); // odd divisions: see crowd_tests' AvoidanceSampling
     const bool grid = irand(3) == 0;
     const bool withDebug = irand(2) == 0;
-    float dn[3] = {9, 9, 9}, n[3] = {7, 7, 7};
-    int dns, ns;
-    if (grid) {
-      dns = dqa->sampleVelocityGrid(pos, rad, vmax, vel, dvel, dn, &p, withDebug ? ddbg : nullptr);
-      ns = qa.sampleVelocityGrid(pos, rad, vmax, vel, dvel, n, &np, withDebug ? &dbg : nullptr);
-    } else {
-      dns = dqa->sampleVelocityAdaptive(pos, rad, vmax, vel, dvel, dn, &p, withDebug ? ddbg : nullptr);
-      ns = qa.sampleVelocityAdaptive(pos, rad, vmax, vel, dvel, n, &np, withDebug ? &dbg : nullptr);
-    }
+    const crowdtest::SampledPair r =
+        crowdtest::sampleBoth(*dqa, qa, grid, pos, rad, vmax, vel, dvel, p, withDebug ? ddbg : nullptr,
+                              withDebug ? &dbg : nullptr);
+    const float* dn = r.dn;
+    const float* n = r.n;
+    const int dns = r.dns, ns = r.ns;
     ASSERT_EQ(dns, ns);
     for (int k = 0; k < 3; ++k) ASSERT_TRUE(bitEq(dn[k], n[k])) << "nvel[" << k << "] " << dn[k] << " vs " << n[k];
     samples += ns;

@@ -3,6 +3,8 @@
 // off-mesh connections, random poly areas/flags; the shared RecastDemo levels when ../shared is
 // present). Each case drives both sides with the same seeded random inputs and asserts the same
 // refs, counts and bit-identical floats.
+#include "AvoidancePair.h"
+#include "DualFixture.h"
 #include "DualMesh.h"
 
 #include "nav/crowd/LocalBoundary.h"
@@ -36,35 +38,6 @@ struct LevelParam {
   bool tiled;
 };
 
-std::string levelPath(const LevelParam& p) {
-  if (std::string(p.file) == "default") return defaultLevel();
-  return sharedLevel(p.file);
-}
-
-struct Filters {
-  dtQueryFilter dt;
-  nav::QueryFilter nav;
-};
-
-// A random filter with Detour's semantics (flags and area costs; the mesh has random flags).
-void randomFilter(Filters& f, bool plain) {
-  f.dt = dtQueryFilter();
-  f.nav = nav::QueryFilter();
-  if (plain) return;
-  static const uint16_t incs[] = {0xffff, 0xffff, 0x0f, 0x09, 0x0d, 0x03};
-  static const uint16_t excs[] = {0, 0, 0x10, 0x02, 0x04, 0x08};
-  const uint16_t inc = incs[irand(6)], exc = excs[irand(6)];
-  f.dt.setIncludeFlags(inc);
-  f.dt.setExcludeFlags(exc);
-  f.nav.setIncludeFlags(inc);
-  f.nav.setExcludeFlags(exc);
-  for (int a = 0; a < 6; ++a) {
-    const float c = irand(3) == 0 ? 1.0f : 1.0f + frand() * 9.0f;
-    f.dt.setAreaCost(a, c);
-    f.nav.setAreaCost(a, c);
-  }
-}
-
 // Bit-equal, except that any two NaNs are equal: a NaN's sign and payload come from the operand
 // order the compiler picks for commutative operations (an obstacle on top of the agent gives a NaN
 // side penalty on both sides, with a sign that differs between -O1 and -O3 builds).
@@ -83,22 +56,10 @@ std::string v3(const float* v) {
 #define STOP_ON_FAILURE() \
   if (::testing::Test::HasFailure()) return
 
-class Components : public ::testing::TestWithParam<LevelParam> {
+class Components : public ::testing::TestWithParam<LevelParam>, protected DualFixture {
 protected:
   void SetUp() override {
-    const std::string path = levelPath(GetParam());
-    if (path.empty())
-      GTEST_SKIP() << "shared levels not found at " << NAVBENCH_SHARED_DIR << "/levels (level " << GetParam().file << ")";
-    std::string why;
-    mesh = loadDual(path, GetParam().tiled, true, &why);
-    ASSERT_NE(mesh, nullptr) << path << ": " << why;
-    dq = dtAllocNavMeshQuery();
-    ASSERT_TRUE(dtStatusSucceed(dq->init(mesh->dt, 2048)));
-    ASSERT_TRUE(nav::statusSucceeded(nq.init(&mesh->nav, 2048)));
-    seedRandom(std::hash<std::string>()(mesh->name) ^ 0xc0ded);
-  }
-  void TearDown() override {
-    if (dq) dtFreeNavMeshQuery(dq);
+    openLevel(GetParam().file, GetParam().tiled, 0xc0ded);
   }
 
   bool randomPoint(dtPolyRef* ref, float* pt) {
@@ -141,9 +102,6 @@ protected:
     return n;
   }
 
-  const DualMesh* mesh = nullptr;
-  dtNavMeshQuery* dq = nullptr;
-  nav::NavMeshQuery nq;
 };
 
 // ---- PathCorridor -------------------------------------------------------------------------------
@@ -712,20 +670,7 @@ void presets(dtObstacleAvoidanceParams* p, int* count) {
   *count = 5;
 }
 
-nc::ObstacleAvoidanceParams toNav(const dtObstacleAvoidanceParams& d) {
-  nc::ObstacleAvoidanceParams p;
-  p.velBias = d.velBias;
-  p.weightDesVel = d.weightDesVel;
-  p.weightCurVel = d.weightCurVel;
-  p.weightSide = d.weightSide;
-  p.weightToi = d.weightToi;
-  p.horizTime = d.horizTime;
-  p.gridSize = d.gridSize;
-  p.adaptiveDivs = d.adaptiveDivs;
-  p.adaptiveRings = d.adaptiveRings;
-  p.adaptiveDepth = d.adaptiveDepth;
-  return p;
-}
+using crowdtest::toNav;
 
 void expectSameDebug(const dtObstacleAvoidanceDebugData& d, const nc::ObstacleAvoidanceDebugData& n) {
   ASSERT_EQ(d.getSampleCount(), n.getSampleCount());
@@ -817,33 +762,16 @@ TEST_P(Components, AvoidanceSampling) {
         grid = pi == nparams - 1;
       } else {
         p = params[4];
-        p.velBias = frand();
-        p.weightDesVel = frand() * 3;
-        p.weightCurVel = frand() * 3;
-        p.weightSide = frand() * 3;
-        p.weightToi = frand() * 3;
-        p.horizTime = 0.5f + frand() * 3;
-        p.gridSize = (unsigned char)(2 + irand(30));
-        p.adaptiveDivs = (unsigned char)(1 + 2 * irand(16));
-        p.adaptiveRings = (unsigned char)(1 + irand(4));
-        p.adaptiveDepth = (unsigned char)(1 + irand(6));
+        crowdtest::drawAvoidanceParams(p, frand, irand);
         grid = pi == nparams;
       }
-      const nc::ObstacleAvoidanceParams np = toNav(p);
       const bool withDebug = irand(2) == 0;
-      float dn[3] = {9, 9, 9}, n[3] = {7, 7, 7};
-      int dns, ns;
-      if (grid) {
-        dns = dqa->sampleVelocityGrid(pos, rad, vmax, vel, dvel, dn, &p, withDebug ? ddbg : nullptr);
-        ns = qa.sampleVelocityGrid(pos, rad, vmax, vel, dvel, n, &np, withDebug ? &dbg : nullptr);
-      } else {
-        dns = dqa->sampleVelocityAdaptive(pos, rad, vmax, vel, dvel, dn, &p, withDebug ? ddbg : nullptr);
-        ns = qa.sampleVelocityAdaptive(pos, rad, vmax, vel, dvel, n, &np, withDebug ? &dbg : nullptr);
-      }
-      ASSERT_EQ(dns, ns);
-      EXPECT_BITEQ3(dn, n);
-      samples += ns;
-      moved += (n[0] != 0 || n[2] != 0) ? 1 : 0;
+      const crowdtest::SampledPair r = crowdtest::sampleBoth(*dqa, qa, grid, pos, rad, vmax, vel, dvel, p,
+                                                             withDebug ? ddbg : nullptr, withDebug ? &dbg : nullptr);
+      ASSERT_EQ(r.dns, r.ns);
+      EXPECT_BITEQ3(r.dn, r.n);
+      samples += r.ns;
+      moved += (r.n[0] != 0 || r.n[2] != 0) ? 1 : 0;
       for (int i = 0; i < qa.getObstacleCircleCount(); ++i) {
         const dtObstacleCircle* dc = dqa->getObstacleCircle(i);
         const nc::ObstacleCircle* c = qa.getObstacleCircle(i);

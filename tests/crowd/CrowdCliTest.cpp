@@ -8,6 +8,7 @@
 #include "nav/crowd/CrowdScenario.h"
 #include "nav/crowd/CrowdTrace.h"
 #include "tests/nav/DetourBridge.h"
+#include "tests/support/Process.h"
 
 #include <gtest/gtest.h>
 
@@ -23,11 +24,7 @@
 
 namespace {
 
-#ifdef NAVBENCH_EXE
-const char* const EXE = NAVBENCH_EXE;
-#else
-const char* const EXE = nullptr;
-#endif
+const char* const EXE = testproc::navbenchExe();
 
 bool exeBuilt() {
   const std::string exe = EXE ? EXE : "";
@@ -36,19 +33,11 @@ bool exeBuilt() {
 }
 
 int run(const std::string& args, std::string* output) {
-  FILE* p = popen((std::string(EXE) + " crowd " + args + " 2>&1").c_str(), "r");
-  if (!p) return -1;
-  char buf[4096];
-  size_t n;
-  output->clear();
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) output->append(buf, n);
-  const int st = pclose(p);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return testproc::runCommand(std::string(EXE) + " crowd " + args, output);
 }
 
 std::string tempDir() {
-  const char* t = std::getenv("TMPDIR");
-  std::string d = std::string(t && *t ? t : "/tmp") + "/navbench_crowd_cli_" + std::to_string(::getpid());
+  std::string d = testproc::tempPath("navbench_crowd_cli_", "dir");
   ::mkdir(d.c_str(), 0755);
   return d;
 }

@@ -5,6 +5,7 @@
 // commands replayed give the same states bit for bit.
 #include "nav/crowd/Crowd.h"
 
+#include "tests/crowd/CrowdParamFields.h"
 #include "tests/query/DualMesh.h"
 #include "tests/support/AllocCounter.h"
 #include "tests/support/RecastPolyMesh.h"
@@ -69,16 +70,7 @@ nc::CrowdAgentParams agentParams(uint8_t flags, float speedScale = 1.0f) {
 dtCrowdAgentParams toDetour(const nc::CrowdAgentParams& p) {
   dtCrowdAgentParams d;
   std::memset(&d, 0, sizeof d);
-  d.radius = p.radius;
-  d.height = p.height;
-  d.maxAcceleration = p.maxAcceleration;
-  d.maxSpeed = p.maxSpeed;
-  d.collisionQueryRange = p.collisionQueryRange;
-  d.pathOptimizationRange = p.pathOptimizationRange;
-  d.separationWeight = p.separationWeight;
-  d.updateFlags = p.updateFlags;
-  d.obstacleAvoidanceType = p.obstacleAvoidanceType;
-  d.queryFilterType = p.queryFilterType;
+  crowdtest::copyAgentParams(d, p);
   return d;
 }
 

@@ -1,4 +1,5 @@
 #include "DetourCrowdOracle.h"
+#include "CrowdParamFields.h"
 
 #include "app/cli/WorldGen.h"
 #include "nav/NavMeshQuery.h"
@@ -31,16 +32,7 @@ bool DetourCrowdAdapter::init(int maxAgents, float maxAgentRadius) {
 
 void DetourCrowdAdapter::setAvoidance(int idx, const ScenarioAvoidParams& s) {
   dtObstacleAvoidanceParams p;
-  p.velBias = s.velBias;
-  p.weightDesVel = s.weightDesVel;
-  p.weightCurVel = s.weightCurVel;
-  p.weightSide = s.weightSide;
-  p.weightToi = s.weightToi;
-  p.horizTime = s.horizTime;
-  p.gridSize = s.gridSize;
-  p.adaptiveDivs = s.adaptiveDivs;
-  p.adaptiveRings = s.adaptiveRings;
-  p.adaptiveDepth = s.adaptiveDepth;
+  crowdtest::copyAvoidParams(p, s);
   m_crowd->setObstacleAvoidanceParams(idx, &p);
 }
 
@@ -56,16 +48,7 @@ bool DetourCrowdAdapter::findNearest(const float* pos, int filterType, uint64_t*
 
 int DetourCrowdAdapter::addAgent(const float* pos, const ScenarioAgentParams& s) {
   dtCrowdAgentParams p;
-  p.radius = s.radius;
-  p.height = s.height;
-  p.maxAcceleration = s.maxAcceleration;
-  p.maxSpeed = s.maxSpeed;
-  p.collisionQueryRange = s.collisionQueryRange;
-  p.pathOptimizationRange = s.pathOptimizationRange;
-  p.separationWeight = s.separationWeight;
-  p.updateFlags = s.updateFlags;
-  p.obstacleAvoidanceType = s.obstacleAvoidanceType;
-  p.queryFilterType = s.queryFilterType;
+  crowdtest::copyAgentParams(p, s);
   p.userData = nullptr;
   return m_crowd->addAgent(pos, &p);
 }

@@ -7,10 +7,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string path = fuzz::writeTemp(data, size, ".obj");
   nav::bake::ObjMesh mesh;
   std::string why;
-  if (!nav::bake::loadObj(path, &mesh, &why)) {
-    if (why.empty()) __builtin_trap();
-    return 0;
-  }
+  if (fuzz::refused(nav::bake::loadObj(path, &mesh, &why), why)) return 0;
   const int nv = int(mesh.verts.size() / 3);
   if (mesh.tris.empty() || mesh.tris.size() % 3) __builtin_trap();
   for (int i : mesh.tris)

@@ -6,10 +6,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string path = fuzz::writeTemp(data, size, ".png");
   render::Image img;
   std::string error;
-  if (!render::readPng(path, img, error)) {
-    if (error.empty()) __builtin_trap();
-    return 0;
-  }
+  if (fuzz::refused(render::readPng(path, img, error), error)) return 0;
   if (img.width <= 0 || img.height <= 0 || img.rgba.size() != size_t(img.width) * size_t(img.height) * 4)
     __builtin_trap();
   return 0;

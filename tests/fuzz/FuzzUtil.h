@@ -22,6 +22,14 @@ inline std::string writeTemp(const uint8_t* data, size_t size, const char* ext) 
   return path;
 }
 
+/// A loader's answer: true when it refused the input, which it must do with a reason (an empty one
+/// traps: the harness found a silent refusal).
+inline bool refused(bool accepted, const std::string& why) {
+  if (accepted) return false;
+  if (why.empty()) __builtin_trap();
+  return true;
+}
+
 /// Reads fixed-size values from the fuzz input; past the end it yields zeros.
 class Bytes {
 public:

@@ -1,10 +1,11 @@
-// DetourBridge.h: the oracle side of the differential tests: our build params -> Detour's, Detour
-// tile sets in memory (RecastDemo's MSET format, written and read with Detour only), and a
-// slot-by-slot comparison of a nav::NavMesh with a dtNavMesh.
+// DetourBridge.h: the oracle side of the differential tests: our build params -> Detour's
+// (tests/support/DetourTile.h), Detour tile sets in memory (RecastDemo's MSET format, written and
+// read with Detour only), and a slot-by-slot comparison of a nav::NavMesh with a dtNavMesh.
 #pragma once
 
 #include "nav/NavMesh.h"
 #include "nav/TileBuilder.h"
+#include "tests/support/DetourTile.h"
 
 #include <DetourAlloc.h>
 #include <DetourNavMesh.h>
@@ -16,64 +17,6 @@
 #include <vector>
 
 namespace navtest {
-
-inline dtNavMeshCreateParams toDetour(const nav::TileBuildParams& p) {
-  dtNavMeshCreateParams d;
-  std::memset(&d, 0, sizeof d);
-  d.verts = p.verts;
-  d.vertCount = p.vertCount;
-  d.polys = p.polys;
-  d.polyFlags = p.polyFlags;
-  d.polyAreas = p.polyAreas;
-  d.polyCount = p.polyCount;
-  d.nvp = p.nvp;
-  d.detailMeshes = p.detailMeshes;
-  d.detailVerts = p.detailVerts;
-  d.detailVertsCount = p.detailVertsCount;
-  d.detailTris = p.detailTris;
-  d.detailTriCount = p.detailTriCount;
-  d.offMeshConVerts = p.offMeshConVerts;
-  d.offMeshConRad = p.offMeshConRad;
-  d.offMeshConFlags = p.offMeshConFlags;
-  d.offMeshConAreas = p.offMeshConAreas;
-  d.offMeshConDir = p.offMeshConDir;
-  d.offMeshConUserID = p.offMeshConUserID;
-  d.offMeshConCount = p.offMeshConCount;
-  d.userId = p.userId;
-  d.tileX = p.tileX;
-  d.tileY = p.tileY;
-  d.tileLayer = p.tileLayer;
-  std::memcpy(d.bmin, p.bmin, sizeof d.bmin);
-  std::memcpy(d.bmax, p.bmax, sizeof d.bmax);
-  d.walkableHeight = p.walkableHeight;
-  d.walkableRadius = p.walkableRadius;
-  d.walkableClimb = p.walkableClimb;
-  d.cs = p.cs;
-  d.ch = p.ch;
-  d.buildBvTree = p.buildBvTree;
-  return d;
-}
-
-/// Detour's blob for the same input (empty on failure).
-inline std::vector<uint8_t> detourBuild(const nav::TileBuildParams& p) {
-  dtNavMeshCreateParams d = toDetour(p);
-  unsigned char* data = nullptr;
-  int size = 0;
-  if (!dtCreateNavMeshData(&d, &data, &size)) return {};
-  std::vector<uint8_t> out(data, data + size);
-  dtFree(data);
-  return out;
-}
-
-/// Ours (empty on failure).
-inline std::vector<uint8_t> navBuild(const nav::TileBuildParams& p, std::string* why = nullptr) {
-  uint8_t* data = nullptr;
-  int size = 0;
-  if (!nav::buildTileData(p, &data, &size, why)) return {};
-  std::vector<uint8_t> out(data, data + size);
-  delete[] data;
-  return out;
-}
 
 /// Name of the tile-blob section holding byte `off` (from the blob's own header).
 inline std::string blobSection(const uint8_t* blob, size_t off) {

@@ -1,4 +1,5 @@
 #include "TestMeshes.h"
+#include "tests/support/TileParams.h"
 
 #include <cstring>
 #include <stdexcept>
@@ -52,52 +53,23 @@ PolyMeshArrays makeGridPolyMesh(const GridTileSpec& s) {
 
 nav::TileBuildParams gridParams(const GridTileSpec& s, const PolyMeshArrays& m) {
   nav::TileBuildParams p;
-  p.verts = m.verts.data();
-  p.vertCount = m.nverts;
-  p.polys = m.polys.data();
-  p.polyFlags = m.flags.data();
-  p.polyAreas = m.areas.data();
-  p.polyCount = m.npolys;
-  p.nvp = m.nvp;
-  p.tileX = s.tx;
-  p.tileY = s.ty;
-  p.tileLayer = s.layer;
-  for (int k = 0; k < 3; ++k) {
-    p.bmin[k] = m.bmin[k];
-    p.bmax[k] = m.bmax[k];
-  }
-  p.walkableHeight = 2.0f;
-  p.walkableRadius = 0.5f;
-  p.walkableClimb = s.climb;
-  p.cs = m.cs;
-  p.ch = m.ch;
-  p.buildBvTree = s.bvTree;
+  setPolyMesh(p, m, m.nvp);
+  setTile(p, s.tx, s.ty, s.layer, m.bmin, m.bmax);
+  setAgent(p, 2.0f, 0.5f, s.climb);
+  setGrid(p, m.cs, m.ch, s.bvTree);
   return p;
 }
 
 std::vector<uint8_t> buildGridTile(const GridTileSpec& s, const float* offMeshVerts, int offMeshCount, uint8_t bidir) {
   PolyMeshArrays m = makeGridPolyMesh(s);
   nav::TileBuildParams p = gridParams(s, m);
-  std::vector<float> rad(size_t(offMeshCount), 0.4f);
-  std::vector<uint16_t> flags(size_t(offMeshCount), 8);
-  std::vector<uint8_t> areas(size_t(offMeshCount), 5), dir(size_t(offMeshCount), bidir);
-  std::vector<uint32_t> ids(static_cast<size_t>(offMeshCount));
-  for (int i = 0; i < offMeshCount; ++i) ids[size_t(i)] = uint32_t(1000 + i);
-  if (offMeshCount) {
-    p.offMeshConVerts = offMeshVerts;
-    p.offMeshConRad = rad.data();
-    p.offMeshConFlags = flags.data();
-    p.offMeshConAreas = areas.data();
-    p.offMeshConDir = dir.data();
-    p.offMeshConUserID = ids.data();
-    p.offMeshConCount = offMeshCount;
-  }
-  uint8_t* data = nullptr;
-  int size = 0;
+  OffMeshArrays om;
+  for (int i = 0; i < offMeshCount; ++i)
+    om.add(offMeshVerts + 6 * i, offMeshVerts + 6 * i + 3, 0.4f, 8, 5, bidir, uint32_t(1000 + i));
+  om.applyTo(p);
   std::string why;
-  if (!nav::buildTileData(p, &data, &size, &why)) throw std::runtime_error("buildGridTile: " + why);
-  std::vector<uint8_t> out(data, data + size);
-  delete[] data;
+  std::vector<uint8_t> out = navBuild(p, &why);
+  if (out.empty()) throw std::runtime_error("buildGridTile: " + why);
   return out;
 }
 

@@ -24,20 +24,10 @@ using namespace navtest;
 
 namespace {
 
-struct OffMeshSet {
-  std::vector<float> verts, rad;
-  std::vector<uint16_t> flags;
-  std::vector<uint8_t> areas, dir;
-  std::vector<uint32_t> ids;
-  int count() const { return int(rad.size()); }
+// RecastDemo's jump links: radius 0.6, ids from 101.
+struct OffMeshSet : OffMeshArrays {
   void add(const float* a, const float* b, bool bidir) {
-    verts.insert(verts.end(), a, a + 3);
-    verts.insert(verts.end(), b, b + 3);
-    rad.push_back(0.6f);
-    flags.push_back(FLAG_JUMP);
-    areas.push_back(AREA_JUMP);
-    dir.push_back(bidir ? 1 : 0);
-    ids.push_back(uint32_t(100 + count()));
+    OffMeshArrays::add(a, b, 0.6f, FLAG_JUMP, AREA_JUMP, bidir ? 1 : 0, uint32_t(100 + count() + 1));
   }
 };
 
@@ -51,57 +41,7 @@ struct Level {
 };
 
 nav::TileBuildParams levelTileParams(const BakedLevel& lv, const BakedTile& t, const OffMeshSet* om) {
-  nav::TileBuildParams p;
-  p.verts = t.verts.data();
-  p.vertCount = t.nverts;
-  p.polys = t.polys.data();
-  p.polyFlags = t.flags.data();
-  p.polyAreas = t.areas.data();
-  p.polyCount = t.npolys;
-  p.nvp = t.nvp;
-  p.detailMeshes = t.dmeshes.data();
-  p.detailVerts = t.dverts.data();
-  p.detailVertsCount = t.ndverts;
-  p.detailTris = t.dtris.data();
-  p.detailTriCount = t.ndtris;
-  if (om && om->count()) {
-    p.offMeshConVerts = om->verts.data();
-    p.offMeshConRad = om->rad.data();
-    p.offMeshConFlags = om->flags.data();
-    p.offMeshConAreas = om->areas.data();
-    p.offMeshConDir = om->dir.data();
-    p.offMeshConUserID = om->ids.data();
-    p.offMeshConCount = om->count();
-  }
-  p.tileX = t.tx;
-  p.tileY = t.ty;
-  p.tileLayer = 0;
-  for (int k = 0; k < 3; ++k) {
-    p.bmin[k] = t.bmin[k];
-    p.bmax[k] = t.bmax[k];
-  }
-  p.walkableHeight = lv.settings.agentHeight;
-  p.walkableRadius = lv.settings.agentRadius;
-  p.walkableClimb = lv.settings.agentMaxClimb;
-  p.cs = t.cs;
-  p.ch = t.ch;
-  p.buildBvTree = true;
-  return p;
-}
-
-// Centre of a poly in world units (from the quantised poly verts).
-void polyCenter(const BakedTile& t, int poly, float* c) {
-  c[0] = c[1] = c[2] = 0;
-  int n = 0;
-  for (int j = 0; j < t.nvp; ++j) {
-    const uint16_t v = t.polys[size_t(poly * t.nvp * 2 + j)];
-    if (v == 0xffff) break;
-    c[0] += t.bmin[0] + t.verts[v * 3u + 0] * t.cs;
-    c[1] += t.bmin[1] + t.verts[v * 3u + 1] * t.ch;
-    c[2] += t.bmin[2] + t.verts[v * 3u + 2] * t.cs;
-    ++n;
-  }
-  for (int k = 0; k < 3; ++k) c[k] /= float(n);
+  return bakedTileParams(t, lv.settings, om);
 }
 
 // Jump links across tile borders: from the poly of a tile nearest to its +x (or +z) border to the
@@ -115,7 +55,7 @@ OffMeshSet makeOffMeshLinks(const BakedLevel& lv) {
     float best = 1e30f;
     for (int i = 0; i < t.npolys; ++i) {
       float c[3];
-      polyCenter(t, i, c);
+      bakedPolyCenter(t, i, c);
       const float d = std::fabs(c[axis] - coord);
       if (d < best) {
         best = d;
@@ -141,16 +81,16 @@ OffMeshSet makeOffMeshLinks(const BakedLevel& lv) {
     const auto it = at.find({t.tx + 1, t.ty + 1});
     if (it == at.end()) continue;
     float a[3], b[3];
-    polyCenter(t, t.npolys - 1, a);
-    polyCenter(*it->second, 0, b);
+    bakedPolyCenter(t, t.npolys - 1, a);
+    bakedPolyCenter(*it->second, 0, b);
     om.add(a, b, true);
     break;
   }
   if (!lv.tiles.empty()) {
     const BakedTile& t = lv.tiles[lv.tiles.size() / 2];
     float a[3], b[3];
-    polyCenter(t, 0, a);
-    polyCenter(t, t.npolys - 1, b);
+    bakedPolyCenter(t, 0, a);
+    bakedPolyCenter(t, t.npolys - 1, b);
     om.add(a, b, true);
     float far[3] = {a[0] - 1000.0f, a[1], a[2]};
     om.add(a, far, false);
@@ -261,13 +201,7 @@ void loadBoth(const Level& lv, const BakedLevel& bl, const OffMeshSet* om, nav::
     std::vector<uint8_t> blob = navBuild(p, &why);
     ASSERT_FALSE(blob.empty()) << lv.name << ": " << why;
     nav::TileRef a = 0;
-    ASSERT_TRUE(nav::statusSucceeded(ours.addTile(dupBlob(blob), int(blob.size()), nav::TILE_FREE_DATA, 0, &a, &why)))
-        << lv.name << " tile " << t.tx << "," << t.ty << ": " << why;
-    unsigned char* d = static_cast<unsigned char*>(dtAlloc(blob.size(), DT_ALLOC_PERM));
-    std::memcpy(d, blob.data(), blob.size());
-    dtTileRef b = 0;
-    ASSERT_TRUE(dtStatusSucceed(theirs->addTile(d, int(blob.size()), DT_TILE_FREE_DATA, 0, &b)));
-    ASSERT_EQ(a, b) << lv.name << ": tile refs differ";
+    ASSERT_EQ(addTileBoth(ours, *theirs, blob, &a), "") << lv.name << " tile " << t.tx << "," << t.ty;
     if (refs) refs->push_back(a);
   }
 }
@@ -394,13 +328,7 @@ TEST_P(LevelDiff, RemoveAndReaddGiveDetoursRefs) {
     for (size_t r = removed.size(); r-- > 0;) {
       const std::vector<uint8_t>& blob = removed[r];
       nav::TileRef a = 0;
-      dtTileRef b = 0;
-      std::string why;
-      ASSERT_TRUE(nav::statusSucceeded(ours.addTile(dupBlob(blob), int(blob.size()), nav::TILE_FREE_DATA, 0, &a, &why))) << why;
-      unsigned char* d = static_cast<unsigned char*>(dtAlloc(blob.size(), DT_ALLOC_PERM));
-      std::memcpy(d, blob.data(), blob.size());
-      ASSERT_TRUE(dtStatusSucceed(theirs->addTile(d, int(blob.size()), DT_TILE_FREE_DATA, 0, &b)));
-      ASSERT_EQ(a, b);
+      ASSERT_EQ(addTileBoth(ours, *theirs, blob, &a), "");
       EXPECT_NE(a, refs[order[r]]) << "salt not bumped";
       refs[order[r]] = a;
     }

@@ -74,26 +74,14 @@ void buildGridSet(GridSet& g) {
   auto add = [&](const GridTileSpec& t) {
     PolyMeshArrays m = makeGridPolyMesh(t);
     nav::TileBuildParams p = gridParams(t, m);
-    std::vector<float> rad(2, 0.4f);
-    std::vector<uint16_t> flags(2, 8);
-    std::vector<uint8_t> areas(2, 5), dir = {1, 0};
-    std::vector<uint32_t> ids = {7, 8};
-    p.offMeshConVerts = con;
-    p.offMeshConRad = rad.data();
-    p.offMeshConFlags = flags.data();
-    p.offMeshConAreas = areas.data();
-    p.offMeshConDir = dir.data();
-    p.offMeshConUserID = ids.data();
-    p.offMeshConCount = 2;
+    OffMeshArrays om;
+    om.add(con, con + 3, 0.4f, 8, 5, 1, 7);
+    om.add(con + 6, con + 9, 0.4f, 8, 5, 0, 8);
+    om.applyTo(p);
     const std::vector<uint8_t> blob = detourBuild(p);
     ASSERT_EQ(compareBlobs(blob.data(), blob.size(), navBuild(p).data(), navBuild(p).size()), "");
     nav::TileRef a = 0;
-    ASSERT_TRUE(nav::statusSucceeded(g.ours.addTile(dupBlob(blob), int(blob.size()), nav::TILE_FREE_DATA, 0, &a)));
-    unsigned char* d = static_cast<unsigned char*>(dtAlloc(blob.size(), DT_ALLOC_PERM));
-    std::memcpy(d, blob.data(), blob.size());
-    dtTileRef b = 0;
-    ASSERT_TRUE(dtStatusSucceed(g.theirs->addTile(d, int(blob.size()), DT_TILE_FREE_DATA, 0, &b)));
-    ASSERT_EQ(a, b);
+    ASSERT_EQ(addTileBoth(g.ours, *g.theirs, blob, &a), "");
     added.emplace_back(a, blob);
   };
   for (int y = 0; y < 3; ++y)
@@ -117,12 +105,7 @@ void buildGridSet(GridSet& g) {
   for (int k : {5, 2}) {
     const std::vector<uint8_t>& blob = added[size_t(k)].second;
     nav::TileRef a = 0;
-    ASSERT_TRUE(nav::statusSucceeded(g.ours.addTile(dupBlob(blob), int(blob.size()), nav::TILE_FREE_DATA, 0, &a)));
-    unsigned char* d = static_cast<unsigned char*>(dtAlloc(blob.size(), DT_ALLOC_PERM));
-    std::memcpy(d, blob.data(), blob.size());
-    dtTileRef b = 0;
-    ASSERT_TRUE(dtStatusSucceed(g.theirs->addTile(d, int(blob.size()), DT_TILE_FREE_DATA, 0, &b)));
-    ASSERT_EQ(a, b);
+    ASSERT_EQ(addTileBoth(g.ours, *g.theirs, blob, &a), "");
     ASSERT_GT(g.ours.decodePolyIdSalt(a), 1u);
   }
   ASSERT_EQ(compareMeshes(g.ours, *g.theirs), "");
@@ -218,9 +201,7 @@ TEST(DetourQuirks, TrailingZeroBvNodeNamesPolyZero) {
   const std::vector<uint8_t> blob = detourBuild(p);
   ASSERT_EQ(compareBlobs(blob.data(), blob.size(), navBuild(p).data(), navBuild(p).size()), "");
   DtMeshPtr theirs(dtAllocNavMesh());
-  unsigned char* d = static_cast<unsigned char*>(dtAlloc(blob.size(), DT_ALLOC_PERM));
-  std::memcpy(d, blob.data(), blob.size());
-  ASSERT_TRUE(dtStatusSucceed(theirs->init(d, int(blob.size()), DT_TILE_FREE_DATA)));
+  ASSERT_TRUE(dtStatusSucceed(theirs->init(dtDupBlob(blob), int(blob.size()), DT_TILE_FREE_DATA)));
   nav::NavMesh ours;
   ASSERT_TRUE(nav::statusSucceeded(ours.init(dupBlob(blob), int(blob.size()), nav::TILE_FREE_DATA)));
   dtNavMeshQuery* q = dtAllocNavMeshQuery();
@@ -298,40 +279,21 @@ TEST(RandomGridDiff, AddRemoveSequencesAgreeWithDetour) {
         PolyMeshArrays m = makeGridPolyMesh(t);
         nav::TileBuildParams p = gridParams(t, m);
         const int ncon = pick(4);
-        std::vector<float> verts, rad;
-        std::vector<uint16_t> flags;
-        std::vector<uint8_t> areas, dir;
-        std::vector<uint32_t> ids;
+        OffMeshArrays om;
         for (int c = 0; c < ncon; ++c) {
+          // One pick per value, in this order (the seeds' meshes depend on it).
           const float x0 = float(t.tx) * 4 + float(pick(40)) * 0.1f, z0 = float(t.ty) * 4 + float(pick(40)) * 0.1f;
           const float x1 = x0 + float(pick(81) - 40) * 0.1f, z1 = z0 + float(pick(81) - 40) * 0.1f;
-          verts.insert(verts.end(), {x0, t.baseY + 0.1f, z0, x1, float(pick(7)) * 0.25f, z1});
-          rad.push_back(0.3f + float(pick(5)) * 0.1f);
-          flags.push_back(8);
-          areas.push_back(5);
-          dir.push_back(uint8_t(pick(2)));
-          ids.push_back(uint32_t(c));
+          const float a[3] = {x0, t.baseY + 0.1f, z0}, b[3] = {x1, float(pick(7)) * 0.25f, z1};
+          const float radius = 0.3f + float(pick(5)) * 0.1f;
+          const uint8_t bidir = uint8_t(pick(2));
+          om.add(a, b, radius, 8, 5, bidir, uint32_t(c));
         }
-        if (ncon) {
-          p.offMeshConVerts = verts.data();
-          p.offMeshConRad = rad.data();
-          p.offMeshConFlags = flags.data();
-          p.offMeshConAreas = areas.data();
-          p.offMeshConDir = dir.data();
-          p.offMeshConUserID = ids.data();
-          p.offMeshConCount = ncon;
-        }
+        om.applyTo(p);
         const std::vector<uint8_t> blob = detourBuild(p), mine = navBuild(p);
         ASSERT_EQ(compareBlobs(mine.data(), mine.size(), blob.data(), blob.size()), "") << "seed " << seed << " op " << op;
         nav::TileRef a = 0;
-        std::string why;
-        ASSERT_TRUE(nav::statusSucceeded(ours.addTile(dupBlob(blob), int(blob.size()), nav::TILE_FREE_DATA, 0, &a, &why)))
-            << why;
-        unsigned char* d = static_cast<unsigned char*>(dtAlloc(blob.size(), DT_ALLOC_PERM));
-        std::memcpy(d, blob.data(), blob.size());
-        dtTileRef b = 0;
-        ASSERT_TRUE(dtStatusSucceed(theirs->addTile(d, int(blob.size()), DT_TILE_FREE_DATA, 0, &b)));
-        ASSERT_EQ(a, b) << "seed " << seed << " op " << op;
+        ASSERT_EQ(addTileBoth(ours, *theirs, blob, &a), "") << "seed " << seed << " op " << op;
         live.push_back(a);
       }
       ASSERT_EQ(compareMeshes(ours, *theirs), "") << "seed " << seed << " op " << op;

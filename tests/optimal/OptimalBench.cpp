@@ -141,11 +141,9 @@ void BM_Exact(benchmark::State& state, Level* lv) {
   state.counters["nodes/query"] = benchmark::Counter(double(nodes) / double(state.iterations()));
 }
 
-bool exists(const std::string& p) { return std::ifstream(p).good(); }
-
 void addLevel(const std::string& name, const std::string& obj, bool tiled, int pairs, uint32_t seed) {
   const bool generated = obj.rfind("generated:", 0) == 0;
-  if (!generated && !exists(obj)) {
+  if (!generated && !fileExists(obj)) {
     std::printf("skipping %s: %s not found\n", name.c_str(), obj.c_str());
     return;
   }

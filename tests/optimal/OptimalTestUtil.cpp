@@ -3,6 +3,7 @@
 
 #include "nav/ShortestPath.h"
 #include "nav/TileBuilder.h"
+#include "tests/support/DetourTile.h"
 #include "tests/support/RecastPolyMesh.h"
 
 #include <DetourAlloc.h>
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <fstream>
 #include <map>
 
 namespace opttest {
@@ -42,28 +44,14 @@ World::~World() {
 
 namespace {
 
-// Adds one blob to both meshes (Detour gets a dtAlloc'd copy it frees itself).
-bool addBlob(World& w, uint8_t* data, int size, std::string* why) {
-  unsigned char* copy = static_cast<unsigned char*>(dtAlloc(size_t(size), DT_ALLOC_PERM));
-  std::memcpy(copy, data, size_t(size));
-  nav::TileRef ref = 0;
-  const nav::Status st = w.mesh.addTile(data, size, nav::TILE_FREE_DATA, 0, &ref, why);
-  if (!nav::statusSucceeded(st)) {
-    delete[] data;
-    dtFree(copy);
-    return false;
-  }
-  dtTileRef dref = 0;
-  if (dtStatusFailed(w.dt->addTile(copy, size, DT_TILE_FREE_DATA, 0, &dref))) {
-    dtFree(copy);
-    if (why) *why = "Detour refused a tile";
-    return false;
-  }
-  if (dref != ref) {
-    if (why) *why = "tile refs differ between nav and Detour";
-    return false;
-  }
-  return true;
+// Builds our blob for bp and adds it to both meshes (the same tile ref in both).
+bool addBuilt(World& w, const nav::TileBuildParams& bp, std::string* why) {
+  const std::vector<uint8_t> blob = navtest::navBuild(bp, why);
+  if (blob.empty()) return false;
+  const std::string err = navtest::addTileBoth(w.mesh, *w.dt, blob);
+  if (err.empty()) return true;
+  if (why) *why = err;
+  return false;
 }
 
 bool initBoth(World& w, const nav::NavMeshParams& p, std::string* why) {
@@ -158,18 +146,8 @@ bool buildHandMesh(const HandMesh& hm, World& w, std::string* why) {
         pd[size_t(i) * nvp * 2 + nvp + j] = nei;
       }
     }
-    std::vector<float> conVerts, conRad;
-    std::vector<uint16_t> conFlags;
-    std::vector<uint8_t> conAreas, conDir;
-    std::vector<uint32_t> conIds;
-    for (const HandOffMesh& c : t.cons) {
-      conVerts.insert(conVerts.end(), {c.a[0], c.a[1], c.a[2], c.b[0], c.b[1], c.b[2]});
-      conRad.push_back(c.rad);
-      conFlags.push_back(c.flags);
-      conAreas.push_back(c.area);
-      conDir.push_back(c.bidir ? 1 : 0);
-      conIds.push_back(uint32_t(conIds.size() + 1));
-    }
+    navtest::OffMeshArrays om;
+    for (const HandOffMesh& c : t.cons) om.add(c.a, c.b, c.rad, c.flags, c.area, c.bidir ? 1 : 0, uint32_t(om.count() + 1));
     nav::TileBuildParams bp;
     bp.verts = qv.data();
     bp.vertCount = int(qv.size() / 3);
@@ -178,15 +156,7 @@ bool buildHandMesh(const HandMesh& hm, World& w, std::string* why) {
     bp.polyAreas = t.areas.data();
     bp.polyCount = np;
     bp.nvp = nvp;
-    if (!t.cons.empty()) {
-      bp.offMeshConVerts = conVerts.data();
-      bp.offMeshConRad = conRad.data();
-      bp.offMeshConFlags = conFlags.data();
-      bp.offMeshConAreas = conAreas.data();
-      bp.offMeshConDir = conDir.data();
-      bp.offMeshConUserID = conIds.data();
-      bp.offMeshConCount = int(t.cons.size());
-    }
+    om.applyTo(bp);
     bp.tileX = t.tx;
     bp.tileY = t.ty;
     for (int k = 0; k < 3; ++k) {
@@ -199,10 +169,7 @@ bool buildHandMesh(const HandMesh& hm, World& w, std::string* why) {
     bp.cs = hm.cs;
     bp.ch = hm.ch;
     bp.buildBvTree = true;
-    uint8_t* data = nullptr;
-    int size = 0;
-    if (!nav::buildTileData(bp, &data, &size, why)) return false;
-    if (!addBlob(w, data, size, why)) return false;
+    if (!addBuilt(w, bp, why)) return false;
   }
   return initQuery(w, why);
 }
@@ -281,35 +248,8 @@ bool bakeInto(const navtest::TriMesh& tm, bool tiled, World& w, std::string* why
   p.maxPolys = lv.maxPolys;
   if (!initBoth(w, p, why)) return false;
   for (const navtest::BakedTile& t : lv.tiles) {
-    nav::TileBuildParams bp;
-    bp.verts = t.verts.data();
-    bp.vertCount = t.nverts;
-    bp.polys = t.polys.data();
-    bp.polyFlags = t.flags.data();
-    bp.polyAreas = t.areas.data();
-    bp.polyCount = t.npolys;
-    bp.nvp = t.nvp;
-    bp.detailMeshes = t.dmeshes.data();
-    bp.detailVerts = t.dverts.data();
-    bp.detailVertsCount = t.ndverts;
-    bp.detailTris = t.dtris.data();
-    bp.detailTriCount = t.ndtris;
-    bp.tileX = t.tx;
-    bp.tileY = t.ty;
-    for (int k = 0; k < 3; ++k) {
-      bp.bmin[k] = t.bmin[k];
-      bp.bmax[k] = t.bmax[k];
-    }
-    bp.walkableHeight = s.agentHeight;
-    bp.walkableRadius = s.agentRadius;
-    bp.walkableClimb = s.agentMaxClimb;
-    bp.cs = t.cs;
-    bp.ch = t.ch;
-    bp.buildBvTree = true;
-    uint8_t* data = nullptr;
-    int size = 0;
-    if (!nav::buildTileData(bp, &data, &size, why)) return false;
-    if (!addBlob(w, data, size, why)) return false;
+    const nav::TileBuildParams bp = navtest::bakedTileParams(t, s);
+    if (!addBuilt(w, bp, why)) return false;
   }
   return initQuery(w, why);
 }
@@ -324,6 +264,10 @@ nav::PolyRef findPoly(World& w, const float* pos, float* nearest) {
   if (nearest) std::memcpy(nearest, pt, sizeof(pt));
   return ref;
 }
+
+std::string defaultLevelObj() { return std::string(NAVBENCH_SOURCE_DIR) + "/assets/levels/default.obj"; }
+std::string sharedLevelObj(const std::string& file) { return std::string(NAVBENCH_SHARED_DIR) + "/levels/" + file; }
+bool fileExists(const std::string& path) { return std::ifstream(path).good(); }
 
 static uint32_t g_rng = 1;
 void seedRandom(uint32_t seed) { g_rng = seed ? seed : 1; }

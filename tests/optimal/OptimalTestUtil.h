@@ -62,6 +62,12 @@ struct World {
 
 bool buildHandMesh(const HandMesh& hm, World& out, std::string* why);
 
+/// The project's default level (assets/levels/default.obj), a shared level by file name (the
+/// path, present or not), and whether a file can be read.
+std::string defaultLevelObj();
+std::string sharedLevelObj(const std::string& file);
+bool fileExists(const std::string& path);
+
 /// Bakes an OBJ level (Recast, RecastDemo's defaults; tiled when `tiled`) into both meshes.
 bool buildLevel(const std::string& objPath, bool tiled, World& out, std::string* why);
 

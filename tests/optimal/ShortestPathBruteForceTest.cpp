@@ -64,6 +64,19 @@ struct Corner {
 
 double dist2D(const double* a, const double* b) { return std::hypot(b[0] - a[0], b[2] - a[2]); }
 
+// Calls f(tile, poly, ref) for every ground polygon of the mesh (off-mesh connections apart).
+template <class F> void forEachGroundPoly(const nav::NavMesh& mesh, F&& f) {
+  for (int ti = 0; ti < mesh.getMaxTiles(); ++ti) {
+    const nav::MeshTile* tile = mesh.getTile(ti);
+    if (!tile->header) continue;
+    const nav::PolyRef base = mesh.getPolyRefBase(tile);
+    for (int pi = 0; pi < tile->header->polyCount; ++pi) {
+      const nav::Poly& poly = tile->polys[pi];
+      if (poly.getType() != nav::POLYTYPE_OFFMESH_CONNECTION) f(tile, poly, base | nav::PolyRef(pi));
+    }
+  }
+}
+
 // The corners of the walls under the default filter (every polygon passes; off-mesh connections
 // are not walkable ground).
 std::vector<Corner> wallCorners(const nav::NavMesh& mesh) {
@@ -84,68 +97,54 @@ std::vector<Corner> wallCorners(const nav::NavMesh& mesh) {
     auto& polys = out[size_t(it->second)].polys;
     if (std::find(polys.begin(), polys.end(), ref) == polys.end()) polys.push_back(ref);
   };
-  for (int ti = 0; ti < mesh.getMaxTiles(); ++ti) {
-    const nav::MeshTile* tile = mesh.getTile(ti);
-    if (!tile->header) continue;
-    const nav::PolyRef base = mesh.getPolyRefBase(tile);
-    for (int pi = 0; pi < tile->header->polyCount; ++pi) {
-      const nav::Poly& poly = tile->polys[pi];
-      if (poly.getType() == nav::POLYTYPE_OFFMESH_CONNECTION) continue;
-      const int nv = poly.vertCount;
-      for (int j = 0; j < nv; ++j) {
-        std::vector<std::pair<float, float>> open; // portal ranges along the edge
-        for (uint32_t i = poly.firstLink; i != nav::NULL_LINK; i = tile->links[i].next) {
-          const nav::Link& l = tile->links[i];
-          if (l.edge != j || !l.ref) continue;
-          const nav::MeshTile* nt = nullptr;
-          const nav::Poly* np = nullptr;
-          mesh.getTileAndPolyByRefUnsafe(l.ref, &nt, &np);
-          if (np->getType() == nav::POLYTYPE_OFFMESH_CONNECTION) continue;
-          float t0 = 0, t1 = 1;
-          if (l.side != 0xff && (l.bmin != 0 || l.bmax != 255)) {
-            t0 = l.bmin / 255.0f;
-            t1 = l.bmax / 255.0f;
-          }
-          open.push_back({t0, t1});
+  forEachGroundPoly(mesh, [&](const nav::MeshTile* tile, const nav::Poly& poly, nav::PolyRef ref) {
+    const int nv = poly.vertCount;
+    for (int j = 0; j < nv; ++j) {
+      std::vector<std::pair<float, float>> open; // portal ranges along the edge
+      for (uint32_t i = poly.firstLink; i != nav::NULL_LINK; i = tile->links[i].next) {
+        const nav::Link& l = tile->links[i];
+        if (l.edge != j || !l.ref) continue;
+        const nav::MeshTile* nt = nullptr;
+        const nav::Poly* np = nullptr;
+        mesh.getTileAndPolyByRefUnsafe(l.ref, &nt, &np);
+        if (np->getType() == nav::POLYTYPE_OFFMESH_CONNECTION) continue;
+        float t0 = 0, t1 = 1;
+        if (l.side != 0xff && (l.bmin != 0 || l.bmax != 255)) {
+          t0 = l.bmin / 255.0f;
+          t1 = l.bmax / 255.0f;
         }
-        std::sort(open.begin(), open.end());
-        const float* va = &tile->verts[poly.verts[j] * 3];
-        const float* vb = &tile->verts[poly.verts[(j + 1) % nv] * 3];
-        auto corner = [&](float t) {
-          float p[3];
-          for (int c = 0; c < 3; ++c) p[c] = t == 0.0f ? va[c] : t == 1.0f ? vb[c] : va[c] + (vb[c] - va[c]) * t;
-          add(p, base | nav::PolyRef(pi));
-        };
-        float at = 0; // the edge is wall from `at` up to the next portal
-        for (const auto& o : open) {
-          if (o.first > at) {
-            corner(at);
-            corner(o.first);
-          }
-          at = std::max(at, o.second);
-        }
-        if (at < 1.0f) {
+        open.push_back({t0, t1});
+      }
+      std::sort(open.begin(), open.end());
+      const float* va = &tile->verts[poly.verts[j] * 3];
+      const float* vb = &tile->verts[poly.verts[(j + 1) % nv] * 3];
+      auto corner = [&](float t) {
+        float p[3];
+        for (int c = 0; c < 3; ++c) p[c] = t == 0.0f ? va[c] : t == 1.0f ? vb[c] : va[c] + (vb[c] - va[c]) * t;
+        add(p, ref);
+      };
+      float at = 0; // the edge is wall from `at` up to the next portal
+      for (const auto& o : open) {
+        if (o.first > at) {
           corner(at);
-          corner(1.0f);
+          corner(o.first);
         }
+        at = std::max(at, o.second);
+      }
+      if (at < 1.0f) {
+        corner(at);
+        corner(1.0f);
       }
     }
-  }
+  });
   // Every polygon around a corner (the walk above met only those with a wall there): a segment
   // leaving the corner starts in the one it enters.
-  for (int ti = 0; ti < mesh.getMaxTiles(); ++ti) {
-    const nav::MeshTile* tile = mesh.getTile(ti);
-    if (!tile->header) continue;
-    const nav::PolyRef base = mesh.getPolyRefBase(tile);
-    for (int pi = 0; pi < tile->header->polyCount; ++pi) {
-      const nav::Poly& poly = tile->polys[pi];
-      if (poly.getType() == nav::POLYTYPE_OFFMESH_CONNECTION) continue;
-      for (int j = 0; j < poly.vertCount; ++j) {
-        const float* v = &tile->verts[poly.verts[j] * 3];
-        if (byPos.count(keyOf(v))) add(v, base | nav::PolyRef(pi));
-      }
+  forEachGroundPoly(mesh, [&](const nav::MeshTile* tile, const nav::Poly& poly, nav::PolyRef ref) {
+    for (int j = 0; j < poly.vertCount; ++j) {
+      const float* v = &tile->verts[poly.verts[j] * 3];
+      if (byPos.count(keyOf(v))) add(v, ref);
     }
-  }
+  });
   return out;
 }
 
@@ -522,13 +521,11 @@ Result checkLevel(const std::string& obj, bool tiled, int pairs, uint32_t seed) 
   return res;
 }
 
-bool exists(const std::string& p) { return std::ifstream(p).good(); }
-
 } // namespace
 
 TEST(ShortestPathBruteForce, DefaultLevel) {
-  const std::string obj = std::string(NAVBENCH_SOURCE_DIR) + "/assets/levels/default.obj";
-  ASSERT_TRUE(exists(obj)) << obj;
+  const std::string obj = defaultLevelObj();
+  ASSERT_TRUE(fileExists(obj)) << obj;
   const int pairs = envInt("NAVBENCH_BRUTE_PAIRS", 3000);
   checkLevel(obj, false, pairs, 101);
   checkLevel(obj, true, pairs, 103);
@@ -539,8 +536,8 @@ TEST(ShortestPathBruteForce, DefaultLevel) {
 // of the turn (float rounding of the cut near the turn), and the search went round: 94.684 against
 // 94.535. Also one of 20,000 random pairs that the long run found the same way before the fix.
 TEST(ShortestPathBruteForce, UndulatingThinTurns) {
-  const std::string obj = std::string(NAVBENCH_SHARED_DIR) + "/levels/undulating.obj";
-  if (!exists(obj)) GTEST_SKIP() << "shared levels not found at " << obj;
+  const std::string obj = sharedLevelObj("undulating.obj");
+  if (!fileExists(obj)) GTEST_SKIP() << "shared levels not found at " << obj;
   World w;
   std::string why;
   ASSERT_TRUE(buildLevel(obj, false, w, &why)) << why;
@@ -581,8 +578,8 @@ TEST(ShortestPathBruteForce, UndulatingThinTurns) {
 class BruteForceShared : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(BruteForceShared, RandomPairs) {
-  const std::string obj = std::string(NAVBENCH_SHARED_DIR) + "/levels/" + GetParam();
-  if (!exists(obj))
+  const std::string obj = sharedLevelObj(GetParam());
+  if (!fileExists(obj))
     GTEST_SKIP() << "shared levels not found at " << obj << " (the default level's pairs still ran)";
   const int pairs = envInt("NAVBENCH_BRUTE_PAIRS", 1500);
   checkLevel(obj, false, pairs, 107);

@@ -197,27 +197,25 @@ bool segmentClear(World& w, nav::PolyRef ref, const float* a, const float* b, fl
   return true;
 }
 
-bool exists(const std::string& p) { return std::ifstream(p).good(); }
-
 } // namespace
 
 TEST(ShortestPathLevel, DefaultLevelSolo) {
-  const std::string obj = std::string(NAVBENCH_SOURCE_DIR) + "/assets/levels/default.obj";
-  ASSERT_TRUE(exists(obj)) << obj;
+  const std::string obj = defaultLevelObj();
+  ASSERT_TRUE(fileExists(obj)) << obj;
   checkLevel(obj, false, 400, 7);
 }
 
 TEST(ShortestPathLevel, DefaultLevelTiled) {
-  const std::string obj = std::string(NAVBENCH_SOURCE_DIR) + "/assets/levels/default.obj";
-  ASSERT_TRUE(exists(obj)) << obj;
+  const std::string obj = defaultLevelObj();
+  ASSERT_TRUE(fileExists(obj)) << obj;
   checkLevel(obj, true, 400, 11);
 }
 
 class SharedLevel : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(SharedLevel, RandomPairs) {
-  const std::string obj = std::string(NAVBENCH_SHARED_DIR) + "/levels/" + GetParam();
-  if (!exists(obj)) GTEST_SKIP() << "shared levels not found at " << obj;
+  const std::string obj = sharedLevelObj(GetParam());
+  if (!fileExists(obj)) GTEST_SKIP() << "shared levels not found at " << obj;
   checkLevel(obj, false, 300, 3);
   checkLevel(obj, true, 300, 5);
 }

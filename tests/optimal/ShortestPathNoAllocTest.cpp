@@ -80,7 +80,7 @@ TEST(ShortestPathNoAlloc, CounterCounts) {
 TEST(ShortestPathNoAlloc, DefaultLevel) {
   World w;
   std::string why;
-  ASSERT_TRUE(buildLevel(std::string(NAVBENCH_SOURCE_DIR) + "/assets/levels/default.obj", true, w, &why)) << why;
+  ASSERT_TRUE(buildLevel(defaultLevelObj(), true, w, &why)) << why;
   const std::vector<Pair> pairs = randomPairs(w, 300, 3);
   ASSERT_GT(pairs.size(), 200u);
   int maxSlots = 0, complete = 0;

@@ -4,6 +4,7 @@
 // Detour's dtNavMesh, so the CLI also proves it reads what RecastDemo writes.
 #include "DualMesh.h"
 #include "RefSmoothPath.h"
+#include "tests/support/Process.h"
 
 #include <nlohmann/json.hpp>
 
@@ -24,16 +25,9 @@ using namespace querytest;
 
 namespace {
 
-#ifdef NAVBENCH_EXE
-const char* const EXE = NAVBENCH_EXE;
-#else
-const char* const EXE = nullptr;
-#endif
+const char* const EXE = testproc::navbenchExe();
 
-std::string tempPath(const std::string& name) {
-  const char* tmp = std::getenv("TMPDIR");
-  return std::string(tmp ? tmp : "/tmp") + "/navbench_query_" + std::to_string(::getpid()) + "_" + name;
-}
+std::string tempPath(const std::string& name) { return testproc::tempPath("navbench_query_", name); }
 
 // RecastDemo's Sample_TileMesh::saveAll layout, from Detour's own mesh.
 void writeMset(const dtNavMesh* nav, const std::string& path) {
@@ -91,16 +85,7 @@ std::vector<Case> readCases(const std::string& path) {
   return out;
 }
 
-int run(const std::string& cmd, std::string* output) {
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return -1;
-  char buf[4096];
-  size_t n;
-  output->clear();
-  while ((n = std::fread(buf, 1, sizeof(buf), p)) > 0) output->append(buf, n);
-  const int st = pclose(p);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+int run(const std::string& cmd, std::string* output) { return testproc::runCommand(cmd, output); }
 
 std::string hexs(unsigned v) {
   char b[16];

@@ -1,5 +1,6 @@
 #include "DualMesh.h"
 
+#include "tests/support/DetourTile.h"
 #include "tests/support/RecastPolyMesh.h"
 
 #include <DetourAlloc.h>
@@ -20,13 +21,6 @@ uint64_t next() {
   return g_rng;
 }
 bool fileExists(const std::string& p) { return std::ifstream(p).good(); }
-
-struct OffMesh {
-  std::vector<float> verts, rad;
-  std::vector<uint16_t> flags;
-  std::vector<uint8_t> areas, dir;
-  std::vector<uint32_t> ids;
-};
 } // namespace
 
 void seedRandom(uint64_t seed) {
@@ -42,6 +36,32 @@ std::string sharedLevel(const char* file) {
   return fileExists(p) ? p : std::string();
 }
 std::string defaultLevel() { return std::string(NAVBENCH_SOURCE_DIR) + "/assets/levels/default.obj"; }
+std::string levelPath(const std::string& file) { return file == "default" ? defaultLevel() : sharedLevel(file.c_str()); }
+std::string sharedLevelMissing(const std::string& file) {
+  return "shared levels not found at " + std::string(NAVBENCH_SHARED_DIR) + "/levels (level " + file + ")";
+}
+
+bool initQueries(const DualMesh& mesh, dtNavMeshQuery* dq, nav::NavMeshQuery& nq, int nodes) {
+  return dq && dtStatusSucceed(dq->init(mesh.dt, nodes)) && nav::statusSucceeded(nq.init(&mesh.nav, nodes));
+}
+
+void randomFilter(Filters& f, bool plain) {
+  f.dt = dtQueryFilter();
+  f.nav = nav::QueryFilter();
+  if (plain) return;
+  static const uint16_t incs[] = {0xffff, 0xffff, 0x0f, 0x09, 0x0d, 0x03};
+  static const uint16_t excs[] = {0, 0, 0x10, 0x02, 0x04, 0x08};
+  const uint16_t inc = incs[irand(6)], exc = excs[irand(6)];
+  f.dt.setIncludeFlags(inc);
+  f.dt.setExcludeFlags(exc);
+  f.nav.setIncludeFlags(inc);
+  f.nav.setExcludeFlags(exc);
+  for (int a = 0; a < 6; ++a) {
+    const float c = irand(3) == 0 ? 1.0f : 1.0f + frand() * 9.0f;
+    f.dt.setAreaCost(a, c);
+    f.nav.setAreaCost(a, c);
+  }
+}
 
 DualMesh::~DualMesh() {
   if (dt) dtFreeNavMesh(dt);
@@ -80,38 +100,24 @@ const DualMesh* loadDual(const std::string& objPath, bool tiled, bool randomize,
   // Seeded by the level's name, not its path, so every clone tests the same random data.
   seedRandom(std::hash<std::string>()(seedKey.empty() ? dm->name + (randomize ? "#rnd" : "") : seedKey));
   // Random off-mesh connections between polygon centres 2..12 wu apart.
-  OffMesh om;
+  navtest::OffMeshArrays om;
   if (randomize) {
     std::vector<float> centres;
     for (const auto& t : level.tiles)
       for (int p = 0; p < t.npolys; ++p) {
-        float c[3] = {0, 0, 0};
-        int nv = 0;
-        for (int k = 0; k < t.nvp; ++k) {
-          const uint16_t vi = t.polys[size_t(p) * 2 * t.nvp + k];
-          if (vi == 0xffff) break;
-          c[0] += t.bmin[0] + t.verts[vi * 3 + 0] * t.cs;
-          c[1] += t.bmin[1] + t.verts[vi * 3 + 1] * t.ch;
-          c[2] += t.bmin[2] + t.verts[vi * 3 + 2] * t.cs;
-          ++nv;
-        }
-        for (float& v : c) v /= float(nv);
+        float c[3];
+        navtest::bakedPolyCenter(t, p, c);
         centres.insert(centres.end(), c, c + 3);
       }
     const int ncent = int(centres.size() / 3);
-    for (int tries = 0; tries < 2000 && om.rad.size() < 24; ++tries) {
+    for (int tries = 0; tries < 2000 && om.count() < 24; ++tries) {
       const float* a = &centres[size_t(irand(ncent)) * 3];
       const float* b = &centres[size_t(irand(ncent)) * 3];
       const float dx = b[0] - a[0], dz = b[2] - a[2];
       const float d2 = dx * dx + dz * dz;
       if (d2 < 4.0f || d2 > 144.0f) continue;
-      om.verts.insert(om.verts.end(), a, a + 3);
-      om.verts.insert(om.verts.end(), b, b + 3);
-      om.rad.push_back(0.6f);
-      om.flags.push_back(navtest::FLAG_JUMP);
-      om.areas.push_back(navtest::AREA_JUMP);
-      om.dir.push_back(uint8_t(irand(2)));
-      om.ids.push_back(uint32_t(1000 + om.rad.size()));
+      const uint8_t bidir = uint8_t(irand(2));
+      om.add(a, b, 0.6f, navtest::FLAG_JUMP, navtest::AREA_JUMP, bidir, uint32_t(1000 + om.count() + 1));
     }
   }
 
@@ -124,48 +130,12 @@ const DualMesh* loadDual(const std::string& objPath, bool tiled, bool randomize,
   dm->params.maxPolys = level.maxPolys;
 
   for (const auto& t : level.tiles) {
-    dtNavMeshCreateParams p;
-    std::memset(&p, 0, sizeof(p));
-    p.verts = t.verts.data();
-    p.vertCount = t.nverts;
-    p.polys = t.polys.data();
-    p.polyAreas = t.areas.data();
-    p.polyFlags = t.flags.data();
-    p.polyCount = t.npolys;
-    p.nvp = t.nvp;
-    p.detailMeshes = t.dmeshes.data();
-    p.detailVerts = t.dverts.data();
-    p.detailVertsCount = t.ndverts;
-    p.detailTris = t.dtris.data();
-    p.detailTriCount = t.ndtris;
-    if (!om.rad.empty()) {
-      p.offMeshConVerts = om.verts.data();
-      p.offMeshConRad = om.rad.data();
-      p.offMeshConDir = om.dir.data();
-      p.offMeshConAreas = om.areas.data();
-      p.offMeshConFlags = om.flags.data();
-      p.offMeshConUserID = om.ids.data();
-      p.offMeshConCount = int(om.rad.size());
-    }
-    p.walkableHeight = bs.agentHeight;
-    p.walkableRadius = bs.agentRadius;
-    p.walkableClimb = bs.agentMaxClimb;
-    p.tileX = t.tx;
-    p.tileY = t.ty;
-    p.tileLayer = 0;
-    std::memcpy(p.bmin, t.bmin, sizeof(p.bmin));
-    std::memcpy(p.bmax, t.bmax, sizeof(p.bmax));
-    p.cs = t.cs;
-    p.ch = t.ch;
-    p.buildBvTree = true;
-    unsigned char* data = nullptr;
-    int size = 0;
-    if (!dtCreateNavMeshData(&p, &data, &size)) {
+    std::vector<uint8_t> blob = navtest::detourBuild(navtest::bakedTileParams(t, bs, &om));
+    if (blob.empty()) {
       if (why) *why = "dtCreateNavMeshData failed";
       return nullptr;
     }
-    dm->blobs.push_back({t.tx, t.ty, std::vector<uint8_t>(data, data + size)});
-    dtFree(data);
+    dm->blobs.push_back({t.tx, t.ty, std::move(blob)});
   }
 
   // Detour.

@@ -48,5 +48,21 @@ int irand(int n);       ///< [0, n)
 /// Path of the shared folder's levels ("" when absent) and of the project's default level.
 std::string sharedLevel(const char* file);
 std::string defaultLevel();
+/// The level a test names: "default" (the project's) or a file of the shared levels ("" when absent).
+std::string levelPath(const std::string& file);
+/// Why a test skips when the shared level `file` is absent.
+std::string sharedLevelMissing(const std::string& file);
+
+/// Detour's and our query over one DualMesh, `nodes` search nodes each. False on failure.
+bool initQueries(const DualMesh& mesh, dtNavMeshQuery* dq, nav::NavMeshQuery& nq, int nodes = 2048);
+
+/// The same filter on both sides.
+struct Filters {
+  dtQueryFilter dt;
+  nav::QueryFilter nav;
+};
+/// A random filter with Detour's semantics (include/exclude flags and area costs, drawn from the
+/// global stream; no entering costs, default heuristic). plain: the default filter, no draws.
+void randomFilter(Filters& f, bool plain);
 
 } // namespace querytest

@@ -2,6 +2,7 @@
 // over fine meshes (cell size 0.1), where the search fills Detour's 64-node tiny pool (a full
 // pool refuses polygons, which changes the answer) and its 48-entry queue, with random filters and
 // visited buffers from 1 entry up. QueryDiffTest covers the short moves the follower makes.
+#include "DualFixture.h"
 #include "DualMesh.h"
 
 #include <DetourNavMeshQuery.h>
@@ -19,28 +20,12 @@ struct Level {
   float cellSize;
 };
 
-class MoveAlongLong : public ::testing::TestWithParam<Level> {
+class MoveAlongLong : public ::testing::TestWithParam<Level>, protected DualFixture {
 protected:
   void SetUp() override {
     const std::string name = GetParam().name;
-    const std::string path = name == "default" ? defaultLevel() : sharedLevel((name + ".obj").c_str());
-    if (path.empty())
-      GTEST_SKIP() << "shared levels not found at " << NAVBENCH_SHARED_DIR << "/levels (level " << name << ")";
-    std::string why;
-    mesh = loadDual(path, true, true, &why, GetParam().cellSize);
-    ASSERT_NE(mesh, nullptr) << path << ": " << why;
-    dq = dtAllocNavMeshQuery();
-    ASSERT_TRUE(dtStatusSucceed(dq->init(mesh->dt, 2048)));
-    ASSERT_TRUE(nav::statusSucceeded(nq.init(&mesh->nav, 2048)));
-    seedRandom(std::hash<std::string>()(mesh->name) ^ 0x3a0e);
+    openLevel(name == "default" ? name : name + ".obj", true, 0x3a0e, GetParam().cellSize);
   }
-  void TearDown() override {
-    if (dq) dtFreeNavMeshQuery(dq);
-  }
-
-  const DualMesh* mesh = nullptr;
-  dtNavMeshQuery* dq = nullptr;
-  nav::NavMeshQuery nq;
 };
 
 TEST_P(MoveAlongLong, SameAnswersAsDetour) {

@@ -2,6 +2,7 @@
 // on the same tile blobs: the three shared RecastDemo levels (skipped when ../shared is absent) and
 // the project's default level, each solo and tiled (tile size 48), with random off-mesh
 // connections, random poly areas/flags and random filters. Thousands of seeded queries per level.
+#include "DualFixture.h"
 #include "DualMesh.h"
 #include "RefSmoothPath.h"
 
@@ -32,49 +33,12 @@ struct LevelParam {
   const char* seedKey = nullptr; // random areas/links seeded by this instead of the level's name
 };
 
-std::string levelPath(const LevelParam& p) {
-  if (std::string(p.file) == "default") return defaultLevel();
-  return sharedLevel(p.file);
-}
-
-struct Filters {
-  dtQueryFilter dt;
-  nav::QueryFilter nav;
-};
-
-// A random filter with Detour's semantics (no entering costs, default heuristic).
-void randomFilter(Filters& f, bool plain) {
-  f.dt = dtQueryFilter();
-  f.nav = nav::QueryFilter();
-  if (plain) return;
-  static const uint16_t incs[] = {0xffff, 0xffff, 0x0f, 0x09, 0x0d, 0x03};
-  static const uint16_t excs[] = {0, 0, 0x10, 0x02, 0x04, 0x08};
-  const uint16_t inc = incs[irand(6)], exc = excs[irand(6)];
-  f.dt.setIncludeFlags(inc);
-  f.dt.setExcludeFlags(exc);
-  f.nav.setIncludeFlags(inc);
-  f.nav.setExcludeFlags(exc);
-  for (int a = 0; a < 6; ++a) {
-    const float c = irand(3) == 0 ? 1.0f : 1.0f + frand() * 9.0f;
-    f.dt.setAreaCost(a, c);
-    f.nav.setAreaCost(a, c);
-  }
-}
-
-class QueryDiff : public ::testing::TestWithParam<LevelParam> {
+class QueryDiff : public ::testing::TestWithParam<LevelParam>, protected DualFixture {
 protected:
   void SetUp() override {
-    const std::string path = levelPath(GetParam());
-    if (path.empty())
-      GTEST_SKIP() << "shared levels not found at " << NAVBENCH_SHARED_DIR << "/levels (level " << GetParam().file << ")";
-    std::string why;
-    mesh = loadDual(path, GetParam().tiled, true, &why, GetParam().cellSize,
-                    GetParam().seedKey ? std::string(GetParam().seedKey) : std::string());
-    ASSERT_NE(mesh, nullptr) << path << ": " << why;
-    dq = dtAllocNavMeshQuery();
-    ASSERT_TRUE(dtStatusSucceed(dq->init(mesh->dt, 2048)));
-    ASSERT_TRUE(nav::statusSucceeded(nq.init(&mesh->nav, 2048)));
-    seedRandom(std::hash<std::string>()(mesh->name) ^ 0x5eed);
+    openLevel(GetParam().file, GetParam().tiled, 0x5eed, GetParam().cellSize,
+              GetParam().seedKey ? std::string(GetParam().seedKey) : std::string());
+    if (HasFatalFailure() || IsSkipped()) return;
     int polys = 0, tiles = 0;
     for (int i = 0; i < mesh->dt->getMaxTiles(); ++i) {
       const dtMeshTile* t = static_cast<const dtNavMesh*>(mesh->dt)->getTile(i);
@@ -85,9 +49,6 @@ protected:
     }
     polyCount = polys;
     tileCount = tiles;
-  }
-  void TearDown() override {
-    if (dq) dtFreeNavMeshQuery(dq);
   }
 
   // A random point on the mesh (Detour picks it; a plain filter).
@@ -110,10 +71,7 @@ protected:
     for (int i = 0; i < 3; ++i) pt[i] = mesh->bmin[i] - 2 + frand() * (mesh->bmax[i] - mesh->bmin[i] + 4);
   }
 
-  const DualMesh* mesh = nullptr;
   int polyCount = 0, tileCount = 0;
-  dtNavMeshQuery* dq = nullptr;
-  nav::NavMeshQuery nq;
 };
 
 #define EXPECT_V3_EQ(a, b)                                                                            \

@@ -7,6 +7,7 @@
 // miss the mesh or exclude every poly.
 #include "DualMesh.h"
 #include "tests/nav/DetourBridge.h"
+#include "tests/support/Process.h"
 
 #include <gtest/gtest.h>
 
@@ -23,39 +24,16 @@ using namespace querytest;
 
 namespace {
 
-#ifdef NAVBENCH_EXE
-const char* const NAVBENCH = NAVBENCH_EXE;
-#else
-const char* const NAVBENCH = nullptr;
-#endif
+const char* const NAVBENCH = testproc::navbenchExe();
 #ifdef DETOUR_QUERY_HARNESS_EXE
 const char* const HARNESS = DETOUR_QUERY_HARNESS_EXE;
 #else
 const char* const HARNESS = nullptr;
 #endif
 
-std::string tempPath(const std::string& name) {
-  const char* tmp = std::getenv("TMPDIR");
-  return std::string(tmp ? tmp : "/tmp") + "/navbench_harness_" + std::to_string(::getpid()) + "_" + name;
-}
-
-int run(const std::string& cmd, std::string* output) {
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return -1;
-  char buf[4096];
-  size_t n;
-  output->clear();
-  while ((n = std::fread(buf, 1, sizeof(buf), p)) > 0) output->append(buf, n);
-  const int st = pclose(p);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-std::string readAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string tempPath(const std::string& name) { return testproc::tempPath("navbench_harness_", name); }
+int run(const std::string& cmd, std::string* output) { return testproc::runCommand(cmd, output); }
+std::string readAll(const std::string& path) { return testproc::readFile(path); }
 
 /// stdout without the timing columns: the summary and header lines as they are, then per operation
 /// its name and call count.

@@ -1,6 +1,8 @@
 // RecastPolyMesh.cpp: RecastDemo's build pipeline (Sample_SoloMesh / Sample_TileMesh) for tests.
 #include "tests/support/RecastPolyMesh.h"
 
+#include "nav/base/BitMath.h"
+
 #include <Recast.h>
 
 #include <algorithm>
@@ -91,9 +93,10 @@ rcConfig makeConfig(const BakeSettings& s) {
   cfg.cs = s.cs;
   cfg.ch = s.ch;
   cfg.walkableSlopeAngle = s.agentMaxSlope;
-  cfg.walkableHeight = int(std::ceil(s.agentHeight / cfg.ch));
-  cfg.walkableClimb = int(std::floor(s.agentMaxClimb / cfg.ch));
-  cfg.walkableRadius = int(std::ceil(s.agentRadius / cfg.cs));
+  const VoxelAgent agent = voxelAgent(s.agentHeight, s.agentMaxClimb, s.agentRadius, cfg.cs, cfg.ch);
+  cfg.walkableHeight = agent.height;
+  cfg.walkableClimb = agent.climb;
+  cfg.walkableRadius = agent.radius;
   cfg.maxEdgeLen = int(s.edgeMaxLen / s.cs);
   cfg.maxSimplificationError = s.edgeMaxError;
   cfg.minRegionArea = s.regionMinSize * s.regionMinSize;
@@ -242,9 +245,7 @@ bool bakeTiled(const TriMesh& mesh, const BakeSettings& s, BakedLevel& out, std:
   out.gridW = (gw + ts - 1) / ts;
   out.gridH = (gh + ts - 1) / ts;
   // RecastDemo: tile bits from the grid size (at most 14), the rest of 22 bits for polys.
-  auto nextPow2 = [](unsigned v) { v--; v |= v >> 1; v |= v >> 2; v |= v >> 4; v |= v >> 8; v |= v >> 16; return v + 1; };
-  auto ilog2 = [](unsigned v) { unsigned r = 0; while (v >>= 1) ++r; return r; };
-  const int tileBits = std::min(int(ilog2(nextPow2(unsigned(out.gridW * out.gridH)))), 14);
+  const int tileBits = base::tileBitsFor(uint32_t(out.gridW * out.gridH), 14);
   const int polyBits = 22 - tileBits;
   out.maxTiles = 1 << tileBits;
   out.maxPolys = 1 << polyBits;

@@ -5,6 +5,7 @@
 // the differential tests must not share code with what they check.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -38,6 +39,19 @@ struct BakeSettings {
   float detailSampleDist = 6.0f, detailSampleMaxError = 1.0f;
   int tileSize = 48; ///< cells, tiled builds only
 };
+
+/// The agent in voxels, as RecastDemo sizes its rcConfig: height and climb in cell heights (rounded
+/// up, down), radius in cells (rounded up). cs, ch and the agent sizes in wu.
+struct VoxelAgent {
+  int height = 0, climb = 0, radius = 0;
+};
+inline VoxelAgent voxelAgent(float agentHeight, float agentMaxClimb, float agentRadius, float cs, float ch) {
+  VoxelAgent v;
+  v.height = int(std::ceil(agentHeight / ch));
+  v.climb = int(std::floor(agentMaxClimb / ch));
+  v.radius = int(std::ceil(agentRadius / cs));
+  return v;
+}
 
 /// One tile's Recast output (rcPolyMesh + rcPolyMeshDetail, copied), flags set RecastDemo's way.
 struct BakedTile {

@@ -3,6 +3,7 @@
 // nav_test: compressed blobs byte for byte, then stage by stage on the same decompressed layer
 // (obstacle marking of each kind, regions, contours, poly mesh) and the final tile bytes of
 // nav::buildTileData against dtCreateNavMeshData. Plus refusal of corrupt and hostile blobs.
+#include "tests/tilecache/DualTileCache.h"
 #include "tests/tilecache/LayerTestUtil.h"
 
 #include "nav/TileBuilder.h"
@@ -33,20 +34,7 @@ namespace {
 static_assert(sizeof(tc::TileCacheLayerHeader) == sizeof(dtTileCacheLayerHeader), "header layout");
 static_assert(tc::TILECACHE_MAGIC == DT_TILECACHE_MAGIC && tc::TILECACHE_VERSION == DT_TILECACHE_VERSION, "magic");
 
-/// Detour reaching one of our compressors (status bits have the same values on both sides).
-struct DetourCompressor : dtTileCacheCompressor {
-  explicit DetourCompressor(tc::TileCacheCompressor *c) : inner(c) {}
-  tc::TileCacheCompressor *inner;
-  int maxCompressedSize(const int bufferSize) override { return inner->maxCompressedSize(bufferSize); }
-  dtStatus compress(const unsigned char *buffer, const int bufferSize, unsigned char *compressed,
-                    const int maxCompressedSize, int *compressedSize) override {
-    return inner->compress(buffer, bufferSize, compressed, maxCompressedSize, compressedSize);
-  }
-  dtStatus decompress(const unsigned char *compressed, const int compressedSize, unsigned char *buffer,
-                      const int maxBufferSize, int *bufferSize) override {
-    return inner->decompress(compressed, compressedSize, buffer, maxBufferSize, bufferSize);
-  }
-};
+using DetourCompressor = tctest::DtCompressorAdapter;
 
 /// Levels are built once per test binary run.
 const tctest::LayerLevel *levelLayers(const std::string &path) {
@@ -331,46 +319,10 @@ bool compareStages(const tctest::LayerLevel &lev, const std::vector<uint8_t> &bl
   }
   const dtTileCacheLayerHeader &hd = *theirs->header;
   nav::TileBuildParams p;
-  p.verts = om->verts;
-  p.vertCount = om->nverts;
-  p.polys = om->polys;
-  p.polyAreas = om->areas;
-  p.polyFlags = om->flags;
-  p.polyCount = om->npolys;
-  p.nvp = om->nvp;
-  p.walkableHeight = lev.walkableHeight;
-  p.walkableRadius = lev.walkableRadius;
-  p.walkableClimb = lev.walkableClimb;
-  p.tileX = hd.tx;
-  p.tileY = hd.ty;
-  p.tileLayer = hd.tlayer;
-  p.cs = lev.cs;
-  p.ch = lev.ch;
-  p.buildBvTree = false;
-  for (int k = 0; k < 3; ++k) {
-    p.bmin[k] = hd.bmin[k];
-    p.bmax[k] = hd.bmax[k];
-  }
+  tctest::layerTileParams(p, *om, om->nvp, hd, lev);
   dtNavMeshCreateParams dp;
   std::memset(&dp, 0, sizeof(dp));
-  dp.verts = dm.verts;
-  dp.vertCount = dm.nverts;
-  dp.polys = dm.polys;
-  dp.polyAreas = dm.areas;
-  dp.polyFlags = dm.flags;
-  dp.polyCount = dm.npolys;
-  dp.nvp = DT_VERTS_PER_POLYGON;
-  dp.walkableHeight = lev.walkableHeight;
-  dp.walkableRadius = lev.walkableRadius;
-  dp.walkableClimb = lev.walkableClimb;
-  dp.tileX = hd.tx;
-  dp.tileY = hd.ty;
-  dp.tileLayer = hd.tlayer;
-  dp.cs = lev.cs;
-  dp.ch = lev.ch;
-  dp.buildBvTree = false;
-  dtVcopy(dp.bmin, hd.bmin);
-  dtVcopy(dp.bmax, hd.bmax);
+  tctest::layerTileParams(dp, dm, DT_VERTS_PER_POLYGON, hd, lev);
 
   uint8_t *od = nullptr;
   int osz = 0;

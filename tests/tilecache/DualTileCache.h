@@ -24,6 +24,8 @@ namespace tctest {
 
 /// Detour reaching our compressor (the status bits have the same values).
 struct DtCompressorAdapter : dtTileCacheCompressor {
+  DtCompressorAdapter() = default;
+  explicit DtCompressorAdapter(nav::tilecache::TileCacheCompressor* c) : inner(c) {}
   nav::tilecache::TileCacheCompressor* inner = nullptr;
   int maxCompressedSize(const int bufferSize) override { return inner->maxCompressedSize(bufferSize); }
   dtStatus compress(const unsigned char* buffer, const int bufferSize, unsigned char* compressed,
@@ -36,37 +38,13 @@ struct DtCompressorAdapter : dtTileCacheCompressor {
   }
 };
 
-/// Detour reaching our mesh process: its create params as TileBuildParams, and the off-mesh
-/// connections the process sets handed back.
+/// Detour reaching our mesh process: its create params as TileBuildParams (no detail mesh there,
+/// as in dtTileCache::buildNavMeshTile), and the off-mesh connections the process sets handed back.
 struct DtMeshProcessAdapter : dtTileCacheMeshProcess {
   nav::tilecache::TileCacheMeshProcess* inner = nullptr;
   void process(dtNavMeshCreateParams* p, unsigned char* polyAreas, unsigned short* polyFlags) override {
     nav::TileBuildParams q;
-    q.verts = p->verts;
-    q.vertCount = p->vertCount;
-    q.polys = p->polys;
-    q.polyFlags = p->polyFlags;
-    q.polyAreas = p->polyAreas;
-    q.polyCount = p->polyCount;
-    q.nvp = p->nvp;
-    q.offMeshConVerts = p->offMeshConVerts;
-    q.offMeshConRad = p->offMeshConRad;
-    q.offMeshConFlags = p->offMeshConFlags;
-    q.offMeshConAreas = p->offMeshConAreas;
-    q.offMeshConDir = p->offMeshConDir;
-    q.offMeshConUserID = p->offMeshConUserID;
-    q.offMeshConCount = p->offMeshConCount;
-    q.tileX = p->tileX;
-    q.tileY = p->tileY;
-    q.tileLayer = p->tileLayer;
-    std::memcpy(q.bmin, p->bmin, sizeof q.bmin);
-    std::memcpy(q.bmax, p->bmax, sizeof q.bmax);
-    q.walkableHeight = p->walkableHeight;
-    q.walkableRadius = p->walkableRadius;
-    q.walkableClimb = p->walkableClimb;
-    q.cs = p->cs;
-    q.ch = p->ch;
-    q.buildBvTree = p->buildBvTree;
+    navtest::copyTileParams(q, *p);
     inner->process(&q, polyAreas, polyFlags);
     p->offMeshConVerts = q.offMeshConVerts;
     p->offMeshConRad = q.offMeshConRad;
@@ -146,14 +124,11 @@ inline bool loadLevelLinks(const std::string& path, LevelLinks* out, std::string
   return true;
 }
 
+// Written apart from nav's bit tricks on purpose: this side stands for RecastDemo's sizing.
 inline unsigned int nextPow2u(unsigned int v) {
-  v--;
-  v |= v >> 1;
-  v |= v >> 2;
-  v |= v >> 4;
-  v |= v >> 8;
-  v |= v >> 16;
-  return v + 1;
+  unsigned int p = 1;
+  while (p < v) p <<= 1;
+  return p;
 }
 inline unsigned int ilog2u(unsigned int v) {
   unsigned int r = 0;
@@ -203,9 +178,7 @@ struct DualCache {
     params.ch = lev.ch;
     params.width = lev.tileSize;
     params.height = lev.tileSize;
-    params.walkableHeight = lev.walkableHeight;
-    params.walkableRadius = lev.walkableRadius;
-    params.walkableClimb = lev.walkableClimb;
+    navtest::setAgent(params, lev.walkableHeight, lev.walkableRadius, lev.walkableClimb);
     params.maxSimplificationError = lev.maxSimplificationError;
     params.maxTiles = maxTiles;
     params.maxObstacles = maxObstacles;

@@ -7,8 +7,9 @@
 // with nav/bake's loader only to get the triangles, settings and volumes.
 #pragma once
 
-#include "nav/bake/Areas.h"
+#include "nav/NavAreas.h"
 #include "nav/bake/LevelFile.h"
+#include "tests/support/TileParams.h"
 
 #include <DetourTileCacheBuilder.h>
 #include <Recast.h>
@@ -53,6 +54,18 @@ struct LayerLevel {
   float maxSimplificationError = 0;
   std::vector<RecastLayer> layers; ///< Row-major tile order (y outer), layers of a tile in Recast's order.
 };
+
+/// A tile cache poly mesh as tile build params, the way dtTileCache::buildNavMeshTile fills them
+/// (no detail mesh, no BV tree). P: nav::TileBuildParams or dtNavMeshCreateParams (zeroed first);
+/// M: either side's poly mesh; H: either side's layer header; A: LayerLevel or either side's tile
+/// cache params (walkable sizes in wu, cs, ch).
+template <class P, class M, class H, class A>
+void layerTileParams(P& p, const M& mesh, int nvp, const H& header, const A& agent) {
+  navtest::setPolyMesh(p, mesh, nvp);
+  navtest::setTile(p, header.tx, header.ty, header.tlayer, header.bmin, header.bmax);
+  navtest::setAgent(p, agent.walkableHeight, agent.walkableRadius, agent.walkableClimb);
+  navtest::setGrid(p, agent.cs, agent.ch, false);
+}
 
 constexpr int MAX_LAYERS_PER_TILE = 32; ///< Sample_TempObstacles' MAX_LAYERS
 
@@ -134,7 +147,7 @@ inline bool rasterizeTileLayers(const nav::bake::BakeInput& in, LayerLevel& lev,
   }
   // Volumes as the bake marks them: ground is Recast's walkable area (0 would carve the cells out).
   for (const nav::bake::ConvexVolume& v : in.volumes) {
-    const unsigned char area = v.area == nav::bake::AREA_GROUND ? RC_WALKABLE_AREA : v.area;
+    const unsigned char area = v.area == nav::AREA_GROUND ? RC_WALKABLE_AREA : v.area;
     rcMarkConvexPolyArea(&ctx, v.verts.data(), int(v.verts.size() / 3), v.hmin, v.hmax, area, *chf);
   }
   lset = rcAllocHeightfieldLayerSet();
@@ -185,13 +198,12 @@ inline bool buildLevelLayers(const std::string& path, LayerLevel& lev, std::stri
   lev.cs = s.cellSize;
   lev.ch = s.cellHeight;
   lev.tileSize = s.tileSize;
-  lev.walkableHeightVx = int(std::ceil(s.agentHeight / lev.ch));
-  lev.walkableClimbVx = int(std::floor(s.agentMaxClimb / lev.ch));
-  lev.walkableRadiusVx = int(std::ceil(s.agentRadius / lev.cs));
+  const navtest::VoxelAgent agent = navtest::voxelAgent(s.agentHeight, s.agentMaxClimb, s.agentRadius, lev.cs, lev.ch);
+  lev.walkableHeightVx = agent.height;
+  lev.walkableClimbVx = agent.climb;
+  lev.walkableRadiusVx = agent.radius;
   lev.borderSize = lev.walkableRadiusVx + 3;
-  lev.walkableHeight = s.agentHeight;
-  lev.walkableRadius = s.agentRadius;
-  lev.walkableClimb = s.agentMaxClimb;
+  navtest::setAgent(lev, s.agentHeight, s.agentRadius, s.agentMaxClimb);
   lev.maxSimplificationError = s.edgeMaxError;
   int gw = 0, gh = 0;
   rcCalcGridSize(lev.orig, lev.bmax, lev.cs, &gw, &gh);
