@@ -1,5 +1,6 @@
-// Panels.cpp: the panel list. To add a panel: write panels/MyPanel.cpp implementing Panel
-// (Panels.h) with a factory `std::unique_ptr<Panel> makeMyPanel()`, and add one line below.
+// Panels.cpp: the panel list, and makePanel. To add a panel: write panels/MyPanel.cpp with a factory
+// `std::unique_ptr<Panel> makeMyPanel()` (makePanel, or a class implementing Panel; Panels.h), and
+// add one line below.
 #include "app/panels/Panels.h"
 
 // Every panel's factory (defined in its own file), in drawing order: a window drawn later is above

@@ -1,5 +1,6 @@
-// Panels.h: the viewer's ImGui panels, one file each. A panel implements Panel (below) in its own
-// file, with a factory function there; Panels.cpp lists the factories in drawing order (the one
+// Panels.h: the viewer's ImGui panels, one file each. A panel's file has its factory function:
+// most return makePanel(spec, draw) (a PanelSpec and one draw function), a panel with more state
+// implements Panel (below); Panels.cpp lists the factories in drawing order (the one
 // registration line). The app draws every panel each frame and lists the ones with a menu label
 // in the View menu; a panel reaches the app only through PanelContext.
 #pragma once
