@@ -268,7 +268,17 @@ void App::stopOnSignal(int sig) {
       std::fprintf(stderr, "navbench: unsaved edits kept in %s (navbench %s --recover restores them)\n",
                    m_journal.path().c_str(), m_journal.level().c_str());
   }
-  // No prompt, no settings, no joins of bake threads: out now (the watchdog covers a stuck write).
+  // What a script asked for (--dump-state) and the user's layout and settings (small atomic
+  // files) are kept too; no prompt, no joins of bake threads: out now (the watchdog covers a
+  // stuck write).
+  if (!m_opt.dumpStatePath.empty()) {
+    std::string err;
+    if (!writeState(m_opt.dumpStatePath, err)) std::fprintf(stderr, "navbench: --dump-state: %s\n", err.c_str());
+  }
+  if (!m_headless) {
+    if (m_imguiReady) saveImguiIni(m_imguiIni);
+    saveSettingsAtExit();
+  }
   std::fflush(stdout);
   std::fflush(stderr);
   std::_Exit(128 + sig);
