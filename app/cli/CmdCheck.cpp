@@ -31,6 +31,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -252,6 +253,9 @@ bool writeHtmlReport(const HtmlJob& job, const nav::NavMesh& mesh, const CheckRe
   if (!mkdtemp(tmpl.data()))
     return why = "--html " + job.dir + ": cannot create a folder beside it: " + std::strerror(errno), false;
   const fs::path tmp = tmpl;
+  const mode_t mask = umask(0); // mkdtemp makes it 0700; the report is for others to read too
+  umask(mask);
+  chmod(tmp.c_str(), 0777 & ~mask);
   auto fail = [&](const std::string& msg) {
     fs::remove_all(tmp, ec);
     why = msg;

@@ -1,11 +1,11 @@
 // CheckBench.cpp: `navbench check`'s checks (nav/check/NavCheck.h) on a generated world (issue 27,
 // "Speed": the 2 km world checks with 2000 pairs in under 15 s on 2 cores, memory bounded).
 //
-// The world is app/cli/WorldGen's (seed 1), baked tiled with the default settings (as `navbench
-// worldgen` + `navbench bake` would); the tile set is kept beside the binary and reused
-// (check_world_<size>_1.bin). All checks but surface (it needs the level's triangles, ~2.3 M at
+// The world is app/cli/WorldGen's (seed 1), baked with the settings `navbench worldgen --level`
+// writes (tiled, cell 0.3 m, cell height 0.2 m, tile 64 cells; as `navbench worldgen` + `navbench
+// bake` would); the tile set is kept beside the binary and reused (check_world_<size>_1.bin). All checks but surface (it needs the level's triangles, ~2.3 M at
 // 2 km) run with the default filter. Counters per run:
-//   polys, islands, pairs_run, detours (findings), wall_s (the run's wall time), peak_mb (the
+//   polys, islands, pairs_run, pairs_skipped, detours and budget (findings), wall_s (the run's wall time), peak_mb (the
 //   process's peak RSS during the run: the high-water mark is reset before it), check_mb (that
 //   peak minus the RSS before the run: what the check itself held at most).
 // Usage:
@@ -71,6 +71,10 @@ bool loadWorld(int size, nav::NavMesh& mesh, std::string& why) {
     nav::bake::FileBakeInput input;
     nav::bake::BakeSettings settings;
     bool ok = nav::bake::loadFileBakeInput(obj, &input, &settings, &why);
+    settings.cellSize = 0.3f;
+    settings.cellHeight = 0.2f;
+    settings.tiled = true;
+    settings.tileSize = 64;
     if (ok) {
       nav::bake::BakeReport report;
       ok = nav::bake::bakeFileToTileSet(input, settings, bin, nav::bake::BakeOptions(), &report);
@@ -107,6 +111,8 @@ void BM_CheckWorld(benchmark::State& state) {
   state.counters["polys"] = r.polyCount;
   state.counters["islands"] = double(r.islands.size());
   state.counters["pairs_run"] = r.pairsRun;
+  state.counters["pairs_skipped"] = r.pairsSkipped;
+  state.counters["budget"] = double(r.budget.size());
   state.counters["detours"] = double(r.detours.size());
   state.counters["wall_s"] = wall;
   state.counters["peak_mb"] = double(peakKb) / 1024.0;
