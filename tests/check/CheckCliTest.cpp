@@ -198,6 +198,17 @@ TEST_F(CheckCli, HtmlWithoutViewerSaysWhy) {
   EXPECT_FALSE(exists(html + "/finding-01.png"));
 }
 
+TEST_F(CheckCli, HtmlPicturesStopWhenTheirTimeIsUp) {
+  const std::string html = dir + "/out";
+  const CliRun r = navbench(bin + " --pairs 20 --min-width 3 --html " + html + " --html-max 2 --html-time 0");
+  ASSERT_TRUE(r.code == 0 || r.code == 1) << r.out;
+  const std::string page = readAll(html + "/index.html");
+  EXPECT_NE(page.find("the time for pictures (0 s, --html-time) ran out"), std::string::npos) << page;
+  EXPECT_EQ(page.find("<img"), std::string::npos);
+  EXPECT_TRUE(exists(html + "/finding-02.json"));
+  EXPECT_NE(r.out.find("--html: "), std::string::npos) << r.out; // said on stderr too
+}
+
 TEST_F(CheckCli, HtmlUnwritableExitsTwo) {
   const CliRun r = navbench(bin + " --pairs 20 --html " + dir + "/no/such/dir/report --json " + dir + "/r.json");
   EXPECT_EQ(r.code, 2);
