@@ -8,11 +8,18 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <backends/imgui_impl_sdl.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <thread>
 
 namespace navbench {
 
@@ -28,12 +35,64 @@ void saveImguiIni(const std::string& path) {
   std::string why;
   if (!base::writeFileAtomic(path, data, n, why)) std::fprintf(stderr, "navbench: %s\n", why.c_str());
 }
+
+// SIGTERM, SIGINT, SIGHUP: the handler only records the signal (a lock-free atomic store is
+// async-signal-safe, and the watchdog thread reads it without a race); the frame loop sees it at
+// its next frame, writes the journal and exits.
+std::atomic<int> g_stopSignal{0};
+static_assert(std::atomic<int>::is_always_lock_free, "the signal handler stores into it");
+extern "C" void onStopSignal(int sig) { g_stopSignal.store(sig); }
+
+void installStopSignals() {
+  struct sigaction sa;
+  std::memset(&sa, 0, sizeof sa);
+  sa.sa_handler = onStopSignal;
+  sa.sa_flags = SA_RESTART; // reads and waits under way go on; the loop acts on the flag
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGTERM, SIGINT, SIGHUP}) sigaction(sig, &sa, nullptr);
+}
+
+// Whatever the main thread is waiting in when a signal comes (a level load, a bake or rebake
+// being joined, a slow frame), the process is gone within a second: 500 ms after the signal this
+// thread ends it (code 128 + signal). The journal is kept current at every edit, so at most the
+// camera since the last edit is lost then.
+class StopWatchdog {
+public:
+  StopWatchdog() : m_thread([this] { watch(); }) {}
+  ~StopWatchdog() {
+    m_quit = true;
+    m_thread.join();
+  }
+  StopWatchdog(const StopWatchdog&) = delete;
+  StopWatchdog& operator=(const StopWatchdog&) = delete;
+
+private:
+  void watch() {
+    double seen = -1;
+    while (!m_quit) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      const int sig = g_stopSignal.load();
+      if (sig == 0) continue;
+      if (seen < 0) seen = nowMs();
+      else if (nowMs() - seen > 500.0) {
+        std::fprintf(stderr, "navbench: signal %d: stopped while busy\n", sig);
+        std::_Exit(128 + sig);
+      }
+    }
+  }
+  std::atomic<bool> m_quit{false};
+  std::thread m_thread;
+};
 } // namespace
 
 App::App() = default;
 App::~App() { shutdown(); }
 
 int App::run(const AppOptions& options) {
+  // Ours, not SDL's (which turns SIGINT/SIGTERM into a quit event that may wait on a prompt).
+  SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
+  installStopSignals();
+  StopWatchdog watchdog;
   m_opt = options;
   m_headless = !m_opt.screenshotPath.empty() || m_opt.benchFrames > 0;
   std::string error;
@@ -74,6 +133,7 @@ int App::run(const AppOptions& options) {
   int frame = 0;
   double last = nowMs();
   while (m_running) {
+    if (const int sig = g_stopSignal.load()) stopOnSignal(sig);
     const double start = nowMs();
     const float dt = float(std::min(0.1, (start - last) / 1000.0));
     m_stats.frameMs = float(start - last);
@@ -86,6 +146,7 @@ int App::run(const AppOptions& options) {
     updateHover();
     m_doc.pollBake();
     m_doc.pollLevelLoad();
+    if (m_journalCheck && !m_doc.levelLoader().active()) checkJournal(exitCode);
     if (Tool* t = m_doc.tool()) t->update(dt);
 
     ImGui_ImplOpenGL3_NewFrame();
@@ -107,7 +168,9 @@ int App::run(const AppOptions& options) {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     m_stats.cpuMs = float(nowMs() - start);
     double finishMs = 0;
-    if (m_opt.benchFrames > 0) { // software GL renders after the submit: timed apart, not in the next frame
+    // Software GL renders after the submit: unless each frame is waited for, queued frames (and
+    // their memory) pile up (0.9 GB over 400 headless frames). The benchmark times it apart.
+    if (m_waitFrames) {
       const double f0 = nowMs();
       glFinish();
       finishMs = nowMs() - f0;
@@ -130,6 +193,7 @@ int App::run(const AppOptions& options) {
     }
     SDL_GL_SwapWindow(m_window);
     if (!m_headless) {
+      if (m_frameIndex % 8 == 0) updateJournal(); // (about 18 times a second at most)
       // Without vsync (some drivers, Xvfb) cap at ~144 fps; while minimised, just wait for events.
       if (SDL_GetWindowFlags(m_window) & SDL_WINDOW_MINIMIZED) SDL_WaitEventTimeout(nullptr, 100);
       const double spent = nowMs() - start;
@@ -144,9 +208,70 @@ int App::run(const AppOptions& options) {
       exitCode = 1;
     }
   }
-  if (!m_headless) saveSettingsAtExit();
+  if (!m_headless) {
+    updateJournal(); // a clean exit: nothing unsaved, so this session's journal goes
+    saveSettingsAtExit();
+  }
   shutdown();
   return exitCode;
+}
+
+// ---- recovery journal ------------------------------------------------------------------------
+
+void App::updateJournal() {
+  if (m_journal.path().empty() || m_prompts.askingRecover()) return; // (the old journal waits for its answer)
+  const bool dirty = m_doc.bake.unsaved();
+  std::string why;
+  // The history's version grows on every edit, undo, redo and tool input change: a new version is
+  // a new journal.
+  if (!m_journal.update(dirty, dirty ? std::to_string(m_doc.history.version()) : std::string(), [this] { return m_doc.currentScenario(""); }, why))
+    m_log.warning("recovery: " + why);
+}
+
+void App::checkJournal(int& exitCode) {
+  m_journalCheck = false;
+  if (!m_journal.exists()) {
+    if (m_opt.recover) m_log.info("--recover: no unsaved edits kept for " + m_journal.level());
+    return;
+  }
+  Scenario s;
+  std::string why;
+  if (!m_journal.read(s, why)) { // a broken or foreign journal: said, and nothing changes
+    m_log.error("recovery: " + why + " (not restored)");
+    m_scenes.notify("Recovery journal not restored: " + why, true);
+    if (m_headless && m_opt.recover) {
+      exitCode = 1;
+      m_running = false;
+    }
+    return;
+  }
+  if (m_opt.recover) {
+    if (!m_prompts.restore(s) && m_headless) {
+      exitCode = 1;
+      m_running = false;
+    }
+  } else if (!m_headless) {
+    m_prompts.askRecover(s);
+  } else {
+    m_log.info("unsaved edits of " + m_journal.level() + " are kept in " + m_journal.path() + " (--recover restores them)");
+  }
+}
+
+void App::stopOnSignal(int sig) {
+  std::fprintf(stderr, "navbench: signal %d (%s): stopping\n", sig, strsignal(sig));
+  if (!m_headless && !m_journal.path().empty() && !m_prompts.askingRecover()) {
+    std::string why;
+    const bool dirty = m_doc.bake.unsaved();
+    if (!m_journal.flush(dirty, [this] { return m_doc.currentScenario(""); }, why))
+      std::fprintf(stderr, "navbench: recovery: %s\n", why.c_str());
+    else if (dirty)
+      std::fprintf(stderr, "navbench: unsaved edits kept in %s (navbench %s --recover restores them)\n",
+                   m_journal.path().c_str(), m_journal.level().c_str());
+  }
+  // No prompt, no settings, no joins of bake threads: out now (the watchdog covers a stuck write).
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::_Exit(128 + sig);
 }
 
 bool App::openStartFiles(int& code) {
@@ -198,6 +323,9 @@ void App::saveSettingsAtExit() {
 // ---- DocumentHost ----------------------------------------------------------------------------
 
 void App::levelReplaced() {
+  // The journal follows the level the user opened (a tile set alone has none).
+  m_journal.setLevel(m_doc.levelFromNav ? std::string() : m_doc.levelArg.empty() ? m_doc.level.path() : m_doc.levelArg);
+  m_journalCheck = !m_journal.path().empty();
   uploadLevelMesh(m_doc.level, m_doc.view.walkableSlopeDeg, m_levelMesh);
   m_stats.levelTris = m_doc.level.mesh().triCount();
   // Look from the low-x, low-z corner, about 40 degrees down.
@@ -273,6 +401,7 @@ void App::drawUi() {
   m_prompts.drawMovedFiles();
   if (m_scenes.capturing() && m_scenes.shotCaption) m_scenes.drawCaption();
   m_prompts.drawUnsaved();
+  m_prompts.drawRecover();
   if (!toOpen.empty()) m_prompts.requestOpen(toOpen);
 }
 
@@ -327,6 +456,8 @@ bool App::init(std::string& error) {
   }
   SDL_GL_MakeCurrent(m_window, m_gl);
   SDL_GL_SetSwapInterval(m_headless ? 0 : 1);
+  const char* driver = SDL_GetCurrentVideoDriver();
+  m_waitFrames = m_headless || (driver && std::strcmp(driver, "offscreen") == 0);
   if (!render::loadGl(reinterpret_cast<render::GlProcLoader>(SDL_GL_GetProcAddress), error)) return false;
   m_log.info(render::glDescription());
 

@@ -8,7 +8,10 @@
 // Frame order follows the ImGui SDL2 + OpenGL3 example: events -> ImGui new frame -> UI ->
 // ImGui::Render -> 3D scene (level, tool debug draw) -> ImGui draw data -> swap.
 // Headless: with a screenshot path the app renders a few frames (so ImGui has laid out), writes
-// the last one as PNG and returns; SDL_VIDEODRIVER=offscreen needs no display.
+// the last one as PNG and returns; SDL_VIDEODRIVER=offscreen needs no display. Headless and
+// offscreen runs wait for each frame (glFinish): software GL otherwise queues frames without bound.
+// Unsaved work is journaled (app/model/Recovery.h, interactive runs only); SIGTERM, SIGINT and
+// SIGHUP write the journal and exit (code 128 + signal) within a second, without a prompt.
 #pragma once
 
 #include "app/AppOptions.h"
@@ -19,6 +22,7 @@
 #include "app/ScenarioActions.h"
 #include "app/ScriptDriver.h"
 #include "app/Settings.h"
+#include "app/model/Recovery.h"
 #include "app/panels/Panels.h"
 #include "render/DebugDraw.h"
 #include "render/MeshBuffer.h"
@@ -60,6 +64,13 @@ private:
   void drawScene(int w, int h);          // SceneDraw.cpp
   Panel* findPanel(const char* name);
   void openFileDialog();
+  // Recovery journal (App.cpp).
+  /// Keeps the journal in step (interactive runs): written on a change while unsaved, removed once clean.
+  void updateJournal();
+  /// A level was opened: restore its journal (--recover), or ask (interactive), or leave it.
+  void checkJournal(int& exitCode);
+  /// A stop signal arrived: the journal is written now (interactive runs), then the process exits.
+  [[noreturn]] void stopOnSignal(int sig);
   /// --dump-state: the open files, the active tool's state, the windows... as JSON (StateDump.cpp).
   bool writeState(const std::string& path, std::string& error) const;
   /// --bench-frames (FrameBenchmark.cpp): a path across the navmesh, then one frame's figures a
@@ -93,7 +104,10 @@ private:
   Document m_doc{m_log, *this};
   ScriptDriver m_script{m_opt};
   ScenarioActions m_scenes{m_doc, m_log};
-  Prompts m_prompts{m_doc, m_log, m_running};
+  RecoveryJournal m_journal;
+  Prompts m_prompts{m_doc, m_log, m_running, m_journal};
+  bool m_journalCheck = false; ///< A level was opened: look for its journal once it is loaded.
+  bool m_waitFrames = false;   ///< glFinish each frame (headless, offscreen: no frame queue pile-up).
   std::vector<std::unique_ptr<Panel>> m_panels;
   PanelLayout m_panelLayout; ///< Where the panels go; which ones the user placed.
   OpenFileDialog m_openDialog;

@@ -61,6 +61,9 @@ struct AppOptions {
   std::string screenshotDir;
   bool caption = false;  ///< Screenshots get a caption strip: level, start/end, status, path length (--caption).
   bool viewOnly = false; ///< Screenshots show the 3D view only, no panels (--view-only).
+  /// --recover: the level's recovery journal (app/model/Recovery.h), if any, is restored without
+  /// asking (headless too).
+  bool recover = false;
 };
 
 } // namespace navbench

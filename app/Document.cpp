@@ -48,7 +48,9 @@ bool isScenarioPath(const std::string& path) {
   return ss.str().find(kScenarioMarker) != std::string::npos;
 }
 
-Document::Document(Log& log, DocumentHost& host) : editor(*this, log), m_log(log), m_host(host) {}
+Document::Document(Log& log, DocumentHost& host) : editor(bake, nav, log, history), m_log(log), m_host(host) {
+  editor.navmeshEdited = [this]() { navmeshEdited(); };
+}
 
 Document::~Document() { tools.clear(); }
 
@@ -59,7 +61,11 @@ void Document::initTools() {
   m_toolCtx.hoverPos = &hover.pos; // tools that show what is under the mouse (A* Stepper)
   m_toolCtx.hoverHit = &hover.hit;
   m_toolCtx.editor = &editor;
-  m_toolCtx.inputChanged = [this](const Tool* t) { editor.toolInputChanged(t); };
+  m_toolCtx.history = &history;
+  m_toolCtx.inputChanged = [this](const Tool* t) {
+    for (auto& tool : tools)
+      if (tool.get() == t) history.push(tool.get());
+  };
   m_toolCtx.bake = &bake; // the tools' Bake button when no navmesh is open
   tools = createTools();
   for (auto& t : tools) t->init(m_toolCtx);
@@ -103,8 +109,6 @@ bool Document::pollBake() {
 }
 
 void Document::navmeshEdited() {
-  bake.markEdited();
-  nav.markEdited();
   hover.poly = 0;
   m_host.navmeshReplaced();
   filterChanged();

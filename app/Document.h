@@ -1,9 +1,9 @@
 // Document.h: what the user has open in the viewer, and the operations on it.
 //
 // The document owns the level (OBJ, level file, or a tile set's own detail mesh), the tile set
-// with its query filter and node budget, the Bake panel's source (the level-file edits), the
-// test-case file, the tools and their states, the camera, the view and navmesh drawing options,
-// and the scenario path and note. Its operations are the ones a user names: open a file, apply
+// with its query filter and node budget, the models (the bake runner with the level's bake input
+// and edits, the level editor, the one undo history, the test-case file), the tools and their
+// states, the camera, the view and navmesh drawing options, and the scenario path and note. Its operations are the ones a user names: open a file, apply
 // a scenario, capture the current state as a scenario, save it. They reach the window, the GPU
 // and the user only through DocumentHost (the app), so the frame loop stays a router.
 //
@@ -12,13 +12,15 @@
 #pragma once
 
 #include "app/Level.h"
-#include "app/LevelEditor.h"
 #include "app/Log.h"
 #include "app/NavDraw.h"
 #include "app/NavState.h"
 #include "app/Scenario.h"
 #include "app/ViewSettings.h"
-#include "app/panels/BakePanel.h"
+#include "app/model/BakeRunner.h"
+#include "app/model/History.h"
+#include "app/model/LevelEditor.h"
+// (Still the panel until the test-case model, app/model/TestCase*, replaces it here.)
 #include "app/panels/TestCasePanel.h"
 #include "app/tools/Tool.h"
 #include "render/Camera.h"
@@ -84,13 +86,14 @@ public:
   NavDrawOptions navDraw;
   ViewSettings view;
   render::Camera camera;
-  BakePanel bake;            ///< The level's bake settings, volumes, links, and a bake under way.
+  BakeRunner bake;           ///< The level's bake settings, volumes, links, and a bake under way.
   TestCasePanel testCases;   ///< A RecastDemo test-case file and its results.
   std::vector<std::unique_ptr<Tool>> tools;
   int activeTool = 0;
   std::string scenarioPath;  ///< Where Ctrl+S saves ("" = ask).
   std::string scenarioNote;
-  LevelEditor editor; ///< Volumes, links, tiles and pruning edited in place; one undo history.
+  History history;    ///< The one undo history: the editor's edits and the tools' input changes.
+  LevelEditor editor; ///< Volumes, links, tiles and pruning edited in place (steps of `history`).
   /// What is under the mouse this frame (set by the app; the tools read it through their context).
   struct Hover {
     bool hit = false;
@@ -109,8 +112,8 @@ public:
   void setActiveTool(int index);
   /// The query filter or node budget changed: every tool recomputes.
   void filterChanged();
-  /// Tiles of the open navmesh were re-baked, removed or had flags changed in place (LevelEditor):
-  /// the overlays are redrawn and every tool re-runs its query on the same inputs.
+  /// Tiles of the open navmesh were re-baked, removed or had flags changed in place (LevelEditor's
+  /// navmeshEdited): the overlays are redrawn and every tool re-runs its query on the same inputs.
   void navmeshEdited();
 
   // ---- opening ------------------------------------------------------------------------------

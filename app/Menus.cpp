@@ -47,8 +47,8 @@ void App::drawMenuBar(std::string& toOpen) {
                                                      : fs::path(absolutePath(m_doc.level.path())).parent_path().string());
     ImGui::Separator();
     // (Below the entries scripted tests click by position.)
-    if (ImGui::MenuItem("Undo", "Ctrl+Z", false, m_doc.editor.canUndo())) m_doc.editor.undo();
-    if (ImGui::MenuItem("Redo", "Ctrl+Y", false, m_doc.editor.canRedo())) m_doc.editor.redo();
+    if (ImGui::MenuItem("Undo", "Ctrl+Z", false, m_doc.history.canUndo())) m_doc.history.undo();
+    if (ImGui::MenuItem("Redo", "Ctrl+Y", false, m_doc.history.canRedo())) m_doc.history.redo();
     ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) m_prompts.requestQuit();
     ImGui::EndMenu();
@@ -90,8 +90,8 @@ void App::onKeyDown(const SDL_Keysym& key) {
   // Undo / redo also right after a panel button was pressed (ImGui keeps the keyboard then); a
   // text field being typed in keeps its own Ctrl+Z.
   if (ctrl && !ImGui::GetIO().WantTextInput && (key.sym == SDLK_z || key.sym == SDLK_y)) {
-    if (key.sym == SDLK_y || shift) m_doc.editor.redo();
-    else m_doc.editor.undo();
+    if (key.sym == SDLK_y || shift) m_doc.history.redo();
+    else m_doc.history.undo();
     return;
   }
   if (ImGui::GetIO().WantCaptureKeyboard) return;

@@ -1,6 +1,6 @@
 #include "app/NavDraw.h"
 
-#include "nav/bake/Areas.h"
+#include "nav/NavAreas.h"
 #include "render/DebugDraw.h"
 
 #include <algorithm>
@@ -36,12 +36,12 @@ void fillPoly(render::DebugDraw& dd, const nav::MeshTile* tile, int pi, uint32_t
 
 uint32_t areaColor(uint8_t area, uint8_t a) {
   switch (area) {
-  case nav::bake::AREA_GROUND: return render::rgba(0, 192, 255, a);
-  case nav::bake::AREA_WATER: return render::rgba(0, 60, 230, a);
-  case nav::bake::AREA_ROAD: return render::rgba(80, 80, 90, a);
-  case nav::bake::AREA_DOOR: return render::rgba(170, 110, 30, a);
-  case nav::bake::AREA_GRASS: return render::rgba(40, 190, 40, a);
-  case nav::bake::AREA_JUMP: return render::rgba(255, 150, 0, a);
+  case nav::AREA_GROUND: return render::rgba(0, 192, 255, a);
+  case nav::AREA_WATER: return render::rgba(0, 60, 230, a);
+  case nav::AREA_ROAD: return render::rgba(80, 80, 90, a);
+  case nav::AREA_DOOR: return render::rgba(170, 110, 30, a);
+  case nav::AREA_GRASS: return render::rgba(40, 190, 40, a);
+  case nav::AREA_JUMP: return render::rgba(255, 150, 0, a);
   default: {
     const uint32_t h = uint32_t(area) * 2654435761u;
     return render::rgba(uint8_t(80 + (h >> 8) % 170), uint8_t(80 + (h >> 16) % 170), uint8_t(80 + (h >> 24) % 170), a);
@@ -192,7 +192,7 @@ void drawTileGroup(render::DebugDraw& dd, const nav::NavMesh& mesh, const nav::M
     dd.begin(render::Prim::Tris);
     for (int pi = 0; pi < h.polyCount; ++pi) {
       const nav::Poly& p = tile->polys[pi];
-      const uint32_t c = (p.flags & nav::bake::FLAG_DISABLED) ? disabledColor : areaColor(p.getArea());
+      const uint32_t c = (p.flags & nav::FLAG_DISABLED) ? disabledColor : areaColor(p.getArea());
       fillPoly(dd, tile, pi, c, lift);
     }
     dd.end();

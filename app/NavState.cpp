@@ -3,7 +3,7 @@
 #include "app/TileCacheState.h"
 
 #include "nav/TileSetFile.h"
-#include "nav/bake/Areas.h"
+#include "nav/NavAreas.h"
 
 #include <cfloat>
 #include <filesystem>
@@ -13,10 +13,10 @@ namespace navbench {
 namespace fs = std::filesystem;
 
 NavState::NavState() {
-  nav::bake::applyDefaultAreaCosts(m_filter);
-  m_filter.setIncludeFlags(nav::bake::FLAG_ALL ^ nav::bake::FLAG_DISABLED);
+  nav::applyDefaultAreaCosts(m_filter);
+  m_filter.setIncludeFlags(nav::FLAG_ALL ^ nav::FLAG_DISABLED);
   // Polys the Prune tool disabled keep their walk flags: the exclude flag is what keeps paths off them.
-  m_filter.setExcludeFlags(nav::bake::FLAG_DISABLED);
+  m_filter.setExcludeFlags(nav::FLAG_DISABLED);
 }
 
 NavState::~NavState() = default;

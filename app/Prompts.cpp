@@ -173,12 +173,64 @@ void Prompts::drawUnsaved() {
     ImGui::CloseCurrentPopup();
   }
   if (proceed) {
+    std::string why; // saved or discarded: the journal holds nothing more
+    if (!m_journal.remove(why)) m_log.warning("recovery: " + why);
     const Pending what = m_pending;
     const std::string path = m_pendingPath;
     m_pending = Pending::None;
     ImGui::CloseCurrentPopup();
     if (what == Pending::Quit) m_running = false;
     else if (what == Pending::Open) m_doc.openAny(path);
+  }
+  ImGui::EndPopup();
+}
+
+void Prompts::askRecover(const Scenario& journaled) {
+  m_recover = journaled;
+  m_recoverActive = true;
+  m_recoverOpenRequest = true;
+}
+
+bool Prompts::restore(const Scenario& journaled) {
+  const std::string scenarioPath = m_doc.scenarioPath; // Ctrl+S must not write into the journal
+  const bool ok = m_doc.applyScenario(journaled, "", m_journal.path());
+  m_doc.scenarioPath = scenarioPath;
+  if (!ok) return false; // (logged, nothing changed)
+  m_journal.adopt();
+  m_log.info("restored the unsaved edits of " + m_journal.level() + " from " + m_journal.path());
+  return true;
+}
+
+void Prompts::drawRecover() {
+  const char* title = "Unsaved edits found";
+  if (m_recoverOpenRequest) {
+    m_recoverOpenRequest = false;
+    ImGui::OpenPopup(title);
+  }
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x * 0.5f, vp->Pos.y + vp->Size.y * 0.5f), ImGuiCond_Always,
+                          ImVec2(0.5f, 0.5f));
+  if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+  const nlohmann::json& e = m_recover.edits;
+  auto count = [&e](const char* key) { return e.is_object() && e.contains(key) && e[key].is_array() ? int(e[key].size()) : 0; };
+  ImGui::Text("NavBench stopped with unsaved work on %s.", m_journal.level().c_str());
+  ImGui::Text("Kept in %s: %d volumes, %d off-mesh links, the camera and the %s tool's inputs.", m_journal.path().c_str(),
+              count("volumes"), count("links"), m_recover.toolName.c_str());
+  bool close = false;
+  if (ImGui::Button("Restore (R)") || ImGui::IsKeyPressed(SDL_SCANCODE_R, false)) {
+    restore(m_recover);
+    close = true;
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Discard (D)") || ImGui::IsKeyPressed(SDL_SCANCODE_D, false)) {
+    std::string why;
+    if (m_journal.remove(why)) m_log.info("recovery: unsaved edits of " + m_journal.level() + " discarded");
+    else m_log.error("recovery: " + why);
+    close = true;
+  }
+  if (close) {
+    m_recoverActive = false;
+    ImGui::CloseCurrentPopup();
   }
   ImGui::EndPopup();
 }

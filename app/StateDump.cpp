@@ -50,6 +50,9 @@ bool App::writeState(const std::string& path, std::string& error) const {
   // The moved-files dialog (a scenario whose level or tile set is not where it says).
   m_prompts.dumpMovedFiles(j["missingDialog"]);
   j["screenshotDir"] = m_scenes.shotDir;
+  // The level's recovery journal (app/model/Recovery.h) and its prompt.
+  j["recovery"] = {{"journal", m_journal.path()}, {"exists", m_journal.exists()}, {"owned", m_journal.owned()},
+                   {"prompt", m_prompts.askingRecover()}};
   // The last frame's cost (headless frames have no vsync): for frame-time measurements.
   j["frame"] = {{"cpuMs", m_stats.cpuMs}, {"debugDrawCalls", m_stats.debugDrawCalls},
                 {"debugVertices", m_stats.debugVertices}, {"levelTris", m_stats.levelTris},

@@ -68,6 +68,9 @@ void printHelp(FILE* out) {
                "  --screenshot-dir DIR where F12 writes navbench-YYYYMMDD-HHMMSS.png (default ./screenshots)\n"
                "  --caption            screenshots get a caption strip (level, start/end, status, path length)\n"
                "  --view-only          screenshots show the 3D view only (no panels)\n"
+               "  --recover            restore the level's unsaved edits kept in its recovery journal\n"
+               "                       ($XDG_STATE_HOME/navbench/recovery, else ~/.local/state/navbench/recovery)\n"
+               "                       without asking (headless too); interactive runs ask when a journal exists\n"
                "  --help               this text\n"
                "\n"
                "Subcommands (navbench <subcommand> --help for their options):\n");
@@ -193,6 +196,8 @@ int main(int argc, char** argv) {
       opt.caption = true;
     } else if (a == "--view-only") {
       opt.viewOnly = true;
+    } else if (a == "--recover") {
+      opt.recover = true;
     } else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "navbench: unknown option '%s' (see navbench --help)\n", a.c_str());
       return 2;

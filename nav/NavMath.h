@@ -399,35 +399,6 @@ inline void randomPointInConvexPoly(const float* pts, int npts, float* areas, fl
   out[2] = a * pa[2] + b * pb[2] + c * pc[2];
 }
 
-/// Smallest power of two >= v (0 -> 0).
-inline uint32_t nextPow2(uint32_t v) {
-  v--;
-  v |= v >> 1;
-  v |= v >> 2;
-  v |= v >> 4;
-  v |= v >> 8;
-  v |= v >> 16;
-  v++;
-  return v;
-}
-
-/// floor(log2(v)) for v > 0; 0 for v == 0.
-inline uint32_t ilog2(uint32_t v) {
-  uint32_t r = (v > 0xffff) << 4;
-  v >>= r;
-  uint32_t shift = (v > 0xff) << 3;
-  v >>= shift;
-  r |= shift;
-  shift = (v > 0xf) << 2;
-  v >>= shift;
-  r |= shift;
-  shift = (v > 0x3) << 1;
-  v >>= shift;
-  r |= shift;
-  r |= (v >> 1);
-  return r;
-}
-
 /// The tile side facing `side` (0..7, counter-clockwise from +x).
 inline int oppositeTile(int side) { return (side + 4) & 0x7; }
 

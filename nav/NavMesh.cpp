@@ -5,6 +5,7 @@
 #include "nav/NavMesh.h"
 
 #include "nav/NavMath.h"
+#include "nav/base/BitMath.h"
 
 #include <atomic>
 #include <cfloat>
@@ -114,6 +115,22 @@ uint32_t allocLink(MeshTile* tile) {
   const uint32_t link = tile->linksFreeList;
   tile->linksFreeList = tile->links[link].next;
   return link;
+}
+
+/// Prepends a link with bmin = bmax = 0 (internal and off-mesh links, as Detour writes them) to
+/// poly's list in tile; false, and no link, when the tile's link pool is full (Detour drops the
+/// link the same way).
+bool prependLink(MeshTile* tile, Poly* poly, PolyRef ref, uint8_t edge, uint8_t side) {
+  const uint32_t idx = allocLink(tile);
+  if (idx == NULL_LINK) return false;
+  Link* link = &tile->links[idx];
+  link->ref = ref;
+  link->edge = edge;
+  link->side = side;
+  link->bmin = link->bmax = 0;
+  link->next = poly->firstLink;
+  poly->firstLink = idx;
+  return true;
 }
 
 void freeLink(MeshTile* tile, uint32_t link) {
@@ -256,8 +273,8 @@ Status NavMesh::init(const NavMeshParams& params, std::string* why) {
                     params.maxTiles, params.maxPolys);
   // The bit split, derived as Detour derives it (computed in signed ints: with unsigned arithmetic
   // a split wider than 32 bits would wrap around and look valid).
-  const int tileBits = int(ilog2(nextPow2(uint32_t(params.maxTiles))));
-  const int polyBits = int(ilog2(nextPow2(uint32_t(params.maxPolys))));
+  const int tileBits = int(base::ilog2(base::nextPow2(uint32_t(params.maxTiles))));
+  const int polyBits = int(base::ilog2(base::nextPow2(uint32_t(params.maxPolys))));
   const int saltBits = navMin(31, 32 - tileBits - polyBits);
   if (saltBits < 10)
     return failWith(why, FAILURE | INVALID_PARAM,
@@ -268,8 +285,8 @@ Status NavMesh::init(const NavMeshParams& params, std::string* why) {
   // other tiles' headers (each one a cache miss on a big world); at most 64 K buckets (512 KB)
   // unless Detour's own count is larger. Bucket count changes no answer: a location's tiles keep
   // their order within any bucket.
-  int lutSize = int(navMax(nextPow2(uint32_t(navMin(params.maxTiles, 1 << 16))),
-                           nextPow2(uint32_t(params.maxTiles / 4))));
+  int lutSize = int(navMax(base::nextPow2(uint32_t(navMin(params.maxTiles, 1 << 16))),
+                           base::nextPow2(uint32_t(params.maxTiles / 4))));
   if (!lutSize) lutSize = 1;
   MeshTile* tiles = new (std::nothrow) MeshTile[size_t(params.maxTiles)];
   MeshTile** lookup = new (std::nothrow) MeshTile*[size_t(lutSize)];
@@ -752,15 +769,7 @@ void NavMesh::connectIntLinks(MeshTile* tile) {
     // Backwards, so that the list runs from the lowest edge to the highest.
     for (int j = poly->vertCount - 1; j >= 0; --j) {
       if (poly->neis[j] == 0 || (poly->neis[j] & EXT_LINK)) continue;
-      const uint32_t idx = allocLink(tile);
-      if (idx == NULL_LINK) continue;
-      Link* link = &tile->links[idx];
-      link->ref = base | PolyRef(poly->neis[j] - 1);
-      link->edge = uint8_t(j);
-      link->side = 0xff;
-      link->bmin = link->bmax = 0;
-      link->next = poly->firstLink;
-      poly->firstLink = idx;
+      prependLink(tile, poly, base | PolyRef(poly->neis[j] - 1), uint8_t(j), 0xff);
     }
   }
 }
@@ -780,28 +789,9 @@ void NavMesh::baseOffMeshLinks(MeshTile* tile) {
     // Snap the start point onto the mesh.
     vcopy(&tile->verts[poly->verts[0] * 3], nearestPt);
 
-    const uint32_t idx = allocLink(tile);
-    if (idx != NULL_LINK) {
-      Link* link = &tile->links[idx];
-      link->ref = ref;
-      link->edge = 0;
-      link->side = 0xff;
-      link->bmin = link->bmax = 0;
-      link->next = poly->firstLink;
-      poly->firstLink = idx;
-    }
+    prependLink(tile, poly, ref, 0, 0xff);
     // The landing poly always links back to the connection's start.
-    const uint32_t tidx = allocLink(tile);
-    if (tidx != NULL_LINK) {
-      Poly* landPoly = &tile->polys[decodePolyIdPoly(ref)];
-      Link* link = &tile->links[tidx];
-      link->ref = base | PolyRef(con->poly);
-      link->edge = 0xff;
-      link->side = 0xff;
-      link->bmin = link->bmax = 0;
-      link->next = landPoly->firstLink;
-      landPoly->firstLink = tidx;
-    }
+    prependLink(tile, &tile->polys[decodePolyIdPoly(ref)], base | PolyRef(con->poly), 0xff, 0xff);
   }
 }
 
@@ -822,29 +812,10 @@ void NavMesh::connectExtOffMeshLinks(MeshTile* tile, MeshTile* target, int side)
     if (sqr(nearestPt[0] - p[0]) + sqr(nearestPt[2] - p[2]) > sqr(targetCon->rad)) continue;
     vcopy(&target->verts[targetPoly->verts[1] * 3], nearestPt);
 
-    const uint32_t idx = allocLink(target);
-    if (idx != NULL_LINK) {
-      Link* link = &target->links[idx];
-      link->ref = ref;
-      link->edge = 1;
-      link->side = oppositeSide;
-      link->bmin = link->bmax = 0;
-      link->next = targetPoly->firstLink;
-      targetPoly->firstLink = idx;
-    }
-    if (targetCon->flags & OFFMESH_CON_BIDIR) {
-      const uint32_t tidx = allocLink(tile);
-      if (tidx != NULL_LINK) {
-        Poly* landPoly = &tile->polys[decodePolyIdPoly(ref)];
-        Link* link = &tile->links[tidx];
-        link->ref = getPolyRefBase(target) | PolyRef(targetCon->poly);
-        link->edge = 0xff;
-        link->side = uint8_t(side == -1 ? 0xff : side);
-        link->bmin = link->bmax = 0;
-        link->next = landPoly->firstLink;
-        landPoly->firstLink = tidx;
-      }
-    }
+    prependLink(target, targetPoly, ref, 1, oppositeSide);
+    if (targetCon->flags & OFFMESH_CON_BIDIR)
+      prependLink(tile, &tile->polys[decodePolyIdPoly(ref)], getPolyRefBase(target) | PolyRef(targetCon->poly), 0xff,
+                  uint8_t(side == -1 ? 0xff : side));
   }
 }
 

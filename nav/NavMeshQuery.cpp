@@ -42,6 +42,132 @@ inline bool wholeEdgeMidPoint(const Link& link, const MeshTile* fromTile, const 
   return true;
 }
 
+// A poly ref decoded with the mesh's fields held in locals: the search loops' node writes (uint8_t
+// flags may alias anything) would otherwise reload them through the mesh for every link. Valid
+// only for refs known to be valid (no salt or range check).
+struct RefDecoder {
+  const MeshTile* tiles;
+  uint32_t polyBits, tileMask, polyMask;
+  explicit RefDecoder(const NavMesh& mesh)
+      : tiles(mesh.getTile(0)), polyBits(mesh.polyBits()), tileMask((1u << mesh.tileBits()) - 1),
+        polyMask((1u << mesh.polyBits()) - 1) {}
+  void decode(PolyRef ref, const MeshTile** t, const Poly** p) const {
+    const MeshTile* tile = &tiles[(ref >> polyBits) & tileMask];
+    *t = tile;
+    *p = &tile->polys[ref & polyMask];
+  }
+};
+
+// Cost of moving a -> b inside curPoly, between prev and next: with a plain filter distance *
+// curAreaCost (the caller's lookup of curPoly's area cost), otherwise the filter's getCost.
+__attribute__((always_inline)) inline float stepCost(bool plain, const QueryFilter* filter, float curAreaCost,
+                                                     const float* a, const float* b, PolyRef prevRef,
+                                                     const MeshTile* prevTile, const Poly* prevPoly, PolyRef curRef,
+                                                     const MeshTile* curTile, const Poly* curPoly, PolyRef nextRef,
+                                                     const MeshTile* nextTile, const Poly* nextPoly) {
+  return plain ? vdist(a, b) * curAreaCost
+               : filter->getCost(a, b, prevRef, prevTile, prevPoly, curRef, curTile, curPoly, nextRef, nextTile,
+                                 nextPoly);
+}
+
+// Puts node in the open list: pushed (and flagged NODE_OPEN) on first opening, otherwise the
+// heap is restored after its total dropped (decrease-key).
+__attribute__((always_inline)) inline void openNode(OpenList& open, Node* node) {
+  if (node->flags & NODE_OPEN) {
+    open.modify(node);
+  } else {
+    node->flags |= NODE_OPEN;
+    open.push(node);
+  }
+}
+
+// The first half of a relaxation, shared by findPath and the sliced search: starts the observer's
+// event for the link and decodes its neighbour. False when the link is skipped: no neighbour, the
+// expanded polygon's parent, or a polygon the filter refuses (the flag test inlined when plain).
+template <bool OBSERVE>
+__attribute__((always_inline)) inline bool acceptNeighbour(PolyRef bestRef, PolyRef neighbourRef, PolyRef parentRef,
+                                                           const RefDecoder& refs, bool plain,
+                                                           QueryFilter::FlagTest flags, const QueryFilter* filter,
+                                                           const MeshTile** neighbourTile, const Poly** neighbourPoly,
+                                                           RelaxEvent& ev, SearchObserver* observer) {
+  if (OBSERVE) {
+    ev = RelaxEvent{bestRef, neighbourRef};
+    if (!neighbourRef) return false;
+    if (neighbourRef == parentRef) {
+      ev.result = RELAX_REJECT_PARENT;
+      observer->onRelax(ev);
+      return false;
+    }
+  } else if ((neighbourRef == 0) | (neighbourRef == parentRef)) { // one branch
+    return false;
+  }
+  refs.decode(neighbourRef, neighbourTile, neighbourPoly);
+  if (plain ? !flags.passes((*neighbourPoly)->flags)
+            : !filter->passFilter(neighbourRef, *neighbourTile, *neighbourPoly)) {
+    if (OBSERVE) {
+      ev.result = RELAX_REJECT_FILTERED;
+      observer->onRelax(ev);
+    }
+    return false;
+  }
+  return true;
+}
+
+// The second half of a relaxation, shared by findPath and the sliced search: from the neighbour's
+// node, its candidate position npos and its candidate cost g up to npos, to the open list.
+// atEnd: the neighbour is the end polygon, whose cost runs on to the end position (endCost(),
+// evaluated only there) and whose heuristic is 0. FIXED_POS: the node keeps the position of its
+// first visit (npos is node->pos), so its heuristic is fixed and a cost no lower than its own
+// cannot give a lower total: rejected without computing h (rounding is monotonic; a NaN cost
+// falls through). Otherwise npos is copied into the node when it is accepted.
+// Accepted: parent = parentIdx, the NODE_PARENT_DETACHED bit = detached (0 or the bit), pushed or
+// decreased; the best-so-far (least heuristic) node updated, and *viewBest too when given.
+template <bool OBSERVE, bool FIXED_POS, class EndCost>
+__attribute__((always_inline)) inline void relaxNode(OpenList& open, Node* node, const float* npos, float cost,
+                                                     bool atEnd, const EndCost& endCost, const float* endPos,
+                                                     float hscale, uint32_t parentIdx, uint8_t detached,
+                                                     float& bestHeuristic, Node*& bestNode, const Node** viewBest,
+                                                     RelaxEvent& ev, SearchObserver* observer) {
+  const bool reached = (node->flags & (NODE_OPEN | NODE_CLOSED)) != 0;
+  float heuristic = 0;
+  if (atEnd) {
+    cost = cost + endCost();
+  } else {
+    if (!OBSERVE && FIXED_POS && reached && cost >= node->cost) return;
+    heuristic = vdist(npos, endPos) * hscale;
+  }
+  const float total = cost + heuristic;
+  if (OBSERVE) {
+    ev.cost = cost;
+    ev.heuristic = heuristic;
+    ev.total = total;
+  }
+  // Written as !(<) so a NaN total (e.g. 0 area cost * an infinite distance from a far-off start
+  // position) never reopens a node: with >= such nodes were reopened forever (fuzz_query hang).
+  if (reached && !(total < node->total)) {
+    if (OBSERVE) {
+      ev.result = RELAX_REJECT_WORSE;
+      observer->onRelax(ev);
+    }
+    return;
+  }
+  if (!FIXED_POS) vcopy(node->pos, npos);
+  node->parent = parentIdx;
+  node->flags = uint8_t((node->flags & ~(NODE_CLOSED | NODE_PARENT_DETACHED)) | detached);
+  node->cost = cost;
+  node->total = total;
+  openNode(open, node);
+  if (heuristic < bestHeuristic) {
+    bestHeuristic = heuristic;
+    bestNode = node;
+    if (viewBest) *viewBest = node;
+  }
+  if (OBSERVE) {
+    ev.result = (ev.previousFlags & (NODE_OPEN | NODE_CLOSED)) ? RELAX_ACCEPT_BETTER : RELAX_ACCEPT_NEW;
+    observer->onRelax(ev);
+  }
+}
+
 struct CollectPolys {
   PolyRef* polys;
   int maxPolys;
@@ -543,17 +669,9 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
   };
 
   // Hoisted ref decoding (the mesh cannot change during the search) and filter fields.
-  const MeshTile* const tiles = m_nav->getTile(0);
-  const uint32_t polyBits = m_nav->polyBits();
-  const uint32_t tileMask = (1u << m_nav->tileBits()) - 1;
-  const uint32_t polyMask = (1u << polyBits) - 1;
+  const RefDecoder refs(*m_nav);
   const QueryFilter::FlagTest flags = filter->flagTest();
   const float* const areaCost = filter->areaCosts();
-  auto decode = [&](PolyRef ref, const MeshTile** t, const Poly** p) {
-    const MeshTile* tile = &tiles[(ref >> polyBits) & tileMask];
-    *t = tile;
-    *p = &tile->polys[ref & polyMask];
-  };
 
   while (!m_openList.empty()) {
     if (OBSERVE && !m_observer->beforeExpand(expanded)) {
@@ -573,13 +691,13 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
     const PolyRef bestRef = bestNode->id;
     const MeshTile* bestTile = nullptr;
     const Poly* bestPoly = nullptr;
-    decode(bestRef, &bestTile, &bestPoly);
+    refs.decode(bestRef, &bestTile, &bestPoly);
 
     PolyRef parentRef = 0;
     const MeshTile* parentTile = nullptr;
     const Poly* parentPoly = nullptr;
     if (bestNode->parent) parentRef = m_nodePool.nodeAtIdx(bestNode->parent)->id;
-    if (!PLAIN && parentRef) decode(parentRef, &parentTile, &parentPoly);
+    if (!PLAIN && parentRef) refs.decode(parentRef, &parentTile, &parentPoly);
     const float bestAreaCost = areaCost[bestPoly->getArea()];
 
     const uint32_t bestIdx = m_nodePool.nodeIdx(bestNode);
@@ -587,29 +705,11 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
     for (uint32_t i = bestPoly->firstLink; i != NULL_LINK; i = links[i].next) {
       const Link& link = links[i];
       const PolyRef neighbourRef = link.ref;
-      if (OBSERVE) {
-        ev = RelaxEvent{bestRef, neighbourRef};
-        if (!neighbourRef) continue;
-        if (neighbourRef == parentRef) {
-          relax(RELAX_REJECT_PARENT);
-          continue;
-        }
-      } else if ((neighbourRef == 0) | (neighbourRef == parentRef)) { // one branch
-        continue;
-      }
-
       const MeshTile* neighbourTile = nullptr;
       const Poly* neighbourPoly = nullptr;
-      decode(neighbourRef, &neighbourTile, &neighbourPoly);
-      if (PLAIN) {
-        if (!flags.passes(neighbourPoly->flags)) {
-          if (OBSERVE) relax(RELAX_REJECT_FILTERED);
-          continue;
-        }
-      } else if (!filter->passFilter(neighbourRef, neighbourTile, neighbourPoly)) {
-        if (OBSERVE) relax(RELAX_REJECT_FILTERED);
+      if (!acceptNeighbour<OBSERVE>(bestRef, neighbourRef, parentRef, refs, PLAIN, flags, filter, &neighbourTile,
+                                    &neighbourPoly, ev, m_observer))
         continue;
-      }
 
       // A tile-border poly gets one node per crossing side.
       const uint8_t crossSide = link.side != 0xff ? uint8_t(link.side >> 1) : 0;
@@ -629,7 +729,6 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
       // heuristic is fixed too.
       // CLOSEST: the candidate position through this parent; kept only if the path is cheaper.
       float candPos[3];
-      float candHeuristic = 0;
       if (CLOSEST) {
         float left[3], right[3];
         if (statusFailed(portalPoints(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile, left,
@@ -638,71 +737,22 @@ Status NavMeshQuery::findPathImpl(PolyRef startRef, PolyRef endRef, const float*
           continue;
         }
         closestPointOnPortal(bestNode->pos, left, right, candPos);
-        candHeuristic = vdist(candPos, endPos) * hscale;
       } else if (neighbourNode->flags == 0) {
         if (!wholeEdgeMidPoint(link, bestTile, bestPoly, neighbourPoly, neighbourNode->pos))
           edgeMidPoint(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile, neighbourNode->pos);
       }
       const float* const npos = CLOSEST ? candPos : neighbourNode->pos;
-
-      float cost, heuristic;
-      const float curCost =
-          PLAIN ? vdist(bestNode->pos, npos) * bestAreaCost
-                : filter->getCost(bestNode->pos, npos, parentRef, parentTile, parentPoly, bestRef, bestTile, bestPoly,
-                                  neighbourRef, neighbourTile, neighbourPoly);
-      if (neighbourRef == endRef) {
-        // The last polygon's cost runs to the end position itself.
-        const float endCost =
-            PLAIN ? vdist(npos, endPos) * areaCost[neighbourPoly->getArea()]
-                  : filter->getCost(npos, endPos, bestRef, bestTile, bestPoly, neighbourRef, neighbourTile, neighbourPoly,
-                                    0, nullptr, nullptr);
-        cost = bestNode->cost + curCost + endCost;
-        heuristic = 0;
-      } else {
-        cost = bestNode->cost + curCost;
-        if (CLOSEST) {
-          heuristic = candHeuristic;
-        } else {
-          // A node reached before keeps its position, so its heuristic h is fixed and its total
-          // is cost + h: rounding is monotonic, so a cost no lower than its own cannot give a
-          // lower total and the node is rejected without computing h (a NaN cost falls through).
-          if (!OBSERVE && (neighbourNode->flags & (NODE_OPEN | NODE_CLOSED)) && cost >= neighbourNode->cost) continue;
-          heuristic = vdist(neighbourNode->pos, endPos) * hscale;
-        }
-      }
-      const float total = cost + heuristic;
-      if (OBSERVE) {
-        ev.cost = cost;
-        ev.heuristic = heuristic;
-        ev.total = total;
-      }
-
-      // Written as !(<) so a NaN total (e.g. 0 area cost * an infinite distance from a far-off start
-      // position) never reopens a node: with >= such nodes were reopened forever (fuzz_query hang).
-      if ((neighbourNode->flags & (NODE_OPEN | NODE_CLOSED)) && !(total < neighbourNode->total)) {
-        if (OBSERVE) relax(RELAX_REJECT_WORSE);
-        continue;
-      }
-
-      if (CLOSEST) vcopy(neighbourNode->pos, candPos);
-      neighbourNode->parent = bestIdx;
-      neighbourNode->flags = uint8_t(neighbourNode->flags & ~NODE_CLOSED);
-      neighbourNode->cost = cost;
-      neighbourNode->total = total;
-      if (neighbourNode->flags & NODE_OPEN) {
-        m_openList.modify(neighbourNode);
-      } else {
-        neighbourNode->flags |= NODE_OPEN;
-        m_openList.push(neighbourNode);
-      }
-      if (heuristic < lastBestNodeCost) {
-        lastBestNodeCost = heuristic;
-        lastBestNode = neighbourNode;
-        if (OBSERVE) m_bestNode = neighbourNode;
-      }
-      if (OBSERVE) {
-        relax((ev.previousFlags & (NODE_OPEN | NODE_CLOSED)) ? RELAX_ACCEPT_BETTER : RELAX_ACCEPT_NEW);
-      }
+      const float curCost = stepCost(PLAIN, filter, bestAreaCost, bestNode->pos, npos, parentRef, parentTile,
+                                     parentPoly, bestRef, bestTile, bestPoly, neighbourRef, neighbourTile,
+                                     neighbourPoly);
+      // The last polygon's cost runs to the end position itself.
+      auto endCost = [&] {
+        return stepCost(PLAIN, filter, areaCost[neighbourPoly->getArea()], npos, endPos, bestRef, bestTile, bestPoly,
+                        neighbourRef, neighbourTile, neighbourPoly, 0, nullptr, nullptr);
+      };
+      relaxNode<OBSERVE, !CLOSEST>(m_openList, neighbourNode, npos, bestNode->cost + curCost, neighbourRef == endRef,
+                                   endCost, endPos, hscale, bestIdx, 0, lastBestNodeCost, lastBestNode,
+                                   OBSERVE ? &m_bestNode : nullptr, ev, m_observer);
     }
   }
   m_bestNode = lastBestNode;
@@ -805,12 +855,7 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
     ev.result = r;
     observer->onRelax(ev);
   };
-  // Neighbour refs decoded with the mesh's fields held in locals: the node writes below (uint8_t
-  // flags may alias anything) would otherwise reload them through m_nav for every link.
-  const MeshTile* const tiles = m_nav->getTile(0);
-  const uint32_t polyBits = m_nav->polyBits();
-  const uint32_t tileMask = (1u << m_nav->tileBits()) - 1;
-  const uint32_t polyMask = (1u << polyBits) - 1;
+  const RefDecoder refs(*m_nav);
   const PolyRef endRef = m_query.endRef;
   float endPos[3];
   vcopy(endPos, m_query.endPos);
@@ -835,8 +880,7 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
     const MeshTile* bestTile = nullptr;
     const Poly* bestPoly = nullptr;
     if (FAST) {
-      bestTile = &tiles[(bestRef >> polyBits) & tileMask];
-      bestPoly = &bestTile->polys[bestRef & polyMask];
+      refs.decode(bestRef, &bestTile, &bestPoly);
     } else if (statusFailed(m_nav->getTileAndPolyByRef(bestRef, &bestTile, &bestPoly))) {
       // The polygon disappeared during the search.
       m_query.status = FAILURE;
@@ -875,23 +919,11 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
     const Link* const links = bestTile->links;
     for (uint32_t i = bestPoly->firstLink; i != NULL_LINK; i = links[i].next) {
       const PolyRef neighbourRef = links[i].ref;
-      if (OBSERVE) {
-        ev = RelaxEvent{bestRef, neighbourRef};
-        if (!neighbourRef) continue;
-        if (neighbourRef == parentRef) {
-          relax(RELAX_REJECT_PARENT);
-          continue;
-        }
-      } else if ((neighbourRef == 0) | (neighbourRef == parentRef)) { // one branch
+      const MeshTile* neighbourTile = nullptr;
+      const Poly* neighbourPoly = nullptr;
+      if (!acceptNeighbour<OBSERVE>(bestRef, neighbourRef, parentRef, refs, plain, flags, filter, &neighbourTile,
+                                    &neighbourPoly, ev, observer))
         continue;
-      }
-      const MeshTile* const neighbourTile = &tiles[(neighbourRef >> polyBits) & tileMask];
-      const Poly* const neighbourPoly = &neighbourTile->polys[neighbourRef & polyMask];
-      if (plain ? !flags.passes(neighbourPoly->flags)
-                : !filter->passFilter(neighbourRef, neighbourTile, neighbourPoly)) {
-        if (OBSERVE) relax(RELAX_REJECT_FILTERED);
-        continue;
-      }
 
       // The sliced search keeps one node per polygon (no crossing-side state), like Detour's.
       Node* neighbourNode = m_nodePool.getNode(neighbourRef, 0);
@@ -917,65 +949,27 @@ Status NavMeshQuery::updateSlicedImpl(int maxIter, int* doneIters) {
           edgeMidPoint(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile, neighbourNode->pos);
       }
 
-      float cost = 0, heuristic = 0;
       bool foundShortCut = false;
       rayHit.pathCost = rayHit.t = 0;
       if (tryLOS) {
         raycast(parentRef, parentNode->pos, neighbourNode->pos, filter, RAYCAST_USE_COSTS, &rayHit, grandpaRef);
         foundShortCut = rayHit.t >= 1.0f;
       }
-      if (foundShortCut) {
-        cost = parentNode->cost + rayHit.pathCost;
-      } else {
-        const float curCost =
-            plain ? vdist(bestNode->pos, neighbourNode->pos) * areaCost[bestPoly->getArea()]
-                  : filter->getCost(bestNode->pos, neighbourNode->pos, parentRef, parentTile, parentPoly, bestRef,
-                                    bestTile, bestPoly, neighbourRef, neighbourTile, neighbourPoly);
-        cost = bestNode->cost + curCost;
-      }
-      if (neighbourRef == endRef) {
-        const float endCost =
-            plain ? vdist(neighbourNode->pos, endPos) * areaCost[neighbourPoly->getArea()]
-                  : filter->getCost(neighbourNode->pos, endPos, bestRef, bestTile, bestPoly, neighbourRef,
-                                    neighbourTile, neighbourPoly, 0, nullptr, nullptr);
-        cost = cost + endCost;
-        heuristic = 0;
-      } else {
-        // As in findPath: the node's heuristic is fixed, so no lower cost means no lower total.
-        if (!OBSERVE && (neighbourNode->flags & (NODE_OPEN | NODE_CLOSED)) && cost >= neighbourNode->cost) continue;
-        heuristic = vdist(neighbourNode->pos, endPos) * hscale;
-      }
-      const float total = cost + heuristic;
-      if (OBSERVE) {
-        ev.cost = cost;
-        ev.heuristic = heuristic;
-        ev.total = total;
-        ev.shortcut = foundShortCut;
-      }
-      // Written as !(<) so a NaN total (e.g. 0 area cost * an infinite distance from a far-off start
-      // position) never reopens a node: with >= such nodes were reopened forever (fuzz_query hang).
-      if ((neighbourNode->flags & (NODE_OPEN | NODE_CLOSED)) && !(total < neighbourNode->total)) {
-        if (OBSERVE) relax(RELAX_REJECT_WORSE);
-        continue;
-      }
-
-      neighbourNode->parent = foundShortCut ? bestNode->parent : bestIdx;
-      neighbourNode->flags = uint8_t(neighbourNode->flags & ~(NODE_CLOSED | NODE_PARENT_DETACHED));
-      neighbourNode->cost = cost;
-      neighbourNode->total = total;
-      if (foundShortCut) neighbourNode->flags |= NODE_PARENT_DETACHED;
-      if (neighbourNode->flags & NODE_OPEN) {
-        m_openList.modify(neighbourNode);
-      } else {
-        neighbourNode->flags |= NODE_OPEN;
-        m_openList.push(neighbourNode);
-      }
-      if (heuristic < m_query.lastBestNodeCost) {
-        m_query.lastBestNodeCost = heuristic;
-        m_query.lastBestNode = neighbourNode;
-        m_bestNode = neighbourNode;
-      }
-      if (OBSERVE) relax((ev.previousFlags & (NODE_OPEN | NODE_CLOSED)) ? RELAX_ACCEPT_BETTER : RELAX_ACCEPT_NEW);
+      const float cost = foundShortCut ? parentNode->cost + rayHit.pathCost
+                                       : bestNode->cost + stepCost(plain, filter, areaCost[bestPoly->getArea()],
+                                                                   bestNode->pos, neighbourNode->pos, parentRef,
+                                                                   parentTile, parentPoly, bestRef, bestTile,
+                                                                   bestPoly, neighbourRef, neighbourTile,
+                                                                   neighbourPoly);
+      if (OBSERVE) ev.shortcut = foundShortCut;
+      auto endCost = [&] {
+        return stepCost(plain, filter, areaCost[neighbourPoly->getArea()], neighbourNode->pos, endPos, bestRef,
+                        bestTile, bestPoly, neighbourRef, neighbourTile, neighbourPoly, 0, nullptr, nullptr);
+      };
+      relaxNode<OBSERVE, true>(m_openList, neighbourNode, neighbourNode->pos, cost, neighbourRef == endRef, endCost,
+                               endPos, hscale, foundShortCut ? bestNode->parent : bestIdx,
+                               foundShortCut ? uint8_t(NODE_PARENT_DETACHED) : uint8_t(0), m_query.lastBestNodeCost,
+                               m_query.lastBestNode, &m_bestNode, ev, observer);
     }
   }
 
@@ -1740,12 +1734,7 @@ Status NavMeshQuery::findDistanceToWall(PolyRef startRef, const float* centerPos
       neighbourNode->flags = uint8_t(neighbourNode->flags & ~NODE_CLOSED);
       neighbourNode->parent = m_nodePool.getNodeIdx(bestNode);
       neighbourNode->total = total;
-      if (neighbourNode->flags & NODE_OPEN) {
-        m_openList.modify(neighbourNode);
-      } else {
-        neighbourNode->flags |= NODE_OPEN;
-        m_openList.push(neighbourNode);
-      }
+      openNode(m_openList, neighbourNode);
     }
   }
 

@@ -1,6 +1,7 @@
 #include "nav/PortalCache.h"
 
 #include "nav/NavMath.h"
+#include "nav/base/BitMath.h"
 
 #include <cstring>
 #include <new>
@@ -9,7 +10,7 @@ namespace nav {
 
 bool PortalCache::init(int entries) {
   if (entries < 1) return false;
-  const uint32_t n = nextPow2(uint32_t(entries));
+  const uint32_t n = base::nextPow2(uint32_t(entries));
   m_owned.reset(new (std::nothrow) Entry[n]());
   if (!m_owned) {
     m_entries = nullptr;

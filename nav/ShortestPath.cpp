@@ -11,6 +11,7 @@
 #include "nav/NavMath.h"
 #include "nav/NavMesh.h"
 #include "nav/QueryFilter.h"
+#include "nav/base/BitMath.h"
 
 #include <cfloat>
 #include <cmath>
@@ -153,7 +154,9 @@ struct ShortestPath::Slot {
 
 ShortestPath::ShortestPath() = default;
 
-ShortestPath::~ShortestPath() {
+ShortestPath::~ShortestPath() { freeArrays(); }
+
+void ShortestPath::freeArrays() {
   delete[] m_nodes;
   delete[] m_roots;
   delete[] m_heap;
@@ -171,30 +174,18 @@ ShortestPath::~ShortestPath() {
 
 Status ShortestPath::init(const NavMesh* mesh, int maxNodes) {
   if (!mesh || maxNodes < 16 || maxNodes > (1 << 24)) return FAILURE | INVALID_PARAM;
-  delete[] m_nodes;
-  delete[] m_roots;
-  delete[] m_heap;
-  delete[] m_scratch;
-  delete[] m_slots;
-  delete[] m_slotMove;
-  delete[] m_edgeHeads;
-  delete[] m_cornerTiles;
-  delete[] m_cornerState;
-  delete[] m_cornerFlags;
-  delete[] m_polyTiles;
-  delete[] m_polyRecs;
-  delete[] m_linkRecs;
+  freeArrays();
   m_mesh = mesh;
   m_maxNodes = maxNodes;
   m_maxRoots = maxNodes * 2;
-  const uint32_t slotCount = nextPow2(uint32_t(maxNodes) * 4);
+  const uint32_t slotCount = base::nextPow2(uint32_t(maxNodes) * 4);
   m_nodes = new (std::nothrow) Node[size_t(m_maxNodes)];
   m_roots = new (std::nothrow) Root[size_t(m_maxRoots)];
   m_heap = new (std::nothrow) HeapItem[size_t(m_maxNodes)];
   m_scratch = new (std::nothrow) int[size_t(m_maxRoots)];
   m_slots = new (std::nothrow) Slot[slotCount];
   m_slotMove = new (std::nothrow) Slot[slotCount / 8 * 3 + 1];
-  const uint32_t edgeHeads = navMin(nextPow2(uint32_t(maxNodes)), kMaxEdgeHeads);
+  const uint32_t edgeHeads = navMin(base::nextPow2(uint32_t(maxNodes)), kMaxEdgeHeads);
   m_edgeHeads = new (std::nothrow) EdgeHead[edgeHeads];
   m_edgeMask = edgeHeads - 1;
   // Corner cache: room for twice the vertices loaded now (at least 32 K), for up to 64 K tiles.

@@ -157,6 +157,7 @@ public:
   struct LinkRec;
 
 private:
+  void freeArrays(); ///< Every array init allocates (destructor, re-init).
   // Search steps (ShortestPath.cpp).
   int expandNode(int n); ///< Returns a node to expand right away (intermediate pruning), or -1.
   void flushDeferred();

@@ -1,6 +1,7 @@
 // TileSetFile.cpp: MSET tile-set files (RecastDemo's format), with validation and atomic writes.
 #include "nav/TileSetFile.h"
 
+#include "nav/FileMessages.h"
 #include "nav/base/AtomicFile.h"
 
 #include <algorithm>
@@ -12,20 +13,8 @@
 
 namespace nav {
 
-namespace {
-
-Status fail(std::string* why, Status s, const std::string& msg) {
-  if (why) *why = msg;
-  return s;
-}
-
-std::string fmt(const char* f, long long a = 0, long long b = 0, long long c = 0, long long d = 0) {
-  char buf[256];
-  std::snprintf(buf, sizeof buf, f, a, b, c, d);
-  return buf;
-}
-
-} // namespace
+using filemsg::fail;
+using filemsg::fmt;
 
 Status loadTileSet(const uint8_t* buf, size_t size, NavMesh& mesh, std::string* why, const char* name) {
   const std::string src = name ? name : "<memory>";

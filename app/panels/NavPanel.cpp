@@ -2,14 +2,15 @@
 #include "app/NavState.h"
 #include "app/Document.h"
 #include "app/panels/Panels.h"
-#include "nav/bake/Areas.h"
+#include "app/tools/BakeButtonUi.h"
+#include "nav/NavAreas.h"
 
 #include <imgui.h>
 
 namespace navbench {
 
 bool drawNavPanel(NavState& nav, NavDrawOptions& draw, unsigned hoveredRef, bool hoverHit, const float* hoverPos,
-                  bool* open, BakePanel& bake, Log& log) {
+                  bool* open, BakeRunner& bake, Log& log) {
   bool changed = false;
   ImGui::SetNextWindowPos(ImVec2(ImGui::GetMainViewport()->Size.x - 300, 330), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(290, 380), ImGuiCond_FirstUseEver);
@@ -19,7 +20,7 @@ bool drawNavPanel(NavState& nav, NavDrawOptions& draw, unsigned hoveredRef, bool
     return false;
   }
   if (!nav.loaded()) {
-    bake.drawNoNavmesh(log); // Bake (or its progress), or open a .bin
+    drawNoNavmesh(bake, log); // Bake (or its progress), or open a .bin
   } else {
     ImGui::TextWrapped("%s", nav.path().c_str());
     ImGui::Text("%d tiles, %d polys", nav.tileCount(), nav.polyCount());
@@ -55,17 +56,17 @@ bool drawNavPanel(NavState& nav, NavDrawOptions& draw, unsigned hoveredRef, bool
   }
   if (ImGui::CollapsingHeader("Filter", ImGuiTreeNodeFlags_DefaultOpen)) {
     nav::QueryFilter& f = nav.filter();
-    static const char* flagNames[nav::bake::FLAG_NAMED_COUNT] = {"walk", "swim", "door", "jump", "disabled"};
+    static const char* flagNames[nav::FLAG_NAMED_COUNT] = {"walk", "swim", "door", "jump", "disabled"};
     ImGui::TextUnformatted("Include");
     unsigned inc = f.getIncludeFlags(), exc = f.getExcludeFlags();
-    for (int i = 0; i < nav::bake::FLAG_NAMED_COUNT; ++i) {
+    for (int i = 0; i < nav::FLAG_NAMED_COUNT; ++i) {
       ImGui::PushID(i);
       ImGui::SameLine();
       if (ImGui::CheckboxFlags(flagNames[i], &inc, 1u << i)) changed = true;
       ImGui::PopID();
     }
     ImGui::TextUnformatted("Exclude");
-    for (int i = 0; i < nav::bake::FLAG_NAMED_COUNT; ++i) {
+    for (int i = 0; i < nav::FLAG_NAMED_COUNT; ++i) {
       ImGui::PushID(100 + i);
       ImGui::SameLine();
       if (ImGui::CheckboxFlags(flagNames[i], &exc, 1u << i)) changed = true;
@@ -73,8 +74,8 @@ bool drawNavPanel(NavState& nav, NavDrawOptions& draw, unsigned hoveredRef, bool
     }
     f.setIncludeFlags(uint16_t(inc));
     f.setExcludeFlags(uint16_t(exc));
-    static const char* areaNames[nav::bake::AREA_NAMED_COUNT] = {"ground", "water", "road", "door", "grass", "jump"};
-    for (int a = 0; a < nav::bake::AREA_NAMED_COUNT; ++a) {
+    static const char* areaNames[nav::AREA_NAMED_COUNT] = {"ground", "water", "road", "door", "grass", "jump"};
+    for (int a = 0; a < nav::AREA_NAMED_COUNT; ++a) {
       ImGui::PushID(200 + a);
       float c = f.getAreaCost(a), e = f.getAreaEnterCost(a);
       const ImU32 col = areaColor(uint8_t(a), 255);
@@ -107,9 +108,9 @@ bool drawNavPanel(NavState& nav, NavDrawOptions& draw, unsigned hoveredRef, bool
     }
     if (ImGui::Button("Defaults")) {
       nav::QueryFilter d;
-      nav::bake::applyDefaultAreaCosts(d);
-      d.setIncludeFlags(nav::bake::FLAG_ALL ^ nav::bake::FLAG_DISABLED);
-      d.setExcludeFlags(nav::bake::FLAG_DISABLED);
+      nav::applyDefaultAreaCosts(d);
+      d.setIncludeFlags(nav::FLAG_ALL ^ nav::FLAG_DISABLED);
+      d.setExcludeFlags(nav::FLAG_DISABLED);
       f = d;
       nav.setMaxNodes(4096);
       changed = true;

@@ -90,16 +90,16 @@ void drawLogPanel(Log& log, bool* open, const PanelLayout& layout);
 /// Small translucent overlay in the top-right corner of the 3D view.
 void drawStatsOverlay(const FrameStats& stats, float menuBarHeight);
 
-class BakePanel;
+class BakeRunner;
 class Level;
 class NavState;
 struct NavDrawOptions;
 
 /// Navmesh facts, drawing toggles, the hovered poly and the query filter (flags, area costs,
-/// heuristic scale, node budget); with no navmesh open, the Bake panel's offer to bake one.
+/// heuristic scale, node budget); with no navmesh open, the offer to bake one (BakeButtonUi.h).
 /// Returns true when the filter or node budget changed.
 bool drawNavPanel(NavState& nav, NavDrawOptions& draw, unsigned hoveredRef, bool hoverHit, const float* hoverPos,
-                  bool* open, BakePanel& bake, Log& log);
+                  bool* open, BakeRunner& bake, Log& log);
 
 /// The keyboard and mouse shortcuts (F1).
 void drawHelpWindow(bool* open);

@@ -1,17 +1,12 @@
 #include "app/tools/EditToolUi.h"
 
-#include "app/LevelEditor.h"
+#include "app/model/LevelEditor.h"
 #include "app/Log.h"
 
 #include <imgui.h>
 #include <nlohmann/json.hpp>
 
 namespace navbench::edit {
-
-std::string areaLabel(uint8_t area) {
-  const char* n = nav::bake::areaName(area);
-  return n ? std::string(n) : std::to_string(int(area));
-}
 
 void markItem(Rects* rects, const std::string& key) {
   if (!rects) return;
@@ -60,25 +55,11 @@ bool areaPicker(const char* id, uint8_t* area, Rects* rects) {
   return changed;
 }
 
-void Message::set(Log* log, const std::string& t, bool isError) {
-  text = t;
-  error = isError;
-  if (log) {
-    if (isError) log->error(t);
-    else log->info(t);
-  }
-}
-
-void Message::show() const {
-  if (text.empty()) return;
-  ImGui::PushStyleColor(ImGuiCol_Text, error ? ImVec4(1, 0.45f, 0.3f, 1) : ImVec4(0.5f, 0.9f, 0.5f, 1));
-  ImGui::TextWrapped("%s", text.c_str());
+void show(const EditMessage& msg) {
+  if (msg.text.empty()) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, msg.error ? ImVec4(1, 0.45f, 0.3f, 1) : ImVec4(0.5f, 0.9f, 0.5f, 1));
+  ImGui::TextWrapped("%s", msg.text.c_str());
   ImGui::PopStyleColor();
-}
-
-void Message::dump(nlohmann::json& out) const {
-  out["message"] = text;
-  out["messageIsError"] = error;
 }
 
 bool editorStatus(LevelEditor* editor) {
@@ -101,15 +82,34 @@ bool editorStatus(LevelEditor* editor) {
   return true;
 }
 
-void saveButton(LevelEditor* editor, Log* log, Message* msg, Rects* rects) {
+void Message::set(Log* log, const std::string& t, bool isError) {
+  if (isError) {
+    fail(log, t);
+    return;
+  }
+  done(t);
+  if (log) log->info(t);
+}
+
+void showMessage(const EditMessage& msg) {
+  if (msg.text.empty()) return;
+  if (msg.error) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.35f, 1.0f));
+  ImGui::TextWrapped("%s", msg.text.c_str());
+  if (msg.error) ImGui::PopStyleColor();
+}
+
+void saveButton(LevelEditor* editor, Log* log, EditMessage* msg, Rects* rects) {
   const bool unsaved = editor && editor->unsaved();
   const bool clicked = ImGui::Button(unsaved ? "Save level file *" : "Save level file");
   markItem(rects, "save");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Writes the volumes and links into the level file and the navmesh into its .bin");
   if (!clicked || !editor) return;
   std::string why;
-  if (editor->saveLevel(&why)) msg->set(log, "level file saved", false);
-  else msg->set(log, "save: " + why, true);
+  if (editor->saveLevel(&why)) {
+    msg->done("level file saved");
+    if (log) log->info("level file saved");
+  }
+  else msg->fail(log, "save: " + why);
 }
 
 bool toolKeyPressed(int imguiKey) {

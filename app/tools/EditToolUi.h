@@ -1,10 +1,11 @@
-// EditToolUi.h: what the level edit tools (Convex Volumes, Off-Mesh Links) share: the area
-// picker, the editor's status line, the tool's message (a refused edit says why, in the panel and
-// the log), the Save level file button, and the tool keys (Enter, Delete, Esc) read while the 3D
+// EditToolUi.h: what the level edit tools' views (Convex Volumes, Off-Mesh Links, Tiles, Prune)
+// share: the area picker, the editor's status line, the tool's message (a refused edit says why,
+// in the panel and the log), the Save level file button, and the tool keys (Enter, Delete, Esc) read while the 3D
 // view has the keyboard.
 #pragma once
 
-#include "nav/bake/Areas.h"
+#include "app/model/EditMessage.h"
+#include "nav/NavAreas.h"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -18,9 +19,6 @@ class LevelEditor;
 class Log;
 
 namespace edit {
-
-/// An area by name ("water") or number ("7").
-std::string areaLabel(uint8_t area);
 
 /// A screen rectangle of a widget (min x, min y, max x, max y), for --dump-state: tests aim their
 /// clicks at the panel's widgets wherever the panel puts them.
@@ -38,14 +36,14 @@ void dumpRects(const Rects& rects, nlohmann::json& out);
 /// user changed it this frame.
 bool areaPicker(const char* id, uint8_t* area, Rects* rects = nullptr);
 
-/// The last outcome of the tool: a refused edit (error: also logged) or what was done.
-struct Message {
-  std::string text;
-  bool error = false;
+/// The tool's last outcome (app/model/EditMessage.h): green, or red for a refused edit.
+void show(const EditMessage& msg);
+/// The same in the Tiles / Prune look: the text's own colour, red for a refused edit.
+void showMessage(const EditMessage& msg);
+/// An EditMessage kept by a view (the Obstacles tool): set() logs what was done too.
+struct Message : EditMessage {
   void set(Log* log, const std::string& t, bool isError);
-  void clear() { text.clear(); error = false; }
-  void show() const;
-  void dump(nlohmann::json& out) const;
+  void show() const { edit::show(*this); }
 };
 
 /// The editor's state for the panel: why nothing can be edited (false), or ready (true) with the
@@ -54,7 +52,7 @@ bool editorStatus(LevelEditor* editor);
 
 /// The "Save level file" button (rects["save"]): writes the level file and its .bin
 /// (LevelEditor::saveLevel).
-void saveButton(LevelEditor* editor, Log* log, Message* msg, Rects* rects);
+void saveButton(LevelEditor* editor, Log* log, EditMessage* msg, Rects* rects);
 
 /// True once when `key` (an ImGuiKey_) went down, unless ImGui has the keyboard (a text field).
 /// Call from Tool::update (it reads the state of the last ImGui frame).

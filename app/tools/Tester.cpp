@@ -3,7 +3,7 @@
 #include "app/NavDraw.h"
 #include "app/NavState.h"
 #include "app/model/TesterModes.h"
-#include "app/panels/BakePanel.h"
+#include "app/tools/BakeButtonUi.h"
 #include "render/DebugDraw.h"
 
 #include <imgui.h>
@@ -77,7 +77,7 @@ void Tester::drawUi() {
   const TesterModel& m = *m_model;
   m_bakeButton[0] = m_bakeButton[1] = -1.0f;
   if (!nav() || !nav()->loaded()) {
-    if (m_ctx && m_ctx->bake && m_ctx->log) m_ctx->bake->drawNoNavmesh(*m_ctx->log, m_bakeButton); // Bake, or its progress
+    if (m_ctx && m_ctx->bake && m_ctx->log) drawNoNavmesh(*m_ctx->bake, *m_ctx->log, m_bakeButton); // Bake, or its progress
     else ImGui::TextWrapped("No navmesh open: open a .bin tile set (File > Open, or drop it here).");
     return;
   }

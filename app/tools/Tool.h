@@ -8,8 +8,10 @@
 // that iterate (sliced path search, path following).
 //
 // Tools own their result buffers. They reach app state only through the ToolContext given at
-// init(); it is extended (nav mesh, query, filter...) as those parts land.
+// init(): models (app/model/), never panels.
 #pragma once
+
+#include "app/model/History.h"
 
 #include <glm/glm.hpp>
 #include <nlohmann/json_fwd.hpp>
@@ -23,7 +25,7 @@ class DebugDraw;
 
 namespace navbench {
 
-class BakePanel;
+class BakeRunner;
 class Level;
 class LevelEditor;
 class Log;
@@ -40,21 +42,25 @@ struct ToolContext {
   /// or ImGui has the mouse). Set by the app; null where there is no app (tests).
   const glm::vec3* hoverPos = nullptr;
   const bool* hoverHit = nullptr;
-  /// The level's editor (convex volumes, off-mesh links, tiles, pruning; app/LevelEditor.h); null
-  /// where there is no app (tests).
+  /// The level's editor (convex volumes, off-mesh links, tiles, pruning; app/model/LevelEditor.h);
+  /// null where there is no app (tests).
   LevelEditor* editor = nullptr;
-  /// A tool calls this after it recorded an input change in its own undo list, so that the change
-  /// joins the app's one undo history (Ctrl+Z / Ctrl+Y undo edits and start / end changes in the
-  /// order they were made). May be empty.
+  /// The app's one undo history (app/model/History.h): Ctrl+Z / Ctrl+Y undo edits and start / end
+  /// changes in the order they were made. Null where there is no app.
+  History* history = nullptr;
+  /// A tool calls this after it recorded an input change in its own undo list: the tool becomes
+  /// the history's latest step (history->push(tool)). May be empty.
   std::function<void(const Tool*)> inputChanged;
-  /// The Bake panel: with no navmesh open the tools offer its bake (BakePanel::drawNoNavmesh).
-  /// Null where there is no app (tests).
-  BakePanel* bake = nullptr;
+  /// The bake runner: with no navmesh open the tools offer its bake (drawNoNavmesh,
+  /// app/tools/BakeButtonUi.h). Null where there is no app (tests).
+  BakeRunner* bake = nullptr;
 };
 
-class Tool {
+/// A tool is a HistoryClient: a tool that records input changes keeps them in its own undo list
+/// and undoes / redoes the latest when the history says so (Tester: start / end).
+class Tool : public HistoryClient {
 public:
-  virtual ~Tool() = default;
+  ~Tool() override = default;
 
   /// Short name for the tool list ("Pick", "Path find"...).
   virtual const char* name() const = 0;
@@ -89,9 +95,9 @@ public:
   virtual void onLevelChanged() { reset(); }
   /// The query filter or node budget changed: recompute results with it.
   virtual void onFilterChanged() {}
-  /// Undo / redo the last input change (Ctrl+Z / Ctrl+Y); default: nothing.
-  virtual void undo() {}
-  virtual void redo() {}
+  /// Undo / redo the last input change (the history's Ctrl+Z / Ctrl+Y); default: nothing.
+  void undo() override {}
+  void redo() override {}
   /// The tool's inputs and results as JSON (for --dump-state and tests).
   virtual void dumpState(nlohmann::json& /*out*/) const {}
   /// Show the exact shortest path (nav::ShortestPath) next to the mode's own path, for the modes

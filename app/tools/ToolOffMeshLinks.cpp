@@ -1,6 +1,6 @@
 #include "app/tools/ToolOffMeshLinks.h"
 
-#include "app/LevelEditor.h"
+#include "app/model/LevelEditor.h"
 #include "app/NavDraw.h"
 #include "render/DebugDraw.h"
 
@@ -8,7 +8,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 
 namespace navbench {
@@ -17,14 +16,7 @@ using nav::bake::OffMeshLink;
 
 namespace {
 
-bool sameLink(const OffMeshLink& a, const OffMeshLink& b) {
-  return std::equal(a.start, a.start + 3, b.start) && std::equal(a.end, a.end + 3, b.end) && a.radius == b.radius &&
-         a.bidirectional == b.bidirectional && a.area == b.area && a.flags == b.flags && a.userId == b.userId;
-}
-
 glm::vec3 v3(const float* p) { return glm::vec3(p[0], p[1], p[2]); }
-
-float xzLength(const glm::vec3& a, const glm::vec3& b) { return std::hypot(b.x - a.x, b.z - a.z); }
 
 void drawLink(render::DebugDraw& dd, const OffMeshLink& l, uint32_t color, float width) {
   const glm::vec3 a = v3(l.start), b = v3(l.end), up(0, 0.05f, 0);
@@ -35,119 +27,19 @@ void drawLink(render::DebugDraw& dd, const OffMeshLink& l, uint32_t color, float
 
 } // namespace
 
-void ToolOffMeshLinks::reset() {
-  m_hasStart = false;
-  m_sel = -1;
-  m_msg.clear();
-}
-
-void ToolOffMeshLinks::fail(const std::string& why) { m_msg.set(m_ctx ? m_ctx->log : nullptr, "Off-Mesh Links: " + why, true); }
-
-int ToolOffMeshLinks::linkNear(const glm::vec3& p, float pickRadius) const {
-  if (!m_ctx || !m_ctx->editor) return -1;
-  const auto& ls = m_ctx->editor->links();
-  int best = -1;
-  float bestDist = 0;
-  for (size_t i = 0; i < ls.size(); ++i)
-    for (const float* e : {ls[i].start, ls[i].end}) {
-      const float d = glm::length(p - v3(e));
-      if (d < std::max(ls[i].radius, pickRadius) && (best < 0 || d < bestDist)) {
-        best = int(i);
-        bestDist = d;
-      }
-    }
-  return best;
-}
-
-void ToolOffMeshLinks::select(int index) {
-  m_sel = -1;
-  if (!m_ctx || !m_ctx->editor || index < 0 || index >= int(m_ctx->editor->links().size())) return;
-  m_sel = index;
-  m_selLink = m_editLink = m_ctx->editor->links()[size_t(index)];
-  m_msg.clear();
-}
-
-void ToolOffMeshLinks::syncSelection() {
-  if (m_sel < 0 || !m_ctx || !m_ctx->editor) return;
-  const auto& ls = m_ctx->editor->links();
-  if (m_sel < int(ls.size()) && sameLink(ls[size_t(m_sel)], m_selLink)) return;
-  for (size_t i = 0; i < ls.size(); ++i)
-    if (sameLink(ls[i], m_selLink)) {
-      m_sel = int(i);
-      return;
-    }
-  m_sel = -1;
+void ToolOffMeshLinks::init(ToolContext& ctx) {
+  Tool::init(ctx);
+  m_model.init({ctx.editor, ctx.nav, ctx.log});
 }
 
 void ToolOffMeshLinks::onClick(const glm::vec3& rayStart, const glm::vec3& hitPos, bool shift) {
-  if (!m_ctx) return;
-  syncSelection();
-  if (!m_hasStart) {
-    if (!shift) {
-      const int l = linkNear(hitPos, 0.012f * glm::length(hitPos - rayStart));
-      if (l >= 0) {
-        select(l);
-        return;
-      }
-    }
-    m_sel = -1;
-    m_hasStart = true;
-    m_start = hitPos;
-    m_msg.clear();
-    return;
-  }
-  OffMeshLink l = m_new;
-  l.start[0] = m_start.x;
-  l.start[1] = m_start.y;
-  l.start[2] = m_start.z;
-  l.end[0] = hitPos.x;
-  l.end[1] = hitPos.y;
-  l.end[2] = hitPos.z;
-  m_hasStart = false; // added or refused, the next click starts a new link
-  std::string why;
-  if (!m_ctx->editor) why = "no level editor";
-  if (!m_ctx->editor || !m_ctx->editor->addLink(l, &why)) {
-    fail("not added: " + why);
-    return;
-  }
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "added link %d: %.2f m, %s", int(m_ctx->editor->links().size()) - 1,
-                double(glm::length(hitPos - m_start)), l.bidirectional ? "both ways" : "one way");
-  m_msg.set(nullptr, buf, false); // the editor logs the edit itself
-}
-
-void ToolOffMeshLinks::applySelected(const OffMeshLink& l, const char* what) {
-  if (m_sel < 0 || !m_ctx || !m_ctx->editor) return;
-  std::string why;
-  if (!m_ctx->editor->setLink(m_sel, l, &why)) {
-    fail(std::string(what) + ": " + why);
-    m_editLink = m_selLink;
-    return;
-  }
-  m_selLink = m_editLink = l;
-  m_msg.set(nullptr, "changed link " + std::to_string(m_sel), false);
-}
-
-void ToolOffMeshLinks::removeSelected() {
-  syncSelection();
-  if (m_sel < 0 || !m_ctx || !m_ctx->editor) return;
-  std::string why;
-  const int index = m_sel;
-  if (!m_ctx->editor->removeLink(index, &why)) {
-    fail("not removed: " + why);
-    return;
-  }
-  m_sel = -1;
-  m_msg.set(nullptr, "removed link " + std::to_string(index), false);
+  if (m_ctx) m_model.click(rayStart, hitPos, shift);
 }
 
 void ToolOffMeshLinks::update(float /*dt*/) {
-  syncSelection();
-  if (edit::toolKeyPressed(ImGuiKey_Escape)) {
-    m_hasStart = false;
-    m_sel = -1;
-  }
-  if (edit::toolKeyPressed(ImGuiKey_Delete)) removeSelected();
+  m_model.syncSelection();
+  if (edit::toolKeyPressed(ImGuiKey_Escape)) m_model.clear();
+  if (edit::toolKeyPressed(ImGuiKey_Delete)) m_model.removeSelected();
 }
 
 bool ToolOffMeshLinks::optionsUi(const char* id, OffMeshLink& l, bool* radiusDone) {
@@ -164,16 +56,16 @@ bool ToolOffMeshLinks::optionsUi(const char* id, OffMeshLink& l, bool* radiusDon
   ImGui::TextUnformatted("Flags");
   ImGui::SameLine();
   const float x0 = ImGui::GetCursorPosX();
-  for (int b = 0; b < nav::bake::FLAG_NAMED_COUNT; ++b) {
+  for (int b = 0; b < nav::FLAG_NAMED_COUNT; ++b) {
     const uint16_t bit = uint16_t(1u << b);
     bool on = (l.flags & bit) != 0;
     if (b % 3 != 0) ImGui::SameLine();
     else if (b > 0) ImGui::SetCursorPosX(x0);
-    if (ImGui::Checkbox(nav::bake::flagName(bit), &on)) {
+    if (ImGui::Checkbox(nav::flagName(bit), &on)) {
       l.flags = on ? uint16_t(l.flags | bit) : uint16_t(l.flags & ~bit);
       changed = true;
     }
-    edit::markItem(&m_rects, key + ".flag." + nav::bake::flagName(bit));
+    edit::markItem(&m_rects, key + ".flag." + nav::flagName(bit));
   }
   ImGui::PopID();
   return changed;
@@ -181,36 +73,39 @@ bool ToolOffMeshLinks::optionsUi(const char* id, OffMeshLink& l, bool* radiusDon
 
 void ToolOffMeshLinks::drawUi() {
   m_rects.clear(); // only the widgets of this frame
-  LevelEditor* ed = m_ctx ? m_ctx->editor : nullptr;
+  EditLinks& m = m_model;
+  LevelEditor* ed = m.editor();
   ImGui::TextWrapped("Click the start, then the end. Click near an end to select a link (Shift: never); Del deletes, "
                      "Esc drops the start.");
   const bool ready = edit::editorStatus(ed);
-  edit::saveButton(ready ? ed : nullptr, m_ctx ? m_ctx->log : nullptr, &m_msg, &m_rects);
+  edit::saveButton(ready ? ed : nullptr, m_ctx ? m_ctx->log : nullptr, &m.message, &m_rects);
   if (ready) {
     ImGui::SameLine();
     ImGui::TextDisabled("links up to %.1f m", double(ed->maxLinkLength()));
   }
-  m_msg.show();
+  edit::show(m.message);
   ImGui::Separator();
-  syncSelection();
-  if (ed && m_sel >= 0) { // the selected link's options in place of the new one's
-    ImGui::Text("Link %d: %.2f m", m_sel, double(glm::length(v3(m_selLink.end) - v3(m_selLink.start))));
+  m.syncSelection();
+  if (ed && m.selected() >= 0) { // the selected link's options in place of the new one's
+    const OffMeshLink& sel = m.selectedLink();
+    ImGui::Text("Link %d: %.2f m", m.selected(), double(glm::length(v3(sel.end) - v3(sel.start))));
     bool radiusDone = false; // a typed radius applies when the field is left
-    if (optionsUi("sel", m_editLink, &radiusDone) || radiusDone) applySelected(m_editLink, "link not changed");
+    if (optionsUi("sel", m.editLink, &radiusDone) || radiusDone) m.applySelected(m.editLink, "link not changed");
     if (ImGui::Button("Reverse")) {
-      OffMeshLink r = m_selLink;
+      OffMeshLink r = m.selectedLink();
       std::swap_ranges(r.start, r.start + 3, r.end);
-      applySelected(r, "link not reversed");
+      m.applySelected(r, "link not reversed");
     }
     ImGui::SameLine();
-    if (ImGui::Button("Delete (Del)")) removeSelected();
+    if (ImGui::Button("Delete (Del)")) m.removeSelected();
     edit::markItem(&m_rects, "delete");
     ImGui::SameLine();
-    if (ImGui::Button("Deselect")) m_sel = -1;
+    if (ImGui::Button("Deselect")) m.select(-1);
   } else {
-    if (m_hasStart) ImGui::Text("New link from (%.1f, %.1f, %.1f)", double(m_start.x), double(m_start.y), double(m_start.z));
+    const glm::vec3& st = m.start();
+    if (m.hasStart()) ImGui::Text("New link from (%.1f, %.1f, %.1f)", double(st.x), double(st.y), double(st.z));
     else ImGui::TextUnformatted("New link");
-    optionsUi("new", m_new, nullptr);
+    optionsUi("new", m.next, nullptr);
   }
   if (!ed) return;
   const auto& ls = ed->links();
@@ -219,42 +114,34 @@ void ToolOffMeshLinks::drawUi() {
   for (size_t i = 0; i < ls.size(); ++i) {
     char label[128];
     std::snprintf(label, sizeof label, "%d: %.2f m %s, %s##link%d", int(i), double(glm::length(v3(ls[i].end) - v3(ls[i].start))),
-                  ls[i].bidirectional ? "<->" : "->", edit::areaLabel(ls[i].area).c_str(), int(i));
-    if (ImGui::Selectable(label, m_sel == int(i))) select(m_sel == int(i) ? -1 : int(i));
+                  ls[i].bidirectional ? "<->" : "->", areaLabel(ls[i].area).c_str(), int(i));
+    if (ImGui::Selectable(label, m.selected() == int(i))) m.select(m.selected() == int(i) ? -1 : int(i));
   }
 }
 
 void ToolOffMeshLinks::draw(render::DebugDraw& dd) {
   if (!m_ctx) return;
-  if (m_ctx->editor) {
-    const auto& ls = m_ctx->editor->links();
+  const EditLinks& m = m_model;
+  if (const LevelEditor* ed = m.editor()) {
+    const auto& ls = ed->links();
     for (size_t i = 0; i < ls.size(); ++i)
-      if (int(i) != m_sel) drawLink(dd, ls[i], render::rgba(255, 255, 255, 110), 1.5f);
-    if (m_sel >= 0 && m_sel < int(ls.size())) drawLink(dd, ls[size_t(m_sel)], render::rgba(255, 230, 60, 255), 3.5f);
+      if (int(i) != m.selected()) drawLink(dd, ls[i], render::rgba(255, 255, 255, 110), 1.5f);
+    if (m.selected() >= 0 && m.selected() < int(ls.size())) drawLink(dd, ls[size_t(m.selected())], render::rgba(255, 230, 60, 255), 3.5f);
   }
-  if (!m_hasStart) return;
-  dd.point(m_start, render::rgba(255, 230, 60, 255), 10.0f, false);
-  dd.circle(m_start + glm::vec3(0, 0.05f, 0), m_new.radius, render::rgba(255, 230, 60, 255), 1.5f);
+  if (!m.hasStart()) return;
+  const glm::vec3& st = m.start();
+  dd.point(st, render::rgba(255, 230, 60, 255), 10.0f, false);
+  dd.circle(st + glm::vec3(0, 0.05f, 0), m.next.radius, render::rgba(255, 230, 60, 255), 1.5f);
   // The link the next click makes: red when longer than the bake connects.
   if (m_ctx->hoverHit && m_ctx->hoverPos && *m_ctx->hoverHit) {
     const glm::vec3 e = *m_ctx->hoverPos;
-    const bool tooLong = m_ctx->editor && xzLength(m_start, e) > m_ctx->editor->maxLinkLength();
-    drawArc(dd, m_start, e, 0.25f * glm::length(e - m_start) + 0.5f,
-            tooLong ? render::rgba(255, 60, 40, 220) : render::rgba(120, 255, 120, 200), m_new.bidirectional, 2.0f);
+    drawArc(dd, st, e, 0.25f * glm::length(e - st) + 0.5f,
+            m.tooLong(e) ? render::rgba(255, 60, 40, 220) : render::rgba(120, 255, 120, 200), m.next.bidirectional, 2.0f);
   }
 }
 
 void ToolOffMeshLinks::dumpState(nlohmann::json& out) const {
-  out["hasStart"] = m_hasStart;
-  if (m_hasStart) out["start"] = {m_start.x, m_start.y, m_start.z};
-  out["bidirectional"] = m_new.bidirectional;
-  out["radius"] = m_new.radius;
-  out["area"] = int(m_new.area);
-  out["flags"] = int(m_new.flags);
-  out["selected"] = m_sel;
-  out["links"] = m_ctx && m_ctx->editor ? int(m_ctx->editor->links().size()) : 0;
-  if (m_ctx && m_ctx->editor) out["maxLinkLength"] = m_ctx->editor->maxLinkLength();
-  m_msg.dump(out);
+  m_model.dumpState(out);
   edit::dumpRects(m_rects, out["widgets"]);
 }
 

@@ -2,6 +2,7 @@
 #include "nav/bake/BakeInternal.h"
 #include "nav/bake/RecastUtil.h"
 #include "nav/bake/TriangleGrid.h"
+#include "nav/base/BitMath.h"
 
 #include <Recast.h>
 
@@ -10,9 +11,7 @@
 #include <climits>
 #include <cmath>
 #include <cstring>
-#include <mutex>
 #include <sstream>
-#include <thread>
 
 namespace nav::bake {
 
@@ -79,7 +78,7 @@ bool BakeInput::validate(std::string* why, std::vector<std::string>* warnings) c
       if (!std::isfinite(f)) return fail(name + " has a non-finite coordinate");
     if (!std::isfinite(v.hmin) || !std::isfinite(v.hmax) || v.hmin > v.hmax)
       return fail(name + " has an empty or invalid height range [" + std::to_string(v.hmin) + ", " + std::to_string(v.hmax) + "]");
-    if (v.area >= RECAST_WALKABLE_AREA) return fail(name + " has area " + std::to_string(v.area) + " (must be 0..62)");
+    if (v.area >= AREA_LIMIT) return fail(name + " has area " + std::to_string(v.area) + " (must be 0..62)");
   }
   for (size_t i = 0; i < links.size(); ++i) {
     const OffMeshLink& l = links[i];
@@ -87,7 +86,7 @@ bool BakeInput::validate(std::string* why, std::vector<std::string>* warnings) c
     for (int k = 0; k < 3; ++k)
       if (!std::isfinite(l.start[k]) || !std::isfinite(l.end[k])) return fail(name + " has a non-finite end point");
     if (!std::isfinite(l.radius) || l.radius <= 0) return fail(name + " has radius " + std::to_string(l.radius) + " (must be > 0)");
-    if (l.area >= RECAST_WALKABLE_AREA) return fail(name + " has area " + std::to_string(l.area) + " (must be 0..62)");
+    if (l.area >= AREA_LIMIT) return fail(name + " has area " + std::to_string(l.area) + " (must be 0..62)");
   }
   return true;
 }
@@ -100,8 +99,6 @@ namespace {
 
 /// Largest heightfield a bake allocates (8 bytes per cell before any span).
 constexpr long long MAX_GRID_CELLS = 64ll * 1024 * 1024;
-
-bool cancelled(const TileJobContext& c) { return c.cancel && c.cancel->load(std::memory_order_relaxed); }
 
 /// RecastDemo's rcConfig for the settings (tile-independent part).
 rcConfig makeConfig(const BakeSettings& s) {
@@ -153,17 +150,9 @@ bool buildRecastTile(const TileJobContext& c, int tx, int ty, PolyMeshData* pm, 
     out->error = msg;
     return false;
   };
-  BakeStage current = BakeStage::Prepare;
-  Clock::time_point t0 = Clock::now();
+  TileStages stages{out, c.cancel};
   auto stage = [&](BakeStage next) {
-    out->stageMs[int(current)] += msSince(t0);
-    current = next;
-    t0 = Clock::now();
-    if (cancelled(c)) {
-      out->cancelled = true;
-      out->error = "cancelled";
-      return false;
-    }
+    if (!stages.next(next)) return false;
     if (c.onStage) c.onStage(next);
     return true;
   };
@@ -308,16 +297,6 @@ void calcBounds(const BakeInput& in, float* bmin, float* bmax) {
   rcCalcBounds(in.verts.data(), in.vertCount(), bmin, bmax);
 }
 
-unsigned int nextPow2(unsigned int v) {
-  v--;
-  v |= v >> 1; v |= v >> 2; v |= v >> 4; v |= v >> 8; v |= v >> 16;
-  return v + 1;
-}
-unsigned int ilog2(unsigned int v) {
-  unsigned int r = 0;
-  while (v >>= 1) ++r;
-  return r;
-}
 
 } // namespace
 
@@ -379,7 +358,7 @@ bool detail::tiledMeshParams(const float* bmin, const BakeSettings& s, int tw, i
              " tiles; at most 16384 fit 32-bit poly refs (raise tileSize or cellSize)";
     return false;
   }
-  const int tileBits = std::min(int(ilog2(nextPow2(unsigned(tileTotal)))), 14);
+  const int tileBits = base::tileBitsFor(uint32_t(tileTotal), 14);
   *params = NavMeshParams{};
   rcVcopy(params->orig, bmin);
   params->tileWidth = float(s.tileSize) * s.cellSize;
@@ -719,36 +698,6 @@ std::string detail::tileName(const BakeSettings& s, int tx, int ty) {
   return s.tiled ? "tile (" + std::to_string(tx) + ", " + std::to_string(ty) + ")" : "solo mesh";
 }
 
-namespace {
-/// Bakes slots[i] as tile coordOf(i) on `threads` workers, each taking the next index; stops at the
-/// first failed tile or on cancel. `progress`: TileData progress after each tile (a solo bake
-/// reports its stages instead).
-template <class CoordOf>
-void bakeSlots(const TileJobContext& c, const Baker::OffMeshArrays& off, int threads, const BakeOptions& opt, bool progress,
-               CoordOf coordOf, std::vector<TileSlot>& slots) {
-  const int total = int(slots.size());
-  std::atomic<int> next{0};
-  std::atomic<bool> stop{false};
-  std::mutex progressMutex;
-  int done = 0;
-  auto worker = [&]() {
-    for (;;) {
-      if (stop.load() || (opt.cancel && opt.cancel->load())) return;
-      const int i = next.fetch_add(1);
-      if (i >= total) return;
-      TileSlot& slot = slots[size_t(i)];
-      const TileCoord t = coordOf(i);
-      bakeTileToBlob(c, off, t.x, t.y, &slot);
-      if (slot.failed) stop.store(true);
-      std::lock_guard<std::mutex> lock(progressMutex);
-      ++done;
-      if (progress) sendProgress(opt, BakeStage::TileData, done, total);
-    }
-  };
-  runWorkers(threads, worker);
-}
-} // namespace
-
 bool Baker::bake(const BakeSettings& s, const BakeOptions& opt, BakeReport* reportOut) {
   ReportWriter rw(reportOut);
   BakeReport& r = rw.r;
@@ -790,32 +739,16 @@ bool Baker::bake(const BakeSettings& s, const BakeOptions& opt, BakeReport* repo
 
   // Bake tiles on the pool: each worker takes the next tile index; results land in their slot.
   std::vector<TileSlot> slots(static_cast<size_t>(tileTotal));
-  int threads = opt.threads > 0 ? opt.threads : int(std::thread::hardware_concurrency());
-  threads = std::max(1, std::min(threads, tileTotal));
+  const int threads = workerThreads(opt, tileTotal);
   r.threads = threads;
   if (!s.tiled) {
     c.onStage = [&](BakeStage st) { report(st, 0, 1); };
   }
-  bakeSlots(c, m_offMesh, threads, opt, s.tiled, [tw](int i) { return TileCoord{i % tw, i / tw}; }, slots);
-
-  // Merge logs and times in tile order (deterministic whatever the threads did).
-  for (int i = 0; i < tileTotal; ++i) {
-    const TileSlot& slot = slots[size_t(i)];
-    for (int k = 0; k < BAKE_STAGE_COUNT; ++k) r.stageMs[k] += slot.out.stageMs[k];
-    for (const std::string& l : slot.out.log) r.log.push_back(tileName(s, i % tw, i / tw) + ": " + l);
-  }
-  if (opt.cancel && opt.cancel->load()) {
-    r.cancelled = true;
-    return fail("cancelled");
-  }
-  for (int i = 0; i < tileTotal; ++i)
-    if (slots[size_t(i)].failed) {
-      if (slots[size_t(i)].out.cancelled) {
-        r.cancelled = true;
-        return fail("cancelled");
-      }
-      return fail(tileName(s, i % tw, i / tw) + ": " + slots[size_t(i)].out.error);
-    }
+  bakeTilesOnWorkers(threads, tileTotal, opt, s.tiled, [&](int i) {
+    bakeTileToBlob(c, m_offMesh, i % tw, i / tw, &slots[size_t(i)]);
+    return !slots[size_t(i)].failed;
+  });
+  if (!mergeTileSlots(slots, [&](int i) { return tileName(s, i % tw, i / tw); }, opt, rw)) return false;
 
   // Add the tiles in grid order (RecastDemo's buildAllTiles order), into a new mesh.
   report(BakeStage::AddTiles, tileTotal, tileTotal);
@@ -1049,21 +982,14 @@ bool Baker::bakeTiles(const BakeSettings& s, const std::vector<TileCoord>& tiles
 
   const int total = int(tiles.size());
   std::vector<TileSlot> slots(tiles.size());
-  int threads = opt.threads > 0 ? opt.threads : int(std::thread::hardware_concurrency());
-  threads = std::max(1, std::min(threads, std::max(total, 1)));
+  const int threads = workerThreads(opt, total);
   r.threads = threads;
-  bakeSlots(c, m_offMesh, threads, opt, true, [&tiles](int i) { return tiles[size_t(i)]; }, slots);
-  for (int i = 0; i < total; ++i) {
-    const TileSlot& slot = slots[size_t(i)];
-    for (int k = 0; k < BAKE_STAGE_COUNT; ++k) r.stageMs[k] += slot.out.stageMs[k];
-    for (const std::string& l : slot.out.log) r.log.push_back(tileName(s, tiles[size_t(i)].x, tiles[size_t(i)].y) + ": " + l);
-  }
-  if (opt.cancel && opt.cancel->load()) {
-    r.cancelled = true;
-    return fail("cancelled");
-  }
-  for (int i = 0; i < total; ++i)
-    if (slots[size_t(i)].failed) return fail(tileName(s, tiles[size_t(i)].x, tiles[size_t(i)].y) + ": " + slots[size_t(i)].out.error);
+  bakeTilesOnWorkers(threads, total, opt, true, [&](int i) {
+    bakeTileToBlob(c, m_offMesh, tiles[size_t(i)].x, tiles[size_t(i)].y, &slots[size_t(i)]);
+    return !slots[size_t(i)].failed;
+  });
+  if (!mergeTileSlots(slots, [&](int i) { return tileName(s, tiles[size_t(i)].x, tiles[size_t(i)].y); }, opt, rw))
+    return false;
   out->resize(tiles.size());
   for (int i = 0; i < total; ++i) {
     RebakedTile& t = (*out)[size_t(i)];

@@ -23,9 +23,9 @@
 // in flight (navbench bake), see nav/bake/StreamBake.h: same bytes.
 #pragma once
 
+#include "nav/NavAreas.h"
 #include "nav/NavMesh.h"
 #include "nav/TileBuilder.h"
-#include "nav/bake/Areas.h"
 #include "nav/bake/BakeSettings.h"
 
 #include <atomic>

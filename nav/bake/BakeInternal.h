@@ -4,9 +4,11 @@
 
 #include "nav/bake/Bake.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -65,6 +67,62 @@ inline void runWorkers(int threads, const std::function<void()>& worker) {
   for (std::thread& t : pool) t.join();
 }
 
+/// Worker threads for `jobs` tiles: opt.threads (0 = one per hardware thread), at least 1 and at
+/// most max(jobs, 1).
+inline int workerThreads(const BakeOptions& opt, int jobs) {
+  const int threads = opt.threads > 0 ? opt.threads : int(std::thread::hardware_concurrency());
+  return std::max(1, std::min(threads, std::max(jobs, 1)));
+}
+
+/// The tile worker loop of the in-memory bakes: bakeTile(i) for i in [0, total) on `threads`
+/// workers, each taking the next index, results in slots the caller indexes by i (so they are
+/// the same whatever the thread count). Stops taking indices once a call returns false (a failed
+/// tile) or opt.cancel is set. `progress`: TileData progress after each tile.
+template <class BakeTile>
+void bakeTilesOnWorkers(int threads, int total, const BakeOptions& opt, bool progress, const BakeTile& bakeTile) {
+  std::atomic<int> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex progressMutex;
+  int done = 0;
+  runWorkers(threads, [&]() {
+    for (;;) {
+      if (stop.load() || (opt.cancel && opt.cancel->load())) return;
+      const int i = next.fetch_add(1);
+      if (i >= total) return;
+      if (!bakeTile(i)) stop.store(true);
+      std::lock_guard<std::mutex> lock(progressMutex);
+      ++done;
+      if (progress) sendProgress(opt, BakeStage::TileData, done, total);
+    }
+  });
+}
+
+/// After bakeTilesOnWorkers: adds the slots' stage times and logs (each line named by
+/// tileName(i)) to the report in tile order, then fails the bake (rw.fail) on a cancel or at the
+/// first failed slot. Slot: .out (TileOutput) and .failed. True when every tile succeeded.
+template <class Slot, class TileName>
+bool mergeTileSlots(const std::vector<Slot>& slots, const TileName& tileName, const BakeOptions& opt,
+                    ReportWriter& rw) {
+  BakeReport& r = rw.r;
+  for (size_t i = 0; i < slots.size(); ++i) {
+    for (int k = 0; k < BAKE_STAGE_COUNT; ++k) r.stageMs[k] += slots[i].out.stageMs[k];
+    for (const std::string& l : slots[i].out.log) r.log.push_back(tileName(int(i)) + ": " + l);
+  }
+  if (opt.cancel && opt.cancel->load()) {
+    r.cancelled = true;
+    return rw.fail("cancelled");
+  }
+  for (size_t i = 0; i < slots.size(); ++i)
+    if (slots[i].failed) {
+      if (slots[i].out.cancelled) {
+        r.cancelled = true;
+        return rw.fail("cancelled");
+      }
+      return rw.fail(tileName(int(i)) + ": " + slots[i].out.error);
+    }
+  return true;
+}
+
 /// A tile's input triangles as Recast takes them: verts [(x, y, z) * n], tris [(a, b, c) * m].
 /// `held` (optional) counts the bytes while they are held: release() (or the destructor) frees
 /// the arrays and takes `bytes` off it.
@@ -105,6 +163,27 @@ struct TileOutput {
   std::vector<std::string> log;
   std::string error;
   bool cancelled = false;
+};
+
+/// A tile build's stage clock: next(stage) adds the time since the previous call (or since
+/// construction) to the current stage's out->stageMs and starts `stage`. False once *cancel is
+/// set: out->cancelled, error "cancelled".
+struct TileStages {
+  TileOutput* out;
+  const std::atomic<bool>* cancel;
+  BakeStage current = BakeStage::Prepare;
+  Clock::time_point t0 = Clock::now();
+  bool next(BakeStage stage) {
+    out->stageMs[int(current)] += msSince(t0);
+    current = stage;
+    t0 = Clock::now();
+    if (cancel && cancel->load(std::memory_order_relaxed)) {
+      out->cancelled = true;
+      out->error = "cancelled";
+      return false;
+    }
+    return true;
+  }
 };
 
 /// One tile, all the way to a blob. data stays null for an empty tile.

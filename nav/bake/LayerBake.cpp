@@ -4,6 +4,7 @@
 #include "nav/bake/BakeInternal.h"
 #include "nav/bake/RecastUtil.h"
 #include "nav/bake/TriangleGrid.h"
+#include "nav/base/BitMath.h"
 
 #include <Recast.h>
 
@@ -12,7 +13,6 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
-#include <mutex>
 #include <sstream>
 
 namespace nav::bake {
@@ -21,16 +21,6 @@ using namespace detail;
 
 namespace {
 
-unsigned nextPow2(unsigned v) {
-  v--;
-  v |= v >> 1; v |= v >> 2; v |= v >> 4; v |= v >> 8; v |= v >> 16;
-  return v + 1;
-}
-unsigned ilog2(unsigned v) {
-  unsigned r = 0;
-  while (v >>= 1) ++r;
-  return r;
-}
 
 /// The agent in cells, as the normal bake's rcConfig.
 struct CellAgent {
@@ -78,18 +68,11 @@ void bakeTileLayers(const Job& j, int tx, int ty, LayerSlot* slot) {
     out->error = msg;
     slot->failed = true;
   };
-  BakeStage current = BakeStage::Prepare;
-  Clock::time_point t0 = Clock::now();
+  TileStages stages{out, j.cancel};
   auto stage = [&](BakeStage next) {
-    out->stageMs[int(current)] += msSince(t0);
-    current = next;
-    t0 = Clock::now();
-    if (j.cancel && j.cancel->load(std::memory_order_relaxed)) {
-      out->cancelled = true;
-      fail("cancelled");
-      return false;
-    }
-    return true;
+    if (stages.next(next)) return true;
+    slot->failed = true;
+    return false;
   };
 
   const CellAgent a = cellAgent(s);
@@ -228,45 +211,13 @@ bool bakeLayers(const BakeInput& input, const BakeSettings& settingsIn, const Ba
 
   Job job{&input, &s, &grid, {bmin[0], bmin[1], bmin[2]}, {bmax[0], bmax[1], bmax[2]}, layerOptions.compressor, opt.cancel};
   std::vector<LayerSlot> slots(static_cast<size_t>(tileTotal));
-  int threads = opt.threads > 0 ? opt.threads : int(std::thread::hardware_concurrency());
-  threads = std::max(1, std::min(threads, tileTotal));
+  const int threads = workerThreads(opt, tileTotal);
   r.threads = threads;
-  {
-    std::atomic<int> next{0};
-    std::atomic<bool> stop{false};
-    std::mutex progressMutex;
-    int done = 0;
-    runWorkers(threads, [&]() {
-      for (;;) {
-        if (stop.load() || (opt.cancel && opt.cancel->load())) return;
-        const int i = next.fetch_add(1);
-        if (i >= tileTotal) return;
-        LayerSlot& slot = slots[size_t(i)];
-        bakeTileLayers(job, i % tw, i / tw, &slot);
-        if (slot.failed) stop.store(true);
-        std::lock_guard<std::mutex> lock(progressMutex);
-        ++done;
-        sendProgress(opt, BakeStage::TileData, done, tileTotal);
-      }
-    });
-  }
-  for (int i = 0; i < tileTotal; ++i) {
-    const LayerSlot& slot = slots[size_t(i)];
-    for (int k = 0; k < BAKE_STAGE_COUNT; ++k) r.stageMs[k] += slot.out.stageMs[k];
-    for (const std::string& l : slot.out.log) r.log.push_back(tileName(s, i % tw, i / tw) + ": " + l);
-  }
-  if (opt.cancel && opt.cancel->load()) {
-    r.cancelled = true;
-    return fail("cancelled");
-  }
-  for (int i = 0; i < tileTotal; ++i)
-    if (slots[size_t(i)].failed) {
-      if (slots[size_t(i)].out.cancelled) {
-        r.cancelled = true;
-        return fail("cancelled");
-      }
-      return fail(tileName(s, i % tw, i / tw) + ": " + slots[size_t(i)].out.error);
-    }
+  bakeTilesOnWorkers(threads, tileTotal, opt, true, [&](int i) {
+    bakeTileLayers(job, i % tw, i / tw, &slots[size_t(i)]);
+    return !slots[size_t(i)].failed;
+  });
+  if (!mergeTileSlots(slots, [&](int i) { return tileName(s, i % tw, i / tw); }, opt, rw)) return false;
   sendProgress(opt, BakeStage::AddTiles, tileTotal, tileTotal);
 
   tilecache::TileCacheFileData d;
@@ -288,7 +239,7 @@ bool bakeLayers(const BakeInput& input, const BakeSettings& settingsIn, const Ba
   p.maxSimplificationError = s.edgeMaxError;
   p.maxTiles = int(std::max<long long>(cells * LAYER_BAKE_EXPECTED_LAYERS, (long long)layerCount));
   p.maxObstacles = LAYER_BAKE_MAX_OBSTACLES;
-  const int tileBits = std::min(int(ilog2(nextPow2(unsigned(cells * LAYER_BAKE_EXPECTED_LAYERS)))), 14);
+  const int tileBits = base::tileBitsFor(uint32_t(cells * LAYER_BAKE_EXPECTED_LAYERS), 14);
   NavMeshParams& m = d.meshParams;
   m = NavMeshParams{};
   rcVcopy(m.orig, bmin);

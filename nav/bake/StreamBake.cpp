@@ -573,8 +573,7 @@ bool bakeFileToTileSet(const FileBakeInput& fin, const BakeSettings& s, const st
   NavMesh mesh;
   if (statusFailed(mesh.init(params, &why))) return fail("navmesh init failed: " + why);
 
-  int threads = opt.threads > 0 ? opt.threads : int(std::thread::hardware_concurrency());
-  threads = std::max(1, std::min(threads, tileTotal));
+  const int threads = workerThreads(opt, tileTotal);
   r.threads = threads;
   const int window = std::max(2, fopt.window > 0 ? fopt.window : 16 * threads);
 

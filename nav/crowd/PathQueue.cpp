@@ -142,21 +142,29 @@ bool PathQueue::searchInProgress() const {
   return false;
 }
 
+namespace {
+// The fields a live query and its snapshot slot share (all but the path buffer), either way.
+template <class To, class From>
+void copySearchFields(To& to, const From& from) {
+  to.ref = from.ref;
+  vcopy(to.startPos, from.startPos);
+  vcopy(to.endPos, from.endPos);
+  to.startRef = from.startRef;
+  to.endRef = from.endRef;
+  to.npath = from.npath;
+  to.status = from.status;
+  to.keepAlive = from.keepAlive;
+  to.iters = from.iters;
+  to.filter = from.filter;
+}
+} // namespace
+
 Status PathQueue::saveState(PathQueueSnapshot& out) const {
   if (!m_navquery || !out.m_paths || out.m_maxPathSize < m_maxPathSize) return FAILURE;
   for (int i = 0; i < MAX_QUEUE; ++i) {
     const PathQuery& q = m_queue[i];
     PathQueueSnapshot::Slot& s = out.m_slots[i];
-    s.ref = q.ref;
-    vcopy(s.startPos, q.startPos);
-    vcopy(s.endPos, q.endPos);
-    s.startRef = q.startRef;
-    s.endRef = q.endRef;
-    s.npath = q.npath;
-    s.status = q.status;
-    s.keepAlive = q.keepAlive;
-    s.iters = q.iters;
-    s.filter = q.filter;
+    copySearchFields(s, q);
     // A result stays readable until getPathResult frees the slot (and a freed slot's buffer is
     // never read again before a new search fills it).
     if (q.ref != PATHQ_INVALID && q.npath > 0)
@@ -174,16 +182,7 @@ Status PathQueue::restoreState(const PathQueueSnapshot& in, const QueryFilter* c
   for (int i = 0; i < MAX_QUEUE; ++i) {
     PathQuery& q = m_queue[i];
     const PathQueueSnapshot::Slot& s = in.m_slots[i];
-    q.ref = s.ref;
-    vcopy(q.startPos, s.startPos);
-    vcopy(q.endPos, s.endPos);
-    q.startRef = s.startRef;
-    q.endRef = s.endRef;
-    q.npath = s.npath;
-    q.status = s.status;
-    q.keepAlive = s.keepAlive;
-    q.iters = s.iters;
-    q.filter = s.filter;
+    copySearchFields(q, s);
     for (int k = 0; k < nremap; ++k)
       if (q.filter == remap[2 * k]) {
         q.filter = remap[2 * k + 1];

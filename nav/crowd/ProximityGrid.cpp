@@ -2,6 +2,7 @@
 #include "nav/crowd/ProximityGrid.h"
 
 #include "nav/NavMath.h"
+#include "nav/base/BitMath.h"
 
 #include <cmath>
 #include <cstring>
@@ -30,7 +31,7 @@ bool ProximityGrid::init(int poolSize, float cellSize) {
   // Four buckets per pool entry, so few chains mix cells and most cells of a query are an empty
   // bucket. The ids a query returns do not depend on the bucket count: a cell's entries keep their
   // newest-first order whichever other cells share their chain, and the cells are walked in order.
-  m_bucketsSize = int(nextPow2(uint32_t(poolSize))) * 4;
+  m_bucketsSize = int(base::nextPow2(uint32_t(poolSize))) * 4;
   m_buckets.reset(new (std::nothrow) uint16_t[size_t(m_bucketsSize)]);
   m_pool.reset(new (std::nothrow) Item[size_t(poolSize)]);
   m_listed.reset(new (std::nothrow) uint32_t[size_t(poolSize)]());

@@ -2,8 +2,9 @@
 // Detour's evaluates them, so the same inputs pick the same tiles.
 #include "nav/tilecache/TileCache.h"
 
+#include "nav/NavAreas.h"
 #include "nav/NavMesh.h"
-#include "nav/bake/Areas.h"
+#include "nav/base/BitMath.h"
 
 #include <cmath>
 #include <cstdint>
@@ -19,31 +20,6 @@ bool contains(const CompressedTileRef* a, int n, CompressedTileRef v) {
   for (int i = 0; i < n; ++i)
     if (a[i] == v) return true;
   return false;
-}
-
-/// Same hash as NavMesh's tile lookup (and Detour's tile cache).
-int tileHash(int x, int y, int mask) {
-  const uint32_t h1 = 0x8da6b343;
-  const uint32_t h2 = 0xd8163841;
-  const uint32_t n = h1 * uint32_t(x) + h2 * uint32_t(y);
-  return int(n & uint32_t(mask));
-}
-
-uint32_t nextPow2(uint32_t v) {
-  v--;
-  v |= v >> 1;
-  v |= v >> 2;
-  v |= v >> 4;
-  v |= v >> 8;
-  v |= v >> 16;
-  return v + 1;
-}
-
-/// floor(log2(v)) for v > 0 (0 for v = 0).
-uint32_t ilog2(uint32_t v) {
-  uint32_t r = 0;
-  while (v >>= 1) ++r;
-  return r;
 }
 
 void setBit(uint64_t* bits, int i) { bits[i >> 6] |= uint64_t(1) << (i & 63); }
@@ -79,8 +55,8 @@ bool overlapBounds(const float* amin, const float* amax, const float* bmin, cons
 // DefaultMeshProcess
 // ---------------------------------------------------------------------------------------------
 
-DefaultMeshProcess::DefaultMeshProcess() : m_walkableArea(bake::AREA_GROUND) {
-  for (int a = 0; a < 64; ++a) m_areaFlags[a] = bake::flagsForArea(uint8_t(a));
+DefaultMeshProcess::DefaultMeshProcess() : m_walkableArea(nav::AREA_GROUND) {
+  for (int a = 0; a < 64; ++a) m_areaFlags[a] = nav::flagsForArea(uint8_t(a));
 }
 
 bool DefaultMeshProcess::setAreaFlags(uint8_t walkableArea, const uint16_t* areaFlags) {
@@ -170,11 +146,11 @@ Status TileCache::init(const TileCacheParams& params, TileCacheCompressor* compr
       p.maxObstacles < 0 || p.maxObstacles > 0x10000 || p.maxTiles <= 0 || p.maxTiles > (1 << 22))
     return FAILURE | INVALID_PARAM;
   // Detour's split: as many tile bits as maxTiles needs, the rest salt (at most 31, at least 10).
-  const uint32_t tileBits = ilog2(nextPow2(uint32_t(p.maxTiles)));
+  const uint32_t tileBits = base::ilog2(base::nextPow2(uint32_t(p.maxTiles)));
   const uint32_t saltBits = 32 - tileBits < 31 ? 32 - tileBits : 31;
   if (saltBits < 10) return FAILURE | INVALID_PARAM;
 
-  int lutSize = int(nextPow2(uint32_t(p.maxTiles / 4)));
+  int lutSize = int(base::nextPow2(uint32_t(p.maxTiles / 4)));
   if (!lutSize) lutSize = 1;
   m_obstacles = new (std::nothrow) TileCacheObstacle[size_t(p.maxObstacles) + 1];
   m_tiles = new (std::nothrow) CompressedTile[size_t(p.maxTiles)];
@@ -234,7 +210,7 @@ ObstacleRef TileCache::getObstacleRef(const TileCacheObstacle* ob) const {
 int TileCache::getTilesAt(int tx, int ty, CompressedTileRef* tiles, int maxTiles) const {
   if (!m_posLookup || !tiles) return 0;
   int n = 0;
-  for (const CompressedTile* tile = m_posLookup[tileHash(tx, ty, m_tileLutMask)]; tile; tile = tile->next) {
+  for (const CompressedTile* tile = m_posLookup[computeTileHash(tx, ty, m_tileLutMask)]; tile; tile = tile->next) {
     if (tile->header && tile->header->tx == tx && tile->header->ty == ty && n < maxTiles) tiles[n++] = getTileRef(tile);
   }
   return n;
@@ -242,7 +218,7 @@ int TileCache::getTilesAt(int tx, int ty, CompressedTileRef* tiles, int maxTiles
 
 CompressedTile* TileCache::getTileAtMutable(int tx, int ty, int tlayer) {
   if (!m_posLookup) return nullptr;
-  for (CompressedTile* tile = m_posLookup[tileHash(tx, ty, m_tileLutMask)]; tile; tile = tile->next) {
+  for (CompressedTile* tile = m_posLookup[computeTileHash(tx, ty, m_tileLutMask)]; tile; tile = tile->next) {
     if (tile->header && tile->header->tx == tx && tile->header->ty == ty && tile->header->tlayer == tlayer)
       return tile;
   }
@@ -282,7 +258,7 @@ Status TileCache::addTile(uint8_t* data, int dataSize, uint8_t flags, Compressed
   m_nextFreeTile = tile->next;
   tile->next = nullptr;
 
-  const int h = tileHash(header->tx, header->ty, m_tileLutMask);
+  const int h = computeTileHash(header->tx, header->ty, m_tileLutMask);
   tile->next = m_posLookup[h];
   m_posLookup[h] = tile;
 
@@ -303,7 +279,7 @@ Status TileCache::removeTile(CompressedTileRef ref, uint8_t** data, int* dataSiz
   CompressedTile* tile = &m_tiles[idx];
   if (tile->salt != decodeTileIdSalt(ref) || !tile->header) return FAILURE | INVALID_PARAM;
 
-  const int h = tileHash(tile->header->tx, tile->header->ty, m_tileLutMask);
+  const int h = computeTileHash(tile->header->tx, tile->header->ty, m_tileLutMask);
   CompressedTile* prev = nullptr;
   for (CompressedTile* cur = m_posLookup[h]; cur; prev = cur, cur = cur->next) {
     if (cur == tile) {
@@ -447,7 +423,7 @@ Status TileCache::queryTiles(const float* bmin, const float* bmax, CompressedTil
   auto visitLocation = [&](int tx, int ty) {
     constexpr int MAX_AT = 32;
     int at = 0;
-    for (const CompressedTile* tile = m_posLookup[tileHash(tx, ty, m_tileLutMask)]; tile; tile = tile->next) {
+    for (const CompressedTile* tile = m_posLookup[computeTileHash(tx, ty, m_tileLutMask)]; tile; tile = tile->next) {
       if (!tile->header || tile->header->tx != tx || tile->header->ty != ty) continue;
       if (at++ >= MAX_AT) break;
       float tbmin[3], tbmax[3];

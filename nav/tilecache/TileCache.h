@@ -125,7 +125,7 @@ struct TileCacheMeshProcess {
 };
 
 /// The mesh process matching nav/bake: Recast's walkable area (TILECACHE_WALKABLE_AREA) becomes
-/// ground, then each poly gets nav::bake::flagsForArea of its area (ground, grass, road -> walk;
+/// ground, then each poly gets nav::flagsForArea of its area (ground, grass, road -> walk;
 /// water -> swim; door -> walk | door; jump -> jump; other areas 0). setAreaFlags replaces that
 /// table (a .tcache file carries its own). Optionally hands every tile the same off-mesh
 /// connections (the level's links; TileBuilder keeps those starting in the tile), as RecastDemo's

@@ -1019,62 +1019,52 @@ Status buildAdjacency(TileCacheAlloc* alloc, uint16_t* polys, int npolys, const 
   int edgeCount = 0;
   for (int i = 0; i < nverts; ++i) firstEdge[i] = TILECACHE_NULL_IDX;
 
+  // Calls side(i, j, v0, v1) for each side j of each polygon i, v0 -> v1 (the last vertex wraps to
+  // the first), in polygon then side order; false as soon as side does.
+  auto forEachSide = [&](auto side) {
+    for (int i = 0; i < npolys; ++i) {
+      const uint16_t* t = &polys[i * NVP * 2];
+      for (int j = 0; j < NVP; ++j) {
+        if (t[j] == TILECACHE_NULL_IDX) break;
+        const uint16_t v1 = (j + 1 >= NVP || t[j + 1] == TILECACHE_NULL_IDX) ? t[0] : t[j + 1];
+        if (!side(i, j, t[j], v1)) return false;
+      }
+    }
+    return true;
+  };
+  // Lists edge a -> b (a < b) of polygon i's side j under a, its other side still open. False past
+  // 16-bit edge indices.
+  auto addEdge = [&](uint16_t a, uint16_t b, int i, int j) {
+    if (edgeCount >= int(TILECACHE_NULL_IDX)) return false; // guard
+    MeshEdge& e = edges[size_t(edgeCount)];
+    e.vert[0] = a;
+    e.vert[1] = b;
+    e.poly[0] = uint16_t(i);
+    e.polyEdge[0] = uint16_t(j);
+    e.poly[1] = uint16_t(i);
+    e.polyEdge[1] = 0xff;
+    nextEdge[edgeCount] = firstEdge[a];
+    firstEdge[a] = uint16_t(edgeCount);
+    edgeCount++;
+    return true;
+  };
   // Edges going up in vertex index, listed under their lower vertex.
-  for (int i = 0; i < npolys; ++i) {
-    const uint16_t* t = &polys[i * NVP * 2];
-    for (int j = 0; j < NVP; ++j) {
-      if (t[j] == TILECACHE_NULL_IDX) break;
-      const uint16_t v0 = t[j];
-      const uint16_t v1 = (j + 1 >= NVP || t[j + 1] == TILECACHE_NULL_IDX) ? t[0] : t[j + 1];
-      if (v0 < v1) {
-        if (edgeCount >= int(TILECACHE_NULL_IDX)) return FAILURE | BUFFER_TOO_SMALL; // guard
-        MeshEdge& e = edges[size_t(edgeCount)];
-        e.vert[0] = v0;
-        e.vert[1] = v1;
-        e.poly[0] = uint16_t(i);
-        e.polyEdge[0] = uint16_t(j);
-        e.poly[1] = uint16_t(i);
-        e.polyEdge[1] = 0xff;
-        nextEdge[edgeCount] = firstEdge[v0];
-        firstEdge[v0] = uint16_t(edgeCount);
-        edgeCount++;
-      }
-    }
-  }
+  if (!forEachSide([&](int i, int j, uint16_t v0, uint16_t v1) { return v0 >= v1 || addEdge(v0, v1, i, j); }))
+    return FAILURE | BUFFER_TOO_SMALL;
   // Edges going down: the other side of an edge listed above, or an open edge of their own.
-  for (int i = 0; i < npolys; ++i) {
-    const uint16_t* t = &polys[i * NVP * 2];
-    for (int j = 0; j < NVP; ++j) {
-      if (t[j] == TILECACHE_NULL_IDX) break;
-      const uint16_t v0 = t[j];
-      const uint16_t v1 = (j + 1 >= NVP || t[j + 1] == TILECACHE_NULL_IDX) ? t[0] : t[j + 1];
-      if (v0 > v1) {
-        bool found = false;
-        for (uint16_t e = firstEdge[v1]; e != TILECACHE_NULL_IDX; e = nextEdge[e]) {
-          MeshEdge& edge = edges[e];
-          if (edge.vert[1] == v0 && edge.poly[0] == edge.poly[1]) {
-            edge.poly[1] = uint16_t(i);
-            edge.polyEdge[1] = uint16_t(j);
-            found = true;
-            break;
-          }
-        }
-        if (!found) {
-          if (edgeCount >= int(TILECACHE_NULL_IDX)) return FAILURE | BUFFER_TOO_SMALL; // guard
-          MeshEdge& e = edges[size_t(edgeCount)];
-          e.vert[0] = v1;
-          e.vert[1] = v0;
-          e.poly[0] = uint16_t(i);
-          e.polyEdge[0] = uint16_t(j);
-          e.poly[1] = uint16_t(i);
-          e.polyEdge[1] = 0xff;
-          nextEdge[edgeCount] = firstEdge[v1];
-          firstEdge[v1] = uint16_t(edgeCount);
-          edgeCount++;
-        }
+  const bool listed = forEachSide([&](int i, int j, uint16_t v0, uint16_t v1) {
+    if (v0 <= v1) return true;
+    for (uint16_t e = firstEdge[v1]; e != TILECACHE_NULL_IDX; e = nextEdge[e]) {
+      MeshEdge& edge = edges[e];
+      if (edge.vert[1] == v0 && edge.poly[0] == edge.poly[1]) {
+        edge.poly[1] = uint16_t(i);
+        edge.polyEdge[1] = uint16_t(j);
+        return true;
       }
     }
-  }
+    return addEdge(v1, v0, i, j);
+  });
+  if (!listed) return FAILURE | BUFFER_TOO_SMALL;
 
   // Open edges overlapping a contour's portal edge (same line, overlapping span) become portals.
   for (int i = 0; i < lcset.nconts; ++i) {

@@ -2,6 +2,7 @@
 // nav/TileSetFile.cpp's checks and messages.
 #include "nav/tilecache/TileCacheFile.h"
 
+#include "nav/FileMessages.h"
 #include "nav/NavMesh.h"
 #include "nav/base/AtomicFile.h"
 #include "nav/tilecache/Lz4Compressor.h"
@@ -26,16 +27,8 @@ constexpr size_t FIXED_BYTES = HEADER_BYTES + AREA_BYTES;
 static_assert(HEADER_BYTES == 152, "header layout");
 static_assert(FIXED_BYTES == TCACHE_FIXED_BYTES, "header layout");
 
-Status fail(std::string* why, Status s, const std::string& msg) {
-  if (why) *why = msg;
-  return s;
-}
-
-std::string fmt(const char* f, long long a = 0, long long b = 0, long long c = 0, long long d = 0) {
-  char buf[256];
-  std::snprintf(buf, sizeof buf, f, a, b, c, d);
-  return buf;
-}
+using filemsg::fail;
+using filemsg::fmt;
 std::string fnum(float v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%g", double(v));

@@ -11,7 +11,7 @@
 // screen rectangles), so the clicks follow the panel wherever its layout puts them.
 #include "nav/NavMesh.h"
 #include "nav/TileSetFile.h"
-#include "nav/bake/Areas.h"
+#include "nav/NavAreas.h"
 #include "nav/bake/LevelFile.h"
 #include "TestUtil.h"
 
@@ -139,7 +139,7 @@ TEST(EditTools, VolumeIsTheHullOfTheClickedPointsAndIsSaved) {
   const nav::bake::Level level = readLevel(dir);
   ASSERT_EQ(level.volumes.size(), 3u);
   const nav::bake::ConvexVolume& v = level.volumes[2];
-  EXPECT_EQ(v.area, nav::bake::AREA_WATER);
+  EXPECT_EQ(v.area, nav::AREA_WATER);
   ASSERT_EQ(v.verts.size(), 12u) << "the hull of the 5 points has 4 (E is inside)";
   // Each hull vertex is one of A, B, C, D (the first four points), each once; E is not one.
   std::vector<int> used;
@@ -169,8 +169,8 @@ TEST(EditTools, VolumeIsTheHullOfTheClickedPointsAndIsSaved) {
   EXPECT_NEAR(v.hmax, 5.0f, 1e-3f);
   // The rest of the level file is kept, and the navmesh saved beside it is the re-baked one.
   EXPECT_EQ(level.links.size(), 2u);
-  EXPECT_EQ(level.volumes[0].area, nav::bake::AREA_WATER);
-  EXPECT_EQ(level.volumes[1].area, nav::bake::AREA_DOOR);
+  EXPECT_EQ(level.volumes[0].area, nav::AREA_WATER);
+  EXPECT_EQ(level.volumes[1].area, nav::AREA_DOOR);
   EXPECT_NE(readFile(dir + "/default.bin"), binBefore);
   // ... with water polys inside the new volume (its centre's poly).
   nav::NavMesh mesh;
@@ -194,7 +194,7 @@ TEST(EditTools, VolumeIsTheHullOfTheClickedPointsAndIsSaved) {
       }
       if (std::hypot(px - cx, pz - cz) > 1.5f) continue;
       ++polys;
-      water += poly.getArea() == nav::bake::AREA_WATER ? 1 : 0;
+      water += poly.getArea() == nav::AREA_WATER ? 1 : 0;
     }
   }
   EXPECT_GT(polys, 0);
@@ -207,7 +207,7 @@ TEST(EditTools, EnterClosesAVolumeAndEscClearsThePoints) {
   ASSERT_EQ(r.exitCode, 0) << r.output;
   EXPECT_FALSE(r.tool()["messageIsError"].get<bool>()) << r.tool().dump();
   ASSERT_EQ(r.editor()["volumes"].size(), 3u) << r.editor().dump();
-  EXPECT_EQ(r.editor()["volumes"][2]["area"], int(nav::bake::AREA_GRASS)) << "the default area, as RecastDemo";
+  EXPECT_EQ(r.editor()["volumes"][2]["area"], int(nav::AREA_GRASS)) << "the default area, as RecastDemo";
   EXPECT_EQ(r.editor()["volumes"][2]["verts"].size(), 3u);
   EXPECT_TRUE(r.editor()["unsaved"].get<bool>()) << "not saved: the level file waits for Save";
 
@@ -248,7 +248,7 @@ TEST(EditTools, ClickingAVolumeSelectsItAndDeleteRemovesIt) {
   const AppRun road = runApp(dir, "Convex Volumes", click(kPool) + clickWidget(sel, "sel.area.road"));
   ASSERT_EQ(road.exitCode, 0) << road.output;
   ASSERT_EQ(road.editor()["volumes"].size(), 2u);
-  EXPECT_EQ(road.editor()["volumes"][0]["area"], int(nav::bake::AREA_ROAD)) << road.tool().dump();
+  EXPECT_EQ(road.editor()["volumes"][0]["area"], int(nav::AREA_ROAD)) << road.tool().dump();
   EXPECT_NEAR(road.editor()["volumes"][0]["hmin"].get<float>(), -0.6f, 1e-5f);
   EXPECT_EQ(road.editor()["volumes"][0]["verts"].size(), 4u);
   EXPECT_EQ(road.tool()["selected"], 0) << "still selected after the edit";
@@ -257,7 +257,7 @@ TEST(EditTools, ClickingAVolumeSelectsItAndDeleteRemovesIt) {
   const AppRun key = runApp(dir, "Convex Volumes", click(kPool) + "--key delete");
   ASSERT_EQ(key.exitCode, 0) << key.output;
   ASSERT_EQ(key.editor()["volumes"].size(), 1u);
-  EXPECT_EQ(key.editor()["volumes"][0]["area"], int(nav::bake::AREA_DOOR));
+  EXPECT_EQ(key.editor()["volumes"][0]["area"], int(nav::AREA_DOOR));
   EXPECT_EQ(key.tool()["selected"], -1);
   EXPECT_EQ(readLevel(dir).volumes.size(), 2u) << "not saved yet";
 
@@ -267,7 +267,7 @@ TEST(EditTools, ClickingAVolumeSelectsItAndDeleteRemovesIt) {
   EXPECT_EQ(r.tool()["message"], "level file saved");
   const nav::bake::Level level = readLevel(dir);
   ASSERT_EQ(level.volumes.size(), 1u);
-  EXPECT_EQ(level.volumes[0].area, nav::bake::AREA_DOOR);
+  EXPECT_EQ(level.volumes[0].area, nav::AREA_DOOR);
   EXPECT_EQ(level.links.size(), 2u);
 }
 
@@ -295,8 +295,8 @@ TEST(EditTools, LinkFromTwoClicksWithThePanelsOptionsIsSaved) {
   expectNear3(l.start, a);
   expectNear3(l.end, c);
   EXPECT_FALSE(l.bidirectional);
-  EXPECT_EQ(l.area, nav::bake::AREA_ROAD);
-  EXPECT_EQ(l.flags, nav::bake::FLAG_WALK | nav::bake::FLAG_JUMP);
+  EXPECT_EQ(l.area, nav::AREA_ROAD);
+  EXPECT_EQ(l.flags, nav::FLAG_WALK | nav::FLAG_JUMP);
   EXPECT_NEAR(l.radius, 0.6f, 1e-5f);
   EXPECT_EQ(level.volumes.size(), 2u);
 }

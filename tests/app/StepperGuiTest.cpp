@@ -8,7 +8,7 @@
 // tests/model/StepperModelTest.cpp.
 #include "nav/NavMeshQuery.h"
 #include "nav/TileSetFile.h"
-#include "nav/bake/Areas.h"
+#include "nav/NavAreas.h"
 #include "TestUtil.h"
 
 #include <gtest/gtest.h>
@@ -98,8 +98,8 @@ struct Direct {
     std::string why;
     EXPECT_TRUE(nav::statusSucceeded(nav::loadTileSetFile(bin, mesh, &why))) << why;
     query.init(&mesh, 4096);
-    nav::bake::applyDefaultAreaCosts(filter);
-    filter.setIncludeFlags(nav::bake::FLAG_ALL ^ nav::bake::FLAG_DISABLED);
+    nav::applyDefaultAreaCosts(filter);
+    filter.setIncludeFlags(nav::FLAG_ALL ^ nav::FLAG_DISABLED);
     for (int i = 0; i < 3; ++i) {
       start[i] = s["start"][size_t(i)].get<float>();
       end[i] = s["end"][size_t(i)].get<float>();

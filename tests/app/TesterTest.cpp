@@ -12,7 +12,7 @@
 #include "TestUtil.h"
 #include "nav/NavMeshQuery.h"
 #include "nav/TileSetFile.h"
-#include "nav/bake/Areas.h"
+#include "nav/NavAreas.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -68,8 +68,8 @@ struct Direct {
     std::string why;
     EXPECT_TRUE(nav::statusSucceeded(nav::loadTileSetFile(defaultBin(), mesh, &why))) << why;
     query.init(&mesh, 4096);
-    nav::bake::applyDefaultAreaCosts(filter);
-    filter.setIncludeFlags(nav::bake::FLAG_ALL ^ nav::bake::FLAG_DISABLED);
+    nav::applyDefaultAreaCosts(filter);
+    filter.setIncludeFlags(nav::FLAG_ALL ^ nav::FLAG_DISABLED);
   }
   nav::PolyRef nearest(const float* p, float* snapped = nullptr) {
     const float ext[3] = {2, 4, 2};

@@ -4,10 +4,8 @@
 // they are: a first run finds them, so tools added above do not break the tests), --key ctrl+z,
 // then --dump-state and the .bin written by the tool's Save level button.
 #include "nav/NavMesh.h"
-#include "nav/NavMeshQuery.h"
-#include "nav/QueryFilter.h"
 #include "nav/TileSetFile.h"
-#include "nav/bake/Areas.h"
+#include "nav/NavAreas.h"
 #include "TestUtil.h"
 
 #include <gtest/gtest.h>
@@ -236,25 +234,6 @@ TEST(TileTool, RemoveAllThenRebuildAllGivesTheSameNavmesh) {
 
 // ---- Prune tool ----------------------------------------------------------------------------------
 
-/// Whether `target` is reachable from `start` with the viewer's default filter (an A* search of
-/// its own, not the tool's flood).
-bool reachable(nav::NavMeshQuery& query, const nav::NavMesh& mesh, nav::PolyRef start, nav::PolyRef target) {
-  nav::QueryFilter filter;
-  filter.setIncludeFlags(nav::bake::FLAG_ALL ^ nav::bake::FLAG_DISABLED);
-  const nav::MeshTile* tile = nullptr;
-  const nav::Poly* poly = nullptr;
-  float a[3] = {0, 0, 0}, b[3] = {0, 0, 0};
-  for (const auto& [ref, out] : {std::pair<nav::PolyRef, float*>{start, a}, {target, b}}) {
-    mesh.getTileAndPolyByRef(ref, &tile, &poly);
-    for (int k = 0; k < poly->vertCount; ++k)
-      for (int i = 0; i < 3; ++i) out[i] += tile->verts[poly->verts[k] * 3 + i] / float(poly->vertCount);
-  }
-  nav::PolyRef path[512];
-  int n = 0;
-  const nav::Status s = query.findPath(start, target, a, b, &filter, path, &n, 512);
-  return nav::statusSucceeded(s) && !(s & nav::PARTIAL_RESULT) && n > 0 && path[n - 1] == target;
-}
-
 TEST(PruneTool, ApplyDisablesExactlyWhatTheClickedPolyCannotReach) {
   const std::string dir = levelDir("prune_apply");
   const std::string apply = buttonClick(dir, "Prune", "Apply (disable unreachable)");
@@ -270,33 +249,14 @@ TEST(PruneTool, ApplyDisablesExactlyWhatTheClickedPolyCannotReach) {
   EXPECT_EQ(r.state["editor"]["undo"].get<int>(), 1);
   EXPECT_EQ(r.state["logErrors"].get<int>(), 0) << r.output;
 
-  // The saved .bin: the flag is on exactly the polys an A* search from the clicked poly cannot reach.
+  // The saved .bin carries the flags (which polys: tests/model/EditToolModelsTest, an A* check).
   nav::NavMesh saved;
   ASSERT_TRUE(loadBin(dir + "/default.bin", saved));
-  nav::NavMeshQuery query;
-  ASSERT_TRUE(nav::statusSucceeded(query.init(&saved, 4096)));
-  nav::QueryFilter any;
-  const float startPos[3] = {t["start"][0], t["start"][1], t["start"][2]};
-  const float ext[3] = {0.5f, 1.0f, 0.5f};
-  nav::PolyRef start = 0;
-  float snapped[3];
-  query.findNearestPoly(startPos, ext, &any, &start, snapped);
-  ASSERT_NE(start, 0u);
-  int disabled = 0, checked = 0;
-  for (int i = 0; i < saved.getMaxTiles(); ++i) {
-    const nav::MeshTile* tile = saved.getTile(i);
-    if (!tile || !tile->header) continue;
-    for (int p = 0; p < tile->header->polyCount; ++p) {
-      const bool off = (tile->polys[p].flags & nav::bake::FLAG_DISABLED) != 0;
-      disabled += off ? 1 : 0;
-      if (tile->polys[p].getType() != nav::POLYTYPE_GROUND) continue;
-      const nav::PolyRef ref = saved.getPolyRefBase(tile) | nav::PolyRef(p);
-      EXPECT_EQ(off, !reachable(query, saved, start, ref)) << "poly " << ref;
-      ++checked;
-    }
-  }
+  int disabled = 0;
+  for (int i = 0; i < saved.getMaxTiles(); ++i)
+    if (const nav::MeshTile* tile = saved.getTile(i); tile && tile->header)
+      for (int p = 0; p < tile->header->polyCount; ++p) disabled += (tile->polys[p].flags & nav::FLAG_DISABLED) ? 1 : 0;
   EXPECT_EQ(disabled, unreachable);
-  EXPECT_GT(checked, 100);
 }
 
 TEST(PruneTool, CtrlZRestoresTheDisabledPolys) {
@@ -351,7 +311,7 @@ int totalPolys(const nav::NavMesh& mesh, int* disabled = nullptr) {
     if (!tile || !tile->header) continue;
     n += tile->header->polyCount;
     if (disabled)
-      for (int p = 0; p < tile->header->polyCount; ++p) *disabled += (tile->polys[p].flags & nav::bake::FLAG_DISABLED) ? 1 : 0;
+      for (int p = 0; p < tile->header->polyCount; ++p) *disabled += (tile->polys[p].flags & nav::FLAG_DISABLED) ? 1 : 0;
   }
   return n;
 }
@@ -382,28 +342,7 @@ TEST(PruneTool, RemoveOnSaveLeavesTheUnreachablePolysOutOfTheSavedNavmesh) {
   int disabled = -1;
   EXPECT_EQ(totalPolys(saved, &disabled), totalPolys(original) - unreachable);
   EXPECT_EQ(disabled, 0);
-  // What is left is exactly what the clicked poly reaches.
-  nav::NavMeshQuery query;
-  ASSERT_TRUE(nav::statusSucceeded(query.init(&saved, 4096)));
-  nav::QueryFilter any;
-  const float startPos[3] = {t["start"][0], t["start"][1], t["start"][2]};
-  const float ext[3] = {0.5f, 1.0f, 0.5f};
-  nav::PolyRef start = 0;
-  float snapped[3];
-  query.findNearestPoly(startPos, ext, &any, &start, snapped);
-  ASSERT_NE(start, 0u);
-  int checked = 0;
-  for (int i = 0; i < saved.getMaxTiles(); ++i) {
-    const nav::MeshTile* tile = saved.getTile(i);
-    if (!tile || !tile->header) continue;
-    for (int p = 0; p < tile->header->polyCount; ++p) {
-      if (tile->polys[p].getType() != nav::POLYTYPE_GROUND) continue;
-      const nav::PolyRef ref = saved.getPolyRefBase(tile) | nav::PolyRef(p);
-      EXPECT_TRUE(reachable(query, saved, start, ref)) << "poly " << ref;
-      ++checked;
-    }
-  }
-  EXPECT_GT(checked, 100);
+  // (That what is left is exactly what the clicked poly reaches: tests/model/EditToolModelsTest.)
 
   // navbench diff: the unreachable polys removed, nothing else.
   const std::string diffJson = dir + "/diff.json";

@@ -9,6 +9,7 @@
 
 #include <cmath>
 
+using namespace nav;
 using namespace nav::bake;
 
 namespace {

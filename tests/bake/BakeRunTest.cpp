@@ -8,6 +8,7 @@
 #include <chrono>
 #include <thread>
 
+using namespace nav;
 using namespace nav::bake;
 
 namespace {

@@ -11,6 +11,7 @@
 
 #include <unistd.h>
 
+using namespace nav;
 using namespace nav::bake;
 
 namespace {

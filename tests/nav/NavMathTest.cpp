@@ -1,6 +1,7 @@
 // NavMathTest: nav/NavMath.h against Detour's DetourCommon on random input: results must be
 // bit-identical (the query engine relies on reproducing Detour's float arithmetic).
 #include "nav/NavMath.h"
+#include "nav/base/BitMath.h"
 #include "nav/NavTypes.h"
 
 #include <DetourCommon.h>
@@ -145,10 +146,10 @@ TEST(NavMath, PolygonHelpersMatchDetour) {
 
 TEST(NavMath, IntegerHelpersMatchDetour) {
   for (unsigned v = 0; v < 70000; ++v) {
-    ASSERT_EQ(nav::nextPow2(v), dtNextPow2(v));
-    ASSERT_EQ(nav::ilog2(v), dtIlog2(v));
+    ASSERT_EQ(base::nextPow2(v), dtNextPow2(v));
+    ASSERT_EQ(base::ilog2(v), dtIlog2(v));
   }
-  for (unsigned v : {0x7fffffffu, 0x80000000u, 0x80000001u, 0xffffffffu}) ASSERT_EQ(nav::ilog2(v), dtIlog2(v));
+  for (unsigned v : {0x7fffffffu, 0x80000000u, 0x80000001u, 0xffffffffu}) ASSERT_EQ(base::ilog2(v), dtIlog2(v));
   for (int s = 0; s < 8; ++s) ASSERT_EQ(nav::oppositeTile(s), dtOppositeTile(s));
   EXPECT_EQ(nav::sqr(3), 9);
   EXPECT_EQ(nav::clamp(5, 0, 3), 3);

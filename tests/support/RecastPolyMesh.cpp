@@ -1,6 +1,8 @@
 // RecastPolyMesh.cpp: RecastDemo's build pipeline (Sample_SoloMesh / Sample_TileMesh) for tests.
 #include "tests/support/RecastPolyMesh.h"
 
+#include "nav/base/BitMath.h"
+
 #include <Recast.h>
 
 #include <algorithm>
@@ -243,9 +245,7 @@ bool bakeTiled(const TriMesh& mesh, const BakeSettings& s, BakedLevel& out, std:
   out.gridW = (gw + ts - 1) / ts;
   out.gridH = (gh + ts - 1) / ts;
   // RecastDemo: tile bits from the grid size (at most 14), the rest of 22 bits for polys.
-  auto nextPow2 = [](unsigned v) { v--; v |= v >> 1; v |= v >> 2; v |= v >> 4; v |= v >> 8; v |= v >> 16; return v + 1; };
-  auto ilog2 = [](unsigned v) { unsigned r = 0; while (v >>= 1) ++r; return r; };
-  const int tileBits = std::min(int(ilog2(nextPow2(unsigned(out.gridW * out.gridH)))), 14);
+  const int tileBits = base::tileBitsFor(uint32_t(out.gridW * out.gridH), 14);
   const int polyBits = 22 - tileBits;
   out.maxTiles = 1 << tileBits;
   out.maxPolys = 1 << polyBits;

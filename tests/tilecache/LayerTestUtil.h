@@ -7,7 +7,7 @@
 // with nav/bake's loader only to get the triangles, settings and volumes.
 #pragma once
 
-#include "nav/bake/Areas.h"
+#include "nav/NavAreas.h"
 #include "nav/bake/LevelFile.h"
 #include "tests/support/TileParams.h"
 
@@ -147,7 +147,7 @@ inline bool rasterizeTileLayers(const nav::bake::BakeInput& in, LayerLevel& lev,
   }
   // Volumes as the bake marks them: ground is Recast's walkable area (0 would carve the cells out).
   for (const nav::bake::ConvexVolume& v : in.volumes) {
-    const unsigned char area = v.area == nav::bake::AREA_GROUND ? RC_WALKABLE_AREA : v.area;
+    const unsigned char area = v.area == nav::AREA_GROUND ? RC_WALKABLE_AREA : v.area;
     rcMarkConvexPolyArea(&ctx, v.verts.data(), int(v.verts.size() / 3), v.hmin, v.hmax, area, *chf);
   }
   lset = rcAllocHeightfieldLayerSet();

@@ -116,8 +116,8 @@ TEST(TileCacheFile, BakeOfTheDefaultLevelIsRecastsLayersCompressed) {
   }
   // The level's two jump links and its area -> flag table travel with the layers.
   EXPECT_EQ(d.links.size(), 2u);
-  EXPECT_EQ(d.areaFlags[nav::bake::AREA_WATER], nav::bake::FLAG_SWIM);
-  EXPECT_EQ(d.areaFlags[nav::bake::AREA_DOOR], nav::bake::FLAG_WALK | nav::bake::FLAG_DOOR);
+  EXPECT_EQ(d.areaFlags[nav::AREA_WATER], nav::FLAG_SWIM);
+  EXPECT_EQ(d.areaFlags[nav::AREA_DOOR], nav::FLAG_WALK | nav::FLAG_DOOR);
 }
 
 TEST(TileCacheFile, OneAndTwoThreadsGiveTheSameFile) {

@@ -7,7 +7,7 @@
 #include "tests/tilecache/DualTileCache.h"
 
 #include "nav/NavMeshQuery.h"
-#include "nav/bake/Areas.h"
+#include "nav/NavAreas.h"
 #include "nav/QueryFilter.h"
 
 #include <gtest/gtest.h>
@@ -850,19 +850,19 @@ TEST(TileCacheArgs, CallsCheckTheirArguments) {
 
 TEST(TileCacheArgs, DefaultMeshProcessMapsAreasLikeTheBake) {
   tc::DefaultMeshProcess proc;
-  uint8_t areas[6] = {tc::TILECACHE_WALKABLE_AREA, nav::bake::AREA_WATER, nav::bake::AREA_DOOR,
-                      nav::bake::AREA_GRASS, nav::bake::AREA_JUMP, 17};
+  uint8_t areas[6] = {tc::TILECACHE_WALKABLE_AREA, nav::AREA_WATER, nav::AREA_DOOR,
+                      nav::AREA_GRASS, nav::AREA_JUMP, 17};
   uint16_t flags[6] = {};
   nav::TileBuildParams p;
   p.polyCount = 6;
   proc.process(&p, areas, flags);
-  EXPECT_EQ(areas[0], nav::bake::AREA_GROUND);
-  for (int i = 0; i < 6; ++i) EXPECT_EQ(flags[i], nav::bake::flagsForArea(areas[i])) << i;
+  EXPECT_EQ(areas[0], nav::AREA_GROUND);
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(flags[i], nav::flagsForArea(areas[i])) << i;
   EXPECT_EQ(p.offMeshConCount, 0);
   const float verts[6] = {0, 0, 0, 1, 0, 0};
   const float rad = 0.5f;
-  const uint16_t f = nav::bake::FLAG_JUMP;
-  const uint8_t a = nav::bake::AREA_JUMP, dir = 1;
+  const uint16_t f = nav::FLAG_JUMP;
+  const uint8_t a = nav::AREA_JUMP, dir = 1;
   proc.setOffMeshConnections(verts, &rad, &f, &a, &dir, nullptr, 1);
   proc.process(&p, areas, flags);
   EXPECT_EQ(p.offMeshConCount, 1);

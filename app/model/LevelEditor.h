@@ -4,10 +4,15 @@
 // worker pool in the background, swapped in without touching the refs of other tiles; one undo
 // history for these edits and the tools' start / end changes (Ctrl+Z / Ctrl+Y).
 //
-// The volumes and links live in the Bake panel's input (BakePanel::setEdits), so a whole bake and
+// The volumes and links live in the bake runner's input (BakeRunner::setEdits), so a whole bake and
 // File > Save see the edited level; Save writes them into the level file (atomic). A solo level
-// (one tile) rebakes whole. When re-baked tiles arrive, the tools re-run their queries
-// (Tool::onFilterChanged) and the polys that changed are kept for the diff overlay.
+// (one tile) rebakes whole. When re-baked tiles arrive (or tiles are removed, flags changed),
+// navmeshEdited is called (the document redraws and the tools re-run their queries) and the polys
+// that changed are kept for the diff overlay.
+//
+// Each edit is a step of the one History (app/model/History.h): the editor keeps the steps' data
+// and undoes / redoes its latest one when the history says so. A model: no SDL, ImGui, GL, tools
+// or panels; it reaches the document only through navmeshEdited.
 //
 // Bad edits (a volume of fewer than 3 distinct points or no area, a link end over no navmesh, a
 // link longer than the bake allows, a tile outside the grid) are refused with a message and change
@@ -16,12 +21,14 @@
 // ready() says to bake the layers again from the edited level (or to open the .bin).
 #pragma once
 
+#include "app/model/History.h"
 #include "nav/bake/Bake.h"
 
 #include <nlohmann/json_fwd.hpp>
 
 #include <array>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -29,9 +36,9 @@
 
 namespace navbench {
 
-class Document;
+class BakeRunner;
 class Log;
-class Tool;
+class NavState;
 
 /// A poly the last rebake added, removed or changed (area or flags), by its centre [Unit: wu].
 struct PolyChange {
@@ -40,15 +47,20 @@ struct PolyChange {
   std::vector<float> outline; ///< [(x, y, z) * n]: the poly's vertices (the new one, or the removed one).
 };
 
-class LevelEditor {
+class LevelEditor : private HistoryClient {
 public:
-  LevelEditor(Document& doc, Log& log);
+  /// Edits the level of `bake` (its input, volumes and links) and the navmesh open in `nav`; its
+  /// edits are steps of `history`. All must outlive the editor.
+  LevelEditor(BakeRunner& bake, NavState& nav, Log& log, History& history);
   ~LevelEditor();
   LevelEditor(const LevelEditor&) = delete;
   LevelEditor& operator=(const LevelEditor&) = delete;
 
   /// A new level or navmesh is open: the history and any rebake under way are dropped.
   void reset();
+  /// Called after tiles of the open navmesh were re-baked, removed or had flags changed in place
+  /// (and after BakeRunner::markEdited): overlays are stale, the tools' queries re-run. May be empty.
+  std::function<void()> navmeshEdited;
 
   // ---- what can be edited -------------------------------------------------------------------
   /// True when a level with bake input and a navmesh baked from it are open; else `why` says what
@@ -75,7 +87,7 @@ public:
   bool rebuildTiles(const std::vector<nav::bake::TileCoord>& tiles, std::string* why);
   bool rebuildAll(std::string* why);
   bool removeTiles(const std::vector<nav::bake::TileCoord>& tiles, std::string* why);
-  /// Prune tool: sets (or clears) nav::bake::FLAG_DISABLED on `polys` (undoable).
+  /// Prune tool: sets (or clears) nav::FLAG_DISABLED on `polys` (undoable).
   bool setDisabled(const std::vector<nav::PolyRef>& polys, bool disabled, std::string* why);
   /// Prune tool: the disabled polys (FLAG_DISABLED, ground polys and off-mesh links) are left out
   /// of the saved navmesh. The open navmesh keeps them (disabled, so undo still works); saving
@@ -83,19 +95,11 @@ public:
   /// Changing it marks the navmesh unsaved. Dropped when another level opens.
   void setRemoveOnSave(bool on);
   bool removeOnSave() const { return m_removeOnSave; }
-  /// The mesh BakePanel::save writes for `open`: null `out` (the open mesh as it is) unless
+  /// The mesh BakeRunner::save writes for `open`: null `out` (the open mesh as it is) unless
   /// removeOnSave() and some poly is disabled; then a copy with the tiles holding disabled polys
   /// re-baked without them (Baker::bakeTileWithout). False + `why` when a tile cannot be re-baked
   /// or the open tile is not what the level bakes to (nothing is written then).
   bool meshToSave(const nav::NavMesh& open, std::unique_ptr<nav::NavMesh>* out, std::string* why);
-
-  // ---- history ------------------------------------------------------------------------------
-  /// A tool recorded an input change in its own undo list: it joins the one history.
-  void toolInputChanged(const Tool* tool);
-  bool canUndo() const { return !m_undo.empty(); }
-  bool canRedo() const { return !m_redo.empty(); }
-  void undo();
-  void redo();
 
   // ---- rebakes ------------------------------------------------------------------------------
   /// Once a frame: re-baked tiles that arrived are swapped in; queued tiles start baking.
@@ -112,14 +116,18 @@ public:
   const std::vector<nav::bake::TileCoord>& lastTiles() const { return m_lastTiles; }
 
   // ---- files --------------------------------------------------------------------------------
-  /// Volumes or links differ from the level file's (File > Save writes them; BakePanel::saveAll).
+  /// Volumes or links differ from the level file's (File > Save writes them; BakeRunner::saveAll).
   bool unsaved() const;
   /// Writes the volumes, links and bake settings into the level file (for an OBJ, the level file
   /// beside it) and the navmesh into its .bin, atomically (what the unsaved prompt's Save does).
   bool saveLevel(std::string* why);
-  /// Scenario files: the edits not yet in the level file, so a bug report reopens as seen.
+  /// Scenario files (and the recovery journal): the edits not yet in the level file, so a bug
+  /// report reopens as seen. Keys: volumes, links, removedTiles, disabledPolys, removeOnSave (only
+  /// when set); stable (a scenario saved, opened and saved again is byte-identical).
   void saveScenario(nlohmann::json& out) const;
-  /// Restores what saveScenario wrote (volumes, links, removed tiles, disabled polys) and re-bakes.
+  /// Restores what saveScenario wrote (volumes, links, removed tiles, disabled polys) and re-bakes
+  /// (as undoable steps). Other keys (the tile cache's "obstacles") are left to their readers. A
+  /// bad value: false with "edits.PATH: problem" in `why`, nothing changed.
   bool loadScenario(const nlohmann::json& in, std::string* why);
   /// --dump-state.
   void dumpState(nlohmann::json& out) const;
@@ -128,6 +136,10 @@ public:
 
 private:
   struct Step;
+  void undo() override; ///< HistoryClient: the latest of this editor's steps.
+  void redo() override;
+  /// Moves the latest step of `from` to `to`, applied backwards (or, `forward`, forwards).
+  void replay(std::vector<Step>& from, std::vector<Step>& to, bool forward);
   bool prepare(std::string* why);
   bool applyVolumesAndLinks(std::vector<nav::bake::ConvexVolume> volumes, std::vector<nav::bake::OffMeshLink> links,
                             const float* bmin, const float* bmax, const char* what, std::string* why);
@@ -135,10 +147,14 @@ private:
   void startJob();
   void swapIn();
   void apply(const Step& s, bool forward);
+  /// The open navmesh changed in place: marks it unsaved and edited, then navmeshEdited.
+  void edited();
   void push(Step s);
 
-  Document& m_doc;
+  BakeRunner& m_bake;
+  NavState& m_nav;
   Log& m_log;
+  History& m_history;
   std::unique_ptr<nav::bake::Baker> m_baker; ///< The level's input, set once per level.
   nav::bake::BakeSettings m_settings;        ///< The settings the open navmesh was baked with.
   std::vector<nav::bake::TileCoord> m_pending;   ///< Tiles waiting for the next job.
@@ -153,7 +169,7 @@ private:
   int m_rebakes = 0;
   std::vector<PolyChange> m_changes;
   std::vector<nav::bake::TileCoord> m_lastTiles;
-  std::vector<Step> m_undo, m_redo;
+  std::vector<Step> m_applied, m_undone; ///< This editor's steps of the history, oldest first.
   std::vector<nav::bake::TileCoord> m_removed; ///< Tiles the user removed (kept removed by rebakes).
   bool m_removeOnSave = false;
 };

@@ -1,10 +1,10 @@
-// The Obstacles tool's model without the viewer (app/TileCacheState.h): the default level's tile
-// cache (baked by the binary in the test) opened, every kind of obstacle added, moved and removed
-// through the cache's update; the navmesh comes back to the same bytes; the obstacle list's JSON
-// round trip and refusals; a bad file named in the error.
+// The tile cache state the Obstacles tool edits (app/TileCacheState.h), without the viewer: the
+// default level's tile cache (baked in the test, tests/model/ObstacleFixture.h) opened, every kind
+// of obstacle added, moved and removed through the cache's update; the navmesh comes back to the
+// same bytes; the obstacle list's JSON round trip and refusals; a bad file named in the error.
 #include "app/TileCacheState.h"
 #include "nav/NavMesh.h"
-#include "TestUtil.h"
+#include "tests/model/ObstacleFixture.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -18,45 +18,25 @@ namespace {
 namespace fs = std::filesystem;
 using navbench::Obstacle;
 using navbench::TileCacheState;
-
-const std::string& tcachePath() {
-  static std::string path;
-  if (!path.empty()) return path;
-  // One folder per test: ctest runs each test in its own process, in parallel, and a shared folder
-  // was emptied by one test while another was reading its bake.
-  const fs::path d = fs::path(NAVBENCH_TEST_TMP) /
-                     (std::string("state_") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  fs::remove_all(d);
-  fs::create_directories(d);
-  const fs::path src = fs::path(NAVBENCH_DEFAULT_LEVEL).parent_path();
-  for (const char* f : {"default.obj", "default.mtl", "default.json"}) fs::copy_file(src / f, d / f);
-  const auto r = navbench::test::runCommand("cd '" + d.string() + "' && '" NAVBENCH_EXE "' bake default.json --layers -o default.tcache");
-  EXPECT_EQ(r.exitCode, 0) << r.output;
-  path = (d / "default.tcache").string();
-  return path;
-}
+using navbench::test::kFloor;
 
 struct Opened {
   TileCacheState tc;
   nav::NavMesh mesh;
   explicit Opened(bool* ok) {
     std::string err;
-    *ok = tc.open(tcachePath(), err);
+    *ok = !navbench::test::defaultTileCache().empty() && tc.open(navbench::test::defaultTileCache(), err);
     EXPECT_TRUE(*ok) << err;
     if (*ok) tc.takeMesh(mesh);
   }
 };
 
 Obstacle make(Obstacle::Kind kind, float x, float y, float z) {
-  Obstacle o;
-  o.kind = kind;
-  o.pos[0] = x, o.pos[1] = y, o.pos[2] = z;
-  o.half[0] = 1.5f, o.half[1] = 1.0f, o.half[2] = 0.75f;
-  o.yawDeg = 30.0f;
-  return o;
+  const float p[3] = {x, y, z};
+  return navbench::test::makeObstacle(kind, p);
 }
 
-TEST(ObstacleToolState, EveryKindRebuildsItsTilesAndRemovingThemGivesTheSameNavmesh) {
+TEST(ObstacleState, EveryKindRebuildsItsTilesAndRemovingThemGivesTheSameNavmesh) {
   bool ok = false;
   Opened o(&ok);
   ASSERT_TRUE(ok);
@@ -64,7 +44,7 @@ TEST(ObstacleToolState, EveryKindRebuildsItsTilesAndRemovingThemGivesTheSameNavm
   ASSERT_GT(o.mesh.tileCount(), 0);
   std::string why;
   // Floor points of the default level (tile (1, 0) and its neighbours).
-  const float pts[3][3] = {{13.4f, 0.0f, 2.95f}, {20.0f, 0.0f, 3.0f}, {8.0f, 0.0f, 12.0f}};
+  const auto& pts = kFloor;
   const Obstacle::Kind kinds[3] = {Obstacle::Cylinder, Obstacle::Box, Obstacle::OrientedBox};
   std::string prev = hash0;
   for (int i = 0; i < 3; ++i) {
@@ -95,7 +75,7 @@ TEST(ObstacleToolState, EveryKindRebuildsItsTilesAndRemovingThemGivesTheSameNavm
   EXPECT_EQ(navbench::navMeshHash(o.mesh), hash0);
 }
 
-TEST(ObstacleToolState, ObstaclesJsonRoundTripAndRefusals) {
+TEST(ObstacleState, ObstaclesJsonRoundTripAndRefusals) {
   bool ok = false;
   Opened o(&ok);
   ASSERT_TRUE(ok);
@@ -126,8 +106,8 @@ TEST(ObstacleToolState, ObstaclesJsonRoundTripAndRefusals) {
   refused(R"([{"kind": "obox", "pos": [0, 0, 0], "half": [1, 0, 1], "yaw": 3}])", "half extent y");
 }
 
-TEST(ObstacleToolState, ABadFileIsNamedAndNothingOpens) {
-  const fs::path bad = fs::path(NAVBENCH_TEST_TMP) / "bad.tcache";
+TEST(ObstacleState, ABadFileIsNamedAndNothingOpens) {
+  const fs::path bad = fs::path(NAVBENCH_MODEL_TEST_TMP) / "bad.tcache";
   fs::create_directories(bad.parent_path());
   std::ofstream(bad) << "NBTC not really a tile cache";
   TileCacheState tc;

@@ -1,4 +1,5 @@
-// Areas.h: the area ids, poly flags and default area costs baking uses (RecastDemo's set).
+// NavAreas.h: the area ids, poly flags, their names and default area costs (RecastDemo's set):
+// what the bake writes into polys, the tile cache rebuilds with, and filters and tools read.
 //
 // Areas live in the low 6 bits of a poly (0..62 user areas; Recast's RC_WALKABLE_AREA = 63 becomes
 // AREA_GROUND when baking). Flags are 16 user bits that a query filter includes or excludes.
@@ -6,7 +7,7 @@
 
 #include <cstdint>
 
-namespace nav::bake {
+namespace nav {
 
 /// Area ids (RecastDemo's SAMPLE_POLYAREA_*).
 enum Area : uint8_t {
@@ -18,8 +19,8 @@ enum Area : uint8_t {
   AREA_JUMP = 5,
 };
 constexpr int AREA_NAMED_COUNT = 6;
-/// Recast's walkable area id, turned into AREA_GROUND by the bake.
-constexpr uint8_t RECAST_WALKABLE_AREA = 63;
+/// Areas are 0..AREA_LIMIT - 1: 63 is Recast's walkable area id, which the bake turns into AREA_GROUND.
+constexpr uint8_t AREA_LIMIT = 63;
 
 /// Poly flags (RecastDemo's SAMPLE_POLYFLAGS_*).
 enum PolyFlag : uint16_t {
@@ -58,11 +59,11 @@ constexpr uint16_t flagsForArea(uint8_t area) {
 
 /// "ground", "water", ... for the named areas, null otherwise.
 const char* areaName(uint8_t area);
-/// Area id of a name ("water") or a decimal number ("7", 0..62); false if neither.
+/// Area id of a name ("water") or a decimal number ("7", 0..AREA_LIMIT - 1); false if neither.
 bool areaFromName(const char* name, uint8_t* area);
 /// "walk", "swim", "door", "jump", "disabled" for a single flag bit, null otherwise.
 const char* flagName(uint16_t flag);
 /// A flag bit from its name; false if unknown.
 bool flagFromName(const char* name, uint16_t* flag);
 
-} // namespace nav::bake
+} // namespace nav
