@@ -389,7 +389,7 @@ void App::drawUi() {
   m_panelLayout.arrange(m_menuBarHeight);
   int w = 0, h = 0;
   SDL_GetWindowSize(m_window, &w, &h);
-  PanelContext ctx{m_doc, m_log, m_panelLayout, m_stats, w, h, 0, 0, [this] { frameLevel(); }};
+  PanelContext ctx{m_doc, m_log, m_panelLayout, m_stats, w, h, 0, 0, [this] { frameLevel(); }, &m_testCases};
   if (m_doc.nav.loaded()) {
     ctx.navTiles = m_navCache.stats().tiles;
     ctx.navTilesPending = m_navCache.stats().pendingTiles;
@@ -591,7 +591,7 @@ void App::processEvent(const SDL_Event& e) {
   case SDL_DROPFILE:
     if (e.drop.file) {
       const std::string ext = fs::path(e.drop.file).extension().string();
-      if (ext == ".txt" || ext == ".TXT") m_doc.testCases.open(e.drop.file, m_log); // a RecastDemo test-case file
+      if (ext == ".txt" || ext == ".TXT") m_testCases.open(e.drop.file, m_log); // a RecastDemo test-case file
       else m_prompts.requestOpen(e.drop.file); // a scenario (.json with the marker, screenshot .png) or a level
       SDL_free(e.drop.file);
     }

@@ -24,6 +24,7 @@
 #include "app/Settings.h"
 #include "app/model/Recovery.h"
 #include "app/panels/Panels.h"
+#include "app/panels/TestCasePanel.h"
 #include "render/DebugDraw.h"
 #include "render/MeshBuffer.h"
 #include "render/Shader.h"
@@ -106,6 +107,7 @@ private:
   ScenarioActions m_scenes{m_doc, m_log};
   RecoveryJournal m_journal;
   Prompts m_prompts{m_doc, m_log, m_running, m_journal};
+  TestCasePanel m_testCases{m_doc.testCases, m_doc.testCasesVisible}; ///< The Test cases window (a view).
   bool m_journalCheck = false; ///< A level was opened: look for its journal once it is loaded.
   bool m_waitFrames = false;   ///< glFinish each frame (headless, offscreen: no frame queue pile-up).
   std::vector<std::unique_ptr<Panel>> m_panels;

@@ -20,8 +20,7 @@
 #include "app/model/BakeRunner.h"
 #include "app/model/History.h"
 #include "app/model/LevelEditor.h"
-// (Still the panel until the test-case model, app/model/TestCase*, replaces it here.)
-#include "app/panels/TestCasePanel.h"
+#include "app/model/TestCaseSession.h"
 #include "app/tools/Tool.h"
 #include "render/Camera.h"
 
@@ -87,7 +86,8 @@ public:
   ViewSettings view;
   render::Camera camera;
   BakeRunner bake;           ///< The level's bake settings, volumes, links, and a bake under way.
-  TestCasePanel testCases;   ///< A RecastDemo test-case file and its results.
+  TestCaseSession testCases; ///< A RecastDemo test-case file and its results.
+  bool testCasesVisible = false; ///< The Test cases panel is shown (view state, as `view`).
   std::vector<std::unique_ptr<Tool>> tools;
   int activeTool = 0;
   std::string scenarioPath;  ///< Where Ctrl+S saves ("" = ask).

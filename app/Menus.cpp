@@ -43,7 +43,7 @@ void App::drawMenuBar(std::string& toOpen) {
     }
     if (ImGui::MenuItem("Screenshot folder...")) m_scenes.openFolderDialog();
     if (ImGui::MenuItem("Open test cases..."))
-      m_doc.testCases.openDialog(m_doc.level.empty() ? std::string()
+      m_testCases.openDialog(m_doc.level.empty() ? std::string()
                                                      : fs::path(absolutePath(m_doc.level.path())).parent_path().string());
     ImGui::Separator();
     // (Below the entries scripted tests click by position.)

@@ -1,5 +1,7 @@
 #include "app/NavDraw.h"
 
+#include "app/DetailTris.h"
+
 #include "nav/NavAreas.h"
 #include "render/DebugDraw.h"
 
@@ -16,20 +18,11 @@ namespace {
 
 glm::vec3 V(const float* p) { return {p[0], p[1], p[2]}; }
 
-/// Vertex k of a detail triangle of poly `pi`.
-const float* detailVert(const nav::MeshTile* tile, const nav::Poly& poly, const nav::PolyDetail& pd, uint8_t k) {
-  return k < poly.vertCount ? &tile->verts[poly.verts[k] * 3] : &tile->detailVerts[(pd.vertBase + k - poly.vertCount) * 3];
-}
-
 void fillPoly(render::DebugDraw& dd, const nav::MeshTile* tile, int pi, uint32_t color, float lift) {
-  const nav::Poly& poly = tile->polys[pi];
-  if (poly.getType() != nav::POLYTYPE_GROUND) return;
-  const nav::PolyDetail& pd = tile->detailMeshes[pi];
   const glm::vec3 up(0, lift, 0);
-  for (int j = 0; j < pd.triCount; ++j) {
-    const uint8_t* t = &tile->detailTris[(pd.triBase + uint32_t(j)) * 4];
-    for (int k = 0; k < 3; ++k) dd.vertex(V(detailVert(tile, poly, pd, t[k])) + up, color);
-  }
+  forEachDetailTri(*tile, pi, [&](const float* const* v) {
+    for (int k = 0; k < 3; ++k) dd.vertex(V(v[k]) + up, color);
+  });
 }
 
 } // namespace
@@ -240,18 +233,12 @@ void drawTileGroup(render::DebugDraw& dd, const nav::NavMesh& mesh, const nav::M
   }
   case GROUP_DETAIL:
     dd.begin(render::Prim::Lines, 1.0f);
-    for (int pi = 0; pi < h.polyCount; ++pi) {
-      const nav::Poly& p = tile->polys[pi];
-      if (p.getType() != nav::POLYTYPE_GROUND) continue;
-      const nav::PolyDetail& pd = tile->detailMeshes[pi];
-      for (int j = 0; j < pd.triCount; ++j) {
-        const uint8_t* t = &tile->detailTris[(pd.triBase + uint32_t(j)) * 4];
-        for (int k = 0; k < 3; ++k) {
-          dd.vertex(V(detailVert(tile, p, pd, t[k])) + up * 1.2f, detailColor);
-          dd.vertex(V(detailVert(tile, p, pd, t[(k + 1) % 3])) + up * 1.2f, detailColor);
-        }
+    forEachDetailTri(*tile, [&](const float* const* v) {
+      for (int k = 0; k < 3; ++k) {
+        dd.vertex(V(v[k]) + up * 1.2f, detailColor);
+        dd.vertex(V(v[(k + 1) % 3]) + up * 1.2f, detailColor);
       }
-    }
+    });
     dd.end();
     break;
   case GROUP_BVTREE:

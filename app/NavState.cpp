@@ -1,5 +1,7 @@
 #include "app/NavState.h"
 
+#include "app/DetailTris.h"
+
 #include "app/TileCacheState.h"
 
 #include "nav/TileSetFile.h"
@@ -102,22 +104,15 @@ TriMesh NavState::detailMesh() const {
   for (int ti = 0; ti < m_mesh.getMaxTiles(); ++ti) {
     const nav::MeshTile* tile = m_mesh.getTile(ti);
     if (!tile || !tile->header) continue;
-    for (int pi = 0; pi < tile->header->polyCount; ++pi) {
-      const nav::Poly& poly = tile->polys[pi];
-      if (poly.getType() != nav::POLYTYPE_GROUND) continue;
-      const nav::PolyDetail& pd = tile->detailMeshes[pi];
-      for (int j = 0; j < pd.triCount; ++j) {
-        const uint8_t* t = &tile->detailTris[(pd.triBase + uint32_t(j)) * 4];
-        for (int k = 0; k < 3; ++k) {
-          const float* v = t[k] < poly.vertCount ? &tile->verts[poly.verts[t[k]] * 3]
-                                                 : &tile->detailVerts[(pd.vertBase + t[k] - poly.vertCount) * 3];
-          m.tris.push_back(m.vertCount());
-          m.verts.insert(m.verts.end(), v, v + 3);
-          mn = glm::min(mn, glm::vec3(v[0], v[1], v[2]));
-          mx = glm::max(mx, glm::vec3(v[0], v[1], v[2]));
-        }
+    forEachDetailTri(*tile, [&](const float* const* tri) {
+      for (int k = 0; k < 3; ++k) {
+        const float* v = tri[k];
+        m.tris.push_back(m.vertCount());
+        m.verts.insert(m.verts.end(), v, v + 3);
+        mn = glm::min(mn, glm::vec3(v[0], v[1], v[2]));
+        mx = glm::max(mx, glm::vec3(v[0], v[1], v[2]));
       }
-    }
+    });
   }
   m.polygonCount = m.triCount();
   if (!m.tris.empty()) {

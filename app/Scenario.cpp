@@ -161,20 +161,6 @@ bool parseScenarioText(const std::string& text, const std::string& file, Scenari
 
 } // namespace
 
-bool readFloat(const json& v, const std::string& key, float& out, std::string& error) {
-  base::JsonErrors errors;
-  if (base::JsonIn(v, errors, key).get(out)) return true;
-  error = errors.message;
-  return false;
-}
-
-bool readVec3(const json& v, const std::string& key, float* out, std::string& error) {
-  base::JsonErrors errors;
-  if (base::JsonIn(v, errors, key).getVec3(out)) return true;
-  error = errors.message;
-  return false;
-}
-
 std::string toJson(const Scenario& s) {
   json j;
   j[kScenarioMarker] = s.version;

@@ -120,11 +120,6 @@ bool scenarioFromPngText(const std::vector<std::pair<std::string, std::string>>&
 /// (nav/base/Json.h, the one writer of exact floats).
 using base::exactFloat;
 using base::exactVec3;
-/// The float at `v` (any finite number in float range), its path `key` in messages: false with
-/// `error` = "<key>: <problem>". base::JsonIn's getter for callers holding a bare json value.
-bool readFloat(const nlohmann::json& v, const std::string& key, float& out, std::string& error);
-/// Three floats [x, y, z] at `v`, as readFloat; `out` is written only when all three are good.
-bool readVec3(const nlohmann::json& v, const std::string& key, float* out, std::string& error);
 
 /// A stable hash of a bake settings text (nav::bake::settingsToJson): "fnv1a64:<16 hex digits>".
 std::string bakeSettingsHash(const std::string& settingsJson);

@@ -27,7 +27,7 @@ bool App::writeState(const std::string& path, std::string& error) const {
   // The scenario File > Save would write now (absolute paths): tests compare it with the one opened.
   j["scenario"] = nlohmann::json::parse(toJson(m_doc.currentScenario("")));
   j["scenarioPath"] = m_doc.scenarioPath;
-  m_doc.testCases.dumpState(j["testCases"]);
+  m_testCases.dumpState(j["testCases"]);
   m_doc.editor.dumpState(j["editor"]);
   int errors = 0;
   for (const auto& e : m_log.entries())

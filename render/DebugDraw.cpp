@@ -13,11 +13,10 @@ uint32_t rgbaf(float r, float g, float b, float a) {
 
 namespace {
 
-void setVertexLayout() {
-  glEnableVertexAttribArray(0);
-  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(DebugVertex), reinterpret_cast<void*>(offsetof(DebugVertex, pos)));
-  glEnableVertexAttribArray(1);
-  glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(DebugVertex), reinterpret_cast<void*>(offsetof(DebugVertex, color)));
+// Creates the VAO and VBO of DebugVertex data when `vao` is 0 (left bound): 0 position, 1 colour.
+void createDebugVertexArray(GLuint& vao, GLuint& vbo) {
+  createVertexArray(vao, vbo, sizeof(DebugVertex),
+                    {{3, GL_FLOAT, GL_FALSE, offsetof(DebugVertex, pos)}, {4, GL_UNSIGNED_BYTE, GL_TRUE, offsetof(DebugVertex, color)}});
 }
 
 } // namespace
@@ -40,16 +39,9 @@ void StaticBuffer::upload(Prim prim, float size, bool depthTest, const DebugVert
   m_prim = prim;
   m_size = prim == Prim::Tris ? 1.0f : std::max(size, 1.0f);
   m_depthTest = depthTest;
-  if (!m_vao) {
-    glGenVertexArrays(1, &m_vao);
-    glGenBuffers(1, &m_vbo);
-    glBindVertexArray(m_vao);
-    glBindBuffer(GL_ARRAY_BUFFER, m_vbo);
-    setVertexLayout();
-  } else {
-    glBindVertexArray(m_vao);
-    glBindBuffer(GL_ARRAY_BUFFER, m_vbo);
-  }
+  createDebugVertexArray(m_vao, m_vbo);
+  glBindVertexArray(m_vao);
+  glBindBuffer(GL_ARRAY_BUFFER, m_vbo);
   // Same size: overwrite in place; otherwise new storage of exactly this size (static data).
   if (int(n) == m_capacity && n > 0) {
     glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(n * sizeof(DebugVertex)), verts);
@@ -73,11 +65,7 @@ bool DebugDraw::init(const std::string& shaderDir, std::string& error) {
   if (!m_lineShader.load(shaderDir, "debug", error, "debug_line")) return false;
   if (!m_pointShader.load(shaderDir, "debug", error, "debug_point")) return false;
   if (!m_vao) {
-    glGenVertexArrays(1, &m_vao);
-    glGenBuffers(1, &m_vbo);
-    glBindVertexArray(m_vao);
-    glBindBuffer(GL_ARRAY_BUFFER, m_vbo);
-    setVertexLayout();
+    createDebugVertexArray(m_vao, m_vbo);
     glBindVertexArray(0);
   }
   return true;

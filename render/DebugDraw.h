@@ -24,6 +24,8 @@
 #include "render/Gl.h"
 #include "render/Shader.h"
 
+#include "nav/base/NonCopyable.h"
+
 #include <glm/glm.hpp>
 
 #include <cstdint>
@@ -52,12 +54,10 @@ struct DebugVertex {
 
 /// A vertex buffer of one primitive kind kept on the GPU across frames (VAO + VBO, static draw).
 /// Needs a current GL context for upload/release (and the destructor, when it holds a buffer).
-class StaticBuffer {
+class StaticBuffer : base::NonCopyable {
 public:
   StaticBuffer() = default;
   ~StaticBuffer() { release(); }
-  StaticBuffer(const StaticBuffer&) = delete;
-  StaticBuffer& operator=(const StaticBuffer&) = delete;
   StaticBuffer(StaticBuffer&& o) noexcept { *this = std::move(o); }
   StaticBuffer& operator=(StaticBuffer&& o) noexcept;
 

@@ -28,6 +28,20 @@ const char* glErrorName(GLenum err) {
   }
 }
 
+void createVertexArray(GLuint& vao, GLuint& vbo, GLsizei stride, std::initializer_list<VertexAttrib> attribs) {
+  if (vao) return;
+  glGenVertexArrays(1, &vao);
+  glGenBuffers(1, &vbo);
+  glBindVertexArray(vao);
+  glBindBuffer(GL_ARRAY_BUFFER, vbo);
+  GLuint i = 0;
+  for (const VertexAttrib& a : attribs) {
+    glEnableVertexAttribArray(i);
+    glVertexAttribPointer(i, a.size, a.type, a.normalized, stride, reinterpret_cast<void*>(a.offset));
+    ++i;
+  }
+}
+
 bool checkGl(const char* where, std::string& error) {
   GLenum first = glGetError();
   if (first == GL_NO_ERROR) return true;

@@ -5,6 +5,8 @@
 
 #include <glad/gl.h>
 
+#include <cstddef>
+#include <initializer_list>
 #include <string>
 
 namespace render {
@@ -18,6 +20,20 @@ bool loadGl(GlProcLoader loader, std::string& error);
 
 /// "GL_INVALID_ENUM" etc. for a glGetError() code.
 const char* glErrorName(GLenum err);
+
+/// One vertex attribute of an interleaved vertex: `size` components of `type` (normalised to 0..1
+/// when `normalized`), `offset` bytes into the vertex.
+struct VertexAttrib {
+  GLint size;
+  GLenum type;
+  GLboolean normalized;
+  size_t offset;
+};
+
+/// Creates `vao` and `vbo` when `vao` is 0, leaves both bound and enables attribute i as
+/// attribs[i] (vertices `stride` bytes apart); does nothing when `vao` is already set. Needs a
+/// current GL context.
+void createVertexArray(GLuint& vao, GLuint& vbo, GLsizei stride, std::initializer_list<VertexAttrib> attribs);
 
 /// Drains glGetError(); returns false and sets `error` ("<where>: GL_INVALID_...") if any was set.
 bool checkGl(const char* where, std::string& error);

@@ -30,19 +30,13 @@ void MeshBuffer::clear() {
 }
 
 namespace {
-void setUpVao(GLuint& vao, GLuint& vbo) {
-  if (!vao) {
-    glGenVertexArrays(1, &vao);
-    glGenBuffers(1, &vbo);
-    glBindVertexArray(vao);
-    glBindBuffer(GL_ARRAY_BUFFER, vbo);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(MeshVertex), reinterpret_cast<void*>(offsetof(MeshVertex, pos)));
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(MeshVertex), reinterpret_cast<void*>(offsetof(MeshVertex, normal)));
-    glEnableVertexAttribArray(2);
-    glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(MeshVertex), reinterpret_cast<void*>(offsetof(MeshVertex, color)));
-  }
+// Creates the VAO and VBO of MeshVertex data when `vao` is 0 (left bound): 0 position, 1 normal,
+// 2 colour.
+void createMeshVertexArray(GLuint& vao, GLuint& vbo) {
+  createVertexArray(vao, vbo, sizeof(MeshVertex),
+                    {{3, GL_FLOAT, GL_FALSE, offsetof(MeshVertex, pos)},
+                     {3, GL_FLOAT, GL_FALSE, offsetof(MeshVertex, normal)},
+                     {4, GL_UNSIGNED_BYTE, GL_TRUE, offsetof(MeshVertex, color)}});
 }
 } // namespace
 
@@ -53,7 +47,7 @@ void MeshBuffer::upload(const std::vector<MeshVertex>& verts, std::vector<MeshCe
 }
 
 MeshVertex* MeshBuffer::beginUpload(size_t vertexCount) {
-  setUpVao(m_vao, m_vbo);
+  createMeshVertexArray(m_vao, m_vbo);
   glBindVertexArray(m_vao);
   glBindBuffer(GL_ARRAY_BUFFER, m_vbo);
   const GLsizeiptr bytes = GLsizeiptr(vertexCount * sizeof(MeshVertex));
@@ -86,7 +80,7 @@ void MeshBuffer::endUpload(std::vector<MeshCell> cells, const float* lodError, i
 }
 
 void MeshBuffer::upload(const std::vector<MeshVertex>& verts) {
-  setUpVao(m_vao, m_vbo);
+  createMeshVertexArray(m_vao, m_vbo);
   // Bucket the triangles by grid cell of their centroid (x/z), counting sort, written straight
   // into the buffer in cell order (no second copy of the vertices).
   const size_t tris = verts.size() / 3;

@@ -19,6 +19,8 @@
 #include "render/Frustum.h"
 #include "render/Gl.h"
 
+#include "nav/base/NonCopyable.h"
+
 #include <glm/glm.hpp>
 
 #include <cstdint>
@@ -55,12 +57,10 @@ struct LodView {
 /// (levelError ascending, [Unit: wu], levelError[0] = 0). A box holding the eye gets level 0.
 int selectLod(const glm::vec3& bmin, const glm::vec3& bmax, const float* levelError, int levels, const LodView& view);
 
-class MeshBuffer {
+class MeshBuffer : base::NonCopyable {
 public:
   MeshBuffer() = default;
   ~MeshBuffer();
-  MeshBuffer(const MeshBuffer&) = delete;
-  MeshBuffer& operator=(const MeshBuffer&) = delete;
 
   /// Replaces the contents; `verts.size()` must be a multiple of 3 (triangles).
   void upload(const std::vector<MeshVertex>& verts);

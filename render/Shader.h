@@ -6,6 +6,8 @@
 
 #include "render/Gl.h"
 
+#include "nav/base/NonCopyable.h"
+
 #include <glm/glm.hpp>
 
 #include <string>
@@ -13,12 +15,10 @@
 
 namespace render {
 
-class Shader {
+class Shader : base::NonCopyable {
 public:
   Shader() = default;
   ~Shader();
-  Shader(const Shader&) = delete;
-  Shader& operator=(const Shader&) = delete;
   Shader(Shader&& o) noexcept;
   Shader& operator=(Shader&& o) noexcept;
 

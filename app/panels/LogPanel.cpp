@@ -53,20 +53,8 @@ void drawLogPanel(Log& log, bool* open, const PanelLayout& /*layout: places it f
   ImGui::End();
 }
 
-} // namespace navbench
+std::unique_ptr<Panel> makeLogPanel() {
+  return makePanel({"Log", "Log", 5}, [](PanelContext& c, bool& shown) { if (shown) drawLogPanel(c.log, &shown, c.layout); });
+}
 
-namespace navbench {
-namespace {
-class LogPanel final : public Panel {
-public:
-  const char* name() const override { return "Log"; }
-  const char* menuLabel() const override { return "Log"; }
-  int menuOrder() const override { return 5; }
-  void draw(PanelContext& ctx) override {
-    if (m_visible) drawLogPanel(ctx.log, &m_visible, ctx.layout);
-  }
-};
-} // namespace
-
-std::unique_ptr<Panel> makeLogPanel() { return std::make_unique<LogPanel>(); }
 } // namespace navbench

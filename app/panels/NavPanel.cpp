@@ -157,33 +157,18 @@ void drawHelpWindow(bool* open) {
   ImGui::End();
 }
 
-} // namespace navbench
-
-namespace navbench {
-namespace {
-class NavPanel final : public Panel {
-public:
-  const char* name() const override { return "Navmesh"; }
-  const char* menuLabel() const override { return "Navmesh panel"; }
-  int menuOrder() const override { return 2; }
-  void draw(PanelContext& ctx) override {
-    if (!m_visible) return;
-    Document& doc = ctx.doc;
+std::unique_ptr<Panel> makeNavPanel() {
+  return makePanel({"Navmesh", "Navmesh panel", 2}, [](PanelContext& c, bool& shown) {
+    if (!shown) return;
+    Document& doc = c.doc;
     const float hp[3] = {doc.hover.pos.x, doc.hover.pos.y, doc.hover.pos.z};
-    if (drawNavPanel(doc.nav, doc.navDraw, doc.hover.poly, doc.hover.hit, hp, &m_visible, doc.bake, ctx.log)) doc.filterChanged();
-  }
-};
+    if (drawNavPanel(doc.nav, doc.navDraw, doc.hover.poly, doc.hover.hit, hp, &shown, doc.bake, c.log)) doc.filterChanged();
+  });
+}
 
-class HelpWindow final : public Panel {
-public:
-  HelpWindow() : Panel(false) {}
-  const char* name() const override { return "Help"; } // Help > Shortcuts, F1
-  void draw(PanelContext&) override {
-    if (m_visible) drawHelpWindow(&m_visible);
-  }
-};
-} // namespace
+// Help > Shortcuts, F1.
+std::unique_ptr<Panel> makeHelpWindow() {
+  return makePanel({"Help", "", 0, false}, [](PanelContext&, bool& shown) { if (shown) drawHelpWindow(&shown); });
+}
 
-std::unique_ptr<Panel> makeNavPanel() { return std::make_unique<NavPanel>(); }
-std::unique_ptr<Panel> makeHelpWindow() { return std::make_unique<HelpWindow>(); }
 } // namespace navbench

@@ -11,12 +11,9 @@
 #include <cstdio>
 
 namespace navbench {
-namespace {
 
-class NavBuildProgress final : public Panel {
-public:
-  const char* name() const override { return "Navmesh drawing progress"; }
-  void draw(PanelContext& ctx) override {
+std::unique_ptr<Panel> makeNavBuildProgress() {
+  return makePanel({"Navmesh drawing progress"}, [](PanelContext& ctx, bool&) {
     if (!ctx.doc.nav.loaded() || ctx.navTilesPending <= 0) return;
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + 40.0f), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
@@ -26,14 +23,12 @@ public:
     ImGui::ProgressBar(ctx.navTiles > 0 ? float(ctx.navTiles - ctx.navTilesPending) / float(ctx.navTiles) : 0.0f,
                        ImVec2(300.0f, 0.0f), text);
     ImGui::End();
-  }
-};
+  });
+}
 
 /// An edit's tiles re-baking in the background (LevelEditor): how many, how far.
-class RebakeProgress final : public Panel {
-public:
-  const char* name() const override { return "Rebake progress"; }
-  void draw(PanelContext& ctx) override {
+std::unique_ptr<Panel> makeRebakeProgress() {
+  return makePanel({"Rebake progress"}, [](PanelContext& ctx, bool&) {
     int done = 0, total = 0;
     ctx.doc.editor.progress(&done, &total);
     if (total <= 0) return;
@@ -44,36 +39,29 @@ public:
     std::snprintf(text, sizeof text, "re-baking %d / %d tiles", done, total);
     ImGui::ProgressBar(float(done) / float(total), ImVec2(300.0f, 0.0f), text);
     ImGui::End();
-  }
-};
+  });
+}
 
 /// Tile coordinates, projected onto the 3D view (Navmesh panel > Tile labels).
-class TileLabels final : public Panel {
-public:
-  const char* name() const override { return "Tile labels"; }
-  void draw(PanelContext& ctx) override {
+std::unique_ptr<Panel> makeTileLabels() {
+  return makePanel({"Tile labels"}, [labels = std::vector<NavLabel>()](PanelContext& ctx, bool&) mutable {
     const Document& doc = ctx.doc;
     if (!doc.nav.loaded() || !doc.navDraw.tileLabels) return;
     const int w = ctx.windowW, h = ctx.windowH;
-    m_labels.clear();
-    tileLabels(doc.nav.mesh(), m_labels, doc.camera, float(w) / float(std::max(h, 1)), float(h)); // the tiles in view, big enough
+    labels.clear();
+    tileLabels(doc.nav.mesh(), labels, doc.camera, float(w) / float(std::max(h, 1)), float(h)); // the tiles in view, big enough
     ImDrawList* dl = ImGui::GetBackgroundDrawList();
-    for (const NavLabel& l : m_labels) {
+    for (const NavLabel& l : labels) {
       glm::vec3 px;
       if (!doc.camera.project(l.pos, float(w), float(h), px)) continue;
       const ImVec2 size = ImGui::CalcTextSize(l.text);
       dl->AddText(ImVec2(px.x - size.x * 0.5f, px.y - size.y * 0.5f), IM_COL32(255, 220, 255, 230), l.text);
     }
-  }
+  });
+}
 
-private:
-  std::vector<NavLabel> m_labels;
-};
-
-class EmptySceneHint final : public Panel {
-public:
-  const char* name() const override { return "Empty scene hint"; }
-  void draw(PanelContext& ctx) override {
+std::unique_ptr<Panel> makeEmptySceneHint() {
+  return makePanel({"Empty scene hint"}, [](PanelContext& ctx, bool&) {
     if (!ctx.doc.level.empty()) return;
     const char* hint = "No level loaded: File > Open (Ctrl+O), drop an OBJ file here,\nor start with  navbench level.obj";
     const ImVec2 size = ImGui::CalcTextSize(hint);
@@ -81,24 +69,11 @@ public:
     ImGui::GetBackgroundDrawList()->AddText(
         ImVec2(vp->Pos.x + (vp->Size.x - size.x) * 0.5f, vp->Pos.y + (vp->Size.y - size.y) * 0.5f),
         IM_COL32(200, 205, 215, 255), hint);
-  }
-};
+  });
+}
 
-class ImGuiDemo final : public Panel {
-public:
-  ImGuiDemo() : Panel(false) {}
-  const char* name() const override { return "ImGui demo"; }
-  void draw(PanelContext&) override {
-    if (m_visible) ImGui::ShowDemoWindow(&m_visible);
-  }
-};
-
-} // namespace
-
-std::unique_ptr<Panel> makeNavBuildProgress() { return std::make_unique<NavBuildProgress>(); }
-std::unique_ptr<Panel> makeTileLabels() { return std::make_unique<TileLabels>(); }
-std::unique_ptr<Panel> makeRebakeProgress() { return std::make_unique<RebakeProgress>(); }
-std::unique_ptr<Panel> makeEmptySceneHint() { return std::make_unique<EmptySceneHint>(); }
-std::unique_ptr<Panel> makeImGuiDemo() { return std::make_unique<ImGuiDemo>(); }
+std::unique_ptr<Panel> makeImGuiDemo() {
+  return makePanel({"ImGui demo", "", 0, false}, [](PanelContext&, bool& shown) { if (shown) ImGui::ShowDemoWindow(&shown); });
+}
 
 } // namespace navbench

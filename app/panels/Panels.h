@@ -1,5 +1,6 @@
-// Panels.h: the viewer's ImGui panels, one file each. A panel implements Panel (below) in its own
-// file, with a factory function there; Panels.cpp lists the factories in drawing order (the one
+// Panels.h: the viewer's ImGui panels, one file each. A panel's file has its factory function:
+// most return makePanel(spec, draw) (a PanelSpec and one draw function), a panel with more state
+// implements Panel (below); Panels.cpp lists the factories in drawing order (the one
 // registration line). The app draws every panel each frame and lists the ones with a menu label
 // in the View menu; a panel reaches the app only through PanelContext.
 #pragma once
@@ -19,6 +20,7 @@ class Camera;
 namespace navbench {
 
 class Document;
+class TestCasePanel;
 class Tool;
 
 /// Frame timing and draw statistics for the overlay.
@@ -156,6 +158,7 @@ struct PanelContext {
   int windowW = 0, windowH = 0;          ///< The window, in pixels.
   int navTiles = 0, navTilesPending = 0; ///< The navmesh overlay's tiles, and those still being built.
   std::function<void()> frameLevel;       ///< Aims the camera at the whole level (View > Frame level).
+  TestCasePanel* testCases = nullptr;      ///< The view of the document's test-case session.
 };
 
 class Panel {
@@ -175,6 +178,18 @@ protected:
   explicit Panel(bool visibleAtStart = true) : m_visible(visibleAtStart) {}
   bool m_visible;
 };
+
+/// A panel that is one draw function: its name, View menu entry and order, whether it starts shown,
+/// and, when set, where in the document its shown / hidden flag lives (else the panel's own).
+struct PanelSpec {
+  const char* name;
+  const char* menuLabel = "";
+  int menuOrder = 0;
+  bool visibleAtStart = true;
+  bool* (*visibleIn)(Document&) = nullptr;
+};
+/// Such a panel; `draw` runs every frame (shown or not) with the panel's shown / hidden flag.
+std::unique_ptr<Panel> makePanel(const PanelSpec& spec, std::function<void(PanelContext&, bool& shown)> draw);
 
 /// Every panel, in drawing order (Panels.cpp).
 std::vector<std::unique_ptr<Panel>> createPanels();

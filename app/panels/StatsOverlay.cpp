@@ -22,19 +22,12 @@ void drawStatsOverlay(const FrameStats& s, float menuBarHeight) {
   ImGui::End();
 }
 
-} // namespace navbench
+// View > Stats overlay (a view setting).
+std::unique_ptr<Panel> makeStatsOverlay() {
+  auto shownIn = [](Document& doc) { return &doc.view.showStats; };
+  return makePanel({"Stats", "", 0, true, shownIn}, [](PanelContext& c, bool& shown) {
+    if (shown) drawStatsOverlay(c.stats, c.layout.menuBarHeight());
+  });
+}
 
-namespace navbench {
-namespace {
-class StatsPanel final : public Panel {
-public:
-  const char* name() const override { return "Stats"; } // View > Stats overlay (a view setting)
-  bool* visible(Document& doc) override { return &doc.view.showStats; }
-  void draw(PanelContext& ctx) override {
-    if (ctx.doc.view.showStats) drawStatsOverlay(ctx.stats, ctx.layout.menuBarHeight());
-  }
-};
-} // namespace
-
-std::unique_ptr<Panel> makeStatsOverlay() { return std::make_unique<StatsPanel>(); }
 } // namespace navbench

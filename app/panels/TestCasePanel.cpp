@@ -42,7 +42,8 @@ void toLog(const TestCaseNotes& notes, Log& log) {
 
 } // namespace
 
-TestCasePanel::TestCasePanel() : m_dialog("Open test cases", {".txt"}, "path/to/cases.txt (RecastDemo pf / rc lines)") {}
+TestCasePanel::TestCasePanel(TestCaseSession& session, bool& visible_)
+    : visible(visible_), m_session(session), m_dialog("Open test cases", {".txt"}, "path/to/cases.txt (RecastDemo pf / rc lines)") {}
 TestCasePanel::~TestCasePanel() = default;
 
 bool TestCasePanel::open(const std::string& path, Log& log) {
@@ -172,14 +173,8 @@ void TestCasePanel::drawTable(Context& ctx) {
   const float exportHeight = ImGui::GetFrameHeightWithSpacing() * 2.3f;
   if (!ImGui::BeginTable("cases", ncol, flags, ImVec2(0, -exportHeight))) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("#");
-  ImGui::TableSetupColumn("kind");
-  ImGui::TableSetupColumn("status");
-  ImGui::TableSetupColumn("corridor");
-  ImGui::TableSetupColumn("corners");
-  ImGui::TableSetupColumn("len / t");
-  ImGui::TableSetupColumn("us"); // best of 3 runs of the case's queries
-  ImGui::TableSetupColumn("line");
+  // "us": the best of 3 runs of the case's queries.
+  for (const char* column : {"#", "kind", "status", "corridor", "corners", "len / t", "us", "line"}) ImGui::TableSetupColumn(column);
   if (hasExpect) ImGui::TableSetupColumn("expect");
   ImGui::TableHeadersRow();
   int next = -1;
@@ -298,23 +293,14 @@ void TestCasePanel::dumpState(nlohmann::json& out) const {
   out["appendButton"] = {m_appendPos[0], m_appendPos[1]};
 }
 
-} // namespace navbench
+// Drawn every frame, shown or not: its file dialog too.
+std::unique_ptr<Panel> makeTestCasesPanel() {
+  auto shownIn = [](Document& doc) { return &doc.testCasesVisible; };
+  return makePanel({"Test cases", "Test cases panel", 4, true, shownIn}, [](PanelContext& c, bool&) {
+    Document& doc = c.doc;
+    TestCasePanel::Context tc{&doc.nav, &doc.level, &doc.tools, &doc.activeTool, &doc.camera, &c.log};
+    if (c.testCases) c.testCases->draw(tc);
+  });
+}
 
-namespace navbench {
-namespace {
-class TestCasesWindow final : public Panel {
-public:
-  const char* name() const override { return "Test cases"; }
-  const char* menuLabel() const override { return "Test cases panel"; }
-  int menuOrder() const override { return 4; }
-  bool* visible(Document& doc) override { return &doc.testCases.visible; }
-  void draw(PanelContext& ctx) override { // always: its file dialog too
-    Document& doc = ctx.doc;
-    TestCasePanel::Context c{&doc.nav, &doc.level, &doc.tools, &doc.activeTool, &doc.camera, &ctx.log};
-    doc.testCases.draw(c);
-  }
-};
-} // namespace
-
-std::unique_ptr<Panel> makeTestCasesPanel() { return std::make_unique<TestCasesWindow>(); }
 } // namespace navbench

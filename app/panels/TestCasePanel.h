@@ -34,7 +34,8 @@ class Tool;
 /// export row, and what a clicked row does to the app (tool switch, tester points, camera).
 class TestCasePanel {
 public:
-  TestCasePanel();
+  /// The view of the document's session; `visible` is the document's flag for it.
+  TestCasePanel(TestCaseSession& session, bool& visible);
   ~TestCasePanel();
 
   /// What the panel may use and change in the app (tool switch, tester points, camera).
@@ -60,7 +61,7 @@ public:
 
   const TestCaseSession& session() const { return m_session; }
 
-  bool visible = false;
+  bool& visible;
 
 private:
   void runAll(NavState& nav, Log& log);
@@ -68,7 +69,7 @@ private:
   void exportUi(Context& ctx);
   void drawTable(Context& ctx);
 
-  TestCaseSession m_session;
+  TestCaseSession& m_session;
   bool m_frameCamera = true, m_useCaseFlags = true;
   float m_firstRowPos[2] = {-1, -1};       ///< Window pixel of the first row's centre (for tests).
   float m_appendPos[2] = {-1, -1};         ///< ... and of the "Append to file" button.

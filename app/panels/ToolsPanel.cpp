@@ -48,20 +48,10 @@ int drawToolsPanel(const std::vector<std::unique_ptr<Tool>>& tools, int active, 
   return next;
 }
 
-} // namespace navbench
+std::unique_ptr<Panel> makeToolsPanel() {
+  return makePanel({"Tools", "Tools panel", 0}, [](PanelContext& c, bool& shown) {
+    if (shown) c.doc.setActiveTool(drawToolsPanel(c.doc.tools, c.doc.activeTool, &shown, c.layout));
+  });
+}
 
-namespace navbench {
-namespace {
-class ToolsPanel final : public Panel {
-public:
-  const char* name() const override { return "Tools"; }
-  const char* menuLabel() const override { return "Tools panel"; }
-  int menuOrder() const override { return 0; }
-  void draw(PanelContext& ctx) override {
-    if (m_visible) ctx.doc.setActiveTool(drawToolsPanel(ctx.doc.tools, ctx.doc.activeTool, &m_visible, ctx.layout));
-  }
-};
-} // namespace
-
-std::unique_ptr<Panel> makeToolsPanel() { return std::make_unique<ToolsPanel>(); }
 } // namespace navbench

@@ -57,20 +57,10 @@ bool drawViewPanel(ViewSettings& view, render::Camera& cam, const Level& level, 
   return frame;
 }
 
-} // namespace navbench
+std::unique_ptr<Panel> makeViewPanel() {
+  return makePanel({"View", "View panel", 1}, [](PanelContext& c, bool& shown) {
+    if (shown && drawViewPanel(c.doc.view, c.doc.camera, c.doc.level, &shown)) c.frameLevel();
+  });
+}
 
-namespace navbench {
-namespace {
-class ViewPanel final : public Panel {
-public:
-  const char* name() const override { return "View"; }
-  const char* menuLabel() const override { return "View panel"; }
-  int menuOrder() const override { return 1; }
-  void draw(PanelContext& ctx) override {
-    if (m_visible && drawViewPanel(ctx.doc.view, ctx.doc.camera, ctx.doc.level, &m_visible)) ctx.frameLevel();
-  }
-};
-} // namespace
-
-std::unique_ptr<Panel> makeViewPanel() { return std::make_unique<ViewPanel>(); }
 } // namespace navbench

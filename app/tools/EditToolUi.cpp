@@ -21,6 +21,7 @@ void dumpRects(const Rects& rects, nlohmann::json& out) {
 
 bool areaPicker(const char* id, uint8_t* area, Rects* rects) {
   using namespace nav::bake;
+  using namespace nav; // area ids and names (nav/NavAreas.h)
   static const uint8_t kNamed[] = {AREA_WATER, AREA_ROAD, AREA_DOOR, AREA_GRASS, AREA_JUMP};
   ImGui::PushID(id);
   bool changed = false, named = false;

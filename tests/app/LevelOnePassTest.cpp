@@ -140,22 +140,23 @@ TEST(LevelOnePass, ErrorsAreUnchangedAndNameTheFile) {
       EXPECT_EQ(m.triCount(), 0); // untouched
     }
   }
-  // File-level problems.
+  // File-level problems: each file's message follows its path.
   TriMesh m;
   std::string error;
-  const std::string empty = dir.write("empty.obj", "");
-  EXPECT_FALSE(loadObj(empty, m, error));
-  EXPECT_EQ(error, empty + ": file is empty");
-  const std::string text = dir.write("text.obj", "Hello,\nnot a level\n");
-  EXPECT_FALSE(loadObj(text, m, error));
-  EXPECT_EQ(error, text + ": not an OBJ file (no 'v' or 'f' records)");
-  const std::string points = dir.write("points.obj", "v 0 0 0\nv 1 0 0\nl 1 2\n");
-  EXPECT_FALSE(loadObj(points, m, error));
-  EXPECT_EQ(error, points + ": OBJ has no faces (2 vertices)");
-  // CR line ends only: one line for the viewer's checks (a vertex with extra numbers), as before.
-  const std::string cr = dir.write("cr.obj", "v 0 0 0\rv 1 0 0\rv 0 0 1\rf 1 2 3\r");
-  EXPECT_FALSE(loadObj(cr, m, error));
-  EXPECT_EQ(error, cr + ": OBJ has no faces (1 vertices)");
+  const struct {
+    const char *name, *content, *error;
+  } bad[] = {
+      {"empty.obj", "", ": file is empty"},
+      {"text.obj", "Hello,\nnot a level\n", ": not an OBJ file (no 'v' or 'f' records)"},
+      {"points.obj", "v 0 0 0\nv 1 0 0\nl 1 2\n", ": OBJ has no faces (2 vertices)"},
+      // CR line ends only: one line for the viewer's checks (a vertex with extra numbers), as before.
+      {"cr.obj", "v 0 0 0\rv 1 0 0\rv 0 0 1\rf 1 2 3\r", ": OBJ has no faces (1 vertices)"},
+  };
+  for (const auto& b : bad) {
+    const std::string path = dir.write(b.name, b.content);
+    EXPECT_FALSE(loadObj(path, m, error)) << b.name;
+    EXPECT_EQ(error, path + b.error);
+  }
   const std::string missing = dir.file("missing.obj");
   EXPECT_FALSE(loadObj(missing, m, error));
   EXPECT_EQ(error, missing + ": cannot open the file (missing or unreadable)");

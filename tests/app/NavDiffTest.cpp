@@ -48,6 +48,21 @@ json readJson(const std::string& path) {
   return json::parse(ss.str(), nullptr, false);
 }
 
+struct DiffRun {
+  CommandResult r;
+  json j; ///< What it wrote to --json (discarded, not an object, when nothing or invalid).
+};
+
+/// `navbench diff a b <extra> --json kTmp/<name>.json`, a stale output removed first.
+DiffRun diffRun(const std::string& a, const std::string& b, const std::string& name, const std::string& extra = "") {
+  const std::string out = kTmp + "/" + name + ".json";
+  fs::remove(out);
+  DiffRun d;
+  d.r = navbench("diff " + q(a) + " " + q(b) + extra + " --json " + q(out));
+  d.j = readJson(out);
+  return d;
+}
+
 /// default.json with its OBJ path made absolute, edited by `edit`, written to kTmp/<name>.json and
 /// baked to kTmp/<name>.bin. Returns the .bin path ("" on failure, with a test failure).
 std::string bakeLevel(const std::string& name, void (*edit)(json&)) {
@@ -254,11 +269,8 @@ TEST_F(DiffCli, VolumeChangesExactlyTheTilesItsBoundsTouch) {
   const std::set<std::vector<int>> expected = tilesTouching(base, kVolMin, kVolMax);
   ASSERT_EQ(expected, (std::set<std::vector<int>>{{0, 0, 0}, {1, 0, 0}})) << "the edit was meant to touch two tiles";
 
-  const std::string out = kTmp + "/volume.json";
-  fs::remove(out);
-  const CommandResult r = navbench("diff " + q(s_base) + " " + q(s_volume) + " --json " + q(out));
+  const auto [r, j] = diffRun(s_base, s_volume, "volume");
   EXPECT_EQ(r.exitCode, 1) << r.output;
-  const json j = readJson(out);
   ASSERT_TRUE(j.is_object()) << r.output;
   EXPECT_EQ(tileSet(j["tilesChanged"]), expected) << r.output;
   EXPECT_EQ(j["tilesChanged"].size(), expected.size());
@@ -294,11 +306,8 @@ TEST_F(DiffCli, OffMeshLinkChangesItsStartAndEndTiles) {
   ASSERT_EQ(startTile, (std::vector<int>{4, 1, 0}));
   ASSERT_EQ(endTile, (std::vector<int>{5, 1, 0}));
 
-  const std::string out = kTmp + "/link.json";
-  fs::remove(out);
-  const CommandResult r = navbench("diff " + q(s_base) + " " + q(s_link) + " --json " + q(out));
+  const auto [r, j] = diffRun(s_base, s_link, "link");
   EXPECT_EQ(r.exitCode, 1) << r.output;
-  const json j = readJson(out);
   ASSERT_TRUE(j.is_object()) << r.output;
   EXPECT_EQ(tileSet(j["tilesChanged"]), (std::set<std::vector<int>>{startTile, endTile})) << r.output;
   // One poly added: the link, in its start tile, centred between its ends; the ground is unchanged.
@@ -318,12 +327,8 @@ TEST_F(DiffCli, OffMeshLinkChangesItsStartAndEndTiles) {
 
 TEST_F(DiffCli, CasesCrossingTheEditChangeOthersDoNot) {
   ASSERT_FALSE(s_base.empty() || s_volume.empty());
-  const std::string out = kTmp + "/cases.json";
-  fs::remove(out);
-  const CommandResult r =
-      navbench("diff " + q(s_base) + " " + q(s_volume) + " --cases " + q(kCases) + " --json " + q(out));
+  const auto [r, j] = diffRun(s_base, s_volume, "cases", " --cases " + q(kCases));
   EXPECT_EQ(r.exitCode, 1) << r.output;
-  const json j = readJson(out);
   ASSERT_TRUE(j.is_object() && j.contains("casesChanged")) << r.output;
   std::set<int> changed;
   for (const json& c : j["casesChanged"]) {

@@ -19,6 +19,13 @@ std::string defaultBin() {
   return p.substr(0, p.size() - 4) + ".bin";
 }
 
+/// Loads the default level's tile set into `mesh` (the loader's message when it fails).
+::testing::AssertionResult loadDefault(nav::NavMesh& mesh) {
+  std::string why;
+  if (nav::statusSucceeded(nav::loadTileSetFile(defaultBin(), mesh, &why))) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << why;
+}
+
 int liveTiles(const nav::NavMesh& m) {
   int n = 0;
   for (int i = 0; i < m.getMaxTiles(); ++i) n += m.getTile(i)->header != nullptr;
@@ -48,8 +55,8 @@ navbench::NavDrawOptions everything() {
 
 TEST(NavDrawCache, RebuildsOnlyTheTileThatChanged) {
   nav::NavMesh mesh;
+  ASSERT_TRUE(loadDefault(mesh));
   std::string why;
-  ASSERT_TRUE(nav::statusSucceeded(nav::loadTileSetFile(defaultBin(), mesh, &why))) << why;
   const int maxTiles = mesh.getMaxTiles(), tiles = liveTiles(mesh);
   ASSERT_GT(tiles, 4);
   navbench::NavDrawCache cache(false, 2); // 2x2 tiles per chunk: several chunks
@@ -106,8 +113,7 @@ TEST(NavDrawCache, RebuildsOnlyTheTileThatChanged) {
 
 TEST(NavDrawCache, ATogglesRebuildsItsGroupOnly) {
   nav::NavMesh mesh;
-  std::string why;
-  ASSERT_TRUE(nav::statusSucceeded(nav::loadTileSetFile(defaultBin(), mesh, &why))) << why;
+  ASSERT_TRUE(loadDefault(mesh));
   const int maxTiles = mesh.getMaxTiles(), tiles = liveTiles(mesh);
   navbench::NavDrawCache cache(false, 4);
   navbench::NavDrawOptions opt; // defaults: detail mesh and BV tree off
@@ -152,8 +158,7 @@ TEST(NavDrawCache, ATogglesRebuildsItsGroupOnly) {
 
 TEST(NavDrawCache, CullsTilesOutsideTheView) {
   nav::NavMesh mesh;
-  std::string why;
-  ASSERT_TRUE(nav::statusSucceeded(nav::loadTileSetFile(defaultBin(), mesh, &why))) << why;
+  ASSERT_TRUE(loadDefault(mesh));
   const int tiles = liveTiles(mesh);
   navbench::NavDrawCache cache(false, 2);
   cache.update(mesh, everything());
@@ -210,8 +215,7 @@ TEST(NavDrawCache, CullsTilesOutsideTheView) {
 // or only a few pixels wide (a far camera), the plain overload always all.
 TEST(NavDraw, TileLabelsOnlyForTilesInViewAndLargeEnough) {
   nav::NavMesh mesh;
-  std::string why;
-  ASSERT_TRUE(nav::statusSucceeded(nav::loadTileSetFile(defaultBin(), mesh, &why))) << why;
+  ASSERT_TRUE(loadDefault(mesh));
   const int tiles = liveTiles(mesh);
   std::vector<navbench::NavLabel> all, some;
   navbench::tileLabels(mesh, all);
@@ -243,8 +247,7 @@ TEST(NavDraw, TileLabelsOnlyForTilesInViewAndLargeEnough) {
 // exactly once, and the result is the same as without a budget.
 TEST(NavDrawCache, BuildBudgetSpreadsTheFirstBuildOverUpdates) {
   nav::NavMesh mesh;
-  std::string why;
-  ASSERT_TRUE(nav::statusSucceeded(nav::loadTileSetFile(defaultBin(), mesh, &why))) << why;
+  ASSERT_TRUE(loadDefault(mesh));
   const int maxTiles = mesh.getMaxTiles(), tiles = liveTiles(mesh);
   navbench::NavDrawCache cache(false, 4);
   cache.buildBudgetMs = 1e-6f; // spent after the first tile

@@ -12,7 +12,7 @@
 #include "nav/NavMeshQuery.h"
 #include "nav/TileSetFile.h"
 #include "render/Screenshot.h"
-#include "TestUtil.h"
+#include "ViewerRun.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -31,9 +31,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct AppRun : navbench::test::CommandResult {
-  json state;
-};
+using navbench::test::AppRun;
 
 std::string tmpDir() {
   fs::create_directories(NAVBENCH_TEST_TMP);
@@ -44,15 +42,20 @@ std::string q(const std::string& s) { return "'" + s + "'"; }
 
 /// Runs navbench headless with `args`; --dump-state is read back into state.
 AppRun runApp(const std::string& args, const std::string& tag, const std::string& size = "1280x720") {
-  AppRun r;
-  const std::string dump = tmpDir() + "/" + tag + ".state.json";
-  fs::remove(dump);
-  static_cast<navbench::test::CommandResult&>(r) = navbench::test::runCommand(
-      "cd " + q(tmpDir()) + " && " + navbench::test::headlessEnv(tmpDir() + "/config") + q(NAVBENCH_EXE) + " " + args +
-      " --size " + size + " --screenshot " + q(tmpDir() + "/" + tag + ".png") + " --dump-state " + q(dump));
-  std::ifstream f(dump);
-  if (f) r.state = json::parse(f, nullptr, false);
-  return r;
+  const std::string dir = tmpDir();
+  return navbench::test::runViewer(NAVBENCH_EXE, args + " --size " + size,
+                                   {dir + "/" + tag + ".png", dir + "/" + tag + ".state.json", dir + "/config", dir});
+}
+
+/// A fresh directory `name` under the test's temp dir holding the default level's files (OBJ,
+/// level file, baked tile set, materials).
+fs::path defaultLevelCopy(const std::string& name) {
+  const fs::path dir = fs::path(tmpDir()) / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const char* f : {"default.obj", "default.json", "default.bin", "default.mtl"})
+    fs::copy_file(fs::path(NAVBENCH_SOURCE_DIR) / "assets" / "levels" / f, dir / f);
+  return dir;
 }
 
 std::string readFile(const std::string& path) {
@@ -176,9 +179,9 @@ TEST(ScenarioApp, EditedScenarioGivesNavsResults) {
 
   Direct d(s);
   float a3[3], b3[3];
-  std::string e2;
-  ASSERT_TRUE(navbench::readVec3(s.toolState["start"], "start", a3, e2));
-  ASSERT_TRUE(navbench::readVec3(s.toolState["end"], "end", b3, e2));
+  base::JsonErrors e2;
+  ASSERT_TRUE(base::JsonIn(s.toolState, e2)["start"].getVec3(a3)) << e2.message;
+  ASSERT_TRUE(base::JsonIn(s.toolState, e2)["end"].getVec3(b3)) << e2.message;
   const nav::PolyRef sr = d.nearest(a3), er = d.nearest(b3);
   ASSERT_NE(sr, 0u);
   ASSERT_NE(er, 0u);
@@ -412,11 +415,7 @@ TEST(ScenarioApp, BakeSettingsHashIsSavedAndADifferentOneIsFlagged) {
 // Level edits not saved yet (issue 19): a scenario, and the screenshot that carries one, hold them,
 // so a bug report made mid-edit reopens as its reporter saw it; the level file is not touched.
 TEST(ScenarioApp, UnsavedLevelEditsTravelWithTheScenarioAndTheScreenshot) {
-  const fs::path dir = fs::path(tmpDir()) / "unsaved_edits";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  for (const char* f : {"default.obj", "default.json", "default.bin", "default.mtl"})
-    fs::copy_file(fs::path(NAVBENCH_SOURCE_DIR) / "assets" / "levels" / f, dir / f);
+  const fs::path dir = defaultLevelCopy("unsaved_edits");
   const std::string levelBefore = readFile((dir / "default.json").string());
   const std::string s1 = (dir / "s1.json").string();
   const AppRun plain = runApp(q((dir / "default.json").string()) + " --tool 'Pathfind Straight' --click 680,420,shift --click 870,190 --save-scenario " + q(s1), "edits_plain");
@@ -472,11 +471,7 @@ TEST(ScenarioApp, UnsavedLevelEditsTravelWithTheScenarioAndTheScreenshot) {
 // panel, and so every in-place rebake, uses that file's settings, volumes and links, as its .bin
 // was baked with them; an edit near the pool must not turn the pool's water back into ground.
 TEST(ScenarioApp, AnObjWithItsLevelFileBesideItEditsWithThatFilesVolumes) {
-  const fs::path dir = fs::path(tmpDir()) / "obj_with_level";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  for (const char* f : {"default.obj", "default.json", "default.bin", "default.mtl"})
-    fs::copy_file(fs::path(NAVBENCH_SOURCE_DIR) / "assets" / "levels" / f, dir / f);
+  const fs::path dir = defaultLevelCopy("obj_with_level");
   // A volume clicked on the lawn north of the pool (its tiles include the pool's).
   const std::string clicks = " --tool 'Convex Volumes' --click 518,282 --click 412,236 --click 452,210 --key return";
   const AppRun viaObj = runApp(q((dir / "default.obj").string()) + clicks, "obj_with_level_obj");

@@ -11,7 +11,7 @@
 //    scenario; Cancel changes nothing.
 //  - Screenshot folder: chosen in the folder dialog (File > Screenshot folder...), F12 writes
 //    there; a folder that cannot be made or is a file: a message naming it, no crash.
-#include "TestUtil.h"
+#include "ViewerRun.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -20,6 +20,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,22 +37,14 @@ fs::path tmpRoot() {
   return p;
 }
 
-struct AppRun : navbench::test::CommandResult {
-  json state;
-};
+using navbench::test::AppRun;
 
 /// Runs navbench with `args` from `cwd` (a screenshot ends the run), dumping its state.
 AppRun runApp(const std::string& args, const std::string& tag, const std::string& cwd = std::string()) {
-  AppRun r;
   const fs::path dir = tmpRoot();
-  const std::string dump = (dir / (tag + ".json")).string();
-  fs::remove(dump);
-  static_cast<navbench::test::CommandResult&>(r) = navbench::test::runCommand(
-      (cwd.empty() ? std::string() : "cd " + q(cwd) + " && ") + navbench::test::headlessEnv((dir / ("config_" + tag)).string()) +
-      q(NAVBENCH_EXE) + " " + args + " --screenshot " + q((dir / (tag + ".png")).string()) + " --dump-state " + q(dump));
-  std::ifstream f(dump);
-  if (f) r.state = json::parse(f, nullptr, false);
-  return r;
+  return navbench::test::runViewer(NAVBENCH_EXE, args,
+                                   {(dir / (tag + ".png")).string(), (dir / (tag + ".json")).string(),
+                                    (dir / ("config_" + tag)).string(), cwd});
 }
 
 const std::string kLevel = q(NAVBENCH_DEFAULT_LEVEL);
@@ -82,6 +75,13 @@ const Rect* find(const std::vector<Rect>& rs, const std::string& name) {
   for (const Rect& r : rs)
     if (r.name == name) return &r;
   return nullptr;
+}
+
+/// The panel named `name` in a run's dumped state, if it is there.
+std::optional<Rect> panel(const json& state, const std::string& name) {
+  const std::vector<Rect> rs = panels(state);
+  const Rect* r = find(rs, name);
+  return r ? std::optional<Rect>(*r) : std::nullopt;
 }
 
 /// No two panels intersect and each lies inside the window.
@@ -125,6 +125,13 @@ std::vector<std::string> toolNames() {
   return names;
 }
 
+/// runApp, then expectNoOverlap(run, what).
+AppRun runLaidOut(const std::string& args, const std::string& tag, const std::string& what) {
+  AppRun r = runApp(args, tag);
+  expectNoOverlap(r, what);
+  return r;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Layout
 
@@ -133,8 +140,7 @@ TEST(ViewerLayout, NoPanelCoversAnotherInAnyToolModeAt720p) {
   ASSERT_GE(tools.size(), 5u) << "could not read the tool list";
   ASSERT_NE(std::find(tools.begin(), tools.end(), "A* Stepper"), tools.end());
   for (const std::string& t : tools) {
-    const AppRun r = runApp(kLevel + " --tool " + q(t) + " --size 1280x720 " + kClicks, "layout720");
-    expectNoOverlap(r, t + " at 1280x720");
+    const AppRun r = runLaidOut(kLevel + " --tool " + q(t) + " --size 1280x720 " + kClicks, "layout720", t + " at 1280x720");
     EXPECT_EQ(r.state["activeTool"], t);
   }
 }
@@ -142,14 +148,11 @@ TEST(ViewerLayout, NoPanelCoversAnotherInAnyToolModeAt720p) {
 TEST(ViewerLayout, TheLogMakesRoomWhenAnotherModeGrowsTheToolsPanel) {
   // Pick's short Tools panel leaves the Log the whole bottom strip; clicking the A* Stepper's radio
   // button grows the Tools panel down into that strip: the Log moves beside it.
-  const AppRun pick = runApp(kLevel + " --size 1280x720", "grow_pick");
-  expectNoOverlap(pick, "Pick at 1280x720");
-  const std::vector<Rect> pickPanels = panels(pick.state); // (find points into it)
-  const Rect* log0 = find(pickPanels, "Log");
-  ASSERT_NE(log0, nullptr);
+  const AppRun pick = runLaidOut(kLevel + " --size 1280x720", "grow_pick", "Pick at 1280x720");
+  const std::optional<Rect> log0 = panel(pick.state, "Log");
+  ASSERT_NE(log0, std::nullopt);
   EXPECT_EQ(log0->x0, 10.0f) << "the Log starts at the left edge under a short Tools panel";
-  const AppRun r = runApp(kLevel + " --size 1280x720 --click 75,156 " + kClicks, "grow_stepper");
-  expectNoOverlap(r, "Pick, then the A* Stepper's radio button");
+  const AppRun r = runLaidOut(kLevel + " --size 1280x720 --click 75,156 " + kClicks, "grow_stepper", "Pick, then the A* Stepper's radio button");
   EXPECT_EQ(r.state["activeTool"], "A* Stepper");
   const std::vector<Rect> ps = panels(r.state);
   ASSERT_NE(find(ps, "Tools"), nullptr);
@@ -160,8 +163,7 @@ TEST(ViewerLayout, StepperAt1080pAndInAShortWindow) {
   expectNoOverlap(runApp(kLevel + " --tool 'A* Stepper' --size 1920x1080 " + kClicks1080, "layout1080"), "A* Stepper at 1920x1080");
   // 1280x480: the stepper's options do not fit: the Tools panel stops at the window's bottom and
   // scrolls (its lowest controls stay reachable), the Log starts collapsed beside it.
-  const AppRun r = runApp(kLevel + " --tool 'A* Stepper' --size 1280x480 --click 680,290,shift --click 700,130", "layout480");
-  expectNoOverlap(r, "A* Stepper at 1280x480");
+  const AppRun r = runLaidOut(kLevel + " --tool 'A* Stepper' --size 1280x480 --click 680,290,shift --click 700,130", "layout480", "A* Stepper at 1280x480");
   for (const json& w : r.state["windows"]) {
     if (w["name"] == "Tools") {
       EXPECT_GT(w["scrollMaxY"].get<float>(), 0.0f) << "the Tools panel should scroll";
@@ -178,9 +180,8 @@ TEST(ViewerLayout, TheLogStaysInANarrowWindow) {
     ASSERT_EQ(r.exitCode, 0) << args << "\n" << r.output;
     ASSERT_TRUE(r.state.is_object()) << args << "\n" << r.output;
     const float vw = r.state["viewport"][0], vh = r.state["viewport"][1];
-    const std::vector<Rect> ps = panels(r.state); // (find points into it)
-    const Rect* log = find(ps, "Log");
-    ASSERT_NE(log, nullptr) << args;
+    const std::optional<Rect> log = panel(r.state, "Log");
+    ASSERT_NE(log, std::nullopt) << args;
     EXPECT_TRUE(log->x0 >= 0 && log->y0 >= 0 && log->x1 <= vw + 0.5f && log->y1 <= vh + 0.5f)
         << args << ": the Log (" << log->x0 << "," << log->y0 << ")-(" << log->x1 << "," << log->y1 << ") leaves the " << vw
         << "x" << vh << " window";
@@ -189,15 +190,12 @@ TEST(ViewerLayout, TheLogStaysInANarrowWindow) {
 
 TEST(ViewerLayout, ResizingTheWindowLaysThePanelsOutAgain) {
   // Shrunk: panels on the right and bottom follow those edges, the Tools and Log take their places.
-  const AppRun small = runApp(kLevel + " --tool 'A* Stepper' --size 1920x1080 --resize 1280x720 " + kClicks, "resize_down");
-  expectNoOverlap(small, "1920x1080 resized to 1280x720");
+  const AppRun small = runLaidOut(kLevel + " --tool 'A* Stepper' --size 1920x1080 --resize 1280x720 " + kClicks, "resize_down", "1920x1080 resized to 1280x720");
   EXPECT_EQ(small.state["viewport"][0].get<float>(), 1280.0f);
   // Grown: the View panel is back in the bottom-right corner.
-  const AppRun big = runApp(kLevel + " --tool 'A* Stepper' --size 1280x720 --resize 1920x1080 " + kClicks, "resize_up");
-  expectNoOverlap(big, "1280x720 resized to 1920x1080");
-  const std::vector<Rect> bigPanels = panels(big.state); // (find points into it)
-  const Rect* view = find(bigPanels, "View");
-  ASSERT_NE(view, nullptr);
+  const AppRun big = runLaidOut(kLevel + " --tool 'A* Stepper' --size 1280x720 --resize 1920x1080 " + kClicks, "resize_up", "1280x720 resized to 1920x1080");
+  const std::optional<Rect> view = panel(big.state, "View");
+  ASSERT_NE(view, std::nullopt);
   EXPECT_NEAR(view->x1, 1910.0f, 2.0f);
   EXPECT_NEAR(view->y1, 1070.0f, 2.0f);
 }
@@ -224,8 +222,7 @@ TEST(ViewerLayout, SmallWindowsWithTheStepperOpen) {
   for (const char* size : {"640x480", "800x600", "1000x700"}) {
     for (const char* start : {"", "--size 1280x720 --resize "}) {
       const std::string args = *start ? std::string(start) + size : std::string("--size ") + size;
-      const AppRun r = runApp(kLevel + " --tool 'A* Stepper' " + args, "small");
-      expectNoOverlap(r, args);
+      const AppRun r = runLaidOut(kLevel + " --tool 'A* Stepper' " + args, "small", args);
       if (!r.state.is_object()) continue;
       const std::vector<Rect> ps = panels(r.state); // (find points into it)
       EXPECT_NE(find(ps, "A* stepper"), nullptr) << args << ": the stepper window should be open";
@@ -242,17 +239,15 @@ TEST(ViewerLayout, APanelTheUserMovedKeepsItsPlaceAcrossResizes) {
   // panel, depends on how tall the tool list is: read from a run without the drag.)
   const AppRun unmoved = runApp(kLevel + " --tool 'A* Stepper' --size 1280x720", "unmoved");
   ASSERT_EQ(unmoved.exitCode, 0) << unmoved.output;
-  const std::vector<Rect> unmovedPanels = panels(unmoved.state); // (find points into it)
-  const Rect* logU = find(unmovedPanels, "Log");
-  ASSERT_NE(logU, nullptr);
+  const std::optional<Rect> logU = panel(unmoved.state, "Log");
+  ASSERT_NE(logU, std::nullopt);
   ASSERT_NEAR(logU->y0, 600.0f, 1.0f) << "the Log should start in the bottom strip";
   const float userX = logU->x0, logW = logU->x1 - logU->x0;
   const std::string drag = " --drag 500,608,500,300";
   const AppRun moved = runApp(kLevel + " --tool 'A* Stepper' --size 1280x720" + drag, "moved");
   ASSERT_EQ(moved.exitCode, 0) << moved.output;
-  const std::vector<Rect> movedPanels = panels(moved.state); // (find points into it)
-  const Rect* log0 = find(movedPanels, "Log");
-  ASSERT_NE(log0, nullptr);
+  const std::optional<Rect> log0 = panel(moved.state, "Log");
+  ASSERT_NE(log0, std::nullopt);
   ASSERT_NEAR(log0->y0, 292.0f, 1.0f) << "the drag did not move the Log";
   ASSERT_NEAR(log0->x0, userX, 1.0f);
   for (const char* size : {"1920x1080", "1000x700", "640x480"}) {
@@ -282,9 +277,8 @@ TEST(ViewerLayout, APanelTheUserMovedKeepsItsPlaceAcrossResizes) {
     const AppRun r = runApp(kLevel + " --tool 'A* Stepper' --size 1280x720 --drag 100,35,700,35 --resize " + size, "moved_tools");
     ASSERT_EQ(r.exitCode, 0) << size << "\n" << r.output;
     const float vw = r.state["viewport"][0];
-    const std::vector<Rect> ps = panels(r.state); // (find points into it)
-    const Rect* tools = find(ps, "Tools");
-    ASSERT_NE(tools, nullptr) << size;
+    const std::optional<Rect> tools = panel(r.state, "Tools");
+    ASSERT_NE(tools, std::nullopt) << size;
     // At the top: where it was put, or (a Tools panel taller than the window, as the A* Stepper's
     // is at 600 px) pushed up to just under the menu bar so that all of it is inside.
     const float vh = r.state["viewport"][1];
@@ -335,19 +329,15 @@ TEST(ViewerLayout, APanelTheUserMovedKeepsItsPlaceAfterARestart) {
 
 TEST(ViewerLayout, AClickOnAPanelOrResetDoesNotPinIt) {
   // Clicked on its title bar without moving: still the layout's, back in the strip after a resize.
-  const AppRun r = runApp(kLevel + " --tool 'A* Stepper' --size 1280x720 --click 500,608 --resize 1000x700", "click_pin");
-  expectNoOverlap(r, "a click on the Log's title, then 1000x700");
-  const std::vector<Rect> ps = panels(r.state); // (find points into it)
-  const Rect* log = find(ps, "Log");
-  ASSERT_NE(log, nullptr);
+  const AppRun r = runLaidOut(kLevel + " --tool 'A* Stepper' --size 1280x720 --click 500,608 --resize 1000x700", "click_pin", "a click on the Log's title, then 1000x700");
+  const std::optional<Rect> log = panel(r.state, "Log");
+  ASSERT_NE(log, std::nullopt);
   EXPECT_NEAR(log->y1, 690.0f, 1.0f) << "the Log should be back along the bottom";
   // Dragged away, then View > Reset panel layout: the layout's again (the bottom strip after a resize).
-  const AppRun reset = runApp(kLevel + " --tool 'A* Stepper' --size 1280x720 --drag 500,608,500,300 --click 70,10 --click 110,135 --resize 1000x700",
-                              "reset_layout");
-  expectNoOverlap(reset, "the Log dragged, View > Reset panel layout, then 1000x700");
-  const std::vector<Rect> rs = panels(reset.state); // (find points into it)
-  const Rect* log2 = find(rs, "Log");
-  ASSERT_NE(log2, nullptr);
+  const AppRun reset = runLaidOut(kLevel + " --tool 'A* Stepper' --size 1280x720 --drag 500,608,500,300 --click 70,10 --click 110,135 --resize 1000x700",
+                                  "reset_layout", "the Log dragged, View > Reset panel layout, then 1000x700");
+  const std::optional<Rect> log2 = panel(reset.state, "Log");
+  ASSERT_NE(log2, std::nullopt);
   EXPECT_NEAR(log2->y1, 690.0f, 1.0f) << "the Log should be back along the bottom after Reset panel layout";
 }
 
