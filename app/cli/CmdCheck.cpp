@@ -10,6 +10,7 @@
 #include "nav/NavMesh.h"
 #include "nav/base/Args.h"
 #include "nav/TileSetFile.h"
+#include "nav/check/CheckHtml.h"
 #include "nav/check/CheckReport.h"
 #include "nav/check/NavCheck.h"
 
@@ -19,6 +20,7 @@
 #define NAVBENCH_CHECK_CAN_BAKE 1
 #endif
 
+#include <array>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -26,12 +28,18 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <fcntl.h>
+#include <filesystem>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
 namespace {
 
 using namespace nav::check;
+namespace fs = std::filesystem;
 
 /// Bad input files or unwritable outputs: the message (it names the file); exit 2.
 int badInput(const std::string& msg) {
@@ -146,12 +154,185 @@ bool loadTriangles(const std::string& path, std::vector<float>& verts, std::vect
 #endif
 }
 
+/// A level file's `seeds` (nav/bake/LevelFile.h) into `out`; nothing for other paths. False with `why`.
+bool levelSeeds(const std::string& path, std::vector<Vec3>& out, std::string& why) {
+  if (!endsWith(path, ".json")) return true;
+#ifdef NAVBENCH_CHECK_CAN_BAKE
+  nav::bake::Level level;
+  if (!nav::bake::loadLevelFile(path, &level, &why)) return false;
+  for (const std::array<float, 3>& p : level.seeds) out.push_back(Vec3{p[0], p[1], p[2]});
+#else
+  (void)out;
+  (void)why;
+#endif
+  return true;
+}
+
+/// The viewer beside this executable (as app/CliMain.cpp starts it), or "" when there is none.
+std::string viewerPath() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return "";
+  const fs::path viewer = self.parent_path() / "navbench-viewer";
+  return access(viewer.c_str(), X_OK) == 0 ? viewer.string() : std::string();
+}
+
+/// Runs the viewer headless (SDL's offscreen driver) on a scenario, writing a 320x180 PNG of the 3D
+/// view, killed after `seconds`. True when it exited 0 and wrote the picture; else `why`.
+bool runThumbnail(const std::string& viewer, const std::string& scenario, const std::string& png, double seconds,
+                  std::string& why) {
+  const pid_t pid = fork();
+  if (pid < 0) return why = std::string("cannot start the viewer: ") + std::strerror(errno), false;
+  if (pid == 0) {
+    setenv("SDL_VIDEODRIVER", "offscreen", 1);
+    const int null = open("/dev/null", O_WRONLY);
+    if (null >= 0) {
+      dup2(null, 1);
+      dup2(null, 2);
+    }
+    const char* argv[] = {viewer.c_str(), scenario.c_str(), "--screenshot", png.c_str(), "--size", "320x180",
+                          "--view-only", nullptr};
+    execv(viewer.c_str(), const_cast<char* const*>(argv));
+    _exit(127);
+  }
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  int status = 0;
+  for (;;) {
+    const pid_t w = waitpid(pid, &status, WNOHANG);
+    if (w == pid) break;
+    if (w < 0 && errno != EINTR) return why = "lost the viewer process", false;
+    if (std::chrono::steady_clock::now() >= end) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      char b[96];
+      std::snprintf(b, sizeof(b), "the viewer took longer than %.0f s", seconds);
+      return why = b, false;
+    }
+    usleep(10000);
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    why = "the viewer " + viewer +
+          (WIFEXITED(status) ? " exited with " + std::to_string(WEXITSTATUS(status)) : std::string(" was killed by a signal"));
+    return false;
+  }
+  std::error_code ec;
+  if (!fs::is_regular_file(png, ec)) return why = "the viewer wrote no picture", false;
+  return true;
+}
+
+/// A path as a scenario in `dir` names it: relative to the folder (scenarios resolve paths against
+/// their own folder), "" stays "".
+std::string relativeTo(const std::string& path, const fs::path& dir) {
+  if (path.empty()) return "";
+  std::error_code ec;
+  const fs::path abs = fs::absolute(path, ec).lexically_normal();
+  const fs::path rel = abs.lexically_relative(dir);
+  return rel.empty() ? abs.string() : rel.string();
+}
+
+struct HtmlJob {
+  std::string dir;       ///< The report folder (replaced atomically).
+  std::string meshPath;  ///< As given on the command line.
+  std::string levelPath; ///< The level for the scenarios ("" = none).
+  bool meshIsLevel = false;
+  int maxRows = 50;
+  double seconds = 120;  ///< For all thumbnails together.
+};
+
+/// Writes the HTML report folder: index.html, one scenario per row (finding-NN.json) and its
+/// thumbnail (finding-NN.png) while the viewer works and time is left; built in a sibling temp
+/// folder (so relative paths are the same) and renamed into place. False with `why`.
+bool writeHtmlReport(const HtmlJob& job, const nav::NavMesh& mesh, const CheckResult& result,
+                     const nav::QueryFilter& filter, const CheckOptions& opts, std::string& why) {
+  std::error_code ec;
+  const fs::path dir = fs::absolute(job.dir, ec).lexically_normal();
+  const fs::path target = dir.filename().empty() ? dir.parent_path() : dir;
+  if (fs::exists(target, ec) && !fs::is_directory(target, ec))
+    return why = "--html " + job.dir + ": exists and is not a folder", false;
+  std::string tmpl = (target.parent_path() / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
+  if (!mkdtemp(tmpl.data()))
+    return why = "--html " + job.dir + ": cannot create a folder beside it: " + std::strerror(errno), false;
+  const fs::path tmp = tmpl;
+  const mode_t mask = umask(0); // mkdtemp makes it 0700; the report is for others to read too
+  umask(mask);
+  chmod(tmp.c_str(), 0777 & ~mask);
+  auto fail = [&](const std::string& msg) {
+    fs::remove_all(tmp, ec);
+    why = msg;
+    return false;
+  };
+
+  ScenarioFiles files;
+  if (job.meshIsLevel) {
+    // The baked tile set goes with the report, so each scenario reopens exactly what was checked.
+    if (nav::statusFailed(nav::saveTileSetFile(mesh, (tmp / "navmesh.bin").string(), &why)))
+      return fail("--html " + job.dir + ": " + why);
+    files.level = relativeTo(job.meshPath, target);
+    files.navmesh = "navmesh.bin";
+  } else {
+    files.navmesh = relativeTo(job.meshPath, target);
+    files.level = relativeTo(job.levelPath, target);
+  }
+  std::vector<HtmlFinding> rows = worstFindings(result, job.maxRows);
+  const std::string viewer = viewerPath();
+  std::string note = viewer.empty() ? "No pictures: the viewer (navbench-viewer) is not installed beside navbench." : "";
+  const auto t0 = std::chrono::steady_clock::now();
+  int pictures = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    char name[32];
+    std::snprintf(name, sizeof(name), "finding-%02d", int(i + 1));
+    const std::string scen = std::string(name) + ".json", png = std::string(name) + ".png";
+    const std::string text = findingScenario(rows[i], files, filter, opts.nodeBudget).dump(2) + "\n";
+    if (!writeTextFile((tmp / scen).string(), text, &why)) return fail("--html " + job.dir + ": " + why);
+    rows[i].scenario = scen;
+    if (!note.empty()) continue;
+    const double left = job.seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::string vwhy;
+    if (left <= 0.5) {
+      note = "Pictures for the first " + std::to_string(pictures) + " findings only: the time for pictures (" +
+             std::to_string(int(job.seconds)) + " s, --html-time) ran out.";
+    } else if (runThumbnail(viewer, (tmp / scen).string(), (tmp / png).string(), std::min(left, 60.0), vwhy)) {
+      rows[i].image = png;
+      ++pictures;
+    } else {
+      fs::remove(tmp / png, ec);
+      note = "Pictures for the first " + std::to_string(pictures) + " findings only: finding " + std::to_string(i + 1) +
+             ": " + vwhy + ".";
+    }
+  }
+  if (!writeTextFile((tmp / "index.html").string(), reportHtml(job.meshPath, result, rows, note), &why))
+    return fail("--html " + job.dir + ": " + why);
+  // Replace the old folder: move it aside, move the new one in, then delete the old one.
+  fs::path old;
+  if (fs::exists(target, ec)) {
+    std::string otmpl = (target.parent_path() / ("." + target.filename().string() + ".old-XXXXXX")).string();
+    if (!mkdtemp(otmpl.data())) return fail("--html " + job.dir + ": cannot replace it: " + std::strerror(errno));
+    old = otmpl;
+    fs::rename(target, old, ec);
+    if (ec) {
+      fs::remove_all(old, ec);
+      return fail("--html " + job.dir + ": cannot replace it: " + ec.message());
+    }
+  }
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    const std::string msg = ec.message();
+    if (!old.empty()) fs::rename(old, target, ec);
+    return fail("--html " + job.dir + ": " + msg);
+  }
+  if (!old.empty()) fs::remove_all(old, ec);
+  if (!note.empty()) std::fprintf(stderr, "navbench check: --html: %s\n", note.c_str());
+  return true;
+}
+
 int runCheck(int argc, char** argv) {
   std::string meshPath, levelPath, jsonOut, junitOut, writeBase, readBase, filterText, seedsText, htmlDir;
   std::string failOnText = "warning";
   CheckOptions opts;
   long long seed = 1;
   bool quiet = false;
+  int htmlMax = 50;
+  float htmlTime = 120;
   bool off[CHECK_COUNT] = {false, false, false, false, false, false, false};
   base::Args args("navbench check",
                   "Finds navmesh defects (issue 27): islands no seed reaches, long detours of Detour's path against "
@@ -161,7 +342,7 @@ int runCheck(int argc, char** argv) {
                   "above --fail-on found; 1: something is; 2: bad input.");
   args.positional("MESH.bin|LEVEL", &meshPath, "tile set (MSET), or a level to bake")
       .text("--filter", "INC,EXC", &filterText, "poly flags to include / exclude (default 0xffef,0x0)")
-      .text("--seeds", "X,Y,Z[;X,Y,Z]", &seedsText, "reachability seeds (default: the biggest island)")
+      .text("--seeds", "X,Y,Z[;X,Y,Z]", &seedsText, "reachability seeds (default: the level file's `seeds`, else the biggest island)")
       .integer("--pairs", "N", &opts.pairs, 1, 10000000, "random pairs for detours and node budget")
       .integer("--seed", "S", &seed, 0, 1LL << 62, "pair generator seed (same seed, same pairs)")
       .number("--detour-ratio", "R", &opts.detourRatio, 1.0, 1000.0, "detour finding at Detour / shortest >= R")
@@ -173,7 +354,9 @@ int runCheck(int argc, char** argv) {
       .integer("--threads", "N", &opts.threads, 0, 64, "pair workers (0: all cores)")
       .text("--json", "OUT.json", &jsonOut, "the JSON report")
       .text("--junit", "OUT.xml", &junitOut, "JUnit XML: one testsuite, one testcase per check")
-      .text("--html", "DIR", &htmlDir, "(not implemented yet)")
+      .text("--html", "DIR", &htmlDir, "HTML report folder: summary, the worst findings with viewer pictures and scenarios")
+      .integer("--html-max", "N", &htmlMax, 0, 1000, "findings with a row (and a picture) in the HTML report")
+      .number("--html-time", "S", &htmlTime, 0.0, 86400.0, "seconds for all HTML pictures together")
       .text("--write-baseline", "FILE", &writeBase, "record today's findings")
       .text("--baseline", "FILE", &readBase, "report only findings not in FILE (same kind, within 0.5 m)")
       .text("--fail-on", "error|warning", &failOnText, "exit 1 when such a finding is left")
@@ -209,7 +392,6 @@ int runCheck(int argc, char** argv) {
   Severity failOn = SEVERITY_WARNING;
   if (failOnText == "error") failOn = SEVERITY_ERROR;
   else if (failOnText != "warning") return badOption("--fail-on needs error or warning, not '" + failOnText + "'");
-  if (!htmlDir.empty()) return badOption("--html is not implemented yet");
   std::string why;
   if (!opts.validate(&why)) return badOption(why);
 
@@ -220,6 +402,10 @@ int runCheck(int argc, char** argv) {
   std::vector<int> tris;
   if (!loadInput(meshPath, mesh, verts, tris, opts.threads, why)) return badInput(why);
   if (!levelPath.empty() && !loadTriangles(levelPath, verts, tris, why)) return badInput("--level: " + why);
+  // No --seeds: the level file's (the one checked, else --level's).
+  if (seedsText.empty() && (!levelSeeds(meshPath, opts.seeds, why) || (opts.seeds.empty() && !levelPath.empty() &&
+                                                                       !levelSeeds(levelPath, opts.seeds, why))))
+    return badInput(why);
   LevelTriangles level;
   level.verts = verts.data();
   level.vertCount = int(verts.size() / 3);
@@ -231,12 +417,24 @@ int runCheck(int argc, char** argv) {
   const nav::Status st = runChecks(mesh, filter, opts, result, &why, level.triCount ? &level : nullptr);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (nav::statusFailed(st)) return badInput(meshPath + ": " + why);
-  if (!writeBase.empty() && !writeBaseline(writeBase, result, &why)) return badInput(why);
+  // Outputs after everything that can fail on input: the HTML folder (the slowest) first.
+  CheckResult unfiltered;
+  if (!writeBase.empty()) unfiltered = result;
   int known = 0;
   if (!readBase.empty()) known = filterNew(result, baseline);
-
+  if (!htmlDir.empty()) {
+    HtmlJob job;
+    job.dir = htmlDir;
+    job.meshPath = meshPath;
+    job.meshIsLevel = endsWith(meshPath, ".obj") || endsWith(meshPath, ".json");
+    job.levelPath = levelPath;
+    job.maxRows = htmlMax;
+    job.seconds = double(htmlTime);
+    if (!writeHtmlReport(job, mesh, result, filter, opts, why)) return badInput(why);
+  }
   if (!jsonOut.empty() && !writeJsonReport(jsonOut, reportJson(meshPath, result, opts), &why)) return badInput(why);
   if (!junitOut.empty() && !writeTextFile(junitOut, reportJunit({{meshPath, &result}}), &why)) return badInput(why);
+  if (!writeBase.empty() && !writeBaseline(writeBase, unfiltered, &why)) return badInput(why);
 
   if (!quiet) {
     std::printf("%s: %d polys, %zu islands, %d pairs run (%d skipped), worst ratio %.3f, %.2f s\n", meshPath.c_str(),

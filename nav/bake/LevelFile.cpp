@@ -165,7 +165,8 @@ bool optList(const base::JsonIn& in, const char* key, std::vector<T>* out, Parse
 }
 
 bool parseLevel(const base::JsonIn& in, Level* out) {
-  if (!in.object({"format", "version", "obj", "settings", "convexVolumes", "offMeshLinks"})) return false;
+  if (!in.object({"format", "version", "obj", "settings", "convexVolumes", "offMeshLinks", "seeds"}))
+    return false;
   std::string format = "navbench-level";
   if (!in.opt("format", format, 64)) return false;
   if (format != "navbench-level") return in["format"].fail("expected \"navbench-level\", got \"" + format + "\"");
@@ -177,7 +178,8 @@ bool parseLevel(const base::JsonIn& in, Level* out) {
   if (!in["obj"].get(lv.objPath)) return false;
   if (lv.objPath.empty()) return in["obj"].fail("empty: the level file must name its OBJ file");
   if (in.has("settings") && !parseSettings(in["settings"], &lv.settings)) return false;
-  if (!optList(in, "convexVolumes", &lv.volumes, parseVolume) || !optList(in, "offMeshLinks", &lv.links, parseLink))
+  if (!optList(in, "convexVolumes", &lv.volumes, parseVolume) || !optList(in, "offMeshLinks", &lv.links, parseLink) ||
+      !optList(in, "seeds", &lv.seeds, [](const base::JsonIn& v, std::array<float, 3>* p) { return v.getVec3(p->data()); }))
     return false;
   *out = std::move(lv);
   return true;
@@ -250,6 +252,11 @@ bool saveLevelFile(const std::string& path, const Level& level, std::string* why
     links.push_back(o);
   }
   j["offMeshLinks"] = links;
+  if (!level.seeds.empty()) {
+    json seeds = json::array();
+    for (const std::array<float, 3>& p : level.seeds) seeds.push_back(base::exactVec3(p.data()));
+    j["seeds"] = seeds;
+  }
   const std::string text = j.dump(2) + "\n";
   std::string err; // temp file + rename: a failed write leaves the old file
   if (!base::writeFileAtomic(path, text, err)) {

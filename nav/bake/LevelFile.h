@@ -1,5 +1,5 @@
 // LevelFile.h: what belongs to a level besides its OBJ (RecastDemo's .gset, as JSON): the OBJ
-// path, bake settings, convex volumes and off-mesh links.
+// path, bake settings, convex volumes, off-mesh links and reachability seeds.
 //
 //   {
 //     "format": "navbench-level", "version": 1,
@@ -8,7 +8,8 @@
 //     "convexVolumes": [ { "area": "water", "hmin": -0.6, "hmax": 0.2,
 //                          "verts": [[38, 0, 7], [54, 0, 7], [54, 0, 13], [38, 0, 13]] } ],
 //     "offMeshLinks": [ { "start": [35.2, 3, 40], "end": [40.3, 3, 40], "radius": 0.6,
-//                         "bidirectional": true, "area": "jump", "flags": ["jump"] } ]
+//                         "bidirectional": true, "area": "jump", "flags": ["jump"] } ],
+//     "seeds": [[35, 3, 40]]                      // optional: where agents start (navbench check)
 //   }
 // Areas are names (ground, water, road, door, grass, jump) or numbers 0..62; flags a list of names
 // (walk, swim, door, jump, disabled) or a number. Missing settings keep their defaults; unknown
@@ -18,6 +19,7 @@
 #include "nav/bake/Bake.h"
 #include "nav/bake/BakeSettings.h"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,9 @@ struct Level {
   BakeSettings settings;
   std::vector<ConvexVolume> volumes;
   std::vector<OffMeshLink> links;
+  /// Points agents start from (x, y, z): `navbench check` floods reachability from them when no
+  /// --seeds is given. Written only when non-empty.
+  std::vector<std::array<float, 3>> seeds;
 };
 
 /// Reads a level file. Errors name the file and the problem ("default.json: convexVolumes[0].area:

@@ -19,25 +19,6 @@ std::string fmtPos(const Vec3& v) {
   return b;
 }
 
-std::string xmlEscape(const std::string& s) {
-  std::string o;
-  o.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-    case '&': o += "&amp;"; break;
-    case '<': o += "&lt;"; break;
-    case '>': o += "&gt;"; break;
-    case '"': o += "&quot;"; break;
-    case '\'': o += "&apos;"; break;
-    default:
-      // XML 1.0 allows no control characters but tab, newline and carriage return.
-      if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') o += '?';
-      else o += c;
-    }
-  }
-  return o;
-}
-
 bool near3(const Vec3& a, const Vec3& b, float tol) {
   const float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
   return dx * dx + dy * dy + dz * dz <= tol * tol;
@@ -62,6 +43,25 @@ template <class T, class Pred> int dropIf(std::vector<T>& v, Pred pred) {
 }
 
 } // namespace
+
+std::string xmlEscape(const std::string& s) {
+  std::string o;
+  o.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+    case '&': o += "&amp;"; break;
+    case '<': o += "&lt;"; break;
+    case '>': o += "&gt;"; break;
+    case '"': o += "&quot;"; break;
+    case '\'': o += "&apos;"; break;
+    default:
+      // XML 1.0 allows no control characters but tab, newline and carriage return.
+      if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') o += '?';
+      else o += c;
+    }
+  }
+  return o;
+}
 
 Severity checkSeverity(int kind) {
   return kind == CHECK_SEAMS || kind == CHECK_LINKS || kind == CHECK_SURFACE ? SEVERITY_ERROR : SEVERITY_WARNING;

@@ -45,6 +45,10 @@ struct JunitMesh {
 };
 std::string reportJunit(const std::vector<JunitMesh>& meshes);
 
+/// Escapes &, <, >, " and ' for XML and HTML text and attributes (control characters but tab,
+/// newline and carriage return become '?': XML 1.0 allows no others).
+std::string xmlEscape(const std::string& s);
+
 bool writeJsonReport(const std::string& path, const nlohmann::json& report, std::string* why);
 bool writeTextFile(const std::string& path, const std::string& text, std::string* why);
 
