@@ -23,6 +23,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "nav/base/Json.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -35,51 +37,53 @@ namespace {
 
 using namespace nav::crowd;
 
-/// Reads a trace file (JSONL as CrowdTrace writes it). False with "FILE:LINE: problem".
+/// Reads a trace file (JSONL as CrowdTrace writes it): one record a line, read through the strict
+/// JSON layer. False with "FILE:LINE: not a crowd trace record: PATH: problem". A vector component written as null is NaN
+/// (CrowdTrace writes non-finite values so).
 bool readTrace(const std::string& path, std::vector<TickRecord>* out, std::string* why) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    *why = path + ": cannot open";
+    *why = path + ": cannot open the file";
     return false;
   }
+  auto vec = [](const base::JsonIn& a, float* v) {
+    if (!a.array(3, 3)) return false;
+    for (size_t k = 0; k < 3; ++k)
+      if (a[k].json().is_null()) v[k] = std::nanf("");
+      else if (!a[k].get(v[k])) return false;
+    return true;
+  };
   std::string line;
   int lineNo = 0;
-  auto vec = [](const nlohmann::json& j, const char* key, float* v) {
-    const nlohmann::json& a = j.at(key);
-    if (!a.is_array() || a.size() != 3) throw std::runtime_error(std::string(key) + " is not [x, y, z]");
-    for (int k = 0; k < 3; ++k) v[k] = a[size_t(k)].is_null() ? std::nanf("") : a[size_t(k)].get<float>();
-  };
   while (std::getline(in, line)) {
     ++lineNo;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    try {
-      const nlohmann::json j = nlohmann::json::parse(line);
-      TickRecord r;
-      r.tick = j.at("tick").get<int>();
-      for (const nlohmann::json& a : j.at("agents")) {
-        AgentRecord ag;
-        ag.i = a.at("i").get<int>();
-        ag.active = a.at("active").get<bool>();
-        if (ag.active) {
-          ag.state = a.at("state").get<int>();
-          vec(a, "pos", ag.pos);
-          vec(a, "vel", ag.vel);
-          vec(a, "dvel", ag.dvel);
-          vec(a, "nvel", ag.nvel);
-          ag.targetState = a.at("targetState").get<int>();
-          ag.npath = a.at("npath").get<int>();
-          ag.path0 = a.at("path0").get<uint64_t>();
-          ag.pathN = a.at("pathN").get<uint64_t>();
-          ag.ncorners = a.at("ncorners").get<int>();
-          ag.nneis = a.at("nneis").get<int>();
-        }
-        r.agents.push_back(ag);
+    base::JsonErrors errors(path + ":" + std::to_string(lineNo) + ": not a crowd trace record");
+    nlohmann::json doc;
+    TickRecord r;
+    bool ok = base::parseJson(line, errors, doc);
+    const base::JsonIn j(doc, errors);
+    ok = ok && j.get("tick", r.tick, 0) && j["agents"].array();
+    for (size_t n = 0; ok && n < j["agents"].size(); ++n) {
+      const base::JsonIn a = j["agents"][n];
+      AgentRecord ag;
+      ok = a.get("i", ag.i, 0) && a.get("active", ag.active);
+      if (ok && ag.active) {
+        long long path0 = 0, pathN = 0;
+        ok = a.get("state", ag.state) && vec(a["pos"], ag.pos) && vec(a["vel"], ag.vel) && vec(a["dvel"], ag.dvel) &&
+             vec(a["nvel"], ag.nvel) && a.get("targetState", ag.targetState) && a.get("npath", ag.npath, 0) &&
+             a.get("path0", path0, 0) && a.get("pathN", pathN, 0) && a.get("ncorners", ag.ncorners, 0) &&
+             a.get("nneis", ag.nneis, 0);
+        ag.path0 = uint64_t(path0);
+        ag.pathN = uint64_t(pathN);
       }
-      out->push_back(std::move(r));
-    } catch (const std::exception& e) {
-      *why = path + ":" + std::to_string(lineNo) + ": not a crowd trace record: " + e.what();
+      r.agents.push_back(ag);
+    }
+    if (!ok) {
+      *why = errors.message.empty() ? errors.file : errors.message;
       return false;
     }
+    out->push_back(std::move(r));
   }
   return true;
 }

@@ -9,6 +9,8 @@
 #include "app/tools/Tester.h"
 #include "render/Camera.h"
 
+#include "nav/base/Json.h"
+
 #include <imgui.h>
 #include <imgui_stdlib.h>
 #include <nlohmann/json.hpp>
@@ -247,12 +249,10 @@ void TestCasePanel::exportUi(Context& ctx) {
   nlohmann::json st = nlohmann::json::object();
   if (tool && dynamic_cast<Tester*>(tool)) tool->dumpState(st);
   m_session.clearExport();
-  if (st.contains("start") && st.contains("end") && ctx.nav) {
-    float s[3], e[3];
-    for (int k = 0; k < 3; ++k) {
-      s[k] = st["start"][size_t(k)].get<float>();
-      e[k] = st["end"][size_t(k)].get<float>();
-    }
+  base::JsonErrors errors;
+  const base::JsonIn in(st, errors);
+  float s[3], e[3];
+  if (ctx.nav && in.has("start") && in.has("end") && in["start"].getVec3(s) && in["end"].getVec3(e)) {
     m_session.setExportCase(std::string(tool->name()) == "Raycast", s, e, ctx.nav->filter().getIncludeFlags(),
                             ctx.nav->filter().getExcludeFlags());
   }

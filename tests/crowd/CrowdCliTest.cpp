@@ -108,6 +108,12 @@ TEST(CrowdCli, BadInputExitsTwoWithFileAndLine) {
   writeFile(d + "/garbage.jsonl", "{\"tick\": 1, \"agents\": []}\nnot json\n");
   EXPECT_EQ(run(MESH + " " + d + "/ok.crowd.txt --expect " + d + "/garbage.jsonl", &out), 2);
   EXPECT_NE(out.find(d + "/garbage.jsonl:2: not a crowd trace record"), std::string::npos) << out;
+  // A record that parses but holds a bad value names its JSON path.
+  writeFile(d + "/badvalue.jsonl", "{\"tick\": 1, \"agents\": [{\"i\": 0, \"active\": true, \"state\": 1, \"pos\": [1, 2, \"x\"]}]}\n");
+  EXPECT_EQ(run(MESH + " " + d + "/ok.crowd.txt --expect " + d + "/badvalue.jsonl", &out), 2);
+  EXPECT_NE(out.find(d + "/badvalue.jsonl:1: not a crowd trace record: agents[0].pos[2]: expected a number, got string"),
+            std::string::npos)
+      << out;
 }
 
 TEST(CrowdCli, RunWritesTheTraceAndRepeatsIdentically) {
