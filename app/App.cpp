@@ -249,6 +249,9 @@ void App::checkJournal(int& exitCode) {
     if (!m_prompts.restore(s) && m_headless) {
       exitCode = 1;
       m_running = false;
+    } else if (!m_opt.toolName.empty()) { // an explicit --tool wins over the journal's tool
+      const int index = m_doc.findTool(m_opt.toolName);
+      if (index >= 0 && index != m_doc.activeTool) m_doc.setActiveTool(index);
     }
   } else if (!m_headless) {
     m_prompts.askRecover(s);
