@@ -335,8 +335,10 @@ public:
   /// Height difference p.y - surface of the level triangle nearest in height over/under p's (x, z);
   /// false when none covers it.
   bool nearestDy(const float* p, float& dy) const {
-    const int x = int((p[0] - m_min[0]) / m_cell), z = int((p[2] - m_min[1]) / m_cell);
-    if (x < 0 || z < 0 || x >= m_w || z >= m_h) return false;
+    // In floats first: a point far off the level (a hostile tile) must not overflow the int.
+    const float fx = (p[0] - m_min[0]) / m_cell, fz = (p[2] - m_min[1]) / m_cell;
+    if (!(fx >= 0.0f && fz >= 0.0f && fx < float(m_w) && fz < float(m_h))) return false;
+    const int x = int(fx), z = int(fz);
     const size_t c = size_t(z) * size_t(m_w) + size_t(x);
     bool found = false;
     for (int k = m_start[c]; k < m_start[c + 1]; ++k) {
@@ -361,11 +363,15 @@ private:
       hi[0] = std::max(hi[0], v[0]);
       hi[1] = std::max(hi[1], v[2]);
     }
-    auto cl = [](int v, int n) { return v < 0 ? 0 : v >= n ? n - 1 : v; };
-    x0 = cl(int((lo[0] - m_min[0]) / m_cell), m_w);
-    z0 = cl(int((lo[1] - m_min[1]) / m_cell), m_h);
-    x1 = cl(int((hi[0] - m_min[0]) / m_cell), m_w);
-    z1 = cl(int((hi[1] - m_min[1]) / m_cell), m_h);
+    // Clamped in floats, so no conversion can overflow (NaN lands on cell 0).
+    auto cl = [this](float v, float lo, int n) {
+      const float c = (v - lo) / m_cell;
+      return c >= float(n - 1) ? n - 1 : c > 0.0f ? int(c) : 0;
+    };
+    x0 = cl(lo[0], m_min[0], m_w);
+    z0 = cl(lo[1], m_min[1], m_h);
+    x1 = cl(hi[0], m_min[0], m_w);
+    z1 = cl(hi[1], m_min[1], m_h);
   }
   /// Height of triangle t at p's (x, z), with a small tolerance so points on an edge count.
   bool heightOnTri(const float* p, int t, float& h) const {

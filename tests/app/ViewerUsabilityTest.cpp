@@ -297,7 +297,8 @@ TEST(ViewerLayout, APanelTheUserMovedKeepsItsPlaceAcrossResizes) {
 }
 
 TEST(ViewerLayout, APanelTheUserMovedKeepsItsPlaceAfterARestart) {
-  // Interactive runs (offscreen window, quit by SIGTERM after 2 s) keep imgui.ini: the Log dragged
+  // Interactive runs (offscreen window, quit by SIGTERM after 5 s: enough for the sanitizer
+  // build's slower start to lay the panels out) keep imgui.ini: the Log dragged
   // in one (800x600: from the bottom strip 300 px left and up to y 192, where it fits a 640 px
   // window) is where the user put it in the next, started at 640x480. (The place alone in the ini is not enough: the layout puts its panels back
   // every frame, so which ones the user placed is kept there too.)
@@ -306,7 +307,7 @@ TEST(ViewerLayout, APanelTheUserMovedKeepsItsPlaceAfterARestart) {
   auto run = [&](const std::string& args, const std::string& dump) {
     fs::remove(dump);
     const navbench::test::CommandResult r = navbench::test::runCommand(
-        navbench::test::headlessEnv(cfg.string()) + "timeout -s TERM 2 " + q(NAVBENCH_EXE) + " " + kLevel +
+        navbench::test::headlessEnv(cfg.string()) + "timeout -s TERM 5 " + q(NAVBENCH_EXE) + " " + kLevel +
         " --tool 'A* Stepper' " + args + " --dump-state " + q(dump));
     std::ifstream f(dump);
     return f ? json::parse(f, nullptr, false) : json();
