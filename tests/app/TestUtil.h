@@ -69,4 +69,18 @@ private:
   std::filesystem::path m_path;
 };
 
+#if defined(NAVBENCH_TEST_TMP) && defined(NAVBENCH_DEFAULT_LEVEL)
+/// A fresh folder NAVBENCH_TEST_TMP/`tag` holding a copy of the default level (OBJ, MTL, level file
+/// and its .bin), for tests that edit, save or journal the level.
+inline std::string levelDir(const std::string& tag) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(NAVBENCH_TEST_TMP) / tag;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path src = fs::path(NAVBENCH_DEFAULT_LEVEL).parent_path();
+  for (const char* f : {"default.obj", "default.mtl", "default.json", "default.bin"}) fs::copy_file(src / f, dir / f);
+  return dir.string();
+}
+#endif
+
 } // namespace navbench::test

@@ -32,15 +32,7 @@ struct AppRun : navbench::test::CommandResult {
 
 std::string q(const std::string& s) { return "'" + s + "'"; }
 
-/// A fresh folder with the default level: OBJ, MTL, level file and its .bin.
-std::string levelDir(const std::string& tag) {
-  const fs::path dir = fs::path(NAVBENCH_TEST_TMP) / tag;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  const fs::path src = fs::path(NAVBENCH_DEFAULT_LEVEL).parent_path();
-  for (const char* f : {"default.obj", "default.mtl", "default.json", "default.bin"}) fs::copy_file(src / f, dir / f);
-  return dir.string();
-}
+using navbench::test::levelDir;
 
 std::string originalBin() { return (fs::path(NAVBENCH_DEFAULT_LEVEL).parent_path() / "default.bin").string(); }
 
