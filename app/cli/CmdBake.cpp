@@ -32,7 +32,10 @@ int bakeLayersCli(const std::string& level, const nav::bake::FileBakeInput& file
                   const std::string& out, const nav::bake::BakeOptions& opt) {
   nav::bake::ObjMesh obj;
   std::string why;
-  if (!nav::bake::loadObj(file.objPath, &obj, &why)) {
+  if (file.mesh) { // not an OBJ: read whole by loadFileBakeInput
+    obj.verts = file.mesh->verts;
+    obj.tris = file.mesh->tris;
+  } else if (!nav::bake::loadObj(file.objPath, &obj, &why)) {
     std::fprintf(stderr, "navbench bake: %s\n", why.c_str());
     return 1;
   }
@@ -98,7 +101,7 @@ int runBake(int argc, char** argv) {
   std::string why;
   if (!nav::bake::loadFileBakeInput(level, &input, &settings, &why)) {
     std::fprintf(stderr, "navbench bake: %s\n", why.c_str());
-    return 1;
+    return 2; // bad input (a missing or unreadable level, a mesh its reader rejects)
   }
   if (!settingsFile.empty() && !nav::bake::loadSettingsFile(settingsFile, &settings, &why)) {
     std::fprintf(stderr, "navbench bake: %s\n", why.c_str());

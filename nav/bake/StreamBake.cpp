@@ -40,6 +40,15 @@ bool loadFileBakeInput(const std::string& path, FileBakeInput* input, BakeSettin
     if (why) *why = isJson ? path + ": its OBJ " + msg : msg;
     return false;
   }
+  if (meshFormatOf(in.objPath) != MeshFormat::Obj) {
+    auto mesh = std::make_shared<LevelMesh>();
+    std::string msg;
+    if (!loadLevelMesh(in.objPath, mesh.get(), &msg)) {
+      if (why) *why = isJson ? path + ": its mesh " + msg : msg;
+      return false;
+    }
+    in.mesh = std::move(mesh);
+  }
   *input = std::move(in);
   *settings = s;
   return true;
@@ -363,14 +372,19 @@ std::string baseName(const std::string& path) {
 bool bakeSoloFile(const FileBakeInput& fin, const BakeSettings& s, const std::string& outPath, const BakeOptions& opt,
                   BakeReport* r) {
   BakeInput in;
-  ObjMesh mesh;
   std::string why;
-  if (!loadObj(fin.objPath, &mesh, &why)) {
-    r->error = why;
-    return false;
+  if (fin.mesh) {
+    in.verts = fin.mesh->verts;
+    in.tris = fin.mesh->tris;
+  } else {
+    ObjMesh mesh;
+    if (!loadObj(fin.objPath, &mesh, &why)) {
+      r->error = why;
+      return false;
+    }
+    in.verts = std::move(mesh.verts);
+    in.tris = std::move(mesh.tris);
   }
-  in.verts = std::move(mesh.verts);
-  in.tris = std::move(mesh.tris);
   in.volumes = fin.volumes;
   in.links = fin.links;
   Baker baker;
@@ -445,7 +459,16 @@ bool bakeFileToTileSet(const FileBakeInput& fin, const BakeSettings& s, const st
     sink.onProgress = [&](long long done, long long total) {
       if (total > 0) report(BakeStage::Prepare, 0, 1, int(std::min<long long>(500, done * 500 / total)), 1000);
     };
-    if (!streamObj(fin.objPath, sink, &nverts, &ntris, &why, NO_OBJ_SIZE_LIMIT)) { // streamed: no size limit
+    if (fin.mesh) { // read whole already (not an OBJ): handed over as the OBJ stream would
+      const std::vector<float>& v = fin.mesh->verts;
+      const std::vector<int>& t = fin.mesh->tris;
+      for (size_t i = 0; i + 2 < v.size(); i += 3)
+        if (!sink.vertex(&v[i])) return fail(sink.failure);
+      for (size_t i = 0; i + 2 < t.size(); i += 3)
+        if (!sink.triangle(t[i], t[i + 1], t[i + 2])) return fail(sink.failure);
+      nverts = (long long)(v.size() / 3);
+      ntris = (long long)(t.size() / 3);
+    } else if (!streamObj(fin.objPath, sink, &nverts, &ntris, &why, NO_OBJ_SIZE_LIMIT)) { // streamed: no size limit
       if (sink.failure == "cancelled") return failCancelled();
       return fail(why);
     }
