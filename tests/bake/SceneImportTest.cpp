@@ -414,6 +414,52 @@ TEST(SceneImport, ReadsPlyAndStl) {
   }
 }
 
+// A mirroring node transform (scale -1 in x) turns a floor's winding over; the importer reverses
+// it, so both instances of one upward floor still face up, and the node transforms are composed.
+TEST(SceneImport, AMirroredNodeKeepsItsFloorFacingUp) {
+  useImporter();
+  const std::string dae = tempPath("mirror.dae");
+  ASSERT_TRUE(baketest::writeFile(dae, R"(<?xml version="1.0" encoding="utf-8"?>
+<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
+  <asset><unit meter="1"/><up_axis>Y_UP</up_axis></asset>
+  <library_geometries><geometry id="floor" name="floor"><mesh>
+    <source id="p"><float_array id="pa" count="9">0 0 0 0 0 10 10 0 10</float_array>
+      <technique_common><accessor source="#pa" count="3" stride="3"><param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/></accessor></technique_common></source>
+    <vertices id="v"><input semantic="POSITION" source="#p"/></vertices>
+    <triangles count="1"><input semantic="VERTEX" source="#v" offset="0"/><p>0 1 2</p></triangles>
+  </mesh></geometry></library_geometries>
+  <library_visual_scenes><visual_scene id="s">
+    <node id="a" name="plain"><translate>0 2 0</translate><instance_geometry url="#floor"/></node>
+    <node id="b" name="parent"><translate>30 0 0</translate>
+      <node id="c" name="mirrored"><matrix>-1 0 0 0 0 1 0 1 0 0 1 0 0 0 0 1</matrix><instance_geometry url="#floor"/></node>
+    </node>
+  </visual_scene></library_visual_scenes>
+  <scene><instance_visual_scene url="#s"/></scene>
+</COLLADA>
+)"));
+  LevelMesh m;
+  std::string why;
+  ASSERT_TRUE(nav::bake::loadLevelMesh(dae, &m, &why)) << why;
+  ASSERT_EQ(m.tris.size(), 6u);
+  ASSERT_EQ(m.triGroup.size(), 2u);
+  for (size_t t = 0; t < 2; ++t) {
+    const std::string node = m.groups.at(m.triGroup[t]).node;
+    SCOPED_TRACE(node);
+    EXPECT_GT(upness(m.verts, m.tris, t), 0.999f);
+    float lo[3] = {1e30f, 1e30f, 1e30f}, hi[3] = {-1e30f, -1e30f, -1e30f};
+    for (int k = 0; k < 9; ++k) {
+      lo[k % 3] = std::min(lo[k % 3], m.verts[3 * m.tris[3 * t + k / 3] + k % 3]);
+      hi[k % 3] = std::max(hi[k % 3], m.verts[3 * m.tris[3 * t + k / 3] + k % 3]);
+    }
+    const bool mirrored = node == "mirrored";
+    EXPECT_TRUE(mirrored || node == "plain");
+    EXPECT_EQ(lo[0], mirrored ? 20.f : 0.f); // parent's x + 30 over the child's x * -1
+    EXPECT_EQ(hi[0], mirrored ? 30.f : 10.f);
+    EXPECT_EQ(lo[1], mirrored ? 1.f : 2.f);
+  }
+  std::remove(dae.c_str());
+}
+
 /// Sets an environment variable for one scope.
 struct ScopedEnv {
   std::string name;
