@@ -4,6 +4,7 @@
 #include "nav/TileSetFile.h"
 #include "nav/bake/BakeInternal.h"
 #include "nav/bake/LevelFile.h"
+#include "nav/bake/LevelMesh.h"
 #include "nav/bake/ObjMesh.h"
 
 #include <algorithm>
@@ -39,15 +40,6 @@ bool loadFileBakeInput(const std::string& path, FileBakeInput* input, BakeSettin
     const std::string msg = in.objPath + ": cannot open the file (missing or unreadable)";
     if (why) *why = isJson ? path + ": its OBJ " + msg : msg;
     return false;
-  }
-  if (meshFormatOf(in.objPath) != MeshFormat::Obj) {
-    auto mesh = std::make_shared<LevelMesh>();
-    std::string msg;
-    if (!loadLevelMesh(in.objPath, mesh.get(), &msg)) {
-      if (why) *why = isJson ? path + ": its mesh " + msg : msg;
-      return false;
-    }
-    in.mesh = std::move(mesh);
   }
   *input = std::move(in);
   *settings = s;
@@ -368,23 +360,35 @@ std::string baseName(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+/// Pass 1's reading: an OBJ streamed (no size limit), any other mesh loaded whole by
+/// loadLevelMesh (glTF is binary: already compact) and handed to `sink` as the OBJ reader would.
+bool readLevelInto(const std::string& path, ObjSink& sink, long long* nverts, long long* ntris, std::string* why) {
+  if (meshFormatOf(path) == MeshFormat::Obj) return streamObj(path, sink, nverts, ntris, why, NO_OBJ_SIZE_LIMIT);
+  LevelMesh mesh;
+  if (!loadLevelMesh(path, &mesh, why, [&](long long done, long long total) { return sink.progress(done, total); }))
+    return false;
+  const size_t nv = mesh.verts.size() / 3, nt = mesh.tris.size() / 3;
+  for (size_t v = 0; v < nv; ++v)
+    if (!sink.vertex(&mesh.verts[v * 3])) return *why = path + ": " + sink.failure, false;
+  for (size_t t = 0; t < nt; ++t)
+    if (!sink.triangle(mesh.tris[t * 3], mesh.tris[t * 3 + 1], mesh.tris[t * 3 + 2])) return *why = path + ": " + sink.failure, false;
+  *nverts = (long long)nv;
+  *ntris = (long long)nt;
+  return true;
+}
+
 /// The solo case: the whole level in memory through Baker (one tile needs it all anyway).
 bool bakeSoloFile(const FileBakeInput& fin, const BakeSettings& s, const std::string& outPath, const BakeOptions& opt,
                   BakeReport* r) {
   BakeInput in;
+  LevelMesh mesh;
   std::string why;
-  if (fin.mesh) {
-    in.verts = fin.mesh->verts;
-    in.tris = fin.mesh->tris;
-  } else {
-    ObjMesh mesh;
-    if (!loadObj(fin.objPath, &mesh, &why)) {
-      r->error = why;
-      return false;
-    }
-    in.verts = std::move(mesh.verts);
-    in.tris = std::move(mesh.tris);
+  if (!loadLevelMesh(fin.objPath, &mesh, &why)) {
+    r->error = why;
+    return false;
   }
+  in.verts = std::move(mesh.verts);
+  in.tris = std::move(mesh.tris);
   in.volumes = fin.volumes;
   in.links = fin.links;
   Baker baker;
@@ -459,16 +463,7 @@ bool bakeFileToTileSet(const FileBakeInput& fin, const BakeSettings& s, const st
     sink.onProgress = [&](long long done, long long total) {
       if (total > 0) report(BakeStage::Prepare, 0, 1, int(std::min<long long>(500, done * 500 / total)), 1000);
     };
-    if (fin.mesh) { // read whole already (not an OBJ): handed over as the OBJ stream would
-      const std::vector<float>& v = fin.mesh->verts;
-      const std::vector<int>& t = fin.mesh->tris;
-      for (size_t i = 0; i + 2 < v.size(); i += 3)
-        if (!sink.vertex(&v[i])) return fail(sink.failure);
-      for (size_t i = 0; i + 2 < t.size(); i += 3)
-        if (!sink.triangle(t[i], t[i + 1], t[i + 2])) return fail(sink.failure);
-      nverts = (long long)(v.size() / 3);
-      ntris = (long long)(t.size() / 3);
-    } else if (!streamObj(fin.objPath, sink, &nverts, &ntris, &why, NO_OBJ_SIZE_LIMIT)) { // streamed: no size limit
+    if (!readLevelInto(fin.objPath, sink, &nverts, &ntris, &why)) {
       if (sink.failure == "cancelled") return failCancelled();
       return fail(why);
     }

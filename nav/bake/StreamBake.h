@@ -31,10 +31,8 @@
 #pragma once
 
 #include "nav/bake/Bake.h"
-#include "nav/bake/LevelMesh.h"
 
 #include <cstddef>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -45,14 +43,10 @@ struct FileBakeInput {
   std::string objPath;
   std::vector<ConvexVolume> volumes;
   std::vector<OffMeshLink> links;
-  /// The level's triangles when its mesh is not an OBJ (loadLevelMesh reads those whole; only an
-  /// OBJ is streamed); null for an OBJ.
-  std::shared_ptr<const LevelMesh> mesh;
 };
 
-/// Level file (".json") or bare mesh -> FileBakeInput + settings (a bare mesh: default settings, no
-/// volumes or links). An OBJ is not read here (only checked to exist); another mesh format is
-/// read into `mesh`. Errors name the file.
+/// Level file (".json") or bare OBJ -> FileBakeInput + settings (a bare OBJ: default settings, no
+/// volumes or links). The OBJ is not read here (only checked to exist). Errors name the file.
 bool loadFileBakeInput(const std::string& path, FileBakeInput* input, BakeSettings* settings, std::string* why);
 
 struct FileBakeOptions {
