@@ -1,4 +1,5 @@
 #include "nav/bake/LevelFile.h"
+#include "nav/bake/LevelMesh.h"
 #include "nav/bake/ObjMesh.h"
 #include "nav/base/AtomicFile.h"
 #include "nav/base/Json.h"
@@ -286,9 +287,9 @@ bool loadBakeInput(const std::string& path, BakeInput* input, BakeSettings* sett
     in.volumes = std::move(lv.volumes);
     in.links = std::move(lv.links);
   }
-  ObjMesh mesh;
+  LevelMesh mesh;
   std::string objWhy;
-  if (!loadObj(objPath, &mesh, &objWhy)) {
+  if (!loadLevelMesh(objPath, &mesh, &objWhy)) {
     if (why) *why = isJson ? path + ": its OBJ " + objWhy : objWhy;
     return false;
   }

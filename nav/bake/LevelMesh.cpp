@@ -1,5 +1,6 @@
 #include "LevelMesh.h"
 
+#include "GltfMesh.h"
 #include "ObjMesh.h"
 
 #include <algorithm>
@@ -33,7 +34,6 @@ bool isLevelMeshPath(const std::string& path) {
 }
 
 bool loadLevelMesh(const std::string& path, LevelMesh* out, std::string* why, const MeshProgress& progress) {
-  (void)progress;
   switch (meshFormatOf(path)) {
   case MeshFormat::Obj: {
     ObjMesh mesh;
@@ -43,11 +43,11 @@ bool loadLevelMesh(const std::string& path, LevelMesh* out, std::string* why, co
     out->tris = std::move(mesh.tris);
     return true;
   }
-  case MeshFormat::Gltf:
+  case MeshFormat::Gltf: return loadGltf(path, out, why, progress);
   case MeshFormat::Foreign:
     break;
   }
-  if (why) *why = path + ": not a level mesh NavBench reads (OBJ)";
+  if (why) *why = path + ": not a level mesh NavBench reads (OBJ, glTF)";
   return false;
 }
 
