@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -12,7 +13,13 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <string_view>
 #include <tuple>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace nav::bake {
 
@@ -144,6 +151,7 @@ ReadResult readWhole(const std::string& path, long long maxBytes, long long want
   f.seekg(0);
   out.assign(size_t(n), '\0');
   constexpr long long kBlock = 4ll << 20;
+  if (tick && !tick(0, n)) return ReadResult::Cancelled; // "Reading" shows from the start
   for (long long at = 0; at < n; at += kBlock) {
     const long long len = std::min(kBlock, n - at);
     if (!f.read(&out[size_t(at)], len)) {
@@ -155,6 +163,50 @@ ReadResult readWhole(const std::string& path, long long maxBytes, long long want
   return ReadResult::Ok;
 }
 
+/// A whole file mapped read-only; unmapped when destroyed.
+class MappedFile {
+public:
+  MappedFile() = default;
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  ~MappedFile() {
+    if (m_data) ::munmap(m_data, m_size);
+    if (m_fd >= 0) ::close(m_fd);
+  }
+  ReadResult open(const std::string& path, long long maxBytes, std::string& problem,
+                  const std::function<bool(long long, long long)>& tick) {
+    m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    struct stat st {};
+    if (m_fd < 0 || ::fstat(m_fd, &st) != 0) return problem = "cannot open the file", ReadResult::Failed;
+    if (!S_ISREG(st.st_mode)) return problem = "not a regular file", ReadResult::Failed;
+    if ((long long)st.st_size > maxBytes) return problem = "larger than " + std::to_string(maxBytes) + " bytes", ReadResult::Failed;
+    m_size = size_t(st.st_size);
+    const long long n = (long long)m_size;
+    if (tick && !tick(0, n)) return ReadResult::Cancelled; // "Reading" shows from the start
+    if (m_size == 0) return ReadResult::Ok;
+    void* p = ::mmap(nullptr, m_size, PROT_READ, MAP_PRIVATE, m_fd, 0);
+    if (p == MAP_FAILED) return problem = "cannot read the file", ReadResult::Failed;
+    m_data = static_cast<char*>(p);
+    ::madvise(p, m_size, MADV_SEQUENTIAL);
+    constexpr long long kBlock = 4ll << 20;
+    unsigned sum = 0;
+    for (long long at = 0; at < n; at += kBlock) {
+      const long long end = std::min(n, at + kBlock);
+      for (long long b = at; b < end; b += 4096) sum += (unsigned char)m_data[b]; // fault the pages in now
+      if (tick && !tick(end, n)) return ReadResult::Cancelled;
+    }
+    m_touched = sum;
+    return ReadResult::Ok;
+  }
+  std::string_view bytes() const { return m_data ? std::string_view(m_data, m_size) : std::string_view(); }
+
+private:
+  int m_fd = -1;
+  char* m_data = nullptr;
+  size_t m_size = 0;
+  volatile unsigned m_touched = 0;
+};
+
 class Reader {
 public:
   Reader(const std::string& name, const std::string& folder, const GltfLimits& limits, LevelMesh* out,
@@ -164,7 +216,7 @@ public:
   bool cancelled = false;
 
   /// The whole file's bytes -> m_out. False with errors().message.
-  bool read(const std::string& bytes) {
+  bool read(std::string_view bytes) {
     std::string jsonText;
     if (bytes.size() >= 4 && readU32(bytes.data()) == kGlbMagic) {
       if (!splitGlb(bytes, jsonText)) return false;
@@ -173,7 +225,7 @@ public:
         return bad("not a GLB file (bad magic: the file must start with \"glTF\")");
       if ((long long)bytes.size() > m_limits.maxJsonBytes)
         return bad("JSON larger than " + std::to_string(m_limits.maxJsonBytes) + " bytes (write the buffers as .bin files or a .glb)");
-      jsonText = bytes;
+      jsonText.assign(bytes);
     }
     if (!base::parseJson(jsonText, m_errors, m_doc)) return false;
     jsonText.clear();
@@ -196,7 +248,7 @@ private:
   }
   bool bad(const std::string& problem) { return m_errors.fail("", problem); }
 
-  bool splitGlb(const std::string& b, std::string& json) {
+  bool splitGlb(std::string_view b, std::string& json) {
     if (b.size() < 12) return bad("truncated GLB: " + std::to_string(b.size()) + " bytes, the header alone is 12");
     const uint32_t version = readU32(b.data() + 4), length = readU32(b.data() + 8);
     if (version != 2) return bad("GLB version " + std::to_string(version) + ", NavBench reads version 2");
@@ -215,9 +267,10 @@ private:
         if (type != kChunkJson) return bad("GLB chunk 0 is not the JSON chunk");
         if ((long long)len > m_limits.maxJsonBytes)
           return bad("GLB JSON chunk larger than " + std::to_string(m_limits.maxJsonBytes) + " bytes");
-        json.assign(b, at + 8, len);
+        json.assign(b.substr(at + 8, len));
       } else if (chunk == 1 && type == kChunkBin) {
-        m_bin.assign(b, at + 8, len);
+        m_bin = reinterpret_cast<const unsigned char*>(b.data()) + at + 8; // `b` outlives the reading
+        m_binSize = len;
         m_hasBin = true;
       } else if (type == kChunkJson || type == kChunkBin) {
         return bad("GLB chunk " + std::to_string(chunk) + ": a second JSON or BIN chunk");
@@ -259,20 +312,27 @@ private:
   base::JsonIn m_root() const { return base::JsonIn(m_doc, m_errors); }
 
   // ---- buffers and views -------------------------------------------------------------------
-  const std::string* buffer(int i) {
+  /// A buffer's bytes: the GLB's BIN chunk in place, or decoded / read into `owned`.
+  struct Buffer {
+    std::string owned;
+    const unsigned char* data = nullptr;
+    long long size = 0;
+  };
+  const Buffer* buffer(int i) {
     auto it = m_buffers.find(i);
     if (it != m_buffers.end()) return it->second.get();
     const base::JsonIn b = m_root()["buffers"][size_t(i)];
     long long byteLength = 0;
     if (!b.object() || !b.get("byteLength", byteLength, 1, m_limits.maxFileBytes)) return nullptr;
     const std::string label = "buffer " + std::to_string(i);
-    auto data = std::make_unique<std::string>();
+    auto buf = std::make_unique<Buffer>();
+    std::string* data = &buf->owned;
     if (!b.has("uri")) {
       if (i != 0 || !m_hasBin) return bad(label + ": no uri, and no GLB BIN chunk"), nullptr;
-      if ((long long)m_bin.size() < byteLength)
+      if ((long long)m_binSize < byteLength)
         return bad(label + ": byteLength " + std::to_string(byteLength) + ", but the BIN chunk holds " +
-                   std::to_string(m_bin.size()) + " bytes"), nullptr;
-      *data = std::move(m_bin);
+                   std::to_string(m_binSize) + " bytes"), nullptr;
+      buf->data = m_bin;
     } else {
       std::string uri;
       if (!b.get("uri", uri, size_t(m_limits.maxJsonBytes))) return nullptr;
@@ -303,8 +363,9 @@ private:
           return bad(label + ": '" + rel + "': " + problem), nullptr;
       }
     }
-    data->resize(size_t(byteLength)); // padding past byteLength is not part of the buffer
-    return (m_buffers[i] = std::move(data)).get();
+    if (!buf->data) buf->data = reinterpret_cast<const unsigned char*>(data->data());
+    buf->size = byteLength; // padding past byteLength is not part of the buffer
+    return (m_buffers[i] = std::move(buf)).get();
   }
 
   struct View {
@@ -319,21 +380,33 @@ private:
     if (!bv.object() || !indexInto(bv["buffer"], "buffers", buf) || !bv.opt("byteOffset", off, 0, m_limits.maxFileBytes) ||
         !bv.get("byteLength", len, 1, m_limits.maxFileBytes) || !bv.opt("byteStride", v.stride, 4, 252))
       return false;
-    const std::string* data = buffer(buf);
+    const Buffer* data = buffer(buf);
     if (!data) return false;
-    if (off + len > (long long)data->size())
+    if (off + len > data->size)
       return bad("buffer view " + std::to_string(i) + ": bytes " + std::to_string(off) + ".." + std::to_string(off + len) +
-                 " run past the end of buffer " + std::to_string(buf) + " (" + std::to_string(data->size()) + " bytes)");
-    v.data = reinterpret_cast<const unsigned char*>(data->data()) + off;
+                 " run past the end of buffer " + std::to_string(buf) + " (" + std::to_string(data->size) + " bytes)");
+    v.data = data->data + off;
     v.length = len;
     return true;
   }
 
   // ---- accessors ---------------------------------------------------------------------------
-  /// Accessor `i` as doubles, `comps` per element (SCALAR 1, VEC3 3). `positions`: float or the
-  /// KHR_mesh_quantization integer types; else unsigned integer indices. Cached per accessor.
-  const std::vector<double>* accessor(int i, bool positions) {
-    auto& cache = positions ? m_positions : m_indices;
+  /// Accessor `i` as positions (float or the KHR_mesh_quantization integer types -> float [x, y,
+  /// z] per element) or as indices (unsigned integers -> uint32). Cached per accessor (a mesh used by
+  /// several nodes is decoded once).
+  /// An accessor's values: in place in the buffer when stored as we hold them (tight float
+  /// positions, uint32 indices, aligned, not sparse: the big levels' case, no copy), else decoded.
+  template <class T>
+  struct Values {
+    const T* data = nullptr;
+    size_t size = 0;
+    std::vector<T> owned;
+  };
+  const Values<float>* positions(int i) { return decode(i, true, m_positions); }
+  const Values<uint32_t>* indices(int i) { return decode(i, false, m_indices); }
+
+  template <class T>
+  const Values<T>* decode(int i, bool positions, std::map<int, std::unique_ptr<Values<T>>>& cache) {
     auto it = cache.find(i);
     if (it != cache.end()) return it->second.get();
     const std::string label = "accessor " + std::to_string(i);
@@ -353,7 +426,9 @@ private:
       return bad(label + ": componentType " + std::to_string(type) + (normalized ? " normalized" : "") + " is not allowed for " +
                  (positions ? "positions" : "indices")), nullptr;
     const int cb = componentBytes(type), elem = cb * comps;
-    auto values = std::make_unique<std::vector<double>>(size_t(count) * size_t(comps), 0.0);
+    auto out = std::make_unique<Values<T>>();
+    out->size = size_t(count) * size_t(comps);
+    std::vector<T>* values = &out->owned;
     if (a.has("bufferView")) {
       int vi = 0;
       View v;
@@ -362,19 +437,30 @@ private:
       if (stride < elem) return bad(label + ": byteStride " + std::to_string(stride) + " is less than its element (" + std::to_string(elem) + " bytes)"), nullptr;
       if (off + (count - 1) * stride + elem > v.length)
         return bad(label + ": reads past the end of buffer view " + std::to_string(vi)), nullptr;
-      for (long long e = 0; e < count; ++e)
-        for (int c = 0; c < comps; ++c)
-          (*values)[size_t(e * comps + c)] = readComponent(v.data + off + e * stride + c * cb, type, normalized);
+      const bool same = (type == 5126) == positions && cb == int(sizeof(T)) && stride == elem; // stored as we hold it
+      if (same && !a.has("sparse") && reinterpret_cast<uintptr_t>(v.data + off) % alignof(T) == 0)
+        out->data = reinterpret_cast<const T*>(v.data + off);
+      else if (values->resize(out->size), same)
+        std::memcpy(values->data(), v.data + off, size_t(count) * size_t(elem));
+      else
+        for (long long e = 0; e < count; ++e)
+          for (int c = 0; c < comps; ++c)
+            (*values)[size_t(e * comps + c)] = T(readComponent(v.data + off + e * stride + c * cb, type, normalized));
     }
-    if (a.has("sparse") && !sparse(a["sparse"], label, count, comps, type, normalized, *values)) return nullptr;
+    if (!out->data) {
+      values->resize(out->size); // zeros where there is no buffer view
+      if (a.has("sparse") && !sparse(a["sparse"], label, count, comps, type, normalized, *values)) return nullptr;
+      out->data = values->data();
+    }
     if (positions)
-      for (size_t k = 0; k < values->size(); ++k)
-        if (!std::isfinite((*values)[k])) return bad(label + ": NaN position (element " + std::to_string(k / 3) + ")"), nullptr;
-    return (cache[i] = std::move(values)).get();
+      for (size_t k = 0; k < out->size; ++k)
+        if (!std::isfinite(double(out->data[k]))) return bad(label + ": NaN position (element " + std::to_string(k / 3) + ")"), nullptr;
+    return (cache[i] = std::move(out)).get();
   }
 
+  template <class T>
   bool sparse(const base::JsonIn& s, const std::string& label, long long count, int comps, int type, bool normalized,
-              std::vector<double>& values) {
+              std::vector<T>& values) {
     long long n = 0, ioff = 0, voff = 0;
     int itype = 0, ivi = 0, vvi = 0;
     const base::JsonIn idx = s["indices"], val = s["values"];
@@ -395,7 +481,7 @@ private:
         return bad(label + ": sparse index " + std::to_string(e) + (e >= count ? " outside its " + std::to_string(count) + " elements" : " not increasing"));
       prev = e;
       for (int c = 0; c < comps; ++c)
-        values[size_t(e * comps + c)] = readComponent(vv.data + voff + (k * comps + c) * cb, type, normalized);
+        values[size_t(e * comps + c)] = T(readComponent(vv.data + voff + (k * comps + c) * cb, type, normalized));
     }
     return true;
   }
@@ -536,7 +622,9 @@ private:
           return bad("more than " + std::to_string(m_limits.maxTriangles) + " triangles in the scene");
       }
     }
-    long long doneTris = 0;
+    m_totalTris = totalTris;
+    m_out->tris.reserve(size_t(totalTris) * 3);
+    m_out->triGroup.reserve(size_t(totalTris));
     std::map<std::tuple<std::string, std::string, std::string>, uint32_t> groupOf;
     std::set<std::pair<int, size_t>> noted;
     int skipped = 0;
@@ -572,11 +660,7 @@ private:
         long long before = (long long)m_out->tris.size() / 3;
         if (!primitive(prim, label, mode, in.world, in.node)) return false;
         m_out->triGroup.insert(m_out->triGroup.end(), size_t((long long)m_out->tris.size() / 3 - before), g->second);
-        doneTris += (long long)m_out->tris.size() / 3 - before;
-        if (m_progress && !m_progress(totalTris > 0 ? double(doneTris) / double(totalTris) : 1.0)) {
-          cancelled = true;
-          return bad("loading cancelled");
-        }
+        if (!tick()) return false;
       }
     }
     if (skipped > kMaxNotes) m_out->notes.push_back("and " + std::to_string(skipped - kMaxNotes) + " more primitives skipped");
@@ -595,27 +679,41 @@ private:
     return m_root()["accessors"][size_t(ai)].get("count", n, 1, std::numeric_limits<int>::max());
   }
 
+  /// Reports the triangles placed so far (after each primitive, and every 64k triangles within
+  /// one); false when cancelled.
+  bool tick() {
+    if (!m_progress) return true;
+    const double done = double(m_out->tris.size() / 3);
+    if (m_progress(m_totalTris > 0 ? std::min(1.0, done / double(m_totalTris)) : 1.0)) return true;
+    cancelled = true;
+    return bad("loading cancelled");
+  }
+
   bool primitive(const base::JsonIn& prim, const std::string& label, int mode, const Mat4& world, int node) {
     int pi = 0;
     if (!indexInto(prim["attributes"]["POSITION"], "accessors", pi)) return false;
-    const std::vector<double>* pos = accessor(pi, true);
+    const Values<float>* pos = positions(pi);
     if (!pos) return false;
-    const long long nv = (long long)pos->size() / 3;
-    const std::vector<double>* idx = nullptr;
+    const long long nv = (long long)pos->size / 3;
+    const Values<uint32_t>* idx = nullptr;
     if (prim.has("indices")) {
       int ii = 0;
-      if (!indexInto(prim["indices"], "accessors", ii) || !(idx = accessor(ii, false))) return false;
-      for (double d : *idx)
-        if (d >= double(nv))
-          return bad(label + ": index " + std::to_string((long long)d) + " outside the " + std::to_string(nv) + " vertices");
+      if (!indexInto(prim["indices"], "accessors", ii) || !(idx = indices(ii))) return false;
+      for (size_t k = 0; k < idx->size; ++k)
+        if (const uint32_t d = idx->data[k]; d >= uint64_t(nv)) return bad(label + ": index " + std::to_string(d) + " outside the " + std::to_string(nv) + " vertices");
     }
-    const long long n = idx ? (long long)idx->size() : nv;
+    const long long n = idx ? (long long)idx->size : nv;
     if (mode == 4 && n % 3) return bad(label + ": " + std::to_string(n) + " indices, not a multiple of 3 (triangles)");
     const long long base = (long long)m_out->verts.size() / 3;
     if (base + nv > m_limits.maxVertices) return bad("more than " + std::to_string(m_limits.maxVertices) + " vertices in the scene");
-    m_out->verts.reserve(size_t(base + nv) * 3);
-    for (long long v = 0; v < nv; ++v) {
-      const double x = (*pos)[size_t(v * 3)], y = (*pos)[size_t(v * 3 + 1)], z = (*pos)[size_t(v * 3 + 2)];
+    static const Mat4 identity;
+    if (std::equal(world.m, world.m + 16, identity.m)) { // a root without a transform: the positions as they are
+      m_out->verts.insert(m_out->verts.end(), pos->data, pos->data + pos->size);
+    }
+    const long long toTransform = m_out->verts.size() / 3 > size_t(base) ? 0 : nv;
+    m_out->verts.reserve(size_t(base + toTransform) * 3);
+    for (long long v = 0; v < toTransform; ++v) {
+      const double x = pos->data[v * 3], y = pos->data[v * 3 + 1], z = pos->data[v * 3 + 2];
       for (int r = 0; r < 3; ++r) {
         const double w = world.m[r] * x + world.m[4 + r] * y + world.m[8 + r] * z + world.m[12 + r];
         if (!(std::fabs(w) < 3.0e38))
@@ -624,18 +722,25 @@ private:
       }
     }
     const bool flip = world.det3() < 0;
-    auto at = [&](long long k) { return int(base + (idx ? (long long)(*idx)[size_t(k)] : k)); };
+    if (mode == 4 && idx && !flip) { // the common case, straight
+      const size_t at0 = m_out->tris.size();
+      m_out->tris.resize(at0 + idx->size);
+      int* t = m_out->tris.data() + at0;
+      for (size_t k = 0; k < idx->size; ++k) t[k] = int(base + idx->data[k]);
+      return tick();
+    }
+    auto at = [&](long long k) { return int(base + (idx ? (long long)idx->data[k] : k)); };
     auto tri = [&](int a, int b, int c) {
       m_out->tris.push_back(a);
       m_out->tris.push_back(flip ? c : b);
       m_out->tris.push_back(flip ? b : c);
     };
-    if (mode == 4) {
-      for (long long k = 0; k + 2 < n; k += 3) tri(at(k), at(k + 1), at(k + 2));
-    } else if (mode == 5) { // strip: (i, i+1, i+2) for even i, (i, i+2, i+1) for odd i
-      for (long long k = 0; k + 2 < n; ++k) tri(at(k), at(k + 1 + (k & 1)), at(k + 2 - (k & 1)));
-    } else { // fan: (i+1, i+2, 0)
-      for (long long k = 0; k + 2 < n; ++k) tri(at(k + 1), at(k + 2), at(0));
+    const long long step = mode == 4 ? 3 : 1, every = step << 16;
+    for (long long k = 0; k + 2 < n; k += step) {
+      if (mode == 4) tri(at(k), at(k + 1), at(k + 2));
+      else if (mode == 5) tri(at(k), at(k + 1 + (k & 1)), at(k + 2 - (k & 1))); // strip: (i, i+1, i+2), odd i (i, i+2, i+1)
+      else tri(at(k + 1), at(k + 2), at(0));                                   // fan: (i+1, i+2, 0)
+      if (k % every == every - step && !tick()) return false;
     }
     return true;
   }
@@ -645,15 +750,18 @@ private:
   const GltfLimits m_limits;
   mutable base::JsonErrors m_errors;
   nlohmann::json m_doc;
-  std::string m_bin;
+  const unsigned char* m_bin = nullptr; ///< The GLB's BIN chunk, in the bytes being read.
+  size_t m_binSize = 0;
   bool m_hasBin = false;
-  std::map<int, std::unique_ptr<std::string>> m_buffers;
-  std::map<int, std::unique_ptr<std::vector<double>>> m_positions, m_indices;
+  std::map<int, std::unique_ptr<Buffer>> m_buffers;
+  std::map<int, std::unique_ptr<Values<float>>> m_positions;
+  std::map<int, std::unique_ptr<Values<uint32_t>>> m_indices;
   LevelMesh* m_out;
   std::function<bool(double)> m_progress;
+  long long m_totalTris = 0;
 };
 
-bool readGltfWithProgress(const std::string& name, const std::string& bytes, const std::string& folder, LevelMesh* out,
+bool readGltfWithProgress(const std::string& name, std::string_view bytes, const std::string& folder, LevelMesh* out,
                           std::string* why, const GltfLimits& limits, const std::function<bool(double)>& progress,
                           bool* cancelled) {
   LevelMesh mesh;
@@ -676,17 +784,20 @@ bool readGltf(const std::string& name, const std::string& bytes, const std::stri
 
 bool loadGltf(const std::string& path, LevelMesh* out, std::string* why, const MeshProgress& progress,
               const GltfLimits& limits) {
-  std::string bytes, problem;
-  long long fileBytes = 0;
-  const ReadResult r = readWhole(path, limits.maxFileBytes, -1, bytes, problem, [&](long long done, long long size) {
-    fileBytes = size;
+  // Mapped, not read: the page cache's pages are the bytes (no copy, no zeroed buffer), touched in
+  // 4 MiB blocks for the progress. (A file truncated by another process while it is mapped would
+  // fault; a level is not written while it is opened.)
+  MappedFile file;
+  std::string problem;
+  const ReadResult r = file.open(path, limits.maxFileBytes, problem, [&](long long done, long long size) {
     return !progress || progress(done, 2 * size);
   });
   if (r != ReadResult::Ok) {
     if (why) *why = path + ": " + (r == ReadResult::Cancelled ? std::string("loading cancelled") : problem);
     return false;
   }
-  fileBytes = (long long)bytes.size();
+  const std::string_view bytes = file.bytes();
+  const long long fileBytes = (long long)bytes.size();
   std::function<bool(double)> place;
   if (progress) place = [&](double f) { return progress(fileBytes + (long long)(f * double(fileBytes)), 2 * fileBytes); };
   return readGltfWithProgress(path, bytes, folderOf(path), out, why, limits, place, nullptr);
