@@ -2,6 +2,7 @@
 
 #include "nav/base/AtomicFile.h"
 #include "nav/base/Json.h"
+#include "nav/base/NonCopyable.h"
 
 #include <algorithm>
 #include <cctype>
@@ -164,11 +165,8 @@ ReadResult readWhole(const std::string& path, long long maxBytes, long long want
 }
 
 /// A whole file mapped read-only; unmapped when destroyed.
-class MappedFile {
+class MappedFile : base::NonCopyable {
 public:
-  MappedFile() = default;
-  MappedFile(const MappedFile&) = delete;
-  MappedFile& operator=(const MappedFile&) = delete;
   ~MappedFile() {
     if (m_data) ::munmap(m_data, m_size);
     if (m_fd >= 0) ::close(m_fd);

@@ -13,14 +13,13 @@
 
 namespace {
 
-int run(const char* name, std::vector<std::string> args) {
-  const navbench::cli::Subcommand* cmd = navbench::cli::findSubcommand(name);
-  if (!cmd) return -100;
-  args.insert(args.begin(), name);
+/// Runs `navbench ARGS...` (args[0] the subcommand) through the registry; -100 when unknown.
+int run(std::vector<std::string> args) {
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
-  return cmd->run(int(args.size()), argv.data());
+  const navbench::cli::Subcommand* cmd = navbench::cli::findSubcommand(argv[0]);
+  return cmd ? cmd->run(int(args.size()), argv.data()) : -100;
 }
 
 std::string tempPath(const std::string& name) {
@@ -40,14 +39,14 @@ TEST(GltfCli, BakeAGlbAndALevelFileNamingOne) {
   ASSERT_TRUE(nav::bake::loadObj(baketest::defaultObj(), &obj, &why)) << why;
   const std::string glb = tempPath("level.glb"), fromObj = tempPath("obj.bin"), fromGlb = tempPath("glb.bin");
   ASSERT_TRUE(nav::bake::saveGlb(glb, obj.verts, obj.tris, "default", &why)) << why;
-  ASSERT_EQ(run("bake", {baketest::defaultObj(), "-o", fromObj, "-q"}), 0);
-  ASSERT_EQ(run("bake", {glb, "-o", fromGlb, "-q"}), 0);
+  ASSERT_EQ(run({"bake", baketest::defaultObj(), "-o", fromObj, "-q"}), 0);
+  ASSERT_EQ(run({"bake", glb, "-o", fromGlb, "-q"}), 0);
   EXPECT_EQ(readText(fromGlb), readText(fromObj)); // the same floats: the same tiles
   const std::string level = tempPath("level.json"), fromLevel = tempPath("level.bin");
   ASSERT_TRUE(baketest::writeFile(level, "{\"obj\": \"" + glb.substr(glb.find_last_of('/') + 1) + "\"}"));
-  ASSERT_EQ(run("bake", {level, "-o", fromLevel, "-q"}), 0);
+  ASSERT_EQ(run({"bake", level, "-o", fromLevel, "-q"}), 0);
   EXPECT_FALSE(readText(fromLevel).empty());
-  ASSERT_EQ(run("bake", {glb, "--solo", "-o", fromGlb, "-q"}), 0);
+  ASSERT_EQ(run({"bake", glb, "--solo", "-o", fromGlb, "-q"}), 0);
   for (const std::string& p : {glb, fromObj, fromGlb, level, fromLevel}) std::remove(p.c_str());
 }
 
@@ -55,13 +54,13 @@ TEST(GltfCli, BadGlbIsBadInputForBakeAndCheck) {
   const std::string bad = tempPath("bad.glb"), out = tempPath("bad.bin");
   ASSERT_TRUE(baketest::writeFile(bad, std::string("glTF\x02\0\0\0\xff\0\0\0", 12)));
   testing::internal::CaptureStderr();
-  const int bake = run("bake", {bad, "-o", out});
+  const int bake = run({"bake", bad, "-o", out});
   const std::string err = testing::internal::GetCapturedStderr();
   EXPECT_EQ(bake, 2);
   EXPECT_NE(err.find(bad + ": truncated GLB: the header says 255 bytes, the file has 12"), std::string::npos) << err;
   EXPECT_FALSE(baketest::fileExists(out));
   testing::internal::CaptureStderr();
-  const int check = run("check", {bad});
+  const int check = run({"check", bad});
   const std::string checkErr = testing::internal::GetCapturedStderr();
   EXPECT_EQ(check, 2);
   EXPECT_NE(checkErr.find(bad + ": truncated GLB"), std::string::npos) << checkErr;
