@@ -161,6 +161,7 @@ bool Document::openLevel(const std::string& path, Level* preloaded, bool sibling
   std::snprintf(buf, sizeof buf, "opened %s: %d vertices, %d triangles (%d faces), %.1f ms", path.c_str(), m.vertCount(),
                 m.triCount(), m.polygonCount, nowMs() - t0);
   m_log.info(buf);
+  for (const std::string& note : m.notes) m_log.info(objPath + ": " + note);
   levelFromNav = false;
   m_host.levelReplaced();
   for (auto& t : tools) t->onLevelChanged();

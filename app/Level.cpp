@@ -4,6 +4,7 @@
 
 #include <tiny_obj_loader.h>
 #ifdef NAVBENCH_HAVE_BAKE_OBJ_READER
+#include "nav/bake/LevelMesh.h"
 #include "nav/bake/ObjMesh.h"
 #endif
 
@@ -469,6 +470,35 @@ LoadResult loadObj(const std::string& path, TriMesh& out, std::string& error, co
   return LoadResult::Failed;
 }
 
+LoadResult loadMesh(const std::string& path, TriMesh& out, std::string& error, const LoadProgress& progress,
+                    long long maxBytes) {
+#ifdef NAVBENCH_HAVE_BAKE_OBJ_READER
+  if (nav::bake::meshFormatOf(path) == nav::bake::MeshFormat::Obj) return loadObj(path, out, error, progress, maxBytes);
+  bool cancelled = false;
+  nav::bake::LevelMesh lm;
+  // The reader's units: total = 2 * file size, reading the first half.
+  const bool ok = nav::bake::loadLevelMesh(path, &lm, &error, [&](long long done, long long total) {
+    const long long size = total / 2;
+    const long long d = done <= size ? 2 * done : 2 * size + (done - size);
+    cancelled = progress && !progress(d, 3 * size);
+    return !cancelled;
+  });
+  if (!ok) return cancelled ? (error = path + ": loading cancelled", LoadResult::Cancelled) : LoadResult::Failed;
+  TriMesh mesh;
+  mesh.verts = std::move(lm.verts);
+  mesh.tris = std::move(lm.tris);
+  mesh.polygonCount = mesh.triCount();
+  mesh.notes = std::move(lm.notes);
+  finishBounds(mesh);
+  out = std::move(mesh);
+  return LoadResult::Ok;
+#else
+  const std::string ext = path.size() >= 4 ? path.substr(path.size() - 4) : path;
+  if (ext == "gltf" || ext == ".glb") return error = path + ": this build reads OBJ only (no nav_bake)", LoadResult::Failed;
+  return loadObj(path, out, error, progress, maxBytes);
+#endif
+}
+
 const char* loadPhaseLabel(LoadPhase phase) {
   switch (phase) {
   case LoadPhase::Reading: return "Reading...";
@@ -508,7 +538,7 @@ LoadResult Level::load(const std::string& path, std::string& error, const LevelP
     lastPhase = phase;
     return !progress || progress(phase, f);
   };
-  const LoadResult r = loadObj(path, mesh, error, [&](long long done, long long total) {
+  const LoadResult r = loadMesh(path, mesh, error, [&](long long done, long long total) {
     const long long readTotal = total / 3 * 2; // total = 3 * bytes
     if (done >= total) return tell(LoadPhase::Parsing, parseEnd);
     if (done >= readTotal) // the parse (the streaming reader reports its blocks; tinyobjloader nothing)

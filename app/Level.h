@@ -1,4 +1,4 @@
-// Level.h: the level geometry (an OBJ triangle soup) and ray picking on it.
+// Level.h: the level geometry (an OBJ or glTF triangle soup) and ray picking on it.
 //
 // Loading is strict and reports the first problem as "<file>: <problem>" (line numbers where it
 // helps); a failed load leaves the Level unchanged. No GL, SDL or ImGui here: the CLI and the tests
@@ -29,6 +29,8 @@ struct TriMesh {
   /// [triCount] index into materialColors, or -1; empty when the file uses no materials.
   std::vector<int> triMaterial;
   glm::vec3 boundsMin{0.0f}, boundsMax{0.0f};
+  /// What the reader skipped, for the Log (glTF points and lines).
+  std::vector<std::string> notes;
 
   int vertCount() const { return int(verts.size() / 3); }
   int triCount() const { return int(tris.size() / 3); }
@@ -70,6 +72,13 @@ using LoadProgress = std::function<bool(long long done, long long total)>;
 /// size limit (MAX_OBJ_BYTES; a test passes a small one; negative: none).
 LoadResult loadObj(const std::string& path, TriMesh& out, std::string& error, const LoadProgress& progress,
                    long long maxBytes = MAX_OBJ_BYTES);
+
+/// loadObj for an OBJ; for .gltf / .glb, nav_bake's glTF reader (nav/bake/GltfMesh.h: the scene's
+/// world-space triangles; messages "<path>: problem"), with progress in loadObj's units (reading
+/// the file the first two thirds, placing the triangles the last). A build without nav_bake
+/// refuses glTF with a message.
+LoadResult loadMesh(const std::string& path, TriMesh& out, std::string& error, const LoadProgress& progress,
+                    long long maxBytes = MAX_OBJ_BYTES);
 
 /// The phases of Level::load, in order. The BVH and the LOD are built at the same time (two
 /// threads); the phase reported is the BVH until it is done, then the LOD.

@@ -64,7 +64,7 @@ private:
   std::string m_pendingPath;
   bool m_movedActive = false, m_movedOpenRequest = false;
   MovedFiles m_moved;
-  OpenFileDialog m_locateDialog{"Locate file", {".obj", ".json", ".bin"}, "path/to/the/moved/file"};
+  OpenFileDialog m_locateDialog{"Locate file", {".obj", ".glb", ".gltf", ".fbx", ".dae", ".3ds", ".ply", ".stl", ".json", ".bin"}, "path/to/the/moved/file"};
   int m_locateWhich = 0; ///< 0 level, 1 navmesh
 };
 

@@ -23,7 +23,7 @@ void printHelp(FILE* out) {
                "       navbench <subcommand> [args...]\n"
                "\n"
                "Viewer options:\n"
-               "  level.obj            open this OBJ level (also File > Open, or drop a file on the window);\n"
+               "  level.obj            open this OBJ (or .glb / .gltf) level (also File > Open, or drop a file on the window);\n"
                "                       a level .json opens its OBJ; the .bin with the same stem next to it\n"
                "                       is opened as the navmesh; a .bin alone is drawn and clicked on directly\n"
                "  mesh.bin             open this baked tile set as the navmesh (after the level)\n"

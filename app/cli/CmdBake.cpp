@@ -109,6 +109,7 @@ int runBake(int argc, char** argv) {
       std::fprintf(stderr, "navbench bake: %s\n", level != input.objPath ? (level + ": its mesh " + why).c_str() : why.c_str());
       return 2;
     }
+    for (const std::string& note : mesh.notes) std::fprintf(stderr, "  note: %s\n", note.c_str());
   }
   if (!settingsFile.empty() && !nav::bake::loadSettingsFile(settingsFile, &settings, &why)) {
     std::fprintf(stderr, "navbench bake: %s\n", why.c_str());

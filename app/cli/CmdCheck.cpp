@@ -16,6 +16,7 @@
 
 #if __has_include("nav/bake/StreamBake.h")
 #include "nav/bake/LevelFile.h"
+#include "nav/bake/LevelMesh.h"
 #include "nav/bake/StreamBake.h"
 #define NAVBENCH_CHECK_CAN_BAKE 1
 #endif
@@ -95,11 +96,20 @@ bool endsWith(const std::string& s, const char* suffix) {
   return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
 }
 
+/// A level (a mesh .obj/.gltf/.glb, or a level .json) rather than a tile set: baked first.
+bool isLevelPath(const std::string& path) {
+#ifdef NAVBENCH_CHECK_CAN_BAKE
+  return endsWith(path, ".json") || nav::bake::isLevelMeshPath(path);
+#else
+  return endsWith(path, ".obj") || endsWith(path, ".json");
+#endif
+}
+
 /// Loads MESH.bin, or bakes a level (as `navbench bake`) into `mesh`; a level's triangles go to
 /// verts/tris. False with `why`.
 bool loadInput(const std::string& path, nav::NavMesh& mesh, std::vector<float>& verts, std::vector<int>& tris,
                int threads, std::string& why) {
-  if (!endsWith(path, ".obj") && !endsWith(path, ".json")) {
+  if (!isLevelPath(path)) {
     if (nav::statusSucceeded(nav::loadTileSetFile(path, mesh, &why))) return true;
     if (why.compare(0, path.size(), path) != 0) why = path + ": " + why;
     return false;
@@ -338,7 +348,7 @@ int runCheck(int argc, char** argv) {
                   "Finds navmesh defects (issue 27): islands no seed reaches, long detours of Detour's path against "
                   "the exact shortest path, searches that run out of nodes, unlinked tile seams, off-mesh links "
                   "landing nowhere, narrow portals and (with the level's triangles) a floating or sunken surface. "
-                  "A LEVEL (.obj or level .json) is baked first as `navbench bake` would. Exit 0: nothing at or "
+                  "A LEVEL (.obj, .gltf, .glb or level .json) is baked first as `navbench bake` would. Exit 0: nothing at or "
                   "above --fail-on found; 1: something is; 2: bad input.");
   args.positional("MESH.bin|LEVEL", &meshPath, "tile set (MSET), or a level to bake")
       .text("--filter", "INC,EXC", &filterText, "poly flags to include / exclude (default 0xffef,0x0)")
@@ -426,7 +436,7 @@ int runCheck(int argc, char** argv) {
     HtmlJob job;
     job.dir = htmlDir;
     job.meshPath = meshPath;
-    job.meshIsLevel = endsWith(meshPath, ".obj") || endsWith(meshPath, ".json");
+    job.meshIsLevel = isLevelPath(meshPath);
     job.levelPath = levelPath;
     job.maxRows = htmlMax;
     job.seconds = double(htmlTime);

@@ -1,14 +1,20 @@
-// navbench worldgen --size METRES --seed S -o OUT.obj [--level OUT.json] [--terrain-cell M]
+// navbench worldgen --size METRES --seed S -o OUT.obj|OUT.glb [--level OUT.json] [--terrain-cell M]
 //
-// Writes a generated big world (app/cli/WorldGen.h) as an OBJ, and optionally a level file next
-// to it with tiled bake settings sized for big worlds (0.3 m cells, 64-cell tiles = 19.2 m).
+// Writes a generated big world (app/cli/WorldGen.h) as an OBJ, or as a .glb (the extension picks:
+// the same triangles, the OBJ's floats as read back, in one node; nav/bake/GltfMesh.h), and
+// optionally a level file next to it with tiled bake settings sized for big worlds (0.3 m cells,
+// 64-cell tiles = 19.2 m).
 #include "app/cli/Cli.h"
 #include "nav/base/Args.h"
 #include "app/cli/WorldGen.h"
+#include "nav/bake/GltfMesh.h"
 #include "nav/bake/LevelFile.h"
+#include "nav/bake/ObjMesh.h"
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <unistd.h>
 #include <string>
 
 namespace {
@@ -22,6 +28,25 @@ std::string relativeTo(const std::string& levelPath, const std::string& objPath)
   return objPath;
 }
 
+bool endsWithGlb(const std::string& path) {
+  if (path.size() < 4) return false;
+  std::string ext = path.substr(path.size() - 4);
+  for (char& c : ext) c = char(std::tolower((unsigned char)c));
+  return ext == ".glb";
+}
+
+/// The world as a .glb at `out` (atomically): written as OBJ to a temporary file beside it first
+/// (the generator streams OBJ text), read back, then saved as one binary mesh.
+bool writeWorldGlb(const navbench::worldgen::WorldParams& p, const std::string& out, navbench::worldgen::WorldStats* st,
+                   std::string* why) {
+  const std::string tmp = out + ".worldgen" + std::to_string(::getpid()) + ".obj";
+  nav::bake::ObjMesh mesh;
+  const bool ok = navbench::worldgen::writeWorldObj(p, tmp, st, why) &&
+                  nav::bake::loadObj(tmp, &mesh, why, nav::bake::NO_OBJ_SIZE_LIMIT);
+  std::remove(tmp.c_str());
+  return ok && nav::bake::saveGlb(out, mesh.verts, mesh.tris, "world", why);
+}
+
 int runWorldGen(int argc, char** argv) {
   navbench::worldgen::WorldParams p;
   std::string out, level;
@@ -30,7 +55,7 @@ int runWorldGen(int argc, char** argv) {
   args.number("--size", "METRES", &p.size, 32, 8192, "edge of the square world (2000 = 2 km x 2 km, ~2.3 M triangles)")
       .required()
       .integer("--seed", "S", &seed, 0, 0x7fffffffffffffffLL, "generator seed (same size + seed -> same bytes)")
-      .text("-o, --out", "OUT.obj", &out, "OBJ to write (atomically)")
+      .text("-o, --out", "OUT.obj", &out, "OBJ, or .glb, to write (atomically)")
       .required()
       .text("--level", "OUT.json", &level, "also write a level file (tiled bake settings) pointing at OUT.obj")
       .number("--terrain-cell", "M", &p.terrainCell, 0.5, 16, "terrain grid step in metres");
@@ -40,7 +65,7 @@ int runWorldGen(int argc, char** argv) {
   const auto t0 = std::chrono::steady_clock::now();
   navbench::worldgen::WorldStats st;
   std::string why;
-  if (!navbench::worldgen::writeWorldObj(p, out, &st, &why)) {
+  if (!(endsWithGlb(out) ? writeWorldGlb(p, out, &st, &why) : navbench::worldgen::writeWorldObj(p, out, &st, &why))) {
     std::fprintf(stderr, "navbench worldgen: %s\n", why.c_str());
     return 1;
   }

@@ -136,7 +136,7 @@ void drawHelpWindow(bool* open) {
       {"F", "frame the level"},
       {"Space", "step (Pathfind Follow)"},
       {"Ctrl+Z / Ctrl+Y", "undo / redo start and end changes"},
-      {"Ctrl+O", "open a file (.obj, level .json, .bin, scenario .json)"},
+      {"Ctrl+O", "open a file (.obj, .glb, .gltf, level .json, .bin, scenario .json)"},
       {"Ctrl+S / Ctrl+Shift+S", "save the scenario / save it as"},
       {"Ctrl+Shift+C / Ctrl+Shift+V", "copy / paste the scenario as text"},
       {"F12", "screenshot with the scenario inside (File > Screenshot options)"},

@@ -63,7 +63,7 @@ std::unique_ptr<Panel> makeTileLabels() {
 std::unique_ptr<Panel> makeEmptySceneHint() {
   return makePanel({"Empty scene hint"}, [](PanelContext& ctx, bool&) {
     if (!ctx.doc.level.empty()) return;
-    const char* hint = "No level loaded: File > Open (Ctrl+O), drop an OBJ file here,\nor start with  navbench level.obj";
+    const char* hint = "No level loaded: File > Open (Ctrl+O), drop an OBJ or glTF file here,\nor start with  navbench level.obj";
     const ImVec2 size = ImGui::CalcTextSize(hint);
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     ImGui::GetBackgroundDrawList()->AddText(

@@ -1,5 +1,6 @@
 #include "LevelMesh.h"
 
+#include "GltfMesh.h"
 #include "ObjMesh.h"
 
 #include <algorithm>
@@ -48,7 +49,6 @@ bool isLevelMeshPath(const std::string& path) {
 }
 
 bool loadLevelMesh(const std::string& path, LevelMesh* out, std::string* why, const MeshProgress& progress) {
-  (void)progress;
   switch (meshFormatOf(path)) {
   case MeshFormat::Obj: {
     ObjMesh mesh;
@@ -59,13 +59,13 @@ bool loadLevelMesh(const std::string& path, LevelMesh* out, std::string* why, co
     return true;
   }
   case MeshFormat::Gltf:
-    break;
+    return loadGltf(path, out, why, progress);
   case MeshFormat::Foreign:
     if (const ForeignMeshLoader loader = g_foreignLoader.load()) return loader(path, out, why, progress);
     if (why) *why = path + ": FBX, Collada, 3DS, PLY, STL, ... files need navbench-import (the scene importer), which this program does not use";
     return false;
   }
-  if (why) *why = path + ": not a level mesh NavBench reads (OBJ)";
+  if (why) *why = path + ": not a level mesh NavBench reads";
   return false;
 }
 

@@ -28,6 +28,7 @@ struct LevelMesh {
   std::vector<int> tris;         ///< [(a, b, c) * triCount], indices into verts
   std::vector<MeshGroup> groups; ///< distinct name triples; may be empty (no names read)
   std::vector<uint32_t> triGroup; ///< [triCount] index into groups, or empty when groups is empty
+  std::vector<std::string> notes; ///< what the reader skipped, for the Log ("mesh 2 'rail' primitive 0: lines skipped")
 };
 
 enum class MeshFormat {

@@ -1,6 +1,7 @@
 // level_load_bench: time and peak memory of the viewer's level load (not a test).
-//   level_load_bench OBJ [obj|level]
-// obj:   navbench::loadObj only (read, validate, parse: the part before the BVH and the LOD);
+//   level_load_bench MESH [obj|level]     (MESH: .obj, .glb or .gltf)
+// obj:   navbench::loadMesh only (read, validate, parse: the part before the BVH and the LOD; for
+//        glTF the binary read and the placing of the nodes' triangles);
 // level: navbench::Level::load, what the viewer's background load runs (adds the BVH and the LOD).
 // Prints one line: "load: <mode> <ms> ms, <tris> triangles, peak RSS <MiB> MiB, progress calls
 // <n> (Reading <r>, Parsing <p>)". Peak RSS is the process's (getrusage), so run one mode per
@@ -16,7 +17,7 @@
 
 int main(int argc, char** argv) {
   if (argc < 2 || argc > 3 || (argc == 3 && std::strcmp(argv[2], "obj") != 0 && std::strcmp(argv[2], "level") != 0)) {
-    std::fprintf(stderr, "usage: level_load_bench OBJ [obj|level]\n");
+    std::fprintf(stderr, "usage: level_load_bench MESH [obj|level]\n");
     return 2;
   }
   const std::string path = argv[1];
@@ -40,7 +41,7 @@ int main(int argc, char** argv) {
     tris = level.mesh().triCount();
   } else {
     navbench::TriMesh mesh;
-    if (navbench::loadObj(path, mesh, error, [&](long long, long long) {
+    if (navbench::loadMesh(path, mesh, error, [&](long long, long long) {
           ++calls;
           return true;
         }) != navbench::LoadResult::Ok) {
