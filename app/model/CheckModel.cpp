@@ -53,13 +53,14 @@ void grow(Vec3& lo, Vec3& hi, const Vec3& p) {
   }
 }
 
-/// Bounds of the given points, padded by `pad` on every side.
+/// Bounds of the given points, padded by `pad` in x and z and at most 1 wu in y (a flat view).
 void boundsOf(CheckFocus& f, std::initializer_list<Vec3> pts, float pad) {
   f.boundsMin = f.boundsMax = *pts.begin();
   for (const Vec3& p : pts) grow(f.boundsMin, f.boundsMax, p);
   for (int i = 0; i < 3; ++i) {
-    f.boundsMin[size_t(i)] -= pad;
-    f.boundsMax[size_t(i)] += pad;
+    const float d = i == 1 ? std::min(pad, 1.0f) : pad;
+    f.boundsMin[size_t(i)] -= d;
+    f.boundsMax[size_t(i)] += d;
   }
 }
 

@@ -6,6 +6,7 @@
 #include "app/panels/Panels.h"
 #include "app/tools/Tester.h"
 #include "nav/NavMesh.h"
+#include "nav/bake/LevelFile.h"
 #include "render/DebugDraw.h"
 
 #include <imgui.h>
@@ -52,7 +53,22 @@ struct CheckView {
   bool wasShown = false;
   float firstRowPos[2] = {-1, -1}; ///< Window pixel of the first finding's row (tests click it).
   float runPos[2] = {-1, -1};
+  std::string seedsOf = "\n"; ///< The level whose `seeds` the options hold.
 };
+
+/// A level file's reachability seeds (as `navbench check LEVEL.json` takes them); none for others.
+std::vector<Vec3> levelSeeds(const std::string& level, Log& log) {
+  std::vector<Vec3> out;
+  if (lowerExt(level) != ".json") return out;
+  nav::bake::Level lf;
+  std::string why;
+  if (!nav::bake::loadLevelFile(level, &lf, &why)) {
+    log.warning("check: no seeds from " + level + ": " + why);
+    return out;
+  }
+  for (const auto& p : lf.seeds) out.push_back(Vec3{p[0], p[1], p[2]});
+  return out;
+}
 
 CheckModel::Level levelOf(const Document& doc) {
   CheckModel::Level lv;
@@ -89,8 +105,9 @@ void show(Document& doc, CheckModel& model, int i, bool frameCamera, Log& log) {
   }
   if (frameCamera) {
     const ImVec2 ds = ImGui::GetIO().DisplaySize;
-    doc.camera.frame(v3(f.boundsMin), v3(f.boundsMax), ds.y > 0 ? ds.x / ds.y : 1.0f, glm::vec2(-0.55f, -0.6f),
-                     glm::vec2(0.3f, 0.8f)); // left of the panel, above the log
+    // Between the Tools panel (a tester's is a third of the window wide) and this one, above the log.
+    doc.camera.frame(v3(f.boundsMin), v3(f.boundsMax), ds.y > 0 ? ds.x / ds.y : 1.0f, glm::vec2(-0.4f, -0.5f),
+                     glm::vec2(0.0f, 0.75f));
   }
   log.info("check: " + std::string(checkName(model.findings()[size_t(i)].kind)) + " " + model.findings()[size_t(i)].text);
 }
@@ -119,10 +136,13 @@ void optionsUi(CheckModel& m) {
     if (k) ImGui::SameLine();
     ImGui::Checkbox(checkName(k), on[k]);
   }
+  ImGui::Text("%zu seeds (the level file's; none: the biggest island)", o.seeds.size());
   ImGui::Checkbox("re-run after edits", &m.autoRerun);
   ImGui::SameLine();
   if (ImGui::Button("CLI defaults")) {
+    std::vector<Vec3> seeds = std::move(o.seeds);
     o = CheckOptions();
+    o.seeds = std::move(seeds);
     m.includeFlags = 0xffef;
     m.excludeFlags = 0;
   }
@@ -179,6 +199,10 @@ void drawPanel(PanelContext& c, bool& shown, CheckView& v) {
   Document& doc = c.doc;
   CheckModel& m = doc.check;
   const nav::NavMesh* mesh = doc.nav.loaded() ? &doc.nav.mesh() : nullptr;
+  if (v.seedsOf != doc.levelArg) {
+    v.seedsOf = doc.levelArg;
+    m.options.seeds = levelSeeds(doc.levelArg, c.log);
+  }
   // Opened: run when there are no results for this navmesh.
   if (shown && !v.wasShown && mesh && !m.running() && (!m.hasResult() || m.stale(mesh)) && !m.pendingRun()) {
     std::string why;
