@@ -234,6 +234,12 @@ CheckFocus CheckModel::focus(int i) const {
   if (i < 0 || i >= int(m_findings.size())) return f;
   const CheckFinding& c = m_findings[size_t(i)];
   const size_t k = size_t(c.index);
+  auto spot = [&f](const Vec3& pos, const Vec3& a, const Vec3& b) {
+    f.kind = CheckFocus::Spot;
+    f.pos = pos;
+    f.a = a;
+    f.b = b;
+  };
   switch (c.kind) {
   case CHECK_ISLANDS: {
     const Island& is = m_result.islands[k];
@@ -257,28 +263,19 @@ CheckFocus CheckModel::focus(int i) const {
     break;
   }
   case CHECK_SEAMS:
-    f.kind = CheckFocus::Spot;
-    f.pos = m_result.seams[k].pos;
-    f.a = m_result.seams[k].a;
-    f.b = m_result.seams[k].b;
+    spot(m_result.seams[k].pos, m_result.seams[k].a, m_result.seams[k].b);
     break;
   case CHECK_LINKS:
-    f.kind = CheckFocus::Spot;
-    f.pos = m_result.links[k].pos;
-    f.a = m_result.links[k].start;
-    f.b = m_result.links[k].end;
+    spot(m_result.links[k].pos, m_result.links[k].start, m_result.links[k].end);
     break;
   case CHECK_NARROW:
-    f.kind = CheckFocus::Spot;
-    f.pos = m_result.narrow[k].pos;
-    f.a = m_result.narrow[k].a;
-    f.b = m_result.narrow[k].b;
+    spot(m_result.narrow[k].pos, m_result.narrow[k].a, m_result.narrow[k].b);
     break;
   case CHECK_SURFACE: {
     const SurfaceFinding& s = m_result.surface[k];
-    f.kind = CheckFocus::Spot;
-    f.pos = f.a = f.b = s.pos;
-    f.b[1] -= s.dist; // down (or up) to the level surface
+    Vec3 below = s.pos;
+    below[1] -= s.dist; // down (or up) to the level surface
+    spot(s.pos, s.pos, below);
     break;
   }
   default:
