@@ -73,7 +73,7 @@ CheckModel::~CheckModel() {
   if (m_worker && m_worker->joinable()) m_worker->join();
 }
 
-bool CheckModel::start(const nav::NavMesh& mesh, const Level& level, std::string* why) {
+bool CheckModel::start(const nav::NavMesh& mesh, const LevelTris& level, std::string* why) {
   std::string err;
   if (!options.validate(&err)) {
     if (why) *why = err;
@@ -191,7 +191,7 @@ void CheckModel::buildFindings() {
   }
 }
 
-bool CheckModel::poll(const nav::NavMesh* mesh, const Level& level, double nowMs, bool wantFresh) {
+bool CheckModel::poll(const nav::NavMesh* mesh, const LevelTris& level, double nowMs, bool wantFresh) {
   bool arrived = false;
   if (m_worker && m_done) {
     const int before = m_runs;

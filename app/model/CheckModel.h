@@ -73,14 +73,14 @@ public:
   bool worthSaving() const { return shown || heatmap || m_selected >= 0; }
 
   /// Level triangles for the surface check (copied by start()); null / empty: no surface check.
-  struct Level {
+  struct LevelTris {
     const std::vector<float>* verts = nullptr; ///< [(x, y, z) * n]
     const std::vector<int>* tris = nullptr;    ///< [(a, b, c) * n]
   };
 
   /// Starts a run on a snapshot of `mesh` (a running one is cancelled first). False with `why` when
   /// it cannot start (no tiles, options out of range).
-  bool start(const nav::NavMesh& mesh, const Level& level, std::string* why = nullptr);
+  bool start(const nav::NavMesh& mesh, const LevelTris& level, std::string* why = nullptr);
   /// Asks the run to stop; poll() then reports it cancelled (the old results stay).
   void cancel();
   bool running() const { return m_worker != nullptr; }
@@ -93,7 +93,7 @@ public:
   /// Once a frame: takes a finished run's results (true when new results arrived); when the mesh's
   /// generation differs from the one checked, `wantFresh` and autoRerun, starts a re-run
   /// debounceMs after the last change (nowMs: a steady clock). `mesh` null: no navmesh open.
-  bool poll(const nav::NavMesh* mesh, const Level& level, double nowMs, bool wantFresh);
+  bool poll(const nav::NavMesh* mesh, const LevelTris& level, double nowMs, bool wantFresh);
   /// The checked mesh changed since the results (an edit not re-checked yet).
   bool stale(const nav::NavMesh* mesh) const;
 

@@ -51,8 +51,6 @@ void fillPoly(render::DebugDraw& dd, const nav::NavMesh& mesh, nav::PolyRef ref,
 struct CheckView {
   bool frameCamera = true;
   bool wasShown = false;
-  float firstRowPos[2] = {-1, -1}; ///< Window pixel of the first finding's row (tests click it).
-  float runPos[2] = {-1, -1};
   std::string seedsOf = "\n"; ///< The level whose `seeds` the options hold.
 };
 
@@ -70,8 +68,8 @@ std::vector<Vec3> levelSeeds(const std::string& level, Log& log) {
   return out;
 }
 
-CheckModel::Level levelOf(const Document& doc) {
-  CheckModel::Level lv;
+CheckModel::LevelTris levelOf(const Document& doc) {
+  CheckModel::LevelTris lv;
   if (!doc.level.empty() && !doc.levelFromNav) { // a tile set's own detail mesh is no level surface
     lv.verts = &doc.level.mesh().verts;
     lv.tris = &doc.level.mesh().tris;
@@ -162,7 +160,6 @@ void findingsUi(Document& doc, CheckModel& m, CheckView& v, Log& log) {
     ImGui::TextColored(kGreen, "No findings.");
     return;
   }
-  v.firstRowPos[0] = v.firstRowPos[1] = -1;
   ImGui::BeginChild("findings", ImVec2(0, 0), true);
   ImGuiListClipper clip;
   clip.Begin(int(m.findings().size()));
@@ -170,7 +167,6 @@ void findingsUi(Document& doc, CheckModel& m, CheckView& v, Log& log) {
     for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i) {
       const CheckFinding& f = m.findings()[size_t(i)];
       ImGui::PushID(i);
-      const ImVec2 p = ImGui::GetCursorScreenPos();
       ImGui::PushStyleColor(ImGuiCol_Text, f.severity == SEVERITY_ERROR ? kRed : kAmber);
       char label[64];
       std::snprintf(label, sizeof(label), "%-5s %-7s", f.severity == SEVERITY_ERROR ? "error" : "warn", checkName(f.kind));
@@ -178,10 +174,6 @@ void findingsUi(Document& doc, CheckModel& m, CheckView& v, Log& log) {
       ImGui::PopStyleColor();
       ImGui::SameLine();
       ImGui::TextUnformatted(f.text.c_str());
-      if (i == 0) {
-        v.firstRowPos[0] = p.x + 20;
-        v.firstRowPos[1] = p.y + ImGui::GetTextLineHeight() * 0.5f;
-      }
       if (clicked) show(doc, m, i, v.frameCamera, log);
       ImGui::PopID();
     }
@@ -221,9 +213,6 @@ void drawPanel(PanelContext& c, bool& shown, CheckView& v) {
     return;
   }
   if (!mesh) ImGui::TextDisabled("No navmesh open.");
-  const ImVec2 rp = ImGui::GetCursorScreenPos();
-  v.runPos[0] = rp.x + 20;
-  v.runPos[1] = rp.y + ImGui::GetFrameHeight() * 0.5f;
   if (m.running()) {
     if (ImGui::Button("Cancel")) m.cancel();
     ImGui::SameLine();

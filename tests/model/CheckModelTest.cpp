@@ -33,7 +33,7 @@ protected:
   void runModel(CheckModel& m, int pairs = 300) {
     m.options.pairs = pairs;
     std::string why;
-    ASSERT_TRUE(m.start(mesh, CheckModel::Level(), &why)) << why;
+    ASSERT_TRUE(m.start(mesh, CheckModel::LevelTris(), &why)) << why;
     m.wait();
     ASSERT_TRUE(m.hasResult()) << m.error();
   }
@@ -169,7 +169,7 @@ TEST_F(CheckModelTest, CancelStopsTheRunAndKeepsOldResults) {
   CheckModel m;
   m.options.pairs = 10000000;
   std::string why;
-  ASSERT_TRUE(m.start(mesh, CheckModel::Level(), &why)) << why;
+  ASSERT_TRUE(m.start(mesh, CheckModel::LevelTris(), &why)) << why;
   EXPECT_TRUE(m.running());
   const auto t0 = std::chrono::steady_clock::now();
   m.cancel();
@@ -181,7 +181,7 @@ TEST_F(CheckModelTest, CancelStopsTheRunAndKeepsOldResults) {
   runModel(m, 50);
   const size_t n = m.findings().size();
   m.options.pairs = 10000000;
-  ASSERT_TRUE(m.start(mesh, CheckModel::Level(), &why));
+  ASSERT_TRUE(m.start(mesh, CheckModel::LevelTris(), &why));
   m.cancel();
   m.wait();
   EXPECT_TRUE(m.hasResult()); // the last good results stay
@@ -195,7 +195,7 @@ TEST_F(CheckModelTest, AnEditRerunsTheChecksAfterTheDebounce) {
   runModel(m, 100);
   const int polysBefore = m.result().polyCount;
   double now = 1000;
-  EXPECT_FALSE(m.poll(&mesh, CheckModel::Level(), now, true));
+  EXPECT_FALSE(m.poll(&mesh, CheckModel::LevelTris(), now, true));
   EXPECT_FALSE(m.running()); // nothing changed
   // The edit: the Prune tool's way of taking polys out (the disabled flag the check's filter excludes).
   const nav::MeshTile* t = nullptr;
@@ -213,11 +213,11 @@ TEST_F(CheckModelTest, AnEditRerunsTheChecksAfterTheDebounce) {
   }
   ASSERT_GT(disabled, 0);
   EXPECT_TRUE(m.stale(&mesh));
-  m.poll(&mesh, CheckModel::Level(), now += 16, true);
+  m.poll(&mesh, CheckModel::LevelTris(), now += 16, true);
   EXPECT_FALSE(m.running()); // debounced
-  m.poll(&mesh, CheckModel::Level(), now += 100, false);
+  m.poll(&mesh, CheckModel::LevelTris(), now += 100, false);
   EXPECT_FALSE(m.running()); // the panel is hidden: no re-run
-  m.poll(&mesh, CheckModel::Level(), now += 400, true);
+  m.poll(&mesh, CheckModel::LevelTris(), now += 400, true);
   ASSERT_TRUE(m.running());
   m.wait();
   EXPECT_EQ(m.runs(), 2);
@@ -232,8 +232,8 @@ TEST_F(CheckModelTest, AnEditRerunsTheChecksAfterTheDebounce) {
   // With autoRerun off, an edit leaves the results stale.
   m.autoRerun = false;
   ASSERT_TRUE(nav::statusSucceeded(mesh.setPolyFlags(m.result().polyIslands.front().first, 0x10)));
-  m.poll(&mesh, CheckModel::Level(), now += 10000, true);
-  m.poll(&mesh, CheckModel::Level(), now += 10000, true);
+  m.poll(&mesh, CheckModel::LevelTris(), now += 10000, true);
+  m.poll(&mesh, CheckModel::LevelTris(), now += 10000, true);
   EXPECT_FALSE(m.running());
   EXPECT_TRUE(m.stale(&mesh));
 }
@@ -263,7 +263,7 @@ TEST_F(CheckModelTest, ScenarioBringsBackOptionsAndSelection) {
   EXPECT_TRUE(back.heatmap);
   EXPECT_TRUE(back.shown);
   EXPECT_TRUE(back.pendingRun());
-  back.poll(&mesh, CheckModel::Level(), 0, false); // a scenario's run starts at once
+  back.poll(&mesh, CheckModel::LevelTris(), 0, false); // a scenario's run starts at once
   ASSERT_TRUE(back.running());
   back.wait();
   EXPECT_EQ(back.selected(), pick);
@@ -296,12 +296,12 @@ TEST_F(CheckModelTest, BadOptionsDoNotStart) {
   CheckModel m;
   m.options.pairs = 0;
   std::string why;
-  EXPECT_FALSE(m.start(mesh, CheckModel::Level(), &why));
+  EXPECT_FALSE(m.start(mesh, CheckModel::LevelTris(), &why));
   EXPECT_FALSE(why.empty());
   EXPECT_FALSE(m.running());
   nav::NavMesh empty;
   m.options.pairs = 10;
-  EXPECT_FALSE(m.start(empty, CheckModel::Level(), &why));
+  EXPECT_FALSE(m.start(empty, CheckModel::LevelTris(), &why));
   EXPECT_FALSE(m.running());
 }
 
