@@ -314,6 +314,7 @@ Scenario Document::currentScenario(const std::string& baseDir) const {
   s.note = scenarioNote;
   if (editor.hasEdits()) editor.saveScenario(s.edits);
   if (const TileCacheState* tc = nav.tileCache(); tc && !tc->obstacles().empty()) tc->saveObstacles(s.edits["obstacles"]);
+  if (check.worthSaving()) check.saveScenario(s.check);
   return s;
 }
 
@@ -492,6 +493,7 @@ bool Document::applyScenario(const Scenario& s, const std::string& baseDir, cons
     m_afterBakeTool = s.toolName;
     m_afterBakeState = s.toolState;
   }
+  if (s.check.is_object() && !check.loadScenario(s.check, &why)) m_log.error(source + ": " + why);
   scenarioNote = s.note;
   if (lowerExt(source) == ".json") scenarioPath = source;
   m_log.info("opened scenario " + source + " (" + s.toolName + ")");

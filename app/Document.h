@@ -18,6 +18,7 @@
 #include "app/Scenario.h"
 #include "app/ViewSettings.h"
 #include "app/model/BakeRunner.h"
+#include "app/model/CheckModel.h"
 #include "app/model/History.h"
 #include "app/model/LevelEditor.h"
 #include "app/model/TestCaseSession.h"
@@ -88,6 +89,7 @@ public:
   BakeRunner bake;           ///< The level's bake settings, volumes, links, and a bake under way.
   TestCaseSession testCases; ///< A RecastDemo test-case file and its results.
   bool testCasesVisible = false; ///< The Test cases panel is shown (view state, as `view`).
+  CheckModel check;          ///< The Check panel's checks, findings and heatmap (issue 27).
   std::vector<std::unique_ptr<Tool>> tools;
   int activeTool = 0;
   std::string scenarioPath;  ///< Where Ctrl+S saves ("" = ask).
@@ -139,8 +141,8 @@ public:
   /// Once a frame: a bake that finished replaces the navmesh (true when it did); re-baked tiles
   /// of an edit are swapped in.
   bool pollBake();
-  /// Headless runs wait for these before their screenshot.
-  bool baking() const { return bake.running() || editor.busy(); }
+  /// Headless runs wait for these (and the Check panel's run) before their scripted input and screenshot.
+  bool baking() const { return bake.running() || editor.busy() || check.running() || (check.pendingRun() && nav.loaded()); }
 
   // ---- scenarios (app/Scenario.h) -----------------------------------------------------------
   /// The open state as a scenario; paths relative to `baseDir` ("" = absolute paths).

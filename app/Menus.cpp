@@ -98,6 +98,8 @@ void App::onKeyDown(const SDL_Keysym& key) {
   if (key.sym == SDLK_f && !ctrl) frameLevel();
   if (key.sym == SDLK_F1)
     if (Panel* help = findPanel("Help")) *help->visible(m_doc) = !*help->visible(m_doc);
+  if (key.sym == SDLK_F5)
+    if (Panel* check = findPanel("Check")) *check->visible(m_doc) = !*check->visible(m_doc);
   if (key.sym == SDLK_SPACE && m_doc.tool()) m_doc.tool()->step();
   if (ctrl && shift) {
     if (key.sym == SDLK_v) m_scenes.paste();

@@ -135,7 +135,7 @@ bool parseScenarioText(const std::string& text, const std::string& file, Scenari
     return done(in[kScenarioMarker].fail("version " + std::to_string(s.version) + " is newer than this NavBench reads (" +
                                          std::to_string(kScenarioVersion) + ")"));
   if (!in.object({kScenarioMarker, "level", "navmesh", "bakeSettingsHash", "camera", "tool", "filter", "navDraw", "view",
-                  "note", "edits"}) ||
+                  "note", "edits", "check"}) ||
       !in.get("level", s.level) || !in.get("navmesh", s.navmesh))
     return done(false);
   if (s.level.empty() && s.navmesh.empty()) return done(in["level"].fail("neither a level nor a navmesh is given"));
@@ -154,6 +154,10 @@ bool parseScenarioText(const std::string& text, const std::string& file, Scenari
   if (in.has("edits")) {
     if (!in["edits"].object()) return done(false);
     s.edits = j["edits"];
+  }
+  if (in.has("check")) {
+    if (!in["check"].object()) return done(false);
+    s.check = j["check"];
   }
   out = std::move(s);
   return true;
@@ -191,6 +195,7 @@ std::string toJson(const Scenario& s) {
   j["view"] = vw;
   j["note"] = s.note;
   if (s.edits.is_object() && !s.edits.empty()) j["edits"] = s.edits;
+  if (s.check.is_object() && !s.check.empty()) j["check"] = s.check;
   // Invalid UTF-8 (a note pasted from elsewhere) is replaced rather than throwing.
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }

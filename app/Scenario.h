@@ -14,7 +14,8 @@
 //     "filter": {"includeFlags": 15, "excludeFlags": 0, "heuristicScale": 0.999, "maxNodes": 4096,
 //                "areas": [{"area": 1, "cost": 10.0, "enterCost": 0.0}, ...]},  // areas != (1, 0)
 //     "navDraw": {...}, "view": {...},           // NavDrawOptions, ViewSettings fields by name
-//     "note": "free text"
+//     "note": "free text",
+//     "edits": {...}, "check": {...}             // optional: level edits, the Check panel's state
 //   }
 //
 // Floats are written exactly: each float is stored as the shortest decimal that reads back (as a
@@ -96,6 +97,9 @@ struct Scenario {
   /// tiles, disabled polys), so a bug report made mid-edit reopens as seen; null = none. Checked
   /// in detail when applied (LevelEditor::loadScenario).
   nlohmann::json edits;
+  /// The Check panel (CheckModel::saveScenario: options, selected finding, heatmap, shown); null =
+  /// none. Checked when applied (CheckModel::loadScenario); the checks re-run (deterministic).
+  nlohmann::json check;
 };
 
 /// The scenario as JSON text (sorted keys, 2-space indent, exact floats, trailing newline).

@@ -29,6 +29,7 @@ bool App::writeState(const std::string& path, std::string& error) const {
   j["scenarioPath"] = m_doc.scenarioPath;
   m_testCases.dumpState(j["testCases"]);
   m_doc.editor.dumpState(j["editor"]);
+  m_doc.check.dumpState(j["check"]);
   int errors = 0;
   for (const auto& e : m_log.entries())
     if (e.level == LogLevel::Error) ++errors;

@@ -142,6 +142,7 @@ void drawHelpWindow(bool* open) {
       {"F12", "screenshot with the scenario inside (File > Screenshot options)"},
       {"Ctrl+B", "bake the open level with the Bake panel's settings"},
       {"Ctrl+Q", "quit (asks first when a bake is not saved)"},
+      {"F5", "the Check panel: find islands, long detours, unlinked seams... (runs when opened)"},
       {"F1", "this window"},
   };
   if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {

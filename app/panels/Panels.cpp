@@ -15,6 +15,7 @@
   X(makeTileLabels)         \
   X(makeBakePanel)          \
   X(makeTestCasesPanel)     \
+  X(makeCheckPanel)         \
   X(makeStatsOverlay)       \
   X(makeEmptySceneHint)     \
   X(makeImGuiDemo)          \

@@ -576,8 +576,12 @@ Status runChecks(const NavMesh& mesh, const QueryFilter& filter, const CheckOpti
   });
   std::vector<int> rank(isl.size());
   for (size_t k = 0; k < order.size(); ++k) rank[size_t(order[k])] = int(k);
+  out.polyIslands.reserve(size_t(out.polyCount));
   for (int i = 0; i < N; ++i)
-    if (polyIsland[size_t(i)] >= 0) polyIsland[size_t(i)] = rank[size_t(polyIsland[size_t(i)])];
+    if (polyIsland[size_t(i)] >= 0) {
+      polyIsland[size_t(i)] = rank[size_t(polyIsland[size_t(i)])];
+      out.polyIslands.emplace_back(index.refs[size_t(i)], polyIsland[size_t(i)]);
+    }
   out.islands.resize(isl.size());
   for (size_t k = 0; k < order.size(); ++k) {
     out.islands[k] = isl[size_t(order[k])];

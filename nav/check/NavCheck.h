@@ -39,6 +39,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace nav {
@@ -152,6 +153,9 @@ struct CheckResult {
   std::vector<NarrowFinding> narrow;
   std::vector<SurfaceFinding> surface;
   std::vector<HeatEntry> heat;          ///< Polys crossed by a sampled corridor, ref order.
+  /// Every poly the filter passes with its island (index in `islands`), in tile slot order: what
+  /// the viewer tints to show an island.
+  std::vector<std::pair<PolyRef, int>> polyIslands;
   int polyCount = 0;                    ///< Polys the filter passes.
   int pairsRun = 0;                     ///< Pairs whose Detour path reached the end.
   int pairsSkipped = 0;                 ///< Pairs with no poly at an end or an unfinished exact search.
