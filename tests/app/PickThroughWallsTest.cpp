@@ -225,6 +225,9 @@ TEST(PickThroughWalls, SingleSidedBuildingClicksLandOnTheNavmeshDrawn) {
   const render::Camera cam = defaultCamera(b.level);
   const std::vector<NavPixel> pixels = navPixels(b.level, b.nav.detailMesh(), cam, 12);
   ASSERT_EQ(pixels.size(), 12u);
+  for (const NavPixel& p : pixels) // to click by hand: --click X,Y on building.obj in the test's folder
+    std::printf("  pixel (%d, %d): navmesh drawn at (%.2f, %.2f, %.2f)\n", p.x, p.y, double(p.nav.x), double(p.nav.y),
+                double(p.nav.z));
   const int front = countLanded(b.level, b.nav, cam, pixels, PickSides::Front);
   std::vector<NavPixel> through; // pixels where two-sided picking misses: a click through a wall
   const int both = countLanded(b.level, b.nav, cam, pixels, PickSides::Both, &through);
