@@ -264,6 +264,22 @@ TEST(PickThroughWalls, SingleSidedBuildingClicksLandOnTheNavmeshDrawn) {
   ASSERT_TRUE(hover["hit"].get<bool>()) << hover.dump();
   EXPECT_NE(hover["polyRef"].get<uint64_t>(), 0u);
   EXPECT_TRUE(landsOnNav(b.nav, at(hover["pos"]), h.nav)) << hover.dump();
+
+  // Ctrl+T (View > Two-sided level): the walls' backs are drawn, and the hover on the same pixel
+  // is on the back of the wall in front, where two-sided picking put it; the scenario keeps it.
+  std::snprintf(args, sizeof args, " --key ctrl+t --hover %d,%d", h.x, h.y);
+  const navbench::test::AppRun two = navbench::test::runViewer(NAVBENCH_EXE, "'" + obj + "' '" + bin + "'" + args, f);
+  ASSERT_EQ(two.exitCode, 0) << two.output;
+  ASSERT_TRUE(two.state.is_object()) << two.output;
+  EXPECT_TRUE(two.state["scenario"]["view"]["twoSidedLevel"].get<bool>());
+  const nlohmann::json& hover2 = two.state["hover"];
+  ASSERT_TRUE(hover2["hit"].get<bool>()) << hover2.dump();
+  const render::Ray r = cam.screenRay(float(h.x) + 0.5f, float(h.y) + 0.5f, float(kWidth), float(kHeight));
+  RayHit wall;
+  ASSERT_TRUE(b.level.raycast(r.origin, r.dir, cam.farPlane(), PickSides::Both, wall));
+  EXPECT_LT(glm::length(at(hover2["pos"]) - wall.pos), 0.05f) << hover2.dump();
+  EXPECT_GT(glm::dot(wall.normal, r.dir), 0.0f); // a back face
+  EXPECT_FALSE(landsOnNav(b.nav, at(hover2["pos"]), h.nav)) << hover2.dump();
 }
 
 // View > Two-sided level is a view setting kept in scenarios, and its picking rule follows it.
