@@ -541,16 +541,15 @@ void App::updateHover() {
   m_doc.hover.hit = false;
   m_doc.hover.poly = 0;
   if (m_doc.level.empty() || ImGui::GetCurrentContext() == nullptr || ImGui::GetIO().WantCaptureMouse) return;
-  int mx = 0, my = 0, w = 0, h = 0;
+  int mx = 0, my = 0;
   SDL_GetMouseState(&mx, &my);
-  SDL_GetWindowSize(m_window, &w, &h);
   if (m_script.mouseActive()) {
     mx = int(m_script.mouseX());
     my = int(m_script.mouseY());
   }
-  render::Ray ray = m_doc.camera.screenRay(float(mx) + 0.5f, float(my) + 0.5f, float(w), float(h));
+  render::Ray ray;
   RayHit hit;
-  if (!m_doc.level.raycast(ray.origin, ray.dir, m_doc.camera.farPlane(), hit)) return;
+  if (!levelUnder(float(mx) + 0.5f, float(my) + 0.5f, ray, hit)) return;
   m_doc.hover.hit = true;
   m_doc.hover.pos = hit.pos;
   if (m_doc.nav.loaded()) m_doc.hover.poly = m_doc.nav.nearestPoly(hit.pos);
@@ -572,13 +571,19 @@ void App::saveSettings() {
   if (!m_settings.save(m_settingsPath, err)) m_log.warning("settings: " + err);
 }
 
-void App::pick(float mx, float my, bool shift, bool right) {
-  if (m_doc.level.empty() || !m_doc.tool()) return;
+bool App::levelUnder(float px, float py, render::Ray& ray, RayHit& hit) const {
   int w = 0, h = 0;
   SDL_GetWindowSize(m_window, &w, &h);
-  render::Ray ray = m_doc.camera.screenRay(mx + 0.5f, my + 0.5f, float(w), float(h));
+  ray = m_doc.camera.screenRay(px, py, float(w), float(h));
+  return !m_doc.level.empty() &&
+         m_doc.level.raycast(ray.origin, ray.dir, m_doc.camera.farPlane(), m_doc.view.levelPickSides(), hit);
+}
+
+void App::pick(float mx, float my, bool shift, bool right) {
+  if (m_doc.level.empty() || !m_doc.tool()) return;
+  render::Ray ray;
   RayHit hit;
-  if (!m_doc.level.raycast(ray.origin, ray.dir, m_doc.camera.farPlane(), hit)) return;
+  if (!levelUnder(mx + 0.5f, my + 0.5f, ray, hit)) return;
   if (right) m_doc.tool()->onRightClick(ray.origin, hit.pos);
   else m_doc.tool()->onClick(ray.origin, hit.pos, shift);
 }
@@ -588,11 +593,9 @@ void App::processEvent(const SDL_Event& e) {
   const ImGuiIO& io = ImGui::GetIO();
   // The level point under window pixel (mx, my), for a tool's drag.
   auto levelHit = [this](int mx, int my, glm::vec3* pos) {
-    int w = 0, h = 0;
-    SDL_GetWindowSize(m_window, &w, &h);
-    const render::Ray ray = m_doc.camera.screenRay(float(mx) + 0.5f, float(my) + 0.5f, float(w), float(h));
+    render::Ray ray;
     RayHit hit;
-    if (m_doc.level.empty() || !m_doc.level.raycast(ray.origin, ray.dir, m_doc.camera.farPlane(), hit)) return false;
+    if (!levelUnder(float(mx) + 0.5f, float(my) + 0.5f, ray, hit)) return false;
     *pos = hit.pos;
     return true;
   };
@@ -667,9 +670,9 @@ void App::processEvent(const SDL_Event& e) {
     SDL_GetMouseState(&mx, &my);
     SDL_GetWindowSize(m_window, &w, &h);
     // Zoom towards the level point under the cursor, or the point at the target's depth.
-    render::Ray ray = m_doc.camera.screenRay(float(mx) + 0.5f, float(my) + 0.5f, float(w), float(h));
+    render::Ray ray;
     RayHit hit;
-    glm::vec3 p = m_doc.level.raycast(ray.origin, ray.dir, m_doc.camera.farPlane(), hit)
+    glm::vec3 p = levelUnder(float(mx) + 0.5f, float(my) + 0.5f, ray, hit)
                       ? hit.pos
                       : m_doc.camera.pointAtTargetDepth(float(mx) + 0.5f, float(my) + 0.5f, float(w), float(h));
     m_doc.camera.zoomToward(p, std::pow(0.85f, float(e.wheel.y)));

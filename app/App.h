@@ -57,6 +57,10 @@ private:
   void onKeyDown(const SDL_Keysym& key); // Menus.cpp
   void updateCamera(float dt);
   void updateHover();
+  /// The camera ray through window pixel (px, py) (a pixel centre: x + 0.5) and the first level
+  /// surface drawn under it (the front sides of the triangles, or both with View > Two-sided
+  /// level); false when the ray hits no level triangle (`ray` is set either way).
+  bool levelUnder(float px, float py, render::Ray& ray, RayHit& hit) const;
   void pick(float mx, float my, bool shift, bool right = false);
   void frameLevel();
   void saveSettings();

@@ -60,6 +60,7 @@ void Document::initTools() {
   m_toolCtx.nav = &nav;
   m_toolCtx.hoverPos = &hover.pos; // tools that show what is under the mouse (A* Stepper)
   m_toolCtx.hoverHit = &hover.hit;
+  m_toolCtx.view = &view; // which sides of the level a click hits (Pick's triangle readout)
   m_toolCtx.editor = &editor;
   m_toolCtx.history = &history;
   m_toolCtx.inputChanged = [this](const Tool* t) {

@@ -120,9 +120,10 @@ public:
   const TriBvh& bvh() const { return m_bvh; }
   const LevelLod& lod() const { return m_lod; }
 
-  /// Nearest hit of the ray origin + t * dir, t in [0, maxT] (both sides of triangles count).
-  bool raycast(const glm::vec3& origin, const glm::vec3& dir, float maxT, RayHit& hit) const {
-    return m_bvh.raycast(origin, dir, maxT, hit);
+  /// Nearest hit of the ray origin + t * dir, t in [0, maxT], on the triangle sides `sides` allows
+  /// (TriBvh::raycast).
+  bool raycast(const glm::vec3& origin, const glm::vec3& dir, float maxT, PickSides sides, RayHit& hit) const {
+    return m_bvh.raycast(origin, dir, maxT, sides, hit);
   }
 
 private:

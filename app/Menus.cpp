@@ -62,6 +62,7 @@ void App::drawMenuBar(std::string& toOpen) {
     if (ImGui::MenuItem("Reset panel layout")) m_panelLayout.resetUserPlaced(); // panels the user moved, back in place
     ImGui::MenuItem("Stats overlay", nullptr, &m_doc.view.showStats);
     ImGui::MenuItem("Wireframe", nullptr, &m_doc.view.wireframe);
+    ImGui::MenuItem("Two-sided level", "Ctrl+T", &m_doc.view.twoSidedLevel); // draw and pick both sides
     if (ImGui::MenuItem("Frame level", "F")) frameLevel();
     ImGui::Separator();
     if (Panel* demo = findPanel("ImGui demo")) ImGui::MenuItem("ImGui demo", nullptr, demo->visible(m_doc));
@@ -109,6 +110,7 @@ void App::onKeyDown(const SDL_Keysym& key) {
     m_scenes.save();
   }
   if (ctrl && !shift) {
+    if (key.sym == SDLK_t) m_doc.view.twoSidedLevel = !m_doc.view.twoSidedLevel; // View > Two-sided level
     if (key.sym == SDLK_q) m_prompts.requestQuit();
     else if (key.sym == SDLK_b && !m_doc.bake.running()) m_doc.bake.buildByUser(m_log);
   }

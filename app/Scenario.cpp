@@ -53,7 +53,7 @@ const FloatField<ScenarioNavDraw> kNavDrawFloats[] = {{"lift", &ScenarioNavDraw:
 const BoolField<ViewSettings> kViewBools[] = {
     {"drawLevel", &ViewSettings::drawLevel}, {"wireframe", &ViewSettings::wireframe},
     {"grid", &ViewSettings::grid},           {"showStats", &ViewSettings::showStats},
-    {"levelLod", &ViewSettings::levelLod},
+    {"levelLod", &ViewSettings::levelLod},   {"twoSidedLevel", &ViewSettings::twoSidedLevel},
 };
 const FloatField<ViewSettings> kViewFloats[] = {
     {"lightYaw", &ViewSettings::lightYaw, -100.0, 100.0},

@@ -42,7 +42,10 @@ void App::drawScene(int w, int h) {
 
   glEnable(GL_DEPTH_TEST);
   glDepthFunc(GL_LEQUAL);
-  glEnable(GL_CULL_FACE);
+  // Back faces culled (counter-clockwise is the front, as the level's floors seen from above):
+  // picking hits the same sides (ViewSettings::levelPickSides); View > Two-sided level: both.
+  if (m_doc.view.twoSidedLevel) glDisable(GL_CULL_FACE);
+  else glEnable(GL_CULL_FACE);
   glCullFace(GL_BACK);
   glFrontFace(GL_CCW);
   glDisable(GL_BLEND);

@@ -7,11 +7,13 @@
 namespace navbench {
 
 bool rayTriangle(const glm::vec3& o, const glm::vec3& d, const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
-                 float maxT, float& t) {
+                 float maxT, PickSides sides, float& t) {
   const glm::vec3 e1 = b - a, e2 = c - a;
   const glm::vec3 p = glm::cross(d, e2);
+  // det = -dot(d, e1 x e2): positive when the ray meets the front (counter-clockwise) side.
   const float det = glm::dot(e1, p);
   if (std::abs(det) < 1e-12f) return false; // parallel or degenerate
+  if (sides == PickSides::Front && det < 0.0f) return false; // seen from behind: culled, not drawn
   const float inv = 1.0f / det;
   const glm::vec3 s = o - a;
   const float u = glm::dot(s, p) * inv;
@@ -124,7 +126,7 @@ float rayBox(const glm::vec3& o, const glm::vec3& invD, const glm::vec3& mn, con
 }
 } // namespace
 
-bool TriBvh::raycast(const glm::vec3& origin, const glm::vec3& dir, float maxT, RayHit& hit) const {
+bool TriBvh::raycast(const glm::vec3& origin, const glm::vec3& dir, float maxT, PickSides sides, RayHit& hit) const {
   if (m_nodes.empty() || !(maxT >= 0.0f)) return false;
   const glm::vec3 invD(1.0f / dir.x, 1.0f / dir.y, 1.0f / dir.z);
   float best = maxT;
@@ -140,7 +142,7 @@ bool TriBvh::raycast(const glm::vec3& origin, const glm::vec3& dir, float maxT, 
         int t = m_order[size_t(i)];
         float tt;
         if (rayTriangle(origin, dir, vert(m_tris[size_t(t) * 3]), vert(m_tris[size_t(t) * 3 + 1]),
-                        vert(m_tris[size_t(t) * 3 + 2]), best, tt)) {
+                        vert(m_tris[size_t(t) * 3 + 2]), best, sides, tt)) {
           best = tt;
           bestTri = t;
         }

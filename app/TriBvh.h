@@ -2,7 +2,9 @@
 //
 // Built once per mesh (median split on the longest axis of the centroid bounds, up to
 // kLeafSize triangles per leaf); a query visits the nearer child first and prunes nodes farther
-// than the best hit so far. Triangles are two-sided for picking.
+// than the best hit so far. A query hits either side of a triangle, or only its front: the side from
+// which its corners (a, b, c) are seen counter-clockwise, the side the viewer draws when it culls
+// back faces (glFrontFace(GL_CCW), glCullFace(GL_BACK)), so that a click lands on what is drawn.
 #pragma once
 
 #include <glm/glm.hpp>
@@ -20,9 +22,15 @@ struct RayHit {
   glm::vec3 normal{0.0f}; ///< Unit geometric normal of the triangle (front side, CCW).
 };
 
-/// Moller-Trumbore; two-sided. Returns true and t when the ray hits the triangle with t in [0, maxT].
+/// Which sides of a triangle a ray can hit. Front: only where the ray meets the triangle from the
+/// side its normal (b - a) x (c - a) points to, i.e. sees it counter-clockwise (a ray from a camera:
+/// the triangles a back-face-culling renderer draws); Both: either side (the level drawn two-sided).
+enum class PickSides { Front, Both };
+
+/// Moller-Trumbore. Returns true and t when the ray hits the triangle (on a side `sides` allows)
+/// with t in [0, maxT].
 bool rayTriangle(const glm::vec3& o, const glm::vec3& d, const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
-                 float maxT, float& t);
+                 float maxT, PickSides sides, float& t);
 
 class TriBvh {
 public:
@@ -42,8 +50,9 @@ public:
   bool empty() const { return m_nodes.empty(); }
   int nodeCount() const { return int(m_nodes.size()); }
 
-  /// Nearest hit with t in [0, maxT]; `dir` need not be unit length (t is in units of |dir|).
-  bool raycast(const glm::vec3& origin, const glm::vec3& dir, float maxT, RayHit& hit) const;
+  /// Nearest hit with t in [0, maxT] on a side `sides` allows (Front: a triangle seen from behind is
+  /// passed through); `dir` need not be unit length (t is in units of |dir|).
+  bool raycast(const glm::vec3& origin, const glm::vec3& dir, float maxT, PickSides sides, RayHit& hit) const;
 
 private:
   struct Node {

@@ -1,6 +1,8 @@
 // ViewSettings.h: how the 3D view is drawn; edited in the View panel.
 #pragma once
 
+#include "app/TriBvh.h"
+
 #include <cstdint>
 
 namespace navbench {
@@ -18,6 +20,13 @@ struct ViewSettings {
   /// off = every triangle always. Kept in scenario files ("levelLod"); NAVBENCH_LEVEL_LOD=0/1 in the
   /// environment overrides it (benchmarks).
   bool levelLod = true;
+  /// View > Two-sided level (Ctrl+T): the level drawn without back-face culling, and picking (clicks,
+  /// hover) hits either side of a triangle; off = only the front sides are drawn and hit, so a
+  /// click through a single-sided wall lands on what is seen behind it. Kept in scenario files
+  /// ("twoSidedLevel").
+  bool twoSidedLevel = false;
+  /// The sides of the level's triangles a click or the hover hits: those drawn.
+  PickSides levelPickSides() const { return twoSidedLevel ? PickSides::Both : PickSides::Front; }
   float lightYaw = -2.0f;    ///< Directional light, radians around +y (default: from behind the default camera, to its right).
   float lightPitch = 0.95f;  ///< Elevation of the light, radians.
   float ambient = 0.45f;     ///< Ambient share in [0, 1].

@@ -9,7 +9,7 @@ void PickModel::reset() {
   m_tri = -1;
 }
 
-void PickModel::click(const glm::vec3& rayStart, const glm::vec3& hitPos, bool shift) {
+void PickModel::click(const glm::vec3& rayStart, const glm::vec3& hitPos, bool shift, PickSides sides) {
   if (shift && m_hasHit) {
     m_second = hitPos;
     m_hasSecond = true;
@@ -24,7 +24,7 @@ void PickModel::click(const glm::vec3& rayStart, const glm::vec3& hitPos, bool s
     const glm::vec3 d = hitPos - rayStart;
     const float len = glm::length(d);
     RayHit h;
-    if (len > 0 && m_level->raycast(rayStart, d / len, len + 0.01f, h)) {
+    if (len > 0 && m_level->raycast(rayStart, d / len, len + 0.01f, sides, h)) {
       m_tri = h.tri;
       m_normal = h.normal;
     }

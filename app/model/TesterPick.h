@@ -3,6 +3,8 @@
 // the two is shown. The view: app/tools/ToolPick.h.
 #pragma once
 
+#include "app/TriBvh.h"
+
 #include <glm/glm.hpp>
 
 namespace navbench {
@@ -16,8 +18,9 @@ public:
   const Level* level() const { return m_level; }
   /// A click: `hitPos` the picked point [Unit: wu], `rayStart` the camera ray's origin. With
   /// `shift` (and a first point) it sets the second point; else the first, and finds the level
-  /// triangle the ray from rayStart hits at hitPos.
-  void click(const glm::vec3& rayStart, const glm::vec3& hitPos, bool shift);
+  /// triangle the ray from rayStart hits at hitPos on the sides the app picked (`sides`: a
+  /// triangle seen from behind is passed through with Front, as the app's pick did).
+  void click(const glm::vec3& rayStart, const glm::vec3& hitPos, bool shift, PickSides sides);
   void reset();
 
   bool hasHit() const { return m_hasHit; }

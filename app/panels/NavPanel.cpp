@@ -134,6 +134,7 @@ void drawHelpWindow(bool* open) {
       {"Wheel", "zoom toward the cursor"},
       {"W A S D Q E (+Shift)", "fly (faster)"},
       {"F", "frame the level"},
+      {"Ctrl+T", "two-sided level: draw and click both sides of its triangles"},
       {"Space", "step (Pathfind Follow)"},
       {"Ctrl+Z / Ctrl+Y", "undo / redo start and end changes"},
       {"Ctrl+O", "open a file (.obj, .glb, .gltf, level .json, .bin, scenario .json)"},

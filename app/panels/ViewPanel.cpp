@@ -30,6 +30,10 @@ bool drawViewPanel(ViewSettings& view, render::Camera& cam, const Level& level, 
   ImGui::SameLine();
   ImGui::Checkbox("Stats", &view.showStats);
   ImGui::Checkbox("Level LOD", &view.levelLod);
+  ImGui::SameLine();
+  ImGui::Checkbox("Two-sided", &view.twoSidedLevel);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Draw both sides of the level's triangles and pick either (Ctrl+T);\noff: back faces are not drawn, and clicks pass through them");
   ImGui::SliderFloat("Ambient", &view.ambient, 0.0f, 1.0f, "%.2f");
   ImGui::SliderAngle("Light yaw", &view.lightYaw, -180.0f, 180.0f);
   ImGui::SliderAngle("Light pitch", &view.lightPitch, 5.0f, 90.0f);

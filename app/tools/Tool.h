@@ -1,7 +1,8 @@
 // Tool.h: the interface of a viewer tool (a tester mode: picking, path finding, raycast...).
 //
 // One click, as data: the app turns a mouse click on the 3D view (ignored while ImGui wants the
-// mouse) into a camera ray, intersects it with the level (Level::raycast), and calls the active
+// mouse) into a camera ray, intersects it with the level (Level::raycast: the first surface drawn,
+// front sides only unless View > Two-sided level is on), and calls the active
 // tool's onClick(rayStart, hitPos, shift). Every frame the app then calls update(dt), draw(dd) to
 // fill debug-draw batches (flushed by the app after the level is drawn) and drawUi() inside the
 // tool panel. step() is the "advance one step" action (a Step button / the Space key), for tools
@@ -31,6 +32,7 @@ class LevelEditor;
 class Log;
 class Tool;
 class NavState;
+struct ViewSettings;
 
 /// What a tool may use from the app. Pointers stay valid from init() until the tool is destroyed;
 /// the objects they point to may change contents (e.g. a new level is opened: onLevelChanged()).
@@ -42,6 +44,9 @@ struct ToolContext {
   /// or ImGui has the mouse). Set by the app; null where there is no app (tests).
   const glm::vec3* hoverPos = nullptr;
   const bool* hoverHit = nullptr;
+  /// The view settings (twoSidedLevel: which sides of the level a ray hits, as the app picks);
+  /// null where there is no app (tests): front sides only.
+  const ViewSettings* view = nullptr;
   /// The level's editor (convex volumes, off-mesh links, tiles, pruning; app/model/LevelEditor.h);
   /// null where there is no app (tests).
   LevelEditor* editor = nullptr;

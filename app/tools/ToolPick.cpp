@@ -1,6 +1,7 @@
 #include "app/tools/ToolPick.h"
 
 #include "app/Level.h"
+#include "app/ViewSettings.h"
 #include "render/DebugDraw.h"
 
 #include <imgui.h>
@@ -10,6 +11,10 @@ namespace navbench {
 void ToolPick::init(ToolContext& ctx) {
   Tool::init(ctx);
   m_model.setLevel(ctx.level);
+}
+
+void ToolPick::onClick(const glm::vec3& rayStart, const glm::vec3& hitPos, bool shift) {
+  m_model.click(rayStart, hitPos, shift, m_ctx && m_ctx->view ? m_ctx->view->levelPickSides() : PickSides::Front);
 }
 
 void ToolPick::drawUi() {

@@ -13,9 +13,7 @@ public:
   const char* name() const override { return "Pick"; }
   void init(ToolContext& ctx) override;
   void reset() override { m_model.reset(); }
-  void onClick(const glm::vec3& rayStart, const glm::vec3& hitPos, bool shift) override {
-    m_model.click(rayStart, hitPos, shift);
-  }
+  void onClick(const glm::vec3& rayStart, const glm::vec3& hitPos, bool shift) override;
   void drawUi() override;
   void draw(render::DebugDraw& dd) override;
 

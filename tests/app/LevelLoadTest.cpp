@@ -251,7 +251,7 @@ TEST(LevelLoad, FailedLoadKeepsThePreviousLevel) {
   EXPECT_EQ(level.path(), good);
   EXPECT_EQ(level.mesh().triCount(), 1);
   navbench::RayHit hit;
-  EXPECT_TRUE(level.raycast(glm::vec3(0.8f, 5, 0.5f), glm::vec3(0, -1, 0), 100, hit));
+  EXPECT_TRUE(level.raycast(glm::vec3(0.8f, 5, 0.5f), glm::vec3(0, -1, 0), 100, navbench::PickSides::Both, hit));
 }
 
 TEST(LevelLoad, DefaultLevel) {

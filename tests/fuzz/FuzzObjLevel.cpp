@@ -15,6 +15,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   navbench::Level level;
   if (!level.load(path, error)) __builtin_trap(); // loadObj accepted it, so must Level
   navbench::RayHit hit;
-  (void)level.raycast(glm::vec3(0, 100, 0), glm::vec3(0, -1, 0), 1000.0f, hit);
+  (void)level.raycast(glm::vec3(0, 100, 0), glm::vec3(0, -1, 0), 1000.0f, navbench::PickSides::Both, hit);
   return 0;
 }
