@@ -159,6 +159,7 @@ void LevelEditor::reset() {
   m_undone.clear();
   m_history.reset();
   m_removed.clear();
+  m_rulesBase.reset();
   m_removeOnSave = false;
   m_changes.clear();
   m_lastTiles.clear();
@@ -516,6 +517,9 @@ void LevelEditor::apply(const Step& s, bool forward) {
     edited();
     break;
   }
+  case Step::Rules: // the next whole bake applies them (no tile is re-baked for them alone)
+    m_bake.setAreaRules(forward ? s.rulesAfter : s.rulesBefore);
+    break;
   }
 }
 

@@ -101,6 +101,25 @@ public:
   /// or the open tile is not what the level bakes to (nothing is written then).
   bool meshToSave(const nav::NavMesh& open, std::unique_ptr<nav::NavMesh>* out, std::string* why);
 
+  // ---- area rules (the level file's areaRules, nav/bake/AreaRules.h) --------------------------
+  // Rules apply to the whole level, so an edit re-bakes nothing by itself: the next Build (Bake
+  // panel, Ctrl+B) bakes with them, and File > Save writes them into the level file. Each edit is
+  // a step of the history. Refused (false, `why`, nothing changed): no level open, a bad glob or
+  // area, an index out of range.
+  const std::vector<nav::bake::AreaRule>& areaRules() const;
+  bool addRule(const nav::bake::AreaRule& rule, std::string* why);
+  bool setRule(int index, const nav::bake::AreaRule& rule, std::string* why);
+  bool removeRule(int index, std::string* why);
+  /// Moves rule `from` to position `to` (the others keep their order).
+  bool moveRule(int from, int to, std::string* why);
+  /// Triangles of the open level each rule decides (first match wins): [rules + 1], the last
+  /// entry those no rule matched. Recomputed when the rules or the level change.
+  const std::vector<long long>& ruleTriangleCounts();
+  /// The open level's triangles have names (OBJ o / g / usemtl) for rules to match.
+  bool levelHasNames() const;
+  /// The rules were edited since the open navmesh was baked or opened: Build applies them.
+  bool rulesChangedSinceBake() const { return m_rulesBase && *m_rulesBase != areaRules(); }
+
   // ---- rebakes ------------------------------------------------------------------------------
   /// Once a frame: re-baked tiles that arrived are swapped in; queued tiles start baking.
   void poll();
@@ -147,6 +166,8 @@ private:
   void startJob();
   void swapIn();
   void apply(const Step& s, bool forward);
+  /// A rules edit: the rules become `after` (checked), one step named `what`.
+  bool editRules(std::vector<nav::bake::AreaRule> after, const std::string& what, std::string* why);
   /// The open navmesh changed in place: marks it unsaved and edited, then navmeshEdited.
   void edited();
   void push(Step s);
@@ -171,6 +192,12 @@ private:
   std::vector<nav::bake::TileCoord> m_lastTiles;
   std::vector<Step> m_applied, m_undone; ///< This editor's steps of the history, oldest first.
   std::vector<nav::bake::TileCoord> m_removed; ///< Tiles the user removed (kept removed by rebakes).
+  /// The rules the open navmesh was baked with, kept at the first rules edit after reset().
+  std::unique_ptr<std::vector<nav::bake::AreaRule>> m_rulesBase;
+  std::vector<long long> m_ruleCounts; ///< ruleTriangleCounts() for m_countedRules on m_countedTris
+  std::vector<nav::bake::AreaRule> m_countedRules;
+  const void* m_countedTris = nullptr;
+  size_t m_countedTriCount = size_t(-1);
   bool m_removeOnSave = false;
 };
 
