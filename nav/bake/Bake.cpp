@@ -111,11 +111,20 @@ void detail::markTriangleAreas(rcContext* ctx, float walkableSlopeAngle, const f
                                int ntris, const uint8_t* rules, uint8_t* areas) {
   rcMarkWalkableTriangles(ctx, walkableSlopeAngle, verts, nverts, tris, ntris, areas);
   if (!rules) return;
+  // Rasterized ids with rules: ground (no rule, or a ground rule) 1, area a > 0 a + 1, so that
+  // where spans merge (Recast keeps the larger id of tops within a step) a tagged surface wins
+  // over plain ground (a road decal 2 cm over the floor is road); restoreRuleAreas maps them back.
   for (int i = 0; i < ntris; ++i) {
     const uint8_t r = rules[i];
-    if (r == TRI_RULE_NONE || areas[i] == RC_NULL_AREA) continue; // steep stays unwalkable
-    // Recast's area 0 is "not walkable", so a ground rule means plain walkable (63), as volumes.
-    areas[i] = r == TRI_RULE_EXCLUDE ? RC_NULL_AREA : r == AREA_GROUND ? RC_WALKABLE_AREA : r;
+    if (areas[i] == RC_NULL_AREA) continue; // steep stays unwalkable
+    areas[i] = r == TRI_RULE_EXCLUDE ? RC_NULL_AREA : r == TRI_RULE_NONE || r == AREA_GROUND ? 1 : uint8_t(r + 1);
+  }
+}
+
+void detail::restoreRuleAreas(rcCompactHeightfield& chf) {
+  for (int i = 0; i < chf.spanCount; ++i) {
+    const uint8_t a = chf.areas[i];
+    if (a != RC_NULL_AREA) chf.areas[i] = a == 1 ? RC_WALKABLE_AREA : uint8_t(a - 1);
   }
 }
 
@@ -242,6 +251,7 @@ bool buildRecastTile(const TileJobContext& c, int tx, int ty, PolyMeshData* pm, 
       return fail("could not rasterize the triangles");
   }
 
+  const bool ruled = rules != nullptr;
   fetched.release(); // the tile's input is not needed after rasterizing
   tileTris = std::vector<int>();
   tileRules = std::vector<uint8_t>();
@@ -255,6 +265,7 @@ bool buildRecastTile(const TileJobContext& c, int tx, int ty, PolyMeshData* pm, 
   if (!chf || !rcBuildCompactHeightfield(&ctx, cfg.walkableHeight, cfg.walkableClimb, *solid, *chf))
     return fail("could not build the compact heightfield");
   solid.reset();
+  if (ruled) restoreRuleAreas(*chf);
 
   if (!stage(BakeStage::Erode)) return false;
   if (!rcErodeWalkableArea(&ctx, cfg.walkableRadius, *chf)) return fail("could not erode the walkable area");

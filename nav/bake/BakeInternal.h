@@ -14,6 +14,7 @@
 #include <vector>
 
 class rcContext;
+struct rcCompactHeightfield;
 namespace nav::bake {
 class TriangleGrid;
 }
@@ -232,10 +233,14 @@ std::string tileName(const BakeSettings& s, int tx, int ty);
 
 /// The one place triangle areas are set, for every bake (solo, tiled, file, layers): Recast's
 /// slope marking (walkable triangles get RC_WALKABLE_AREA, steep ones RC_NULL_AREA), then the area
-/// rules' codes (`rules` [ntris], null: none): a walkable triangle gets its rule's area (ground:
-/// RC_WALKABLE_AREA), an excluded one RC_NULL_AREA (still rasterized: an obstacle, not a floor).
+/// rules' codes (`rules` [ntris], null: none): a walkable triangle gets its rule's area, an
+/// excluded one RC_NULL_AREA (still rasterized: an obstacle, not a floor). With rules the ids are
+/// shifted (ground 1, area a: a + 1) so that tagged surfaces win span merges over plain ground:
+/// call restoreRuleAreas on the compact heightfield before anything reads areas as areas.
 void markTriangleAreas(rcContext* ctx, float walkableSlopeAngle, const float* verts, int nverts, const int* tris,
                        int ntris, const uint8_t* rules, uint8_t* areas);
+/// After markTriangleAreas with rules: the shifted ids back (1: RC_WALKABLE_AREA, a + 1: a).
+void restoreRuleAreas(rcCompactHeightfield& chf);
 /// The rule codes of triangles `ids` of the level (`rules` per level triangle) into *out: its
 /// data, or null when `rules` is null.
 const uint8_t* gatherRules(const uint8_t* rules, const std::vector<int>& ids, std::vector<uint8_t>* out);

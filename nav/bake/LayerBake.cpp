@@ -118,6 +118,7 @@ void bakeTileLayers(const Job& j, int tx, int ty, LayerSlot* slot) {
   if (!chf || !rcBuildCompactHeightfield(&ctx, a.walkableHeight, a.walkableClimb, *solid, *chf))
     return fail("could not build the compact heightfield");
   solid.reset();
+  if (rules) restoreRuleAreas(*chf);
 
   if (!stage(BakeStage::Erode)) return;
   if (!rcErodeWalkableArea(&ctx, a.walkableRadius, *chf)) return fail("could not erode the walkable area");

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -297,6 +298,44 @@ TEST(AreaRules, NamedObjBakesToTheRulesAreasSoloAndTiled) {
         "first", R"([{"match": "WAT*", "area": "road"}, {"match": "water", "area": "water"}])", settings)));
     EXPECT_EQ(first.byStrip.at(1).size(), 1u);
     EXPECT_GT(first.byStrip.at(1).at(AREA_ROAD), 0);
+  }
+}
+
+// A road decal 2 cm over the floor: Recast merges the two into one span and keeps the larger area
+// id, which would be plain ground's; with rules the tagged surface wins (and an excluded decal
+// does not take the floor away).
+TEST(AreaRules, ATaggedDecalOverTheFloorWinsTheMerge) {
+  const std::string obj = tempPath("decal.obj");
+  ASSERT_TRUE(baketest::writeFile(obj, "o floor\nv 0 0 0\nv 20 0 0\nv 20 0 20\nv 0 0 20\nf 1 3 2\nf 1 4 3\n"
+                                       "o decal\nusemtl asphalt\nv 0 0.02 12\nv 20 0.02 12\nv 20 0.02 20\nv 0 0.02 20\n"
+                                       "f 5 7 6\nf 5 8 7\n"));
+  for (const char* settings : {kSolo, kTiled}) {
+    SCOPED_TRACE(settings);
+    auto bakeWith = [&](const std::string& rules) {
+      const std::string level = tempPath("decal.json");
+      EXPECT_TRUE(baketest::writeFile(level, "{\"obj\": \"" + obj + "\", \"settings\": " + settings + ", \"areaRules\": " + rules + "}"));
+      return bakeLevel(level);
+    };
+    int road = 0, ground = 0;
+    for (const PolyInfo& p : polys(*bakeWith(R"([{"match": "asphalt", "area": "road"}])"))) {
+      if (p.area == AREA_ROAD) {
+        ++road;
+        EXPECT_GT(p.c[2], 11.5f);
+      } else {
+        ++ground;
+        EXPECT_EQ(p.area, AREA_GROUND);
+        EXPECT_LT(p.c[2], 12.5f);
+      }
+    }
+    EXPECT_GT(road, 0);
+    EXPECT_GT(ground, 0);
+    // Excluding the decal leaves the floor under it walkable ground.
+    float maxZ = 0;
+    for (const PolyInfo& p : polys(*bakeWith(R"([{"match": "decal", "exclude": true}])"))) {
+      EXPECT_EQ(p.area, AREA_GROUND);
+      maxZ = std::max(maxZ, p.c[2]);
+    }
+    EXPECT_GT(maxZ, 14.0f);
   }
 }
 
