@@ -10,12 +10,11 @@
 #include "nav/bake/LevelMesh.h"
 #include "nav/bake/ObjMesh.h"
 #include "nav/bake/StreamBake.h"
+#include "tests/support/Process.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <sstream>
 
@@ -24,13 +23,11 @@ using namespace nav::bake;
 
 namespace {
 
-std::string tempPath(const std::string& name) {
-  return testing::TempDir() + "navbench_arearules_" + std::to_string(::getpid()) + "_" + name;
-}
+std::string tempPath(const std::string& name) { return testproc::tempPath("navbench_arearules_", name); }
 
 std::vector<uint8_t> readBytes(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  return std::vector<uint8_t>((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const std::string bytes = testproc::readFile(path);
+  return std::vector<uint8_t>(bytes.begin(), bytes.end());
 }
 
 TEST(AreaRules, GlobMatching) {

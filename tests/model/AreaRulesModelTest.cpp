@@ -26,11 +26,11 @@ namespace fs = std::filesystem;
 /// `o`, the crate would belong to object "water": `g` names a mesh within the current object.)
 const char* kObj = R"(o ground
 v 0 0 0
-v 10 0 0
-v 10 0 10
 v 0 0 10
-f 1 3 2
-f 1 4 3
+v 10 0 10
+v 10 0 0
+f 1 2 3
+f 1 3 4
 o water
 v 10 0 0
 v 20 0 0
