@@ -142,7 +142,8 @@ public:
   bool saveLevel(std::string* why);
   /// Scenario files (and the recovery journal): the edits not yet in the level file, so a bug
   /// report reopens as seen. Keys: volumes, links, removedTiles, disabledPolys, removeOnSave (only
-  /// when set); stable (a scenario saved, opened and saved again is byte-identical).
+  /// when set), areaRules (only when there are some: the rules as edited, which Build bakes);
+  /// stable (a scenario saved, opened and saved again is byte-identical).
   void saveScenario(nlohmann::json& out) const;
   /// Restores what saveScenario wrote (volumes, links, removed tiles, disabled polys) and re-bakes
   /// (as undoable steps). Other keys (the tile cache's "obstacles") are left to their readers. A

@@ -166,7 +166,9 @@ bool parseAreaRule(const base::JsonIn& v, AreaRule* rule) {
   return true;
 }
 
-json areaRulesJson(const std::vector<AreaRule>& rules) {
+} // namespace
+
+json areaRulesToJson(const std::vector<AreaRule>& rules) {
   json a = json::array();
   for (const AreaRule& r : rules) {
     json o = json::object();
@@ -177,6 +179,8 @@ json areaRulesJson(const std::vector<AreaRule>& rules) {
   }
   return a;
 }
+
+namespace {
 
 /// The optional array at `key`, each element read into `out` by `parse(element, &item)`.
 template <class T, class Parse>
@@ -206,7 +210,7 @@ bool parseLevel(const base::JsonIn& in, Level* out) {
   if (in.has("settings") && !parseSettings(in["settings"], &lv.settings)) return false;
   if (!optList(in, "convexVolumes", &lv.volumes, parseVolume) || !optList(in, "offMeshLinks", &lv.links, parseLink) ||
       !optList(in, "seeds", &lv.seeds, [](const base::JsonIn& v, std::array<float, 3>* p) { return v.getVec3(p->data()); }) ||
-      !optList(in, "areaRules", &lv.areaRules, parseAreaRule))
+      (in.has("areaRules") && !areaRulesFromJson(in["areaRules"], &lv.areaRules)))
     return false;
   *out = std::move(lv);
   return true;
@@ -227,6 +231,16 @@ bool settingsFrom(const json& j, base::JsonErrors& errors, BakeSettings* out) {
 }
 
 } // namespace
+
+bool areaRulesFromJson(const base::JsonIn& list, std::vector<AreaRule>* out) {
+  std::vector<AreaRule> rules;
+  if (!list.array()) return false;
+  rules.resize(list.size());
+  for (size_t i = 0; i < list.size(); ++i)
+    if (!parseAreaRule(list[i], &rules[i])) return false;
+  *out = std::move(rules);
+  return true;
+}
 
 std::string settingsToJson(const BakeSettings& s) { return settingsJson(s).dump(2); }
 
@@ -279,7 +293,7 @@ bool saveLevelFile(const std::string& path, const Level& level, std::string* why
     links.push_back(o);
   }
   j["offMeshLinks"] = links;
-  if (!level.areaRules.empty()) j["areaRules"] = areaRulesJson(level.areaRules);
+  if (!level.areaRules.empty()) j["areaRules"] = areaRulesToJson(level.areaRules);
   if (!level.seeds.empty()) {
     json seeds = json::array();
     for (const std::array<float, 3>& p : level.seeds) seeds.push_back(base::exactVec3(p.data()));

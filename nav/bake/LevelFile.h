@@ -21,9 +21,15 @@
 #include "nav/bake/Bake.h"
 #include "nav/bake/BakeSettings.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <array>
 #include <string>
 #include <vector>
+
+namespace base {
+class JsonIn;
+}
 
 namespace nav::bake {
 
@@ -52,6 +58,12 @@ std::string resolveObjPath(const std::string& levelPath, const Level& level);
 /// and no volumes or links. The input is validated. The mesh's names (o / g / usemtl) come with
 /// it, for the level file's areaRules.
 bool loadBakeInput(const std::string& path, BakeInput* input, BakeSettings* settings, std::string* why);
+
+/// A level file's areaRules list <-> JSON, as the level file writes and reads it (the viewer's
+/// scenarios and recovery journal carry edited rules the same way). Reading: false with the
+/// problem recorded in `list`'s errors ("FILE: areaRules[1].area: unknown area 'lava' ...").
+nlohmann::json areaRulesToJson(const std::vector<AreaRule>& rules);
+bool areaRulesFromJson(const base::JsonIn& list, std::vector<AreaRule>* out);
 
 /// Settings <-> JSON text. settingsFromJson accepts a settings object or a level file (it uses
 /// its "settings"); fields missing keep the values already in *out.

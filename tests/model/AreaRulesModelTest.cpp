@@ -9,6 +9,8 @@
 #include "nav/NavAreas.h"
 #include "nav/bake/LevelFile.h"
 
+#include <nlohmann/json.hpp>
+
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -202,6 +204,24 @@ TEST(AreaRulesModel, SavedRulesReloadAndBuildBakesWithThem) {
   }
   EXPECT_GT(water, 0);
   EXPECT_GT(ground, 0);
+
+  // Rules edited and not saved travel in the scenario (and the recovery journal) and come back.
+  ASSERT_TRUE(g.editor.setRule(1, rule("wood", nav::AREA_GRASS), &why)) << why;
+  ASSERT_TRUE(g.editor.hasEdits());
+  nlohmann::json edits;
+  g.editor.saveScenario(edits);
+  RulesFixture h;
+  ASSERT_TRUE(h.bake.setSource(f.level, h.log));
+  ASSERT_TRUE(h.bake.build(h.log));
+  for (int i = 0; i < 6000 && !h.bake.poll(h.nav, h.log); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_TRUE(h.nav.loaded());
+  h.editor.reset();
+  ASSERT_TRUE(h.editor.loadScenario(edits, &why)) << why;
+  EXPECT_EQ(h.editor.areaRules(), g.editor.areaRules());
+  EXPECT_TRUE(h.history.canUndo());
+  edits["areaRules"][0]["area"] = "lava";
+  EXPECT_FALSE(h.editor.loadScenario(edits, &why));
+  EXPECT_NE(why.find("edits.areaRules[0].area: unknown area 'lava'"), std::string::npos) << why;
 }
 
 } // namespace
