@@ -8,6 +8,7 @@
 #include "app/model/LevelEditor.h"
 #include "nav/NavAreas.h"
 #include "nav/bake/LevelFile.h"
+#include "tests/model/EditFixture.h"
 
 #include <nlohmann/json.hpp>
 
@@ -222,6 +223,34 @@ TEST(AreaRulesModel, SavedRulesReloadAndBuildBakesWithThem) {
   edits["areaRules"][0]["area"] = "lava";
   EXPECT_FALSE(h.editor.loadScenario(edits, &why));
   EXPECT_NE(why.find("edits.areaRules[0].area: unknown area 'lava'"), std::string::npos) << why;
+}
+
+// Rules edited but not built yet: a volume edit's tiles are re-baked with the rules the open
+// navmesh was baked with, so they match its other tiles (the next Build applies the new rules).
+TEST(AreaRulesModel, TileRebakesKeepTheRulesTheNavmeshWasBakedWith) {
+  navbench::test::EditFixture f;
+  ASSERT_TRUE(f.open("rules_tiles"));
+  f.editor.reset(); // not prepared yet: the first edit below is the rules'
+  std::string why;
+  ASSERT_TRUE(f.editor.addRule(rule("*", 0, true), &why)) << why; // would leave no floor at all
+  float c[3];
+  ASSERT_TRUE(f.polyCentre(0, 0, 0, c) || f.polyCentre(1, 1, 0, c));
+  nav::bake::ConvexVolume v;
+  v.verts = {c[0] - 1, c[1], c[2] - 1, c[0] + 1, c[1], c[2] - 1, c[0] + 1, c[1], c[2] + 1, c[0] - 1, c[1], c[2] + 1};
+  v.hmin = c[1] - 1;
+  v.hmax = c[1] + 2;
+  v.area = nav::AREA_GRASS;
+  ASSERT_TRUE(f.editor.addVolume(v, &why)) << why;
+  f.editor.finish();
+  ASSERT_EQ(f.editor.rebakes(), 1);
+  int grass = 0;
+  for (const nav::bake::TileCoord& t : f.editor.lastTiles()) {
+    const nav::MeshTile* tile = f.nav.mesh().getTileAt(t.x, t.y, 0);
+    ASSERT_TRUE(tile && tile->header) << "tile " << t.x << ", " << t.y << " came back empty";
+    for (int i = 0; i < tile->header->polyCount; ++i) grass += tile->polys[i].getArea() == nav::AREA_GRASS;
+  }
+  EXPECT_GT(grass, 0);
+  EXPECT_TRUE(f.editor.rulesChangedSinceBake());
 }
 
 } // namespace
