@@ -7,6 +7,7 @@
 // 6 ms to load and relocate at start-up, more than a whole `navbench query` on a small test-case
 // file (docs/performance.md, "Whole process").
 #include "app/cli/Cli.h"
+#include "app/import/SceneImport.h"
 
 #include <cerrno>
 #include <climits>
@@ -30,6 +31,7 @@ std::string selfDir(const char* argv0) {
 } // namespace
 
 int main(int argc, char** argv) {
+  navbench::import::installSceneImporter(); // FBX, Collada, ... through navbench-import beside this executable
   if (argc > 1) {
     if (const navbench::cli::Subcommand* cmd = navbench::cli::findSubcommand(argv[1]))
       return cmd->run(argc - 1, argv + 1);

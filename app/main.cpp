@@ -6,6 +6,7 @@
 //   navbench --help
 #include "app/App.h"
 #include "app/cli/Cli.h"
+#include "app/import/SceneImport.h"
 
 #include <cmath>
 #include <cstdio>
@@ -92,6 +93,7 @@ bool parseSize(const char* s, int& w, int& h) {
 } // namespace
 
 int main(int argc, char** argv) {
+  navbench::import::installSceneImporter(); // FBX, Collada, ... through navbench-import beside this executable
   if (argc > 1) {
     if (const navbench::cli::Subcommand* cmd = navbench::cli::findSubcommand(argv[1]))
       return cmd->run(argc - 1, argv + 1);

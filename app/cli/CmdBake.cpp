@@ -1,9 +1,9 @@
-// navbench bake LEVEL(.obj|.json) -o OUT.bin [--tile-size N] [--threads N] [--settings FILE] [--solo]
-// navbench bake LEVEL(.obj|.json) --layers -o OUT.tcache [...]
+// navbench bake LEVEL(.obj|.gltf|.glb|.json) -o OUT.bin [--tile-size N] [--threads N] [--settings FILE] [--solo]
+// navbench bake LEVEL(.obj|.gltf|.glb|.json) --layers -o OUT.tcache [...]
 //
 // Bakes a level into a tile set file (RecastDemo's MSET format) and prints progress, counts and
 // per-stage times. A .json level file brings its OBJ, settings, convex volumes and off-mesh links;
-// a bare .obj bakes with default settings. Options override the level's settings.
+// a bare mesh (.obj, .gltf, .glb) bakes with default settings. Exit 2 when the input files cannot be read. Options override the level's settings.
 // --layers bakes tile cache layers instead (nav/bake/LayerBake.h, the .tcache format of
 // nav/tilecache/TileCacheFile.h); a bare .obj then takes RecastDemo TempObstacles' tile size 48.
 #include "app/cli/Cli.h"
@@ -12,6 +12,7 @@
 #include "nav/bake/Bake.h"
 #include "nav/bake/LayerBake.h"
 #include "nav/bake/LevelFile.h"
+#include "nav/bake/LevelMesh.h"
 #include "nav/bake/ObjMesh.h"
 #include "nav/bake/StreamBake.h"
 
@@ -34,7 +35,7 @@ int bakeLayersCli(const std::string& level, const nav::bake::FileBakeInput& file
   std::string why;
   if (!nav::bake::loadFileBakeMesh(file, &input, &why)) {
     std::fprintf(stderr, "navbench bake: %s\n", why.c_str());
-    return 1;
+    return 2;
   }
   nav::bake::BakeReport report;
   nav::tilecache::TileCacheFileData data;
@@ -93,7 +94,16 @@ int runBake(int argc, char** argv) {
   std::string why;
   if (!nav::bake::loadFileBakeInput(level, &input, &settings, &why)) {
     std::fprintf(stderr, "navbench bake: %s\n", why.c_str());
-    return 1;
+    return 2;
+  }
+  if (nav::bake::meshFormatOf(input.objPath) != nav::bake::MeshFormat::Obj) {
+    // A glTF or imported scene is read whole anyway: read it once here so that a bad file is
+    // bad input (exit 2) before the bake starts; the OBJ is checked as it is streamed.
+    nav::bake::LevelMesh mesh;
+    if (!nav::bake::loadLevelMesh(input.objPath, &mesh, &why)) {
+      std::fprintf(stderr, "navbench bake: %s\n", level != input.objPath ? (level + ": its mesh " + why).c_str() : why.c_str());
+      return 2;
+    }
   }
   if (!settingsFile.empty() && !nav::bake::loadSettingsFile(settingsFile, &settings, &why)) {
     std::fprintf(stderr, "navbench bake: %s\n", why.c_str());

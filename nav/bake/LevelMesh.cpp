@@ -3,6 +3,7 @@
 #include "ObjMesh.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 
 namespace nav::bake {
@@ -18,7 +19,19 @@ std::string lowerExtension(const std::string& path) {
   return ext;
 }
 
+std::atomic<ForeignMeshLoader> g_foreignLoader{nullptr};
+
 } // namespace
+
+const std::vector<std::string>& foreignMeshExtensions() {
+  // Assimp 5.2's mesh and scene formats a level may come in (not its animation, camera, texture
+  // or archive-only ones, nor .obj/.gltf/.glb, which have their own readers here).
+  static const std::vector<std::string> exts = {"fbx", "dae", "3ds", "ase", "ply", "stl", "off", "3mf", "lwo",
+                                                "x", "x3d", "ac", "ms3d", "b3d", "blend", "ifc", "xgl"};
+  return exts;
+}
+
+void setForeignMeshLoader(ForeignMeshLoader loader) { g_foreignLoader.store(loader); }
 
 MeshFormat meshFormatOf(const std::string& path) {
   const std::string ext = lowerExtension(path);
@@ -29,7 +42,9 @@ MeshFormat meshFormatOf(const std::string& path) {
 
 bool isLevelMeshPath(const std::string& path) {
   const std::string ext = lowerExtension(path);
-  return ext == "obj" || ext == "gltf" || ext == "glb";
+  if (ext == "obj" || ext == "gltf" || ext == "glb") return true;
+  const std::vector<std::string>& foreign = foreignMeshExtensions();
+  return std::find(foreign.begin(), foreign.end(), ext) != foreign.end();
 }
 
 bool loadLevelMesh(const std::string& path, LevelMesh* out, std::string* why, const MeshProgress& progress) {
@@ -46,8 +61,11 @@ bool loadLevelMesh(const std::string& path, LevelMesh* out, std::string* why, co
     return true;
   }
   case MeshFormat::Gltf:
-  case MeshFormat::Foreign:
     break;
+  case MeshFormat::Foreign:
+    if (const ForeignMeshLoader loader = g_foreignLoader.load()) return loader(path, out, why, progress);
+    if (why) *why = path + ": FBX, Collada, 3DS, PLY, STL, ... files need navbench-import (the scene importer), which this program does not use";
+    return false;
   }
   if (why) *why = path + ": not a level mesh NavBench reads (OBJ)";
   return false;

@@ -43,10 +43,23 @@ MeshFormat meshFormatOf(const std::string& path);
 /// scene importer's formats). Used to tell a mesh from a level file (.json) or a tile set (.bin).
 bool isLevelMeshPath(const std::string& path);
 
+/// The extensions (lower case, no dot) of the MeshFormat::Foreign files that isLevelMeshPath
+/// accepts: the scene importer's formats worth offering for a level (FBX, Collada, 3DS, PLY, STL, ...).
+const std::vector<std::string>& foreignMeshExtensions();
+
 /// Progress of a load: (done, total) in the reader's own units; false cancels.
 using MeshProgress = std::function<bool(long long done, long long total)>;
 
 /// Loads `path` with the reader its extension names. False with `why` = "<path>: problem".
 bool loadLevelMesh(const std::string& path, LevelMesh* out, std::string* why, const MeshProgress& progress = {});
+
+/// The reader of MeshFormat::Foreign files, with loadLevelMesh's contract. nav/bake holds no
+/// scene importer (Assimp crashes on hostile files, so it runs in a child process, which is the
+/// app's business): the viewer and the CLI install theirs at start-up (app/import/SceneImport.h).
+/// Without one, a Foreign file fails with "<path>: FBX/Collada/... files need navbench-import".
+using ForeignMeshLoader = bool (*)(const std::string& path, LevelMesh* out, std::string* why, const MeshProgress& progress);
+
+/// Installs (or, with nullptr, removes) the Foreign reader; thread-safe, process-wide.
+void setForeignMeshLoader(ForeignMeshLoader loader);
 
 } // namespace nav::bake

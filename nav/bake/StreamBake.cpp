@@ -399,6 +399,27 @@ std::string baseName(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+/// Pass 1's reading: an OBJ streamed (no size limit), any other mesh loaded whole by
+/// loadLevelMesh (glTF is binary: already compact) and handed to `sink` as the OBJ reader would.
+bool readLevelInto(const std::string& path, ObjSink& sink, long long* nverts, long long* ntris, std::string* why) {
+  if (meshFormatOf(path) == MeshFormat::Obj) return streamObj(path, sink, nverts, ntris, why, NO_OBJ_SIZE_LIMIT);
+  LevelMesh mesh;
+  if (!loadLevelMesh(path, &mesh, why, [&](long long done, long long total) { return sink.progress(done, total); }))
+    return false;
+  const size_t nv = mesh.verts.size() / 3, nt = mesh.tris.size() / 3;
+  for (size_t v = 0; v < nv; ++v)
+    if (!sink.vertex(&mesh.verts[v * 3])) return *why = path + ": " + sink.failure, false;
+  const bool named = !mesh.groups.empty() && mesh.triGroup.size() == nt;
+  for (size_t t = 0; t < nt; ++t) {
+    if (named && (t == 0 || mesh.triGroup[t] != mesh.triGroup[t - 1]) && !sink.names(mesh.groups[mesh.triGroup[t]]))
+      return *why = path + ": " + sink.failure, false;
+    if (!sink.triangle(mesh.tris[t * 3], mesh.tris[t * 3 + 1], mesh.tris[t * 3 + 2])) return *why = path + ": " + sink.failure, false;
+  }
+  *nverts = (long long)nv;
+  *ntris = (long long)nt;
+  return true;
+}
+
 /// The solo case: the whole level in memory through Baker (one tile needs it all anyway).
 bool bakeSoloFile(const FileBakeInput& fin, const BakeSettings& s, const std::string& outPath, const BakeOptions& opt,
                   BakeReport* r) {
@@ -484,7 +505,7 @@ bool bakeFileToTileSet(const FileBakeInput& fin, const BakeSettings& s, const st
     sink.onProgress = [&](long long done, long long total) {
       if (total > 0) report(BakeStage::Prepare, 0, 1, int(std::min<long long>(500, done * 500 / total)), 1000);
     };
-    if (!streamObj(fin.objPath, sink, &nverts, &ntris, &why, NO_OBJ_SIZE_LIMIT)) { // streamed: no size limit
+    if (!readLevelInto(fin.objPath, sink, &nverts, &ntris, &why)) {
       if (sink.failure == "cancelled") return failCancelled();
       return fail(why);
     }

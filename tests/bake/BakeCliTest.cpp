@@ -1,6 +1,6 @@
 // `navbench bake` through the subcommand registry (the same code the navbench binary runs).
+#include "BakeCliRun.h"
 #include "BakeTestUtil.h"
-#include "app/cli/Cli.h"
 #include "nav/TileSetFile.h"
 
 #include <gtest/gtest.h>
@@ -18,15 +18,7 @@
 
 namespace {
 
-int runBake(std::vector<std::string> args) {
-  const navbench::cli::Subcommand* cmd = navbench::cli::findSubcommand("bake");
-  if (!cmd) return -100;
-  args.insert(args.begin(), "bake");
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  return cmd->run(int(args.size()), argv.data());
-}
+int runBake(std::vector<std::string> args) { return baketest::runBakeCli(std::move(args)); }
 
 std::string tempPath(const std::string& name) {
   return testing::TempDir() + "navbench_bakecli_" + std::to_string(::getpid()) + "_" + name;
