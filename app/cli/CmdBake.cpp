@@ -31,17 +31,12 @@ void printLogProblems(const nav::bake::BakeReport& report, bool withErrors) {
 /// `--layers`: the level's OBJ in memory -> tile cache layers -> OUT.tcache (atomically).
 int bakeLayersCli(const std::string& level, const nav::bake::FileBakeInput& file, const nav::bake::BakeSettings& settings,
                   const std::string& out, const nav::bake::BakeOptions& opt) {
-  nav::bake::LevelMesh obj;
+  nav::bake::BakeInput input;
   std::string why;
-  if (!nav::bake::loadLevelMesh(file.objPath, &obj, &why)) {
+  if (!nav::bake::loadFileBakeMesh(file, &input, &why)) {
     std::fprintf(stderr, "navbench bake: %s\n", why.c_str());
     return 2;
   }
-  nav::bake::BakeInput input;
-  input.verts = std::move(obj.verts);
-  input.tris = std::move(obj.tris);
-  input.volumes = file.volumes;
-  input.links = file.links;
   nav::bake::BakeReport report;
   nav::tilecache::TileCacheFileData data;
   if (!nav::bake::bakeLayers(input, settings, opt, &data, &report)) {

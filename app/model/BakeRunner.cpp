@@ -41,6 +41,7 @@ bool BakeRunner::setSource(const std::string& levelPath, Log& log) {
   m_savedSettings = s;
   m_savedVolumes = m_input.volumes;
   m_savedLinks = m_input.links;
+  m_savedRules = m_input.areaRules;
   m_unsaved = false; // the app asked before replacing an unsaved bake
   m_savePath = fs::path(levelPath).replace_extension(".bin").string();
   return true;
@@ -63,6 +64,7 @@ void BakeRunner::clearSource() {
   m_input = nav::bake::BakeInput{};
   m_savedVolumes.clear();
   m_savedLinks.clear();
+  m_savedRules.clear();
 }
 
 void BakeRunner::setEdits(std::vector<nav::bake::ConvexVolume> volumes, std::vector<nav::bake::OffMeshLink> links) {
@@ -82,7 +84,8 @@ bool sameLink(const nav::bake::OffMeshLink& a, const nav::bake::OffMeshLink& b) 
 bool BakeRunner::editsChanged() const {
   if (m_source.empty()) return false;
   return !std::equal(m_input.volumes.begin(), m_input.volumes.end(), m_savedVolumes.begin(), m_savedVolumes.end(), sameVolume) ||
-         !std::equal(m_input.links.begin(), m_input.links.end(), m_savedLinks.begin(), m_savedLinks.end(), sameLink);
+         !std::equal(m_input.links.begin(), m_input.links.end(), m_savedLinks.begin(), m_savedLinks.end(), sameLink) ||
+         m_input.areaRules != m_savedRules;
 }
 
 bool BakeRunner::build(Log& log) {
@@ -150,6 +153,7 @@ bool BakeRunner::saveSettings(Log& log) {
   if (path == m_source || editsChanged()) {
     level.volumes = m_input.volumes;
     level.links = m_input.links;
+    level.areaRules = m_input.areaRules;
   }
   if (!nav::bake::saveLevelFile(path, level, &why)) {
     log.error(path + ": cannot save settings: " + why);
@@ -158,6 +162,7 @@ bool BakeRunner::saveSettings(Log& log) {
   m_savedSettings = settings;
   m_savedVolumes = m_input.volumes;
   m_savedLinks = m_input.links;
+  m_savedRules = m_input.areaRules;
   log.info("saved bake settings to " + path);
   return true;
 }
@@ -167,6 +172,7 @@ void BakeRunner::discard() {
   m_savedSettings = settings;
   m_savedVolumes = m_input.volumes;
   m_savedLinks = m_input.links;
+  m_savedRules = m_input.areaRules;
 }
 
 bool BakeRunner::saveAll(const NavState& nav, Log& log) {

@@ -57,7 +57,10 @@ public:
   /// into the level file by saveSettings().
   const nav::bake::BakeInput& input() const { return m_input; }
   void setEdits(std::vector<nav::bake::ConvexVolume> volumes, std::vector<nav::bake::OffMeshLink> links);
-  /// The volumes or links differ from the level file's (as opened or last saved).
+  /// The level's areaRules as edited in the viewer (LevelEditor's rules): baked by Build, written
+  /// into the level file by saveSettings().
+  void setAreaRules(std::vector<nav::bake::AreaRule> rules) { m_input.areaRules = std::move(rules); }
+  /// The volumes, links or area rules differ from the level file's (as opened or last saved).
   bool editsChanged() const;
   /// Tiles of the open navmesh were re-baked or removed in the viewer: it differs from its file.
   void markEdited() { m_unsaved = true; }
@@ -96,6 +99,7 @@ private:
   nav::bake::BakeSettings m_savedSettings; ///< The settings as opened or last saved.
   std::vector<nav::bake::ConvexVolume> m_savedVolumes; ///< The volumes and links as opened or last saved.
   std::vector<nav::bake::OffMeshLink> m_savedLinks;
+  std::vector<nav::bake::AreaRule> m_savedRules;
   std::string m_savePath;
 };
 

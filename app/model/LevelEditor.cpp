@@ -159,6 +159,7 @@ void LevelEditor::reset() {
   m_undone.clear();
   m_history.reset();
   m_removed.clear();
+  m_rulesBase.reset();
   m_removeOnSave = false;
   m_changes.clear();
   m_lastTiles.clear();
@@ -186,7 +187,11 @@ bool LevelEditor::prepare(std::string* why) {
   if (m_baker) return true;
   auto baker = std::make_unique<nav::bake::Baker>();
   std::string err;
-  if (!baker->setInput(m_bake.input(), &err)) return fail("bake input: " + err);
+  // Tiles re-baked here must match the open navmesh's others: rules edited since it was baked
+  // wait for the next Build.
+  nav::bake::BakeInput input = m_bake.input();
+  if (m_rulesBase) input.areaRules = *m_rulesBase;
+  if (!baker->setInput(std::move(input), &err)) return fail("bake input: " + err);
   const nav::bake::BakeSettings& s = m_bake.settings;
   const nav::NavMeshParams& params = m_nav.mesh().getParams();
   float bmin[3], bmax[3];
@@ -516,6 +521,9 @@ void LevelEditor::apply(const Step& s, bool forward) {
     edited();
     break;
   }
+  case Step::Rules: // the next whole bake applies them (no tile is re-baked for them alone)
+    m_bake.setAreaRules(forward ? s.rulesAfter : s.rulesBefore);
+    break;
   }
 }
 

@@ -101,6 +101,25 @@ public:
   /// or the open tile is not what the level bakes to (nothing is written then).
   bool meshToSave(const nav::NavMesh& open, std::unique_ptr<nav::NavMesh>* out, std::string* why);
 
+  // ---- area rules (the level file's areaRules, nav/bake/AreaRules.h) --------------------------
+  // Rules apply to the whole level, so an edit re-bakes nothing by itself: the next Build (Bake
+  // panel, Ctrl+B) bakes with them, and File > Save writes them into the level file. Each edit is
+  // a step of the history. Refused (false, `why`, nothing changed): no level open, a bad glob or
+  // area, an index out of range.
+  const std::vector<nav::bake::AreaRule>& areaRules() const;
+  bool addRule(const nav::bake::AreaRule& rule, std::string* why);
+  bool setRule(int index, const nav::bake::AreaRule& rule, std::string* why);
+  bool removeRule(int index, std::string* why);
+  /// Moves rule `from` to position `to` (the others keep their order).
+  bool moveRule(int from, int to, std::string* why);
+  /// Triangles of the open level each rule decides (first match wins): [rules + 1], the last
+  /// entry those no rule matched. Recomputed when the rules or the level change.
+  const std::vector<long long>& ruleTriangleCounts();
+  /// The open level's triangles have names (OBJ o / g / usemtl) for rules to match.
+  bool levelHasNames() const;
+  /// The rules were edited since the open navmesh was baked or opened: Build applies them.
+  bool rulesChangedSinceBake() const { return m_rulesBase && *m_rulesBase != areaRules(); }
+
   // ---- rebakes ------------------------------------------------------------------------------
   /// Once a frame: re-baked tiles that arrived are swapped in; queued tiles start baking.
   void poll();
@@ -123,7 +142,8 @@ public:
   bool saveLevel(std::string* why);
   /// Scenario files (and the recovery journal): the edits not yet in the level file, so a bug
   /// report reopens as seen. Keys: volumes, links, removedTiles, disabledPolys, removeOnSave (only
-  /// when set); stable (a scenario saved, opened and saved again is byte-identical).
+  /// when set), areaRules (only when there are some: the rules as edited, which Build bakes);
+  /// stable (a scenario saved, opened and saved again is byte-identical).
   void saveScenario(nlohmann::json& out) const;
   /// Restores what saveScenario wrote (volumes, links, removed tiles, disabled polys) and re-bakes
   /// (as undoable steps). Other keys (the tile cache's "obstacles") are left to their readers. A
@@ -147,6 +167,8 @@ private:
   void startJob();
   void swapIn();
   void apply(const Step& s, bool forward);
+  /// A rules edit: the rules become `after` (checked), one step named `what`.
+  bool editRules(std::vector<nav::bake::AreaRule> after, const std::string& what, std::string* why);
   /// The open navmesh changed in place: marks it unsaved and edited, then navmeshEdited.
   void edited();
   void push(Step s);
@@ -171,6 +193,12 @@ private:
   std::vector<nav::bake::TileCoord> m_lastTiles;
   std::vector<Step> m_applied, m_undone; ///< This editor's steps of the history, oldest first.
   std::vector<nav::bake::TileCoord> m_removed; ///< Tiles the user removed (kept removed by rebakes).
+  /// The rules the open navmesh was baked with, kept at the first rules edit after reset().
+  std::unique_ptr<std::vector<nav::bake::AreaRule>> m_rulesBase;
+  std::vector<long long> m_ruleCounts; ///< ruleTriangleCounts() for m_countedRules on m_countedTris
+  std::vector<nav::bake::AreaRule> m_countedRules;
+  const void* m_countedTris = nullptr;
+  size_t m_countedTriCount = size_t(-1);
   bool m_removeOnSave = false;
 };
 

@@ -3,6 +3,7 @@
 #include "app/model/BakeRunner.h"
 #include "app/model/LevelEditorSteps.h"
 #include "nav/TileSetFile.h"
+#include "nav/bake/LevelFile.h"
 #include "nav/base/Json.h"
 #include "nav/NavAreas.h"
 
@@ -151,6 +152,7 @@ void LevelEditor::saveScenario(nlohmann::json& out) const {
       for (const auto& c : s.polys) disabled.push_back({{"pos", vec3(c.data())}, {"disabled", s.disabled}});
   out["disabledPolys"] = disabled;
   if (m_removeOnSave) out["removeOnSave"] = true; // (only when set: other scenarios stay byte-identical)
+  if (!areaRules().empty()) out["areaRules"] = nav::bake::areaRulesToJson(areaRules()); // (likewise)
 }
 
 bool LevelEditor::loadScenario(const nlohmann::json& json, std::string* why) {
@@ -220,7 +222,13 @@ bool LevelEditor::loadScenario(const nlohmann::json& json, std::string* why) {
   }
   bool removeOnSave = false;
   if (!in.opt("removeOnSave", removeOnSave)) return failed();
+  std::vector<nav::bake::AreaRule> rules;
+  const bool hasRules = in.has("areaRules");
+  if (hasRules && !nav::bake::areaRulesFromJson(in["areaRules"], &rules)) return failed();
   if (!prepare(why)) return false;
+  // The rules come back as they were edited (the next Build bakes them); the same as the level
+  // file's: nothing to do.
+  if (hasRules && rules != areaRules() && !editRules(std::move(rules), "the scenario's area rules", why)) return false;
   // Unchanged from the level file: nothing to do (a scenario of a saved level).
   const nav::bake::BakeInput& cur = m_bake.input();
   const bool sameEdits = std::equal(vols.begin(), vols.end(), cur.volumes.begin(), cur.volumes.end(), sameVolume) &&

@@ -13,7 +13,7 @@ namespace navbench {
 
 /// One edit: the editor's own record of a step of the history.
 struct LevelEditor::Step {
-  enum Kind { VolumesLinks, RemoveTiles, Disable } kind = VolumesLinks;
+  enum Kind { VolumesLinks, RemoveTiles, Disable, Rules } kind = VolumesLinks;
   std::string what; ///< For the log and the history: "added volume 3".
   std::vector<nav::bake::ConvexVolume> volBefore, volAfter;
   std::vector<nav::bake::OffMeshLink> linkBefore, linkAfter;
@@ -21,6 +21,7 @@ struct LevelEditor::Step {
   std::vector<nav::bake::TileCoord> tiles;        ///< RemoveTiles.
   std::vector<std::array<float, 3>> polys;        ///< Disable: poly centres [Unit: wu].
   bool disabled = true;
+  std::vector<nav::bake::AreaRule> rulesBefore, rulesAfter; ///< Rules.
 };
 
 namespace editor_detail {

@@ -1,6 +1,8 @@
 // BakePanel.cpp: the Bake panel, a view over the bake runner (app/model/BakeRunner.h): every
 // BakeSettings field with the ranges of settingRanges(), Build (Ctrl+B) with its progress bar and
 // Cancel, Save .bin, Save settings to the level file, and the build log with per-stage times.
+// Its "Area rules" section is a view over the level editor's rules (app/model/LevelEditor.h):
+// each rule with the triangles it decides, edited, added, removed and reordered as undoable steps.
 #include "app/Document.h"
 #include "app/panels/Panels.h"
 #include "app/tools/BakeButtonUi.h"
@@ -8,13 +10,105 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include <cfloat>
 #include <cstdio>
 #include <cstring>
+#include <string>
+#include <vector>
 
 namespace navbench {
 namespace {
 
-void drawBakeWindow(BakeRunner& bake, NavState& nav, Log& log, bool* open) {
+/// The match text being typed into a rule's field (committed as one step when the field is left).
+struct RuleTextEdit {
+  int row = -1;
+  std::string text;
+};
+
+/// The area combo's entries: exclude, then the named areas.
+const char* ruleAreaLabel(const nav::bake::AreaRule& r, char* buf, size_t n) {
+  if (r.exclude) return "exclude";
+  if (const char* name = nav::areaName(r.area)) return name;
+  std::snprintf(buf, n, "area %d", int(r.area));
+  return buf;
+}
+
+void drawAreaRules(LevelEditor& editor, Log& log, RuleTextEdit& edit) {
+  ImGui::TextWrapped("Tried in order against each triangle's object, group and material names (OBJ o, g, usemtl; "
+                     "* ? [a-z], case ignored); the first match sets its area or excludes it (an obstacle, never a floor).");
+  if (!editor.levelHasNames()) ImGui::TextDisabled("This level's triangles have no names: only a rule matching "" (*) applies.");
+  const std::vector<nav::bake::AreaRule> rules = editor.areaRules(); // a copy: edits below change the model's
+  const std::vector<long long> counts = editor.ruleTriangleCounts();
+  std::string why;
+  auto report = [&](bool ok) {
+    if (!ok) log.error("area rules: " + why);
+  };
+  if (!rules.empty() && ImGui::BeginTable("rules", 4, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+    ImGui::TableSetupColumn("match", ImGuiTableColumnFlags_WidthStretch, 3.0f);
+    ImGui::TableSetupColumn("area", ImGuiTableColumnFlags_WidthStretch, 2.0f);
+    ImGui::TableSetupColumn("triangles", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("##order", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableHeadersRow();
+    for (int i = 0; i < int(rules.size()); ++i) {
+      const nav::bake::AreaRule& r = rules[size_t(i)];
+      ImGui::PushID(i);
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      std::string text = edit.row == i ? edit.text : r.match;
+      ImGui::SetNextItemWidth(-FLT_MIN);
+      if (ImGui::InputText("##match", &text)) {
+        edit.row = i;
+        edit.text = text;
+      }
+      if (ImGui::IsItemDeactivated() && edit.row == i) {
+        nav::bake::AreaRule changed = r;
+        changed.match = edit.text;
+        edit.row = -1;
+        report(editor.setRule(i, changed, &why));
+      }
+      ImGui::TableNextColumn();
+      char buf[16];
+      ImGui::SetNextItemWidth(-FLT_MIN);
+      if (ImGui::BeginCombo("##area", ruleAreaLabel(r, buf, sizeof buf))) {
+        for (int a = -1; a < nav::AREA_NAMED_COUNT; ++a) {
+          const bool exclude = a < 0;
+          if (ImGui::Selectable(exclude ? "exclude" : nav::areaName(uint8_t(a)), exclude ? r.exclude : !r.exclude && r.area == a)) {
+            nav::bake::AreaRule changed = r;
+            changed.exclude = exclude;
+            if (!exclude) changed.area = uint8_t(a);
+            report(editor.setRule(i, changed, &why));
+          }
+        }
+        ImGui::EndCombo();
+      }
+      ImGui::TableNextColumn();
+      ImGui::Text("%lld", size_t(i) < counts.size() ? counts[size_t(i)] : 0ll);
+      ImGui::TableNextColumn();
+      ImGui::BeginDisabled(i == 0);
+      if (ImGui::ArrowButton("##up", ImGuiDir_Up)) report(editor.moveRule(i, i - 1, &why));
+      ImGui::EndDisabled();
+      ImGui::SameLine();
+      ImGui::BeginDisabled(i + 1 == int(rules.size()));
+      if (ImGui::ArrowButton("##down", ImGuiDir_Down)) report(editor.moveRule(i, i + 1, &why));
+      ImGui::EndDisabled();
+      ImGui::SameLine();
+      if (ImGui::SmallButton("x")) report(editor.removeRule(i, &why));
+      ImGui::PopID();
+    }
+    ImGui::EndTable();
+  }
+  if (!counts.empty()) ImGui::Text("No rule: %lld triangles (baked by slope alone)", counts.back());
+  if (ImGui::Button("Add rule")) {
+    nav::bake::AreaRule r;
+    r.match = "*";
+    r.area = nav::AREA_WATER;
+    report(editor.addRule(r, &why));
+  }
+  if (editor.rulesChangedSinceBake())
+    ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "Rules changed: Build (Ctrl+B) bakes with them.");
+}
+
+void drawBakeWindow(BakeRunner& bake, LevelEditor& editor, NavState& nav, Log& log, RuleTextEdit& ruleEdit, bool* open) {
   ImGui::SetNextWindowPos(ImVec2(ImGui::GetMainViewport()->Size.x - 720, 30), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(400, 540), ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("Bake", open)) {
@@ -83,6 +177,7 @@ void drawBakeWindow(BakeRunner& bake, NavState& nav, Log& log, bool* open) {
     ImGui::SetTooltip("Writes %s", bake.levelFilePath().c_str());
   if (bake.settingsChanged()) ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "Settings changed since opened or saved.");
   if (bake.unsavedBake()) ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "Not saved: this bake exists only in memory.");
+  if (bake.hasSource() && ImGui::CollapsingHeader("Area rules", ImGuiTreeNodeFlags_DefaultOpen)) drawAreaRules(editor, log, ruleEdit);
   if (!bake.report().empty() && ImGui::CollapsingHeader("Build log", ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::BeginChild("bakelog", ImVec2(0, 160), true, ImGuiWindowFlags_HorizontalScrollbar);
     for (const std::string& l : bake.report()) ImGui::TextUnformatted(l.c_str());
@@ -98,8 +193,11 @@ public:
   const char* menuLabel() const override { return "Bake panel"; }
   int menuOrder() const override { return 3; }
   void draw(PanelContext& ctx) override {
-    if (m_visible) drawBakeWindow(ctx.doc.bake, ctx.doc.nav, ctx.log, &m_visible);
+    if (m_visible) drawBakeWindow(ctx.doc.bake, ctx.doc.editor, ctx.doc.nav, ctx.log, m_ruleEdit, &m_visible);
   }
+
+private:
+  RuleTextEdit m_ruleEdit;
 };
 } // namespace
 

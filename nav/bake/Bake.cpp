@@ -88,12 +88,52 @@ bool BakeInput::validate(std::string* why, std::vector<std::string>* warnings) c
     if (!std::isfinite(l.radius) || l.radius <= 0) return fail(name + " has radius " + std::to_string(l.radius) + " (must be > 0)");
     if (l.area >= AREA_LIMIT) return fail(name + " has area " + std::to_string(l.area) + " (must be 0..62)");
   }
+  for (size_t i = 0; i < areaRules.size(); ++i) {
+    std::string problem;
+    if (!checkAreaRule(areaRules[i], &problem)) return fail("area rule " + std::to_string(i) + ": " + problem);
+  }
+  if (!triGroup.empty()) {
+    if (triGroup.size() != size_t(nt))
+      return fail("the triangle names cover " + std::to_string(triGroup.size()) + " triangles, not " + std::to_string(nt));
+    for (size_t t = 0; t < triGroup.size(); ++t)
+      if (triGroup[t] >= groups.size())
+        return fail("triangle " + std::to_string(t) + " has name group " + std::to_string(triGroup[t]) + ", but there are " +
+                    std::to_string(groups.size()));
+  }
   return true;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Recast part of one tile
 // ---------------------------------------------------------------------------------------------
+
+void detail::markTriangleAreas(rcContext* ctx, float walkableSlopeAngle, const float* verts, int nverts, const int* tris,
+                               int ntris, const uint8_t* rules, uint8_t* areas) {
+  rcMarkWalkableTriangles(ctx, walkableSlopeAngle, verts, nverts, tris, ntris, areas);
+  if (!rules) return;
+  // Rasterized ids with rules: ground (no rule, or a ground rule) 1, area a > 0 a + 1, so that
+  // where spans merge (Recast keeps the larger id of tops within a step) a tagged surface wins
+  // over plain ground (a road decal 2 cm over the floor is road); restoreRuleAreas maps them back.
+  for (int i = 0; i < ntris; ++i) {
+    const uint8_t r = rules[i];
+    if (areas[i] == RC_NULL_AREA) continue; // steep stays unwalkable
+    areas[i] = r == TRI_RULE_EXCLUDE ? RC_NULL_AREA : r == TRI_RULE_NONE || r == AREA_GROUND ? 1 : uint8_t(r + 1);
+  }
+}
+
+void detail::restoreRuleAreas(rcCompactHeightfield& chf) {
+  for (int i = 0; i < chf.spanCount; ++i) {
+    const uint8_t a = chf.areas[i];
+    if (a != RC_NULL_AREA) chf.areas[i] = a == 1 ? RC_WALKABLE_AREA : uint8_t(a - 1);
+  }
+}
+
+const uint8_t* detail::gatherRules(const uint8_t* rules, const std::vector<int>& ids, std::vector<uint8_t>* out) {
+  if (!rules) return nullptr;
+  out->resize(ids.size());
+  for (size_t i = 0; i < ids.size(); ++i) (*out)[i] = rules[size_t(ids[i])];
+  return out->data();
+}
 
 namespace {
 
@@ -159,7 +199,9 @@ bool buildRecastTile(const TileJobContext& c, int tx, int ty, PolyMeshData* pm, 
 
   rcConfig cfg = makeConfig(s);
   std::vector<int> tileTris; // tiled: the tile's triangles (indices into the level's verts)
+  std::vector<uint8_t> tileRules; // tiled with area rules: the tile's triangles' rule codes
   TileTriangles fetched;     // tiled from a file: the tile's own triangles
+  const uint8_t* rules = c.triRules; // per triangle of `tris`, or null
   const float* verts = in.verts.data();
   int nverts = in.vertCount();
   const int* tris = in.tris.data();
@@ -178,6 +220,7 @@ bool buildRecastTile(const TileJobContext& c, int tx, int ty, PolyMeshData* pm, 
       nverts = int(fetched.verts.size() / 3);
       tris = fetched.tris.data();
       ntris = int(fetched.tris.size() / 3);
+      rules = fetched.rules.empty() ? nullptr : fetched.rules.data();
     } else {
       const float qmin[2] = {cfg.bmin[0], cfg.bmin[2]}, qmax[2] = {cfg.bmax[0], cfg.bmax[2]};
       std::vector<int> ids;
@@ -188,6 +231,7 @@ bool buildRecastTile(const TileJobContext& c, int tx, int ty, PolyMeshData* pm, 
         std::memcpy(&tileTris[i * 3], &in.tris[size_t(ids[i]) * 3], 3 * sizeof(int));
       tris = tileTris.data();
       ntris = int(ids.size());
+      rules = gatherRules(c.triRules, ids, &tileRules);
     }
   }
   // Poly mesh vertices are 16-bit cell coordinates; the heightfield holds a pointer per cell.
@@ -202,13 +246,15 @@ bool buildRecastTile(const TileJobContext& c, int tx, int ty, PolyMeshData* pm, 
     return fail("out of memory for the heightfield (" + std::to_string(cfg.width) + " x " + std::to_string(cfg.height) + " cells)");
   {
     std::vector<unsigned char> triAreas(size_t(ntris), 0);
-    rcMarkWalkableTriangles(&ctx, cfg.walkableSlopeAngle, verts, nverts, tris, ntris, triAreas.data());
+    markTriangleAreas(&ctx, cfg.walkableSlopeAngle, verts, nverts, tris, ntris, rules, triAreas.data());
     if (!rcRasterizeTriangles(&ctx, verts, nverts, tris, triAreas.data(), ntris, *solid, cfg.walkableClimb))
       return fail("could not rasterize the triangles");
   }
 
+  const bool ruled = rules != nullptr;
   fetched.release(); // the tile's input is not needed after rasterizing
   tileTris = std::vector<int>();
+  tileRules = std::vector<uint8_t>();
   if (!stage(BakeStage::Filter)) return false;
   if (s.filterLowHangingObstacles) rcFilterLowHangingWalkableObstacles(&ctx, cfg.walkableClimb, *solid);
   if (s.filterLedgeSpans) rcFilterLedgeSpans(&ctx, cfg.walkableHeight, cfg.walkableClimb, *solid);
@@ -219,6 +265,7 @@ bool buildRecastTile(const TileJobContext& c, int tx, int ty, PolyMeshData* pm, 
   if (!chf || !rcBuildCompactHeightfield(&ctx, cfg.walkableHeight, cfg.walkableClimb, *solid, *chf))
     return fail("could not build the compact heightfield");
   solid.reset();
+  if (ruled) restoreRuleAreas(*chf);
 
   if (!stage(BakeStage::Erode)) return false;
   if (!rcErodeWalkableArea(&ctx, cfg.walkableRadius, *chf)) return fail("could not erode the walkable area");
@@ -452,6 +499,20 @@ struct Baker::Impl {
   float gridBinSize = -1; ///< Bin size the grid was built with (-1: not built).
   std::vector<std::string> inputWarnings;
 
+  /// Per triangle of the input, what its area rules decided (AreaRules.h); empty without rules.
+  std::vector<uint8_t> triRules;
+
+  /// What every tile build of `in` with `s` reads (the caller adds the grid, cancel, progress).
+  TileJobContext context(const BakeInput& in, const BakeSettings& s) const {
+    TileJobContext c;
+    c.input = &in;
+    c.settings = &s;
+    rcVcopy(c.bmin, bmin);
+    rcVcopy(c.bmax, bmax);
+    c.triRules = triRules.empty() ? nullptr : triRules.data();
+    return c;
+  }
+
   const TriangleGrid& gridFor(const BakeInput& in, float binSize) {
     if (gridBinSize != binSize) {
       grid.build(in.verts.data(), in.tris.data(), in.triCount(), binSize);
@@ -472,6 +533,7 @@ bool Baker::setInput(BakeInput input, std::string* why) {
   calcBounds(m_input, m_impl->bmin, m_impl->bmax);
   m_impl->grid = TriangleGrid(); // it pointed into the old input; rebuilt on the next bake
   m_impl->gridBinSize = -1;
+  applyAreaRules(m_input.areaRules, m_input.groups, m_input.triGroup, size_t(m_input.triCount()), &m_impl->triRules);
   std::vector<ConvexVolume> v = std::move(m_input.volumes);
   std::vector<OffMeshLink> l = std::move(m_input.links);
   return setVolumesAndLinks(std::move(v), std::move(l), why);
@@ -530,11 +592,7 @@ bool Baker::buildPolyMesh(const BakeSettings& s, int tx, int ty, PolyMeshData* o
     return false;
   }
   if (!tilesInGrid(s, {{tx, ty}}, why)) return false;
-  TileJobContext c;
-  c.input = &m_input;
-  c.settings = &s;
-  rcVcopy(c.bmin, m_impl->bmin);
-  rcVcopy(c.bmax, m_impl->bmax);
+  TileJobContext c = m_impl->context(m_input, s);
   if (s.tiled) c.grid = &m_impl->gridFor(m_input, float(s.tileSize) * s.cellSize);
   TileOutput o;
   if (!buildRecastTile(c, tx, ty, out, &o)) {
@@ -712,11 +770,7 @@ bool Baker::bake(const BakeSettings& s, const BakeOptions& opt, BakeReport* repo
   auto report = [&opt](BakeStage st, int done, int total) { sendProgress(opt, st, done, total); };
   report(BakeStage::Prepare, 0, 1);
 
-  TileJobContext c;
-  c.input = &m_input;
-  c.settings = &s;
-  rcVcopy(c.bmin, m_impl->bmin);
-  rcVcopy(c.bmax, m_impl->bmax);
+  TileJobContext c = m_impl->context(m_input, s);
   c.cancel = opt.cancel;
 
   int tw = 1, th = 1;
@@ -799,11 +853,7 @@ bool Baker::rebuildTile(int tx, int ty, BakeReport* reportOut) {
   r.tilesY = th;
   r.threads = 1;
   if (std::string why; !tilesInGrid(s, {{tx, ty}}, &why)) return fail(why);
-  TileJobContext c;
-  c.input = &m_input;
-  c.settings = &s;
-  rcVcopy(c.bmin, m_impl->bmin);
-  rcVcopy(c.bmax, m_impl->bmax);
+  TileJobContext c = m_impl->context(m_input, s);
   c.grid = &m_impl->gridFor(m_input, float(s.tileSize) * s.cellSize);
   TileSlot slot;
   bakeTileToBlob(c, m_offMesh, tx, ty, &slot);
@@ -972,11 +1022,7 @@ bool Baker::bakeTiles(const BakeSettings& s, const std::vector<TileCoord>& tiles
   rcVcopy(r.bmin, m_impl->bmin);
   rcVcopy(r.bmax, m_impl->bmax);
   if (!tilesInGrid(s, tiles, &why)) return fail(why);
-  TileJobContext c;
-  c.input = &m_input;
-  c.settings = &s;
-  rcVcopy(c.bmin, m_impl->bmin);
-  rcVcopy(c.bmax, m_impl->bmax);
+  TileJobContext c = m_impl->context(m_input, s);
   c.cancel = opt.cancel;
   if (s.tiled) c.grid = &m_impl->gridFor(m_input, float(s.tileSize) * s.cellSize);
 

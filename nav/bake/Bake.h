@@ -26,6 +26,7 @@
 #include "nav/NavAreas.h"
 #include "nav/NavMesh.h"
 #include "nav/TileBuilder.h"
+#include "nav/bake/AreaRules.h"
 #include "nav/bake/BakeSettings.h"
 
 #include <atomic>
@@ -63,11 +64,17 @@ struct BakeInput {
   std::vector<int> tris;    ///< [(a, b, c) * triCount], counter-clockwise seen from above = up
   std::vector<ConvexVolume> volumes;
   std::vector<OffMeshLink> links;
+  /// The level file's areaRules (AreaRules.h) and the triangles' names they match: groups as
+  /// LevelMesh's, triGroup [triCount] or empty (no names). No rules: the bake ignores the names.
+  std::vector<AreaRule> areaRules;
+  std::vector<MeshGroup> groups;
+  std::vector<uint32_t> triGroup;
 
   int vertCount() const { return int(verts.size() / 3); }
   int triCount() const { return int(tris.size() / 3); }
   /// Checks the input (non-empty, indices in range, finite coordinates, not all triangles
-  /// degenerate, volumes and links well formed). On failure `why` says what and where.
+  /// degenerate, volumes, links and area rules well formed, triGroup sized and in range). On
+  /// failure `why` says what and where.
   /// `warnings` (optional) receives notes that do not stop a bake (some degenerate triangles).
   bool validate(std::string* why, std::vector<std::string>* warnings = nullptr) const;
 };

@@ -13,6 +13,8 @@
 #include <thread>
 #include <vector>
 
+class rcContext;
+struct rcCompactHeightfield;
 namespace nav::bake {
 class TriangleGrid;
 }
@@ -129,6 +131,7 @@ bool mergeTileSlots(const std::vector<Slot>& slots, const TileName& tileName, co
 struct TileTriangles {
   std::vector<float> verts;
   std::vector<int> tris;
+  std::vector<uint8_t> rules; ///< [triCount] the triangles' area rule codes, or empty (no rules)
   std::atomic<long long>* held = nullptr;
   long long bytes = 0;
   TileTriangles() = default;
@@ -138,6 +141,7 @@ struct TileTriangles {
   void release() {
     verts = std::vector<float>();
     tris = std::vector<int>();
+    rules = std::vector<uint8_t>();
     if (held) held->fetch_sub(bytes);
     held = nullptr;
     bytes = 0;
@@ -150,6 +154,9 @@ struct TileJobContext {
   const BakeSettings* settings = nullptr;
   float bmin[3] = {0, 0, 0}, bmax[3] = {0, 0, 0}; ///< Level bounds.
   const TriangleGrid* grid = nullptr;       ///< Tiled, triangles in `input`.
+  /// [input->triCount()] what the area rules decided per triangle of `input` (TRI_RULE_NONE,
+  /// TRI_RULE_EXCLUDE or an area), or null: no rules. (Triangles fetched bring their own.)
+  const uint8_t* triRules = nullptr;
   /// Tiled, triangles elsewhere: fills `out` with the triangles whose xz bounds overlap the closed
   /// rect [qmin, qmax] of tile (tx, ty), in level order. False on a read error (`why`).
   std::function<bool(int tx, int ty, TileTriangles* out, std::string* why)> fetch;
@@ -223,6 +230,20 @@ void logInputAndGrid(long long verts, long long tris, const BakeInput& extras, c
 std::string doneLine(const BakeReport& r);
 /// "tile (x, y)" or "solo mesh".
 std::string tileName(const BakeSettings& s, int tx, int ty);
+
+/// The one place triangle areas are set, for every bake (solo, tiled, file, layers): Recast's
+/// slope marking (walkable triangles get RC_WALKABLE_AREA, steep ones RC_NULL_AREA), then the area
+/// rules' codes (`rules` [ntris], null: none): a walkable triangle gets its rule's area, an
+/// excluded one RC_NULL_AREA (still rasterized: an obstacle, not a floor). With rules the ids are
+/// shifted (ground 1, area a: a + 1) so that tagged surfaces win span merges over plain ground:
+/// call restoreRuleAreas on the compact heightfield before anything reads areas as areas.
+void markTriangleAreas(rcContext* ctx, float walkableSlopeAngle, const float* verts, int nverts, const int* tris,
+                       int ntris, const uint8_t* rules, uint8_t* areas);
+/// After markTriangleAreas with rules: the shifted ids back (1: RC_WALKABLE_AREA, a + 1: a).
+void restoreRuleAreas(rcCompactHeightfield& chf);
+/// The rule codes of triangles `ids` of the level (`rules` per level triangle) into *out: its
+/// data, or null when `rules` is null.
+const uint8_t* gatherRules(const uint8_t* rules, const std::vector<int>& ids, std::vector<uint8_t>* out);
 
 /// A triangle's degenerate test, as BakeInput::validate makes it (zero cross product).
 inline bool degenerate(const float* a, const float* b, const float* c) {

@@ -49,6 +49,7 @@ struct Job {
   float bmin[3], bmax[3];
   uint32_t compressor;
   const std::atomic<bool>* cancel;
+  const uint8_t* triRules; ///< [input->triCount()] area rule codes, or null (no rules)
 };
 
 /// Rasterizes tile (tx, ty) with its border and turns its heightfield layers into blobs.
@@ -92,6 +93,8 @@ void bakeTileLayers(const Job& j, int tx, int ty, LayerSlot* slot) {
   std::vector<int> tris(ids.size() * 3);
   for (size_t i = 0; i < ids.size(); ++i) std::memcpy(&tris[i * 3], &in.tris[size_t(ids[i]) * 3], 3 * sizeof(int));
   const int ntris = int(ids.size());
+  std::vector<uint8_t> tileRules;
+  const uint8_t* rules = gatherRules(j.triRules, ids, &tileRules);
 
   if (!stage(BakeStage::Rasterize)) return;
   std::unique_ptr<rcHeightfield, HeightfieldDel> solid(rcAllocHeightfield());
@@ -99,7 +102,7 @@ void bakeTileLayers(const Job& j, int tx, int ty, LayerSlot* slot) {
     return fail("out of memory for the heightfield");
   {
     std::vector<unsigned char> areas(size_t(ntris), 0);
-    rcMarkWalkableTriangles(&ctx, s.agentMaxSlope, in.verts.data(), in.vertCount(), tris.data(), ntris, areas.data());
+    markTriangleAreas(&ctx, s.agentMaxSlope, in.verts.data(), in.vertCount(), tris.data(), ntris, rules, areas.data());
     if (!rcRasterizeTriangles(&ctx, in.verts.data(), in.vertCount(), tris.data(), areas.data(), ntris, *solid, a.walkableClimb))
       return fail("could not rasterize the triangles");
   }
@@ -115,6 +118,7 @@ void bakeTileLayers(const Job& j, int tx, int ty, LayerSlot* slot) {
   if (!chf || !rcBuildCompactHeightfield(&ctx, a.walkableHeight, a.walkableClimb, *solid, *chf))
     return fail("could not build the compact heightfield");
   solid.reset();
+  if (rules) restoreRuleAreas(*chf);
 
   if (!stage(BakeStage::Erode)) return;
   if (!rcErodeWalkableArea(&ctx, a.walkableRadius, *chf)) return fail("could not erode the walkable area");
@@ -209,7 +213,10 @@ bool bakeLayers(const BakeInput& input, const BakeSettings& settingsIn, const Ba
   grid.build(input.verts.data(), input.tris.data(), input.triCount(), float(s.tileSize) * s.cellSize);
   r.stageMs[int(BakeStage::Prepare)] += msSince(tPrep);
 
-  Job job{&input, &s, &grid, {bmin[0], bmin[1], bmin[2]}, {bmax[0], bmax[1], bmax[2]}, layerOptions.compressor, opt.cancel};
+  std::vector<uint8_t> triRules;
+  applyAreaRules(input.areaRules, input.groups, input.triGroup, size_t(input.triCount()), &triRules);
+  Job job{&input, &s, &grid, {bmin[0], bmin[1], bmin[2]}, {bmax[0], bmax[1], bmax[2]}, layerOptions.compressor, opt.cancel,
+          triRules.empty() ? nullptr : triRules.data()};
   std::vector<LayerSlot> slots(static_cast<size_t>(tileTotal));
   const int threads = workerThreads(opt, tileTotal);
   r.threads = threads;

@@ -1,6 +1,5 @@
 #include "nav/bake/LevelFile.h"
 #include "nav/bake/LevelMesh.h"
-#include "nav/bake/ObjMesh.h"
 #include "nav/base/AtomicFile.h"
 #include "nav/base/Json.h"
 
@@ -153,6 +152,36 @@ bool parseLink(const base::JsonIn& v, OffMeshLink* l) {
   return true;
 }
 
+/// {"match": GLOB, "area": NAME} or {"match": GLOB, "exclude": true}.
+bool parseAreaRule(const base::JsonIn& v, AreaRule* rule) {
+  if (!v.object({"match", "area", "exclude"}) || !v.get("match", rule->match, 1024) || !v.opt("exclude", rule->exclude))
+    return false;
+  std::string problem;
+  if (!checkGlob(rule->match, &problem)) return v["match"].fail(problem);
+  if (rule->exclude && v.has("area")) return v["area"].fail("a rule gives an area or \"exclude\": true, not both");
+  if (!rule->exclude) {
+    if (!v.has("area")) return v["area"].fail("missing: a rule needs an area, or \"exclude\": true");
+    if (!getArea(v["area"], &rule->area)) return false;
+  }
+  return true;
+}
+
+} // namespace
+
+json areaRulesToJson(const std::vector<AreaRule>& rules) {
+  json a = json::array();
+  for (const AreaRule& r : rules) {
+    json o = json::object();
+    o["match"] = r.match;
+    if (r.exclude) o["exclude"] = true;
+    else o["area"] = areaToJson(r.area);
+    a.push_back(o);
+  }
+  return a;
+}
+
+namespace {
+
 /// The optional array at `key`, each element read into `out` by `parse(element, &item)`.
 template <class T, class Parse>
 bool optList(const base::JsonIn& in, const char* key, std::vector<T>* out, Parse parse) {
@@ -166,7 +195,7 @@ bool optList(const base::JsonIn& in, const char* key, std::vector<T>* out, Parse
 }
 
 bool parseLevel(const base::JsonIn& in, Level* out) {
-  if (!in.object({"format", "version", "obj", "settings", "convexVolumes", "offMeshLinks", "seeds"}))
+  if (!in.object({"format", "version", "obj", "settings", "convexVolumes", "offMeshLinks", "seeds", "areaRules"}))
     return false;
   std::string format = "navbench-level";
   if (!in.opt("format", format, 64)) return false;
@@ -180,7 +209,8 @@ bool parseLevel(const base::JsonIn& in, Level* out) {
   if (lv.objPath.empty()) return in["obj"].fail("empty: the level file must name its OBJ file");
   if (in.has("settings") && !parseSettings(in["settings"], &lv.settings)) return false;
   if (!optList(in, "convexVolumes", &lv.volumes, parseVolume) || !optList(in, "offMeshLinks", &lv.links, parseLink) ||
-      !optList(in, "seeds", &lv.seeds, [](const base::JsonIn& v, std::array<float, 3>* p) { return v.getVec3(p->data()); }))
+      !optList(in, "seeds", &lv.seeds, [](const base::JsonIn& v, std::array<float, 3>* p) { return v.getVec3(p->data()); }) ||
+      (in.has("areaRules") && !areaRulesFromJson(in["areaRules"], &lv.areaRules)))
     return false;
   *out = std::move(lv);
   return true;
@@ -201,6 +231,16 @@ bool settingsFrom(const json& j, base::JsonErrors& errors, BakeSettings* out) {
 }
 
 } // namespace
+
+bool areaRulesFromJson(const base::JsonIn& list, std::vector<AreaRule>* out) {
+  std::vector<AreaRule> rules;
+  if (!list.array()) return false;
+  rules.resize(list.size());
+  for (size_t i = 0; i < list.size(); ++i)
+    if (!parseAreaRule(list[i], &rules[i])) return false;
+  *out = std::move(rules);
+  return true;
+}
 
 std::string settingsToJson(const BakeSettings& s) { return settingsJson(s).dump(2); }
 
@@ -253,6 +293,7 @@ bool saveLevelFile(const std::string& path, const Level& level, std::string* why
     links.push_back(o);
   }
   j["offMeshLinks"] = links;
+  if (!level.areaRules.empty()) j["areaRules"] = areaRulesToJson(level.areaRules);
   if (!level.seeds.empty()) {
     json seeds = json::array();
     for (const std::array<float, 3>& p : level.seeds) seeds.push_back(base::exactVec3(p.data()));
@@ -286,6 +327,7 @@ bool loadBakeInput(const std::string& path, BakeInput* input, BakeSettings* sett
     s = lv.settings;
     in.volumes = std::move(lv.volumes);
     in.links = std::move(lv.links);
+    in.areaRules = std::move(lv.areaRules);
   }
   LevelMesh mesh;
   std::string objWhy;
@@ -295,6 +337,8 @@ bool loadBakeInput(const std::string& path, BakeInput* input, BakeSettings* sett
   }
   in.verts = std::move(mesh.verts);
   in.tris = std::move(mesh.tris);
+  in.groups = std::move(mesh.groups); // what areaRules match (kept without rules: the viewer edits them)
+  in.triGroup = std::move(mesh.triGroup);
   std::string check;
   if (!in.validate(&check)) {
     if (why) *why = (isJson ? path + " (" + objPath + ")" : objPath) + ": " + check;

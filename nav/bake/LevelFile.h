@@ -9,7 +9,9 @@
 //                          "verts": [[38, 0, 7], [54, 0, 7], [54, 0, 13], [38, 0, 13]] } ],
 //     "offMeshLinks": [ { "start": [35.2, 3, 40], "end": [40.3, 3, 40], "radius": 0.6,
 //                         "bidirectional": true, "area": "jump", "flags": ["jump"] } ],
-//     "seeds": [[35, 3, 40]]                      // optional: where agents start (navbench check)
+//     "seeds": [[35, 3, 40]],                     // optional: where agents start (navbench check)
+//     "areaRules": [ { "match": "water*", "area": "water" },   // optional: areas from the OBJ's
+//                    { "match": "prop_*", "exclude": true } ]  // o / g / usemtl names (AreaRules.h)
 //   }
 // Areas are names (ground, water, road, door, grass, jump) or numbers 0..62; flags a list of names
 // (walk, swim, door, jump, disabled) or a number. Missing settings keep their defaults; unknown
@@ -19,9 +21,15 @@
 #include "nav/bake/Bake.h"
 #include "nav/bake/BakeSettings.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <array>
 #include <string>
 #include <vector>
+
+namespace base {
+class JsonIn;
+}
 
 namespace nav::bake {
 
@@ -33,6 +41,8 @@ struct Level {
   /// Points agents start from (x, y, z): `navbench check` floods reachability from them when no
   /// --seeds is given. Written only when non-empty.
   std::vector<std::array<float, 3>> seeds;
+  /// Areas from the triangles' names, tried in order (AreaRules.h). Written only when non-empty.
+  std::vector<AreaRule> areaRules;
 };
 
 /// Reads a level file. Errors name the file and the problem ("default.json: convexVolumes[0].area:
@@ -45,8 +55,15 @@ std::string resolveObjPath(const std::string& levelPath, const Level& level);
 
 /// Level file or bare OBJ -> bake input + settings: a ".json" path is read as a level file and its
 /// OBJ loaded (a missing OBJ is named); any other path is read as an OBJ with default settings
-/// and no volumes or links. The input is validated.
+/// and no volumes or links. The input is validated. The mesh's names (o / g / usemtl) come with
+/// it, for the level file's areaRules.
 bool loadBakeInput(const std::string& path, BakeInput* input, BakeSettings* settings, std::string* why);
+
+/// A level file's areaRules list <-> JSON, as the level file writes and reads it (the viewer's
+/// scenarios and recovery journal carry edited rules the same way). Reading: false with the
+/// problem recorded in `list`'s errors ("FILE: areaRules[1].area: unknown area 'lava' ...").
+nlohmann::json areaRulesToJson(const std::vector<AreaRule>& rules);
+bool areaRulesFromJson(const base::JsonIn& list, std::vector<AreaRule>* out);
 
 /// Settings <-> JSON text. settingsFromJson accepts a settings object or a level file (it uses
 /// its "settings"); fields missing keep the values already in *out.

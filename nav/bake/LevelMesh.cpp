@@ -52,10 +52,12 @@ bool loadLevelMesh(const std::string& path, LevelMesh* out, std::string* why, co
   switch (meshFormatOf(path)) {
   case MeshFormat::Obj: {
     ObjMesh mesh;
-    if (!loadObj(path, &mesh, why)) return false;
+    if (!loadObj(path, &mesh, why, MAX_OBJ_BYTES, true)) return false;
     *out = LevelMesh();
     out->verts = std::move(mesh.verts);
     out->tris = std::move(mesh.tris);
+    out->groups = std::move(mesh.groups); // o, g, usemtl
+    out->triGroup = std::move(mesh.triGroup);
     return true;
   }
   case MeshFormat::Gltf:

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <unordered_map>
 
 namespace nav::bake {
 
@@ -133,6 +134,43 @@ using obj::Record;
 using obj::skipBlank;
 using obj::tokenEnd;
 
+/// A name record (`o`, `g`, `usemtl`) on the line [b, e) that classify() called Other: applies it
+/// to `cur`; true when it was one and changed a name. Lines are tested by their first character
+/// before any keyword comparison, so the common records (vt, vn, s) cost one comparison.
+bool readNameRecord(const char* b, const char* e, MeshGroup* cur) {
+  b = skipBlank(b, e);
+  if (b == e || (*b != 'o' && *b != 'g' && *b != 'u')) return false;
+  std::string* field = nullptr;
+  const char* rest = nullptr;
+  bool clearMesh = false;
+  if (obj::startsWith(b, e, "o")) {
+    field = &cur->node;
+    rest = b + 1;
+    clearMesh = true;
+  } else if (obj::startsWith(b, e, "g")) {
+    field = &cur->mesh;
+    rest = b + 1;
+  } else if (obj::startsWith(b, e, "usemtl")) {
+    field = &cur->material;
+    rest = b + 6;
+  } else {
+    return false;
+  }
+  rest = skipBlank(rest, e);
+  const char* end = e;
+  while (end > rest && obj::isBlank(end[-1])) --end;
+  bool changed = false;
+  if (field->size() != size_t(end - rest) || field->compare(0, field->size(), rest, size_t(end - rest)) != 0) {
+    field->assign(rest, end);
+    changed = true;
+  }
+  if (clearMesh && !cur->mesh.empty()) {
+    cur->mesh.clear();
+    changed = true;
+  }
+  return changed;
+}
+
 } // namespace
 
 namespace {
@@ -173,6 +211,7 @@ bool parseObj(const std::string& path, ObjSource& source, long long fileBytes, O
     return false;
   };
   long long lastBlock = -1;
+  MeshGroup names; // the current o / g / usemtl
   while (lines.next(&b, &e)) {
     if (lines.bytesRead() != lastBlock) {
       lastBlock = lines.bytesRead();
@@ -201,6 +240,8 @@ bool parseObj(const std::string& path, ObjSource& source, long long fileBytes, O
         ++count;
         p = skipBlank(t, e);
       }
+    } else if (readNameRecord(b, e, &names)) {
+      if (!sink.names(names)) return fail(sink.failure);
     }
   }
   if (lines.failed()) return fail(source.failure.empty() ? obj::readError() : source.failure);
@@ -219,9 +260,12 @@ bool parseObj(const std::string& path, ObjSource& source, long long fileBytes, O
   return true;
 }
 
-/// loadObj's sink: straight into the arrays.
+/// loadObj's sink: straight into the arrays (and, with names, the groups).
 struct ArraySink : ObjSink {
   ObjMesh* m = nullptr;
+  bool readNames = false;
+  size_t reserveTris = 0;
+  uint32_t group = 0;
   bool vertex(const float* xyz) override {
     m->verts.insert(m->verts.end(), xyz, xyz + 3);
     return true;
@@ -230,13 +274,30 @@ struct ArraySink : ObjSink {
     m->tris.push_back(a);
     m->tris.push_back(b);
     m->tris.push_back(c);
+    if (!m->groups.empty()) m->triGroup.push_back(group);
     return true;
   }
+  bool names(const MeshGroup& current) override {
+    if (!readNames) return true;
+    if (m->groups.empty()) { // the first name: the triangles before it carry no names
+      m->groups.push_back(MeshGroup{});
+      m->triGroup.reserve(reserveTris);
+      m->triGroup.assign(m->tris.size() / 3, 0);
+    }
+    // A file switching back and forth between names reuses their entries.
+    key.assign(current.node).append(1, '\0').append(current.mesh).append(1, '\0').append(current.material);
+    const auto it = index.emplace(key, uint32_t(m->groups.size()));
+    if (it.second) m->groups.push_back(current);
+    group = it.first->second;
+    return true;
+  }
+  std::unordered_map<std::string, uint32_t> index{{std::string(2, '\0'), 0}}; ///< names -> group
+  std::string key;
 };
 
 } // namespace
 
-bool loadObj(const std::string& path, ObjMesh* out, std::string* why, long long maxBytes) {
+bool loadObj(const std::string& path, ObjMesh* out, std::string* why, long long maxBytes, bool readNames) {
   auto fail = [&](const std::string& msg) {
     if (why) *why = obj::inFile(path, msg);
     return false;
@@ -277,6 +338,8 @@ bool loadObj(const std::string& path, ObjMesh* out, std::string* why, long long 
   FileSource source(file.get());
   ArraySink sink;
   sink.m = &m;
+  sink.readNames = readNames;
+  sink.reserveTris = ntris;
   long long nv = 0, nt = 0;
   if (!parseObj(path, source, bytes, sink, &nv, &nt, why)) return false;
   *out = std::move(m);

@@ -8,11 +8,22 @@
 // the triangles equal tinyobjloader's (the viewer's loader) on every level (a test checks it).
 //
 // Accepted: `v x y z [w | r g b]`, `f a b c ...` with `a`, `a/t`, `a//n`, `a/t/n` references,
-// negative (relative) references, comments, any other record (vt, vn, g, o, s, usemtl, mtllib, l,
-// p) ignored, LF / CRLF / CR line ends. A face may refer to a vertex defined later in the file.
+// negative (relative) references, comments, the names `o`, `g` and `usemtl` (below), any other
+// record (vt, vn, s, mtllib, l, p) ignored, LF / CRLF / CR line ends. A face may refer to a vertex
+// defined later in the file.
+//
+// Names (for a level file's areaRules, AreaRules.h): the faces after `o NAME` belong to node NAME,
+// after `g NAME` to mesh NAME, after `usemtl NAME` to material NAME; NAME is the rest of the line
+// without its surrounding blanks (`g a b` names the mesh "a b"). `o` starts a new object: it
+// clears the mesh name (a group of the previous object is not this one's); the material carries
+// on across `o` and `g` until the next `usemtl`, as OBJ's material state does. Name records are
+// rare, so reading them costs nothing measurable on a file's millions of `v` and `f` lines.
 #pragma once
 
+#include "nav/bake/LevelMesh.h"
+
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -21,6 +32,10 @@ namespace nav::bake {
 struct ObjMesh {
   std::vector<float> verts; ///< [(x, y, z) * vertCount] [Unit: wu]
   std::vector<int> tris;    ///< [(a, b, c) * triCount]
+  /// With names read (loadObj's readNames) and the file naming anything: the distinct (o, g,
+  /// usemtl) triples, the first one the triangles before any name carry. Else empty.
+  std::vector<MeshGroup> groups;
+  std::vector<uint32_t> triGroup; ///< [triCount] index into groups, or empty with groups
 };
 
 /// Largest OBJ file loadObj reads by default: 512 MiB (about 13 million triangles; the reader
@@ -35,7 +50,9 @@ constexpr long long NO_OBJ_SIZE_LIMIT = -1;
 /// checks and messages of ObjCheck.h, which the viewer's loader shares): missing or unreadable,
 /// larger than `maxBytes` (NO_OBJ_SIZE_LIMIT: no limit), empty, a vertex without three finite
 /// numbers, a face reference that is not a number, zero, or outside the vertices, no faces.
-bool loadObj(const std::string& path, ObjMesh* out, std::string* why, long long maxBytes = MAX_OBJ_BYTES);
+/// `readNames`: also fill out->groups / triGroup (4 more bytes per triangle when the file has names).
+bool loadObj(const std::string& path, ObjMesh* out, std::string* why, long long maxBytes = MAX_OBJ_BYTES,
+             bool readNames = false);
 
 /// Receives an OBJ's content in file order from streamObj (nothing is kept by the reader).
 class ObjSink {
@@ -46,6 +63,13 @@ public:
   /// A fan triangle of 0-based vertex indices, resolved as loadObj does. It may name a vertex
   /// not read yet (streamObj fails at the end if that vertex never comes). False stops.
   virtual bool triangle(int a, int b, int c) = 0;
+  /// The names the following triangles carry changed (an `o`, `g` or `usemtl` record with a new
+  /// name): `current` is the node, mesh and material now. Not called for a file without names.
+  /// False stops.
+  virtual bool names(const MeshGroup& current) {
+    (void)current;
+    return true;
+  }
   /// Called as each block is read (bytesRead of fileBytes; fileBytes -1 if unknown). False
   /// stops the reading (a cancel); `failure` says why.
   virtual bool progress(long long bytesRead, long long fileBytes) {

@@ -35,6 +35,7 @@ bool loadFileBakeInput(const std::string& path, FileBakeInput* input, BakeSettin
     s = lv.settings;
     in.volumes = std::move(lv.volumes);
     in.links = std::move(lv.links);
+    in.areaRules = std::move(lv.areaRules);
   }
   if (::access(in.objPath.c_str(), R_OK) != 0) {
     const std::string msg = in.objPath + ": cannot open the file (missing or unreadable)";
@@ -43,6 +44,23 @@ bool loadFileBakeInput(const std::string& path, FileBakeInput* input, BakeSettin
   }
   *input = std::move(in);
   *settings = s;
+  return true;
+}
+
+bool loadFileBakeMesh(const FileBakeInput& fin, BakeInput* out, std::string* why) {
+  LevelMesh mesh;
+  if (!loadLevelMesh(fin.objPath, &mesh, why)) return false;
+  BakeInput in;
+  in.verts = std::move(mesh.verts);
+  in.tris = std::move(mesh.tris);
+  if (!fin.areaRules.empty()) { // the names matter only to rules
+    in.groups = std::move(mesh.groups);
+    in.triGroup = std::move(mesh.triGroup);
+    in.areaRules = fin.areaRules;
+  }
+  in.volumes = fin.volumes;
+  in.links = fin.links;
+  *out = std::move(in);
   return true;
 }
 
@@ -135,10 +153,13 @@ private:
   long long m_size = 0;
 };
 
-/// Pass 1's sink: vertices and triangles to their files, bounds, progress and cancel.
+/// Pass 1's sink: vertices and triangles (with rules: and their rule codes) to their files,
+/// bounds, progress and cancel.
 struct ReadSink : ObjSink {
   Appender* verts = nullptr;
   Appender* tris = nullptr;
+  const std::vector<AreaRule>* rules = nullptr; ///< Null or empty: no codes written
+  int code = TRI_RULE_NONE;                     ///< The current names' rule code
   std::string* ioError = nullptr;
   float bmin[3] = {0, 0, 0}, bmax[3] = {0, 0, 0};
   long long nverts = 0;
@@ -158,10 +179,15 @@ struct ReadSink : ObjSink {
     return true;
   }
   bool triangle(int a, int b, int c) override {
-    const int t[3] = {a, b, c};
-    if (!tris->add(t, sizeof t, ioError)) return stopIo();
+    const int t[4] = {a, b, c, code};
+    if (!tris->add(t, hasRules() ? 4 * sizeof(int) : 3 * sizeof(int), ioError)) return stopIo();
     return true;
   }
+  bool names(const MeshGroup& current) override {
+    if (hasRules()) code = ruleCode(*rules, matchAreaRule(*rules, current));
+    return true;
+  }
+  bool hasRules() const { return rules && !rules->empty(); }
   bool progress(long long done, long long total) override {
     if (cancel && cancel->load()) {
       failure = "cancelled";
@@ -236,15 +262,18 @@ struct SegmentHeader {
   int32_t tile;  ///< Tile index (a check when reading).
 };
 static_assert(sizeof(SegmentHeader) == 16, "segment header layout");
+/// A triangle's record: its three positions, then (a level with area rules) its rule code as a float.
 constexpr size_t RECORD_FLOATS = 9;
-constexpr size_t RECORD_BYTES = RECORD_FLOATS * sizeof(float);
+constexpr size_t RULE_RECORD_FLOATS = 10;
 
 /// Pass 2's output: per-tile record chains in the bin file.
 class Binner {
 public:
-  Binner(TempFile* f, int tiles, size_t bufferBytes) : m_file(f) {
-    m_cap = std::max<size_t>(64, bufferBytes / RECORD_BYTES);
-    m_recs.reserve(m_cap * RECORD_FLOATS);
+  /// `recordFloats`: RECORD_FLOATS, or RULE_RECORD_FLOATS with rule codes.
+  Binner(TempFile* f, int tiles, size_t bufferBytes, size_t recordFloats)
+      : m_file(f), m_recFloats(recordFloats), m_recBytes(recordFloats * sizeof(float)) {
+    m_cap = std::max<size_t>(64, bufferBytes / m_recBytes);
+    m_recs.reserve(m_cap * m_recFloats);
     m_recTile.reserve(m_cap);
     m_last.assign(size_t(tiles), -1);
     m_count.assign(size_t(tiles), 0);
@@ -252,7 +281,7 @@ public:
   }
   bool add(int tile, const float* rec, std::string* why) {
     if (m_recTile.size() == m_cap && !flush(why)) return false;
-    m_recs.insert(m_recs.end(), rec, rec + RECORD_FLOATS);
+    m_recs.insert(m_recs.end(), rec, rec + m_recFloats);
     m_recTile.push_back(tile);
     return true;
   }
@@ -264,7 +293,7 @@ public:
       if (m_runCount[size_t(t)]++ == 0) m_touched.push_back(t);
     std::sort(m_touched.begin(), m_touched.end());
     // Layout of the run and each tile's write position in it.
-    m_out.resize(m_touched.size() * sizeof(SegmentHeader) + m_recTile.size() * RECORD_BYTES);
+    m_out.resize(m_touched.size() * sizeof(SegmentHeader) + m_recTile.size() * m_recBytes);
     m_pos.resize(m_touched.size());
     size_t at = 0;
     for (size_t i = 0; i < m_touched.size(); ++i) {
@@ -278,13 +307,13 @@ public:
       m_count[size_t(t)] += h.count;
       at += sizeof h;
       m_pos[i] = at;
-      at += size_t(h.count) * RECORD_BYTES;
+      at += size_t(h.count) * m_recBytes;
       m_runCount[size_t(t)] = int(i); // now: the tile's index in m_touched
     }
     for (size_t r = 0; r < m_recTile.size(); ++r) {
       size_t& p = m_pos[size_t(m_runCount[size_t(m_recTile[r])])];
-      std::memcpy(&m_out[p], &m_recs[r * RECORD_FLOATS], RECORD_BYTES);
-      p += RECORD_BYTES;
+      std::memcpy(&m_out[p], &m_recs[r * m_recFloats], m_recBytes);
+      p += m_recBytes;
     }
     for (int t : m_touched) m_runCount[size_t(t)] = 0;
     if (!m_file->write(m_out.data(), m_out.size(), m_end, why)) return false;
@@ -294,10 +323,11 @@ public:
     m_recTile.clear();
     return true;
   }
-  /// Tile t's records in level order into out->verts (9 floats each) and out->tris (0, 1, 2, ...).
+  /// Tile t's records in level order into out->verts (9 floats each), out->tris (0, 1, 2, ...)
+  /// and, with rule codes, out->rules.
   bool read(int t, TileTriangles* out, std::string* why) const {
     const int n = m_count[size_t(t)];
-    out->verts.resize(size_t(n) * RECORD_FLOATS);
+    out->verts.resize(size_t(n) * m_recFloats);
     out->tris.resize(size_t(n) * 3);
     std::iota(out->tris.begin(), out->tris.end(), 0);
     int end = n; // segments come newest first: fill from the back
@@ -309,13 +339,21 @@ public:
         return false;
       }
       end -= h.count;
-      if (!m_file->read(&out->verts[size_t(end) * RECORD_FLOATS], size_t(h.count) * RECORD_BYTES, seg + (long long)sizeof h, why))
+      if (!m_file->read(&out->verts[size_t(end) * m_recFloats], size_t(h.count) * m_recBytes, seg + (long long)sizeof h, why))
         return false;
       seg = h.prev;
     }
     if (end != 0) {
       if (why) *why = "the temporary bin file is missing records of tile " + std::to_string(t);
       return false;
+    }
+    if (m_recFloats == RULE_RECORD_FLOATS) { // split off the codes, in place (front to back)
+      out->rules.resize(size_t(n));
+      for (size_t i = 0; i < size_t(n); ++i) {
+        out->rules[i] = uint8_t(out->verts[i * RULE_RECORD_FLOATS + RECORD_FLOATS]);
+        std::memmove(&out->verts[i * RECORD_FLOATS], &out->verts[i * RULE_RECORD_FLOATS], RECORD_FLOATS * sizeof(float));
+      }
+      out->verts.resize(size_t(n) * RECORD_FLOATS);
     }
     return true;
   }
@@ -338,6 +376,7 @@ public:
 
 private:
   TempFile* m_file;
+  size_t m_recFloats, m_recBytes;
   size_t m_cap = 0;
   std::vector<float> m_recs;
   std::vector<int> m_recTile;
@@ -370,8 +409,12 @@ bool readLevelInto(const std::string& path, ObjSink& sink, long long* nverts, lo
   const size_t nv = mesh.verts.size() / 3, nt = mesh.tris.size() / 3;
   for (size_t v = 0; v < nv; ++v)
     if (!sink.vertex(&mesh.verts[v * 3])) return *why = path + ": " + sink.failure, false;
-  for (size_t t = 0; t < nt; ++t)
+  const bool named = !mesh.groups.empty() && mesh.triGroup.size() == nt;
+  for (size_t t = 0; t < nt; ++t) {
+    if (named && (t == 0 || mesh.triGroup[t] != mesh.triGroup[t - 1]) && !sink.names(mesh.groups[mesh.triGroup[t]]))
+      return *why = path + ": " + sink.failure, false;
     if (!sink.triangle(mesh.tris[t * 3], mesh.tris[t * 3 + 1], mesh.tris[t * 3 + 2])) return *why = path + ": " + sink.failure, false;
+  }
   *nverts = (long long)nv;
   *ntris = (long long)nt;
   return true;
@@ -381,16 +424,11 @@ bool readLevelInto(const std::string& path, ObjSink& sink, long long* nverts, lo
 bool bakeSoloFile(const FileBakeInput& fin, const BakeSettings& s, const std::string& outPath, const BakeOptions& opt,
                   BakeReport* r) {
   BakeInput in;
-  LevelMesh mesh;
   std::string why;
-  if (!loadLevelMesh(fin.objPath, &mesh, &why)) {
+  if (!loadFileBakeMesh(fin, &in, &why)) {
     r->error = why;
     return false;
   }
-  in.verts = std::move(mesh.verts);
-  in.tris = std::move(mesh.tris);
-  in.volumes = fin.volumes;
-  in.links = fin.links;
   Baker baker;
   if (!baker.setInput(std::move(in), &why)) {
     r->error = fin.objPath + ": " + why;
@@ -452,6 +490,10 @@ bool bakeFileToTileSet(const FileBakeInput& fin, const BakeSettings& s, const st
   // Pass 1: read the OBJ.
   Clock::time_point t0 = Clock::now();
   ReadSink sink;
+  sink.rules = &fin.areaRules;
+  sink.code = ruleCode(fin.areaRules, matchAreaRule(fin.areaRules, MeshGroup{})); // before any name
+  const size_t triInts = fin.areaRules.empty() ? 3 : 4;
+  const size_t recordFloats = fin.areaRules.empty() ? RECORD_FLOATS : RULE_RECORD_FLOATS;
   long long nverts = 0, ntris = 0;
   {
     Appender va(&vertFile), ta(&triFile);
@@ -487,7 +529,7 @@ bool bakeFileToTileSet(const FileBakeInput& fin, const BakeSettings& s, const st
   // Pass 2: bin the triangles into the tiles they overlap.
   t0 = Clock::now();
   if (!binFile.create(tmpBase + ".bins", &why)) return fail(why);
-  Binner binner(&binFile, tileTotal, fopt.binBufferBytes);
+  Binner binner(&binFile, tileTotal, fopt.binBufferBytes, recordFloats);
   long long degenerateCount = 0;
   {
     // Per column / row the rect's x / z extent: tile (tx, ty)'s rect is [colMin, colMax] x [rowMin, rowMax].
@@ -507,19 +549,22 @@ bool bakeFileToTileSet(const FileBakeInput& fin, const BakeSettings& s, const st
     }
     VertexCache cache(&vertFile, nverts, fopt.vertexCacheBytes);
     constexpr long long BLOCK_TRIS = 1 << 16;
-    std::vector<int> block(size_t(BLOCK_TRIS) * 3);
-    float rec[RECORD_FLOATS];
+    std::vector<int> block(size_t(BLOCK_TRIS) * triInts);
+    float rec[RULE_RECORD_FLOATS];
     for (long long first = 0; first < ntris; first += BLOCK_TRIS) {
       if (cancelled()) return failCancelled();
       report(BakeStage::Prepare, 0, 1, 500 + int(first * 500 / ntris), 1000);
       const long long n = std::min(BLOCK_TRIS, ntris - first);
-      if (!triFile.read(block.data(), size_t(n) * 3 * sizeof(int), first * 3 * (long long)sizeof(int), &why)) return fail(why);
+      if (!triFile.read(block.data(), size_t(n) * triInts * sizeof(int), first * (long long)(triInts * sizeof(int)), &why))
+        return fail(why);
       for (long long i = 0; i < n; ++i) {
+        const int* tri = &block[size_t(i) * triInts];
         for (int k = 0; k < 3; ++k) {
-          const float* v = cache.get(block[size_t(i * 3 + k)], &why);
+          const float* v = cache.get(tri[k], &why);
           if (!v) return fail(why);
           std::memcpy(&rec[k * 3], v, 3 * sizeof(float));
         }
+        if (triInts == 4) rec[RECORD_FLOATS] = float(tri[3]);
         if (degenerate(&rec[0], &rec[3], &rec[6])) ++degenerateCount;
         // xz bounds, as TriangleGrid computes them.
         float b[4] = {rec[0], rec[2], rec[0], rec[2]};
@@ -557,7 +602,7 @@ bool bakeFileToTileSet(const FileBakeInput& fin, const BakeSettings& s, const st
   logInputAndGrid(nverts, ntris, extrasInput, s, r.bmin, r.bmax, tw, th, &r);
   report(BakeStage::Prepare, 0, 1, 1000, 1000);
   for (int t = 0; t < tileTotal; ++t) st.largestTileTris = std::max(st.largestTileTris, binner.count(t));
-  st.largestTileInputBytes = size_t(st.largestTileTris) * (RECORD_BYTES + 3 * sizeof(int));
+  st.largestTileInputBytes = size_t(st.largestTileTris) * (recordFloats * sizeof(float) + 3 * sizeof(int));
   if (cancelled()) return failCancelled();
 
   // Pass 3: tiles on the pool, written in grid order through a window of the mesh.
@@ -571,7 +616,7 @@ bool bakeFileToTileSet(const FileBakeInput& fin, const BakeSettings& s, const st
   c.cancel = opt.cancel;
   c.fetch = [&](int tx, int ty, TileTriangles* out, std::string* w) {
     const int t = ty * tw + tx;
-    const long long bytes = (long long)binner.count(t) * (long long)(RECORD_BYTES + 3 * sizeof(int));
+    const long long bytes = (long long)binner.count(t) * (long long)(recordFloats * sizeof(float) + 3 * sizeof(int));
     const long long now = held.fetch_add(bytes) + bytes;
     out->held = &held;
     out->bytes = bytes;

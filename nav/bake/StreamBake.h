@@ -43,11 +43,19 @@ struct FileBakeInput {
   std::string objPath;
   std::vector<ConvexVolume> volumes;
   std::vector<OffMeshLink> links;
+  /// The level file's areaRules (AreaRules.h): with any, the bake reads the OBJ's o / g / usemtl
+  /// names and carries each triangle's rule code through its temporary files (4 more bytes per
+  /// triangle in each); without, the files and the bake are as before.
+  std::vector<AreaRule> areaRules;
 };
 
 /// Level file (".json") or bare OBJ -> FileBakeInput + settings (a bare OBJ: default settings, no
 /// volumes or links). The OBJ is not read here (only checked to exist). Errors name the file.
 bool loadFileBakeInput(const std::string& path, FileBakeInput* input, BakeSettings* settings, std::string* why);
+/// The level of `input` read into memory as a BakeInput (the bakes that need the whole level:
+/// solo, --layers): its mesh (loadLevelMesh), volumes, links and, with rules, the rules and the
+/// mesh's names. False with "<path>: problem".
+bool loadFileBakeMesh(const FileBakeInput& input, BakeInput* out, std::string* why);
 
 struct FileBakeOptions {
   std::string tempDir;                   ///< Folder for the temporary files; "" = the output's folder.
