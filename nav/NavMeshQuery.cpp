@@ -32,8 +32,8 @@ inline bool wholeEdgeMidPoint(const Link& link, const MeshTile* fromTile, const 
                               float* mid) {
   // One branch for the whole test (bitwise, not short-circuit): the search loops take this for
   // almost every link, and the partial tile-border case is rare but not predictable.
-  const bool partial = (link.side != 0xff) & ((link.bmin != 0) | (link.bmax != 255));
-  if ((fromPoly->getType() != POLYTYPE_GROUND) | (toPoly->getType() != POLYTYPE_GROUND) | partial) return false;
+  const int partial = int(link.side != 0xff) & (int(link.bmin != 0) | int(link.bmax != 255));
+  if (int(fromPoly->getType() != POLYTYPE_GROUND) | int(toPoly->getType() != POLYTYPE_GROUND) | partial) return false;
   const float* v0 = &fromTile->verts[fromPoly->verts[link.edge] * 3];
   const float* v1 = &fromTile->verts[fromPoly->verts[nextVert(link.edge, fromPoly->vertCount)] * 3];
   mid[0] = (v0[0] + v1[0]) * 0.5f;
