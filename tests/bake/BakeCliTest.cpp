@@ -1,4 +1,5 @@
 // `navbench bake` through the subcommand registry (the same code the navbench binary runs).
+#include "tests/support/Sanitizers.h"
 #include "BakeCliRun.h"
 #include "BakeTestUtil.h"
 #include "nav/TileSetFile.h"
@@ -200,13 +201,6 @@ TEST(BakeCli, SummaryShowsTheGridLineWhenAWarningComesFirst) {
 }
 
 #ifdef NAVBENCH_BAKE_CLI
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define NAVBENCH_RSS_MEANINGLESS 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
-#define NAVBENCH_RSS_MEANINGLESS 1
-#endif
-#endif
 
 /// Runs the bake_cli binary with `args` and returns its peak RSS [Unit: KiB] (-1 if it failed).
 long peakRssOfBake(const std::vector<std::string>& args) {
