@@ -43,6 +43,13 @@ ALLOW_LIST = [
     (r"(NAVBENCH_[A-Z_]+=\S+ )*\./navbench\.sh test",
      "the CI entry point: .ci/run runs ./navbench.sh test (all three stages, the fuzz stage "
      "at 45 s per target); it builds and runs this very test"),
+    (r"build/tests/app/level_load_bench world\.glb obj",
+     "needs the 2 km world written as .glb and .obj (navbench worldgen --size 2000 --seed 1 -o "
+     "world.glb, then -o world.obj; docs/performance.md); GltfLevel tests check the .glb load, its "
+     "phases and its triangles against the OBJ's"),
+    (r"navbench-viewer \.\.\. --bench-frames 20",
+     "needs a GPU machine (docs/performance.md#frame-cost-on-a-gpu gives the whole command); the "
+     "same --bench-frames runs on llvmpipe in tests/app/frame_bench"),
 ]
 
 # Output options of navbench (viewer and subcommands): their value is rewritten into the temp dir.
@@ -61,6 +68,7 @@ BENCH_SMOKE = {
     "edit_bench": (["--smoke"], None),
     "crowd_bench": (["--smoke"], None),
     "tilecache_bench": (["--smoke"], None),
+    "check_bench": (["--smoke"], {"--world-size": "500"}),
 }
 
 # Benchmark scripts: args appended (later flags win) so a README command runs in seconds; their
