@@ -9,10 +9,14 @@ Faces are wound counter-clockwise seen from outside (from above for floors), so 
 culled view shows them. Bottom faces that rest on the floor are left out.
 
 Usage: python3 make_default_level.py [out.obj]   (default: default.obj next to this script)
-Also writes <out>.mtl (display colours) next to the OBJ.
+Also writes <out>.mtl (display colours) next to the OBJ, and <out>.glb: the same triangles as a
+glTF 2.0 binary scene (one node and mesh per OBJ group, its material by name, polygons fanned as
+the OBJ readers fan them), the README's first glTF example.
 """
+import json
 import math
 import os
+import struct
 import sys
 
 WALL_H = 2.5     # interior walls
@@ -111,6 +115,53 @@ class Mesh:
             for name in sorted(MATERIALS):
                 f.write('newmtl %s\nKd %s %s %s\n' % ((name,) + tuple(fmt(c) for c in MATERIALS[name])))
         os.replace(mtl_path + '.tmp', mtl_path)
+
+
+def write_glb(mesh, path):
+    """The groups as a glTF 2.0 binary: one POSITION accessor (float32, the OBJ's values) shared by
+    every primitive, uint16 triangle indices per group, one node per group under the scene."""
+    pos = b''.join(struct.pack('<3f', *(float(fmt(c)) for c in p)) for p in mesh.verts)
+    lo = [min(struct.unpack('<f', struct.pack('<f', float(fmt(p[i]))))[0] for p in mesh.verts) for i in range(3)]
+    hi = [max(struct.unpack('<f', struct.pack('<f', float(fmt(p[i]))))[0] for p in mesh.verts) for i in range(3)]
+    doc = {'asset': {'version': '2.0', 'generator': 'make_default_level.py'}, 'scene': 0,
+           'scenes': [{'nodes': []}], 'nodes': [], 'meshes': [], 'materials': [],
+           'accessors': [{'bufferView': 0, 'componentType': 5126, 'count': len(mesh.verts), 'type': 'VEC3',
+                          'min': lo, 'max': hi}],
+           'bufferViews': [{'buffer': 0, 'byteOffset': 0, 'byteLength': len(pos), 'target': 34962}]}
+    material_index = {}
+    body = bytearray(pos)
+    for name, material, faces in mesh.groups:
+        if not faces:
+            continue
+        idx = []
+        for face in faces:  # fanned (v0, vi-1, vi), 0-based
+            for i in range(2, len(face)):
+                idx += [face[0] - 1, face[i - 1] - 1, face[i] - 1]
+        data = struct.pack('<%dH' % len(idx), *idx)
+        while len(body) % 4:
+            body.append(0)
+        doc['bufferViews'].append({'buffer': 0, 'byteOffset': len(body), 'byteLength': len(data), 'target': 34963})
+        body += data
+        doc['accessors'].append({'bufferView': len(doc['bufferViews']) - 1, 'componentType': 5123,
+                                 'count': len(idx), 'type': 'SCALAR'})
+        if material not in material_index:
+            material_index[material] = len(doc['materials'])
+            r, g, b = MATERIALS[material]
+            doc['materials'].append({'name': material, 'pbrMetallicRoughness': {'baseColorFactor': [r, g, b, 1.0]}})
+        doc['meshes'].append({'name': name, 'primitives': [{'attributes': {'POSITION': 0}, 'mode': 4,
+                              'indices': len(doc['accessors']) - 1, 'material': material_index[material]}]})
+        doc['nodes'].append({'name': name, 'mesh': len(doc['meshes']) - 1})
+        doc['scenes'][0]['nodes'].append(len(doc['nodes']) - 1)
+    while len(body) % 4:
+        body.append(0)
+    doc['buffers'] = [{'byteLength': len(body)}]
+    text = json.dumps(doc, separators=(',', ':'), sort_keys=True).encode()
+    text += b' ' * (-len(text) % 4)
+    out = struct.pack('<III', 0x46546C67, 2, 12 + 8 + len(text) + 8 + len(body))
+    out += struct.pack('<II', len(text), 0x4E4F534A) + text + struct.pack('<II', len(body), 0x004E4942) + bytes(body)
+    with open(path + '.tmp', 'wb') as f:
+        f.write(out)
+    os.replace(path + '.tmp', path)
 
 
 def fmt(c):
@@ -217,6 +268,7 @@ def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, 'default.obj')
     m = build()
     m.write(out)
+    write_glb(m, os.path.splitext(out)[0] + '.glb')
     tris = sum(len(f) - 2 for _, _, faces in m.groups for f in faces)
     print('wrote %s: %d vertices, %d triangles' % (out, len(m.verts), tris))
 

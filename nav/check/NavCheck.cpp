@@ -364,8 +364,8 @@ private:
       hi[1] = std::max(hi[1], v[2]);
     }
     // Clamped in floats, so no conversion can overflow (NaN lands on cell 0).
-    auto cl = [this](float v, float lo, int n) {
-      const float c = (v - lo) / m_cell;
+    auto cl = [this](float v, float origin, int n) {
+      const float c = (v - origin) / m_cell;
       return c >= float(n - 1) ? n - 1 : c > 0.0f ? int(c) : 0;
     };
     x0 = cl(lo[0], m_min[0], m_w);

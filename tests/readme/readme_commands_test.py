@@ -54,10 +54,12 @@ ALLOW_LIST = [
 
 # Output options of navbench (viewer and subcommands): their value is rewritten into the temp dir.
 OUTPUT_OPTIONS = {"--screenshot", "-o", "--out", "--json", "--write-expected", "--level",
-                  "--save-scenario", "--dump-state", "--screenshot-dir"}
-SUBCOMMANDS = {"bake", "query", "quality", "worldgen", "diff", "obstacles", "crowd"}  # no SDL/GL: not a viewer run
-# Exit codes that mean success besides 0: `navbench diff` exits 1 when the two navmeshes differ.
-OK_EXIT = {"diff": {0, 1}}
+                  "--save-scenario", "--dump-state", "--screenshot-dir", "--write-baseline", "--junit",
+                  "--html"}
+SUBCOMMANDS = {"bake", "query", "quality", "worldgen", "diff", "obstacles", "crowd", "check"}  # no SDL/GL: not a viewer run
+# Exit codes that mean success besides 0: `navbench diff` exits 1 when the two navmeshes differ,
+# `navbench check` when it finds something.
+OK_EXIT = {"diff": {0, 1}, "check": {0, 1}}
 
 # Benchmark binaries: args appended (later flags win) so a README command runs in seconds.
 BENCH_SMOKE = {
