@@ -8,7 +8,7 @@
 #                                   2. the clang-14 ASan + UBSan build's suite           build/asan/
 #                                   3. every libFuzzer target of that same build (it is
 #                                      built with the fuzzers) for NAVBENCH_FUZZ_SECONDS
-#                                      (default 45) each, on a copy of its committed
+#                                      (default 30) each, on a copy of its committed
 #                                      corpus; any crash, leak or report fails
 #                                 NAVBENCH_QUICK=1 runs stage 1 only (developers);
 #                                 NAVBENCH_STAGES="1 3" picks stages; NAVBENCH_FUZZ_SECONDS;
@@ -145,7 +145,7 @@ run_sanitizer_suite() {
 }
 
 run_fuzzers() {
-  local dir="$asan_build" secs="${NAVBENCH_FUZZ_SECONDS:-45}"
+  local dir="$asan_build" secs="${NAVBENCH_FUZZ_SECONDS:-30}"
   stage "3/3 every fuzz target for $secs s (libFuzzer, the stage 2 build: $dir)"
   configure_sanitizer_build
   cmake --build "$dir" -j "$jobs" --target fuzzers || stage_fail "fuzz build"

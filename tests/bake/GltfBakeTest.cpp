@@ -68,7 +68,7 @@ std::string multiNodeGlb(const ObjMesh& obj) {
       for (size_t i = 0; i < n; ++i) idx[i] = uint32_t(i);
       prim["indices"] = s.indices(idx);
     }
-    meshes[p] = s.mesh("part" + std::to_string(p), {prim});
+    meshes[p] = s.mesh("part" + std::to_string(p), json::array({prim})); // not {prim}: clang makes that a copy of prim
   }
   s.node({{"name", "base"}, {"translation", {t[0], t[1], t[2]}}, {"mesh", meshes[0]}, {"children", {1, 2}}});
   s.node({{"name", "turned"}, {"rotation", {0, h, 0, h}}, {"mesh", meshes[1]}, {"children", {3}}});

@@ -42,7 +42,7 @@ MAX_README_LINES = 300
 ALLOW_LIST = [
     (r"(NAVBENCH_[A-Z_]+=\S+ )*\./navbench\.sh test",
      "the CI entry point: .ci/run runs ./navbench.sh test (all three stages, the fuzz stage "
-     "at 45 s per target); it builds and runs this very test"),
+     "at 30 s per target); it builds and runs this very test"),
     (r"build/tests/app/level_load_bench world\.glb obj",
      "needs the 2 km world written as .glb and .obj (navbench worldgen --size 2000 --seed 1 -o "
      "world.glb, then -o world.obj; docs/performance.md); GltfLevel tests check the .glb load, its "
