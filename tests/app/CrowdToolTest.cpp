@@ -36,16 +36,9 @@ struct AppRun : navbench::test::CommandResult {
   const json& tool() const { return state["toolState"]; }
 };
 
-/// A fresh folder with the default level (OBJ, MTL, level file, .bin): the tool's relative file
-/// name (crowd.crowd.txt) lands there.
-std::string levelDir(const std::string& tag) {
-  const fs::path dir = fs::path(NAVBENCH_TEST_TMP) / tag;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  const fs::path src = fs::path(NAVBENCH_DEFAULT_LEVEL).parent_path();
-  for (const char* f : {"default.obj", "default.mtl", "default.json", "default.bin"}) fs::copy_file(src / f, dir / f);
-  return dir.string();
-}
+// levelDir (TestUtil.h): a fresh copy of the default level, where the tool's relative file name
+// (crowd.crowd.txt) lands.
+using navbench::test::levelDir;
 
 /// Runs the viewer in dir on `open` (the level, a scenario .json or a .png) with the Crowd tool.
 AppRun runApp(const std::string& dir, const std::string& open, const std::string& args, const std::string& tag = "shot") {
