@@ -20,6 +20,7 @@
 #include "nav/NavMeshQuery.h"
 #include "nav/QueryFilter.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -72,10 +73,13 @@ public:
   /// cannot be set up (an allocation failed).
   bool run(const nav::NavMesh& mesh, const nav::CapturedQuery& q, CaptureAnswer& out);
 
-  /// Runs q from scratch on `mesh`: nearest from start / end, findPath from those, findStraightPath
-  /// to pathEnd (or, for a partial corridor, the closest point on its last poly); a raycast starts
-  /// at the nearest poly of start (rayStart when CAPTURE_NO_NEAREST). Same filter, budget and
-  /// capacities. False for a stale query or a query object that cannot be set up.
+  /// Runs q from scratch on `mesh`, as the capture made it: nearest from start / end, findPath
+  /// from those refs and points, findStraightPath from the nearest start point to the nearest end
+  /// point (or, for a partial corridor, the closest point on its last poly); a raycast from
+  /// rayStart to rayEnd starts at the nearest poly of start. With CAPTURE_NO_NEAREST the nearest
+  /// polys are those of pathStart / pathEnd (rayStart), and findPath gets pathStart / pathEnd
+  /// themselves. Same filter, budget and capacities. False for a stale query or a query object
+  /// that cannot be set up.
   bool runFresh(const nav::NavMesh& mesh, const nav::CapturedQuery& q, CaptureAnswer& out);
 
 private:
@@ -114,6 +118,29 @@ constexpr float kCaptureLengthTol = 1e-4f;
 /// runFresh on `otherMesh`). A truncated record compares its stored prefix only.
 CaptureChange compareOnMesh(const nav::NavMesh& gameMesh, const nav::CapturedQuery& q, const nav::NavMesh& otherMesh,
                             const CaptureAnswer& ours);
+
+/// What became of one captured query in a replay.
+enum class CaptureOutcome : uint8_t {
+  Identical, ///< run(): every compared field equal to the game's.
+  Differs,   ///< run(): `difference` holds the first field that is not.
+  Stale,     ///< Marked stale in the file: not run, not a failure.
+  Unchanged, ///< On another mesh (runFresh): no change against the game's answers.
+  Changed,   ///< On another mesh: `change` says what changed.
+  Failed,    ///< Could not be run (the query object could not be set up: out of memory).
+};
+const char* captureOutcomeName(CaptureOutcome o); ///< "identical", "differs", "stale", ...
+
+struct CaptureQueryResult {
+  CaptureOutcome outcome = CaptureOutcome::Identical;
+  CaptureDifference difference; ///< Differs only.
+  CaptureChange change;         ///< Unchanged / Changed only.
+  CaptureAnswer ours;           ///< NavBench's answers (empty for Stale / Failed).
+};
+
+/// Replays every query of `cap` (loaded with `mesh`): on `mesh` with run() + firstDifference(), or,
+/// when `other` is given, on `other` with runFresh() + compareOnMesh(). One result per query.
+std::vector<CaptureQueryResult> replayCapture(const nav::NavMesh& mesh, const nav::Capture& cap,
+                                              const nav::NavMesh* other = nullptr);
 
 /// Length of a straight path [(x, y, z) * n] [Unit: wu]
 float captureStraightLength(const std::vector<float>& pts);
