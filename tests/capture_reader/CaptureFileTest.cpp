@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -66,43 +67,12 @@ std::vector<uint8_t> meshBytes(const NavMesh& m) {
   return b;
 }
 
-/// The default level cut down to its first two tiles (slot order): a small capture for the
-/// byte-by-byte tests.
+/// The default level cut down to two tiles (CaptureMaker.h).
 void smallMesh(NavMesh& mesh) {
   std::string why;
-  ASSERT_TRUE(capturetest::loadDefaultMesh(mesh, &why)) << why;
-  int kept = 0;
-  for (int i = 0; i < mesh.getMaxTiles(); ++i) {
-    const MeshTile* t = mesh.getTile(i);
-    if (!t->header) continue;
-    if (kept++ < 2) continue;
-    ASSERT_TRUE(statusSucceeded(mesh.removeTile(mesh.getTileRef(t), nullptr, nullptr)));
-  }
-  ASSERT_EQ(kept > 2, true);
+  ASSERT_TRUE(capturetest::smallMesh(mesh, &why)) << why;
 }
-
-/// A path query (with a note) and a raycast on the small mesh.
-Capture smallCapture(const NavMesh& mesh) {
-  Capture cap = capturetest::variedCapture(mesh, 8, 3);
-  // Query 0: a path with a corridor, a straight path and a note; query 1: a raycast.
-  capturetest::QuerySpec s;
-  nav::NavMeshQuery q;
-  q.init(&mesh, 64);
-  nav::QueryFilter f;
-  const MeshTile* t = nullptr;
-  for (int i = 0; i < mesh.getMaxTiles() && !t; ++i)
-    if (mesh.getTile(i)->header) t = mesh.getTile(i);
-  for (int k = 0; k < 3; ++k) {
-    s.start[k] = t->header->bmin[k] + 0.25f * (t->header->bmax[k] - t->header->bmin[k]);
-    s.end[k] = t->header->bmin[k] + 0.75f * (t->header->bmax[k] - t->header->bmin[k]);
-  }
-  s.note = "door 3";
-  cap.queries.insert(cap.queries.begin(), capturetest::makeQuery(mesh, s));
-  s.kind = CAPTURE_RAYCAST;
-  s.note.clear();
-  cap.queries.insert(cap.queries.begin() + 1, capturetest::makeQuery(mesh, s));
-  return cap;
-}
+Capture smallCapture(const NavMesh& mesh) { return capturetest::smallCapture(mesh); }
 
 std::vector<uint8_t> saved(const NavMesh& mesh, const Capture& cap) {
   std::vector<uint8_t> out;
@@ -327,4 +297,32 @@ TEST(CaptureFile, WriterRefusesWhatTheReaderWouldAndNamesTheFile) {
   EXPECT_EQ(why.rfind("/nonexistent-dir/x.nbcap: cannot open", 0), 0u) << why;
   EXPECT_TRUE(statusFailed(loadCaptureFile("/tmp", m2, c2, &why)));
   EXPECT_EQ(why.rfind("/tmp: ", 0), 0u) << why;
+}
+
+// The fuzz target's seeds (tests/fuzz/corpus/fuzz_capture) are small valid captures made here:
+// they load. NAVBENCH_WRITE_CAPTURE_SEEDS=1 writes them again (after a change of the format).
+TEST(CaptureFile, FuzzSeedsLoad) {
+  NavMesh mesh;
+  smallMesh(mesh);
+  std::vector<std::pair<std::string, Capture>> seeds;
+  seeds.emplace_back("path_and_ray.nbcap", capturetest::smallCapture(mesh, 0));
+  Capture varied = capturetest::smallCapture(mesh, 6);
+  varied.queries[2].flags = CAPTURE_STALE;
+  varied.queries[3].flags = CAPTURE_HANDED_IN | CAPTURE_NO_NEAREST;
+  varied.queries[4].flags = CAPTURE_HANDED_IN | CAPTURE_TRUNCATED;
+  seeds.emplace_back("varied.nbcap", varied);
+  Capture ray;
+  ray.queries.push_back(capturetest::smallCapture(mesh, 0).queries[1]);
+  seeds.emplace_back("one_raycast.nbcap", ray);
+  const std::string dir = std::string(NAVBENCH_SOURCE_DIR) + "/tests/fuzz/corpus/fuzz_capture/";
+  std::string why;
+  for (const auto& [name, cap] : seeds) {
+    if (std::getenv("NAVBENCH_WRITE_CAPTURE_SEEDS")) {
+      ASSERT_TRUE(statusSucceeded(saveCaptureFile(mesh, cap, dir + name, &why))) << why;
+    }
+    NavMesh m;
+    Capture c;
+    EXPECT_TRUE(statusSucceeded(loadCaptureFile(dir + name, m, c, &why))) << why;
+    EXPECT_EQ(c.queries.size(), cap.queries.size()) << name;
+  }
 }

@@ -186,4 +186,37 @@ inline bool answersDiffer(const nav::NavMesh& ma, const nav::CapturedQuery& a, c
          (!a.straight.empty() && std::memcmp(a.straight.data(), b.straight.data(), 4 * a.straight.size()) != 0);
 }
 
+/// The default level cut down to its first two tiles (slot order): small captures for byte-by-byte
+/// tests and fuzz seeds. False with `why`.
+inline bool smallMesh(nav::NavMesh& mesh, std::string* why) {
+  if (!loadDefaultMesh(mesh, why)) return false;
+  int kept = 0;
+  for (int i = 0; i < mesh.getMaxTiles(); ++i) {
+    const nav::MeshTile* t = mesh.getTile(i);
+    if (!t->header || kept++ < 2) continue;
+    if (nav::statusFailed(mesh.removeTile(mesh.getTileRef(t), nullptr, nullptr))) return *why = "cannot remove a tile", false;
+  }
+  return kept > 2 || (*why = "the default level has fewer than 3 tiles", false);
+}
+
+/// On smallMesh: query 0 a path across the first tile (a corridor, a straight path, a note
+/// "door 3"), query 1 a raycast the same way, then `more` varied queries.
+inline nav::Capture smallCapture(const nav::NavMesh& mesh, int more = 8) {
+  nav::Capture cap = variedCapture(mesh, more, 3);
+  QuerySpec s;
+  const nav::MeshTile* t = nullptr;
+  for (int i = 0; i < mesh.getMaxTiles() && !t; ++i)
+    if (mesh.getTile(i)->header) t = mesh.getTile(i);
+  for (int k = 0; k < 3; ++k) {
+    s.start[k] = t->header->bmin[k] + 0.25f * (t->header->bmax[k] - t->header->bmin[k]);
+    s.end[k] = t->header->bmin[k] + 0.75f * (t->header->bmax[k] - t->header->bmin[k]);
+  }
+  s.note = "door 3";
+  cap.queries.insert(cap.queries.begin(), makeQuery(mesh, s));
+  s.kind = nav::CAPTURE_RAYCAST;
+  s.note.clear();
+  cap.queries.insert(cap.queries.begin() + 1, makeQuery(mesh, s));
+  return cap;
+}
+
 } // namespace capturetest
