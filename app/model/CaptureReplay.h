@@ -69,7 +69,8 @@ public:
   /// findPath from the game's nearest refs and pathStart / pathEnd; findStraightPath on the game's
   /// corridor to straightEnd; raycast from rayStartRef), with the captured filter, node budget,
   /// maxPath, maxStraight and options. CAPTURE_NO_NEAREST skips the nearest stage (out's nearest
-  /// answers are then the game's). False (out reset) for a stale query or when the query object
+  /// answers are then the game's); a stage whose recorded status is 0 (the game did not call it)
+  /// is skipped too. False (out reset) for a stale query or when the query object
   /// cannot be set up (an allocation failed).
   bool run(const nav::NavMesh& mesh, const nav::CapturedQuery& q, CaptureAnswer& out);
 
