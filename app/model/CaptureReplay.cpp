@@ -126,11 +126,21 @@ std::vector<std::string> CaptureChange::fields() const {
   return f;
 }
 
-CaptureReplayer::CaptureReplayer() : m_query(new nav::NavMeshQuery) {}
+CaptureReplayer::CaptureReplayer() { m_pools.reserve(kCaptureQueryPools); }
 CaptureReplayer::~CaptureReplayer() = default;
 
 bool CaptureReplayer::prepare(const nav::NavMesh& mesh, const nav::CapturedQuery& q) {
-  // init() keeps the pool when the budget is the same: it only clears it.
+  // The pool of this budget; init() keeps a pool of the same size and only clears it.
+  Pool* pool = nullptr;
+  for (Pool& p : m_pools)
+    if (p.maxNodes == q.maxNodes) pool = &p;
+  if (!pool && int(m_pools.size()) < kCaptureQueryPools) {
+    m_pools.push_back(Pool{q.maxNodes, std::make_unique<nav::NavMeshQuery>()});
+    pool = &m_pools.back();
+  }
+  if (!pool) pool = &m_pools.back(); // more budgets than pools: the last one is re-sized
+  pool->maxNodes = q.maxNodes;
+  m_query = pool->query.get();
   if (nav::statusFailed(m_query->init(&mesh, q.maxNodes))) return false;
   growTo(m_path, size_t(std::max(q.maxPath, 1)));
   growTo(m_straightRefs, size_t(std::max(q.maxStraight, 1)));
