@@ -128,6 +128,18 @@ public:
     return add(std::move(d));
   }
 
+  /// The remaining positional arguments (declared last): each appended to *out, in order; at least
+  /// one unless optional() follows. Usage shows "VALUE...".
+  Args& positionals(const char* value, std::vector<std::string>* out, const char* help) {
+    positional(value, nullptr, help);
+    m_decls.back().repeated = true;
+    m_decls.back().set = [out](const std::string& v) {
+      out->push_back(v);
+      return true;
+    };
+    return *this;
+  }
+
   /// The positional declared last may be left out.
   Args& optional() {
     if (!m_decls.empty() && m_decls.back().positional) m_decls.back().required = false;
@@ -222,7 +234,10 @@ public:
   std::string usage() const {
     std::string u = "usage: " + m_program;
     for (const Decl& d : m_decls)
-      if (d.positional) u += d.required ? " " + d.value : " [" + d.value + "]";
+      if (d.positional) {
+        const std::string v = d.value + (d.repeated ? "..." : "");
+        u += d.required ? " " + v : " [" + v + "]";
+      }
     for (const Decl& d : m_decls)
       if (!d.positional && d.required) u += " " + synopsis(d);
     for (const Decl& d : m_decls)
@@ -336,9 +351,13 @@ private:
   }
 
   Decl* positionalAt(size_t k) {
-    for (Decl& d : m_decls)
-      if (d.positional && k-- == 0) return &d;
-    return nullptr;
+    Decl* last = nullptr;
+    for (Decl& d : m_decls) {
+      if (!d.positional) continue;
+      if (k-- == 0) return &d;
+      last = &d;
+    }
+    return last && last->repeated ? last : nullptr; // positionals(): every argument past the others
   }
 
   static std::string expects(const Decl& d) { return d.expects.empty() ? "a value (" + d.value + ")" : d.expects; }

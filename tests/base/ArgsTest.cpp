@@ -117,6 +117,25 @@ TEST(Args, ListsEveryMissingPositional) {
   EXPECT_EQ(args.error(), "needs A.bin, B.bin and C.txt");
 }
 
+TEST(Args, PositionalsTakeEveryRemainingArgumentInOrder) {
+  std::string mesh;
+  std::vector<std::string> files;
+  base::Args args("navbench x");
+  args.positional("MESH.bin", &mesh, "").positionals("FILE", &files, "");
+  const char* three[] = {"x", "m.bin", "a", "--", "-b"};
+  ASSERT_EQ(args.parse(5, three), Outcome::Run) << args.error();
+  EXPECT_EQ(mesh, "m.bin");
+  EXPECT_EQ(files, (std::vector<std::string>{"a", "-b"}));
+  EXPECT_NE(args.usage().find("MESH.bin FILE..."), std::string::npos) << args.usage();
+  files.clear();
+  const char* none[] = {"x", "m.bin"};
+  EXPECT_EQ(args.parse(2, none), Outcome::Error);
+  EXPECT_EQ(args.error(), "needs FILE");
+  args.optional();
+  EXPECT_EQ(args.parse(2, none), Outcome::Run) << args.error();
+  EXPECT_TRUE(files.empty());
+}
+
 TEST(Args, DoubleDashEndsTheOptions) {
   Tool t;
   ASSERT_EQ(t.parse({"-o", "x", "--", "-m.bin", "--help"}), Outcome::Run) << t.args.error();
