@@ -348,8 +348,10 @@ inline void writeRecord(Out& o, const CaptureRecord& r, int flags) {
   o.bytes(r.note, size_t(r.noteBytes));
 }
 
-/// The whole file: header, the navmesh as a tile set, the records. Atomic (temporary + rename).
-inline bool writeFile(const char* file, const dtNavMesh& nav, const CaptureRecord* const* records, int count) {
+/// The whole file: header, the navmesh as a tile set, the records (record(i): the i-th record,
+/// oldest first). Atomic (temporary + rename).
+template <class Records>
+bool writeFile(const char* file, const dtNavMesh& nav, const Records& record, int count) {
   if (!file || !*file || count <= 0 || !littleEndian()) return false;
   // The tile set part: RecastDemo's MSET header, then (tile ref, blob size, blob) per tile in slot order.
   const size_t tileHeaderBytes = sizeof(dtTileRef) + 4;
@@ -363,7 +365,7 @@ inline bool writeFile(const char* file, const dtNavMesh& nav, const CaptureRecor
   }
   if (numTiles == 0 || meshBytes > 0xffffffffu) return false;
   for (int i = 0; i < count; ++i)
-    if (recordBytes(*records[i]) > 0xffffffffu) return false;
+    if (recordBytes(*record(i)) > 0xffffffffu) return false;
 
   const size_t nameLen = std::strlen(file);
   char* tmp = static_cast<char*>(std::malloc(nameLen + 7));
@@ -402,7 +404,7 @@ inline bool writeFile(const char* file, const dtNavMesh& nav, const CaptureRecor
     o.bytes(tile->data, size_t(tile->dataSize));
   }
   for (int i = 0; i < count && o.ok; ++i) {
-    const CaptureRecord& r = *records[i];
+    const CaptureRecord& r = *record(i);
     writeRecord(o, r, r.flags | (refsValid(r, nav) ? 0 : CAPTURE_STALE));
   }
   if (std::fclose(o.f) != 0) o.ok = false;
@@ -421,6 +423,13 @@ inline bool writeFile(const char* file, const dtNavMesh& nav, const CaptureRecor
   std::free(tmp);
   return o.ok;
 }
+
+/// The record source of a one-record file.
+struct One {
+  const CaptureRecord& r;
+  explicit One(const CaptureRecord& rec) : r(rec) {}
+  const CaptureRecord* operator()(int) const { return &r; }
+};
 
 /// A capturePath / captureRaycast record with its arrays on the stack.
 struct StackRecord {
@@ -465,8 +474,7 @@ inline bool capturePath(const char* file, dtNavMeshQuery& query, const dtQueryFi
   detail::beginRecord(s.r, CAPTURE_PATH, query, filter, start, end, halfExtents);
   detail::runPath(s.r, query, filter, NAVBENCH_CAPTURE_MAX_PATH, NAVBENCH_CAPTURE_MAX_STRAIGHT, 0);
   detail::setNote(s.r, note, 65535);
-  const CaptureRecord* rec = &s.r;
-  return detail::writeFile(file, *nav, &rec, 1);
+  return detail::writeFile(file, *nav, detail::One(s.r), 1);
 }
 
 /// findNearestPoly on start, then the dtRaycastHit raycast from that ref and start towards end
@@ -479,8 +487,7 @@ inline bool captureRaycast(const char* file, dtNavMeshQuery& query, const dtQuer
   detail::beginRecord(s.r, CAPTURE_RAYCAST, query, filter, start, end, halfExtents);
   detail::runRaycast(s.r, query, filter, NAVBENCH_CAPTURE_MAX_PATH, 0);
   detail::setNote(s.r, note, 65535);
-  const CaptureRecord* rec = &s.r;
-  return detail::writeFile(file, *nav, &rec, 1);
+  return detail::writeFile(file, *nav, detail::One(s.r), 1);
 }
 
 /// A ring of the last N path queries and raycasts with their answers, saved on demand with the
@@ -647,21 +654,18 @@ public:
   /// False (nothing written) when the recorder holds no record or the file cannot be written.
   bool save(const char* file, const dtNavMesh& nav) const {
     if (m_s.count == 0) return false;
-    const CaptureRecord* ptrs[64]; // a ring of more than 64 gets a heap array (at save only)
-    const CaptureRecord** list = ptrs;
-    if (m_s.count > 64) {
-      list = static_cast<const CaptureRecord**>(std::malloc(sizeof(CaptureRecord*) * size_t(m_s.count)));
-      if (!list) return false;
-    }
-    for (int i = 0; i < m_s.count; ++i) list[i] = record(i);
-    const bool ok = detail::writeFile(file, nav, list, m_s.count);
-    if (list != ptrs) std::free(list);
-    return ok;
+    return detail::writeFile(file, nav, InOrder(*this), m_s.count);
   }
 
 private:
   Recorder(const Recorder&) = delete;
   Recorder& operator=(const Recorder&) = delete;
+
+  struct InOrder {
+    const Recorder& rec;
+    explicit InOrder(const Recorder& recorder) : rec(recorder) {}
+    const CaptureRecord* operator()(int i) const { return rec.record(i); }
+  };
 
   CaptureRecord& take() {
     CaptureRecord& r = m_s.slots[m_s.next];
@@ -678,7 +682,7 @@ private:
   void keepNote(CaptureRecord& r, const char* note) {
     char* dst = const_cast<char*>(r.note);
     detail::setNote(r, note, m_s.maxNote);
-    if (r.noteBytes) std::memcpy(dst, note, size_t(r.noteBytes));
+    if (note && r.noteBytes) std::memcpy(dst, note, size_t(r.noteBytes));
     r.note = dst;
   }
   void release() {
