@@ -10,6 +10,9 @@
 #include "nav/NavMesh.h"
 #include "nav/TileSetFile.h"
 #include "tests/support/Process.h"
+#ifdef NAVBENCH_REPLAY_MODEL
+#include "app/model/CaptureReplay.h"
+#endif
 
 #include <gtest/gtest.h>
 
@@ -100,6 +103,21 @@ void checkFile(const capgame::CaptureLog& log, bool navmeshBytes) {
   ASSERT_EQ(cap.queries.size(), log.queries.size());
   for (size_t i = 0; i < log.queries.size(); ++i)
     expectSame(cap.queries[i], log.queries[i], "query " + std::to_string(i));
+
+#ifdef NAVBENCH_REPLAY_MODEL
+  // NavBench's replay (the model `navbench replay` and the viewer share): every query identical,
+  // stale ones not run.
+  const std::vector<navbench::CaptureQueryResult> results = navbench::replayCapture(mesh, cap);
+  ASSERT_EQ(results.size(), cap.queries.size());
+  for (size_t i = 0; i < results.size(); ++i) {
+    const navbench::CaptureOutcome want =
+        cap.queries[i].stale() ? navbench::CaptureOutcome::Stale : navbench::CaptureOutcome::Identical;
+    EXPECT_EQ(int(results[i].outcome), int(want))
+        << "query " << i << " (" << cap.queries[i].note << "): " << navbench::captureOutcomeName(results[i].outcome)
+        << " at " << results[i].difference.field << ": game " << results[i].difference.game << ", ours "
+        << results[i].difference.ours;
+  }
+#endif
 
   std::vector<uint8_t> again;
   ASSERT_TRUE(nav::statusSucceeded(nav::saveCapture(mesh, cap, again, &why))) << why;
