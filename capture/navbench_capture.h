@@ -40,7 +40,8 @@
 // FILES
 //   Written to "<file>.nbtmp" beside the target, closed, then renamed over it (on Windows the old
 //   target is removed first); a failed write removes the temporary and returns false, leaving any
-//   old file as it was. No fsync: a capture is a debugging aid. Little-endian machines only (every
+//   old file as it was. Written through a 1 MiB stdio buffer (allocated by the C library while
+//   the file is open). No fsync: a capture is a debugging aid. Little-endian machines only (every
 //   platform Detour ships on); the calls return false elsewhere. A Detour built with DT_POLYREF64
 //   writes refBytes 8 and every tile and poly ref as 8 bytes (NavBench refuses such files, saying so).
 //
@@ -374,6 +375,7 @@ bool writeFile(const char* file, const dtNavMesh& nav, const Records& record, in
   std::memcpy(tmp + nameLen, ".nbtmp", 7);
   Out o;
   o.f = std::fopen(tmp, "wb");
+  if (o.f) std::setvbuf(o.f, 0, _IOFBF, 1 << 20); // ~10 writes for a 10 MB world instead of ~1,300
   o.ok = o.f != 0;
   if (!o.ok) {
     std::free(tmp);

@@ -2,8 +2,9 @@
 // generated world (BenchWorld.h; the 2 km world has 11,025 tiles), side by side with the reference
 // operation: RecastDemo-style saving of the same dtNavMesh's tiles to a tile-set file with fwrite
 // (what a game that dumps its navmesh for RecastDemo does today). Issue 32's goal: a capture in
-// under 100 ms on the 2 km world. Both write into the build folder; times are wall times (the
-// write is the work), best of the repetitions, and the ratio capture / save is printed.
+// under 100 ms on the 2 km world. Both write into the build folder. Reported: wall time (the goal's;
+// on a busy machine it mostly measures waiting) and CPU time, best of the repetitions, and the
+// ratios capture / save.
 // Usage:
 //   capture_bench [--world-size M] [--smoke] [google benchmark flags]
 //   default: the 2 km world (baked once and kept beside the binary, shared with check_bench);
@@ -154,9 +155,11 @@ int main(int argc, char** argv) {
   benchutil::BestTimeReporter rep(true);
   benchutil::runBenchmarks(args, rep);
   const double cap = rep.times["CapturePath"], ref = rep.times["SaveTileSetFwrite"];
-  if (cap > 0 && ref > 0)
-    std::printf("\nbest wall time: capture %.2f ms, RecastDemo-style save %.2f ms, ratio %.2f (goal: capture < 100 ms)\n",
-                cap, ref, cap / ref);
+  const double capCpu = rep.cpuTimes["CapturePath"], refCpu = rep.cpuTimes["SaveTileSetFwrite"];
+  if (cap > 0 && ref > 0 && capCpu > 0 && refCpu > 0)
+    std::printf("\nbest of the repetitions: capture %.2f ms wall / %.2f ms CPU, RecastDemo-style save %.2f ms wall / "
+                "%.2f ms CPU; ratio %.2f wall, %.2f CPU (goal: capture < 100 ms)\n",
+                cap, capCpu, ref, refCpu, cap / ref, capCpu / refCpu);
   dtFreeNavMeshQuery(g_query);
   dtFreeNavMesh(g_nav);
   return 0;
