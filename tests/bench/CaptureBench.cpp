@@ -11,7 +11,7 @@
 //   --smoke: a 64 m world, one short run (the ctest run).
 #include "BenchUtil.h"
 #include "BenchWorld.h"
-#include "GameMesh.h"
+#include "tests/support/DetourTileSet.h"
 #include "navbench_capture.h"
 
 #include "DetourNavMesh.h"
@@ -70,38 +70,10 @@ void BM_CapturePath(benchmark::State& state) {
   std::remove(file.c_str());
 }
 
-/// RecastDemo's way of saving a navmesh (Sample_TileMesh's saveAll): the set header, then each
-/// tile's ref, size and blob, with fwrite. The reference a capture is measured against.
-bool saveTileSetFwrite(const dtNavMesh& nav, const char* path) {
-  std::FILE* fp = std::fopen(path, "wb");
-  if (!fp) return false;
-  struct SetHeader {
-    int magic, version, numTiles;
-    dtNavMeshParams params;
-  } header;
-  header.magic = 'M' << 24 | 'S' << 16 | 'E' << 8 | 'T';
-  header.version = 1;
-  header.numTiles = 0;
-  for (int i = 0; i < nav.getMaxTiles(); ++i) {
-    const dtMeshTile* tile = nav.getTile(i);
-    if (tile && tile->header && tile->dataSize) header.numTiles++;
-  }
-  std::memcpy(&header.params, nav.getParams(), sizeof(dtNavMeshParams));
-  bool ok = std::fwrite(&header, sizeof header, 1, fp) == 1;
-  for (int i = 0; ok && i < nav.getMaxTiles(); ++i) {
-    const dtMeshTile* tile = nav.getTile(i);
-    if (!tile || !tile->header || !tile->dataSize) continue;
-    const dtTileRef ref = nav.getTileRef(tile);
-    ok = std::fwrite(&ref, sizeof ref, 1, fp) == 1 && std::fwrite(&tile->dataSize, 4, 1, fp) == 1 &&
-         std::fwrite(tile->data, size_t(tile->dataSize), 1, fp) == 1;
-  }
-  return std::fclose(fp) == 0 && ok;
-}
-
 void BM_SaveTileSetFwrite(benchmark::State& state) {
   const std::string file = g_dir + "/capture_bench_ref.bin";
   for (auto _ : state) {
-    if (!saveTileSetFwrite(*g_nav, file.c_str())) {
+    if (!navtest::saveDetourTileSet(*g_nav, file.c_str())) { // RecastDemo's saveAll
       state.SkipWithError("saving the tile set failed");
       return;
     }
@@ -133,7 +105,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "capture_bench: %s\n", why.c_str());
     return 1;
   }
-  g_nav = capgame::loadTileSet(bin.c_str());
+  g_nav = navtest::loadDetourTileSet(bin.c_str());
   g_query = dtAllocNavMeshQuery();
   if (!g_nav || !g_query || dtStatusFailed(g_query->init(g_nav, 2048))) {
     std::fprintf(stderr, "capture_bench: %s: Detour cannot load it\n", bin.c_str());

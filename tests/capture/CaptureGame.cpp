@@ -4,7 +4,7 @@
 // dtNavMesh and captures queries. The answers it logs come from its own Detour calls, made apart
 // from the header's, following docs/formats.md's stage table.
 #include "CaptureGame.h"
-#include "GameMesh.h"
+#include "tests/support/DetourTileSet.h"
 #include "navbench_capture.h"
 
 #include "DetourAlloc.h"
@@ -160,7 +160,7 @@ void count(const Answer& a, SessionStats& st) {
 const int kBudgets[5] = {2048, 512, 64, 32, 8};
 
 std::string openMesh(const std::string& meshPath, Owned& o) {
-  o.nav = loadTileSet(meshPath.c_str());
+  o.nav = navtest::loadDetourTileSet(meshPath.c_str());
   if (!o.nav) return meshPath + ": the game cannot load it into a dtNavMesh";
   for (int i = 0; i < 5; ++i) {
     o.queries[i] = dtAllocNavMeshQuery();

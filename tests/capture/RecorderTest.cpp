@@ -2,7 +2,7 @@
 // Detour only, plus the test's allocation counter): the ring keeps the last N in order, recording
 // allocates nothing, refs made invalid by a removed tile mark their records stale, an empty
 // recorder and an unwritable path write nothing and leave no temporary file.
-#include "GameMesh.h"
+#include "tests/support/DetourTileSet.h"
 #include "navbench_capture.h"
 
 #include "DetourNavMesh.h"
@@ -30,7 +30,7 @@ struct Level {
   dtNavMesh* nav = nullptr;
   dtNavMeshQuery* query = nullptr;
   Level() {
-    nav = capgame::loadTileSet((std::string(NAVBENCH_SOURCE_DIR) + "/assets/levels/default.bin").c_str());
+    nav = navtest::loadDetourTileSet((std::string(NAVBENCH_SOURCE_DIR) + "/assets/levels/default.bin").c_str());
     query = dtAllocNavMeshQuery();
     if (nav && query) query->init(nav, 2048);
   }
