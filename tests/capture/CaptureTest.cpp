@@ -15,6 +15,7 @@
 #endif
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <sys/stat.h>
 
@@ -170,17 +171,28 @@ TEST_P(CaptureGameTest, FilesHoldWhatTheGamesDetourAnswered) {
   logs.push_back(rec);
 
 #ifdef NAVBENCH_REPLAY
-  // navbench replay on every file the game wrote: all identical (stale records are not run).
+  // navbench replay on every file the game wrote: exit 0, every query identical, the stale ones
+  // listed and not run (its JSON report's summary against the game's log).
+  const std::string json = dir + "/replay.json";
   std::string cmd = std::string(testproc::navbenchExe()) + " replay";
   for (const capgame::CaptureLog& log : logs) cmd += " '" + log.file + "'";
+  cmd += " --json '" + json + "'";
   std::string out;
   EXPECT_EQ(testproc::runCommand(cmd, &out), 0) << out;
-  size_t identical = 0;
-  for (size_t p = out.find("identical"); p != std::string::npos; p = out.find("identical", p + 1)) ++identical;
-  size_t runnable = 0;
+  int queries = 0, stale = 0;
   for (const capgame::CaptureLog& log : logs)
-    for (const capgame::Answer& a : log.queries) runnable += (a.flags & 1) ? 0 : 1;
-  EXPECT_GE(identical, runnable) << out;
+    for (const capgame::Answer& a : log.queries) {
+      ++queries;
+      stale += (a.flags & 1) ? 1 : 0;
+    }
+  const nlohmann::json report = nlohmann::json::parse(testproc::readFile(json), nullptr, false);
+  ASSERT_TRUE(report.is_object()) << out;
+  const nlohmann::json& sum = report["summary"];
+  EXPECT_EQ(sum.value("queries", -1), queries) << out;
+  EXPECT_EQ(sum.value("identical", -1), queries - stale) << out;
+  EXPECT_EQ(sum.value("stale", -1), stale) << out;
+  EXPECT_EQ(sum.value("differs", -1), 0) << out;
+  std::remove(json.c_str());
 #endif
 
   if (!HasFailure()) {
