@@ -152,6 +152,8 @@ TEST_P(CaptureGameTest, FilesHoldWhatTheGamesDetourAnswered) {
   capgame::SessionStats stats;
   const std::string err = capgame::runCaptureSession(mesh, dir, "q", logs, stats);
   ASSERT_EQ(err, "");
+  std::printf("%s: %zu files; paths partial %d, out of nodes %d; no nearest %d; raycast hits %d\n", level.c_str(),
+              logs.size(), stats.partial, stats.outOfNodes, stats.noNearest, stats.raycastHits);
   // The session reaches the cases the format exists for.
   EXPECT_GT(stats.partial, 0);
   EXPECT_GT(stats.outOfNodes, 0);
@@ -162,6 +164,8 @@ TEST_P(CaptureGameTest, FilesHoldWhatTheGamesDetourAnswered) {
   capgame::CaptureLog rec;
   capgame::SessionStats recStats;
   ASSERT_EQ(capgame::runRecorderSession(mesh, dir, "r", rec, recStats), "");
+  std::printf("%s recorder: %zu records kept of 17; stale %d, handed in %d, truncated %d\n", level.c_str(),
+              rec.queries.size(), recStats.stale, recStats.handedIn, recStats.truncated);
   EXPECT_EQ(rec.queries.size(), 12u);
   EXPECT_GT(recStats.stale, 0);
   EXPECT_LT(recStats.stale, 12);
