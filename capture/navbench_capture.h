@@ -37,9 +37,18 @@
 //   maxPath and maxStraight are NAVBENCH_CAPTURE_MAX_PATH / _MAX_STRAIGHT (256 each; define them
 //   before the include to change them; capturePath keeps its buffers on the stack).
 //
+// RECORDER
+//   A ring of the last N queries (init's capacity), each slot with room for maxPath corridor refs,
+//   maxStraight corners and maxNote note bytes, all allocated once. recordPath / recordRaycast run
+//   Detour with the slot's sizes and return the record (the game may use its answers); addPath /
+//   addRaycast keep what the game's own calls returned (PathAnswers / RaycastAnswers: pointers to
+//   the game's inputs and buffers; flagged handed in, "no nearest" without findNearestPoly answers,
+//   truncated when longer than the slot). save() writes the navmesh as it is then and the records
+//   oldest first; records whose polys are gone (tile rebuilt or removed) are flagged stale.
+//
 // FILES
-//   Written to "<file>.nbtmp" beside the target, closed, then renamed over it (on Windows the old
-//   target is removed first); a failed write removes the temporary and returns false, leaving any
+//   Written to "<file>.nbtmp" beside the target, closed, then renamed over it (on Windows, where
+//   rename does not replace a file, the old target is removed just before); a failed write removes the temporary and returns false, leaving any
 //   old file as it was. Written through a 1 MiB stdio buffer (allocated by the C library while
 //   the file is open). No fsync: a capture is a debugging aid. Little-endian machines only (every
 //   platform Detour ships on); the calls return false elsewhere. A Detour built with DT_POLYREF64
