@@ -30,7 +30,8 @@ inline void addRunFlags(std::vector<char*>& args, bool smoke) {
 class BestTimeReporter : public benchmark::ConsoleReporter {
 public:
   explicit BestTimeReporter(bool manualTime = false) : m_manual(manualTime) {}
-  std::map<std::string, double> times; ///< benchmark name -> best time
+  std::map<std::string, double> times;    ///< benchmark name -> best time
+  std::map<std::string, double> cpuTimes; ///< benchmark name -> best CPU time (whatever manualTime says)
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& r : runs) {
       if (r.run_type != Run::RT_Iteration) continue;
@@ -38,6 +39,8 @@ public:
       const std::string name = r.run_name.function_name;
       auto it = times.find(name);
       if (it == times.end() || t < it->second) times[name] = t;
+      auto c = cpuTimes.find(name);
+      if (c == cpuTimes.end() || r.GetAdjustedCPUTime() < c->second) cpuTimes[name] = r.GetAdjustedCPUTime();
     }
     ConsoleReporter::ReportRuns(runs);
   }

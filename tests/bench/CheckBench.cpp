@@ -1,10 +1,8 @@
 // CheckBench.cpp: `navbench check`'s checks (nav/check/NavCheck.h) on a generated world (issue 27,
 // "Speed": the 2 km world checks with 2000 pairs in under 15 s on 2 cores, memory bounded).
 //
-// The world is app/cli/WorldGen's (seed 1), baked with the settings `navbench worldgen --level`
-// writes (tiled, cell 0.3 m, cell height 0.2 m, tile 64 cells; as `navbench worldgen` + `navbench
-// bake` would); the tile set is kept beside the binary and reused (check_world_<size>_1.bin). All checks but surface (it needs the level's triangles, ~2.3 M at
-// 2 km) run with the default filter. Counters per run:
+// The world is BenchWorld.h's (app/cli/WorldGen, seed 1, baked once and kept beside the binary).
+// All checks but surface (it needs the level's triangles, ~2.3 M at 2 km) run with the default filter. Counters per run:
 //   polys, islands, pairs_run, pairs_skipped, detours and budget (findings), wall_s (the run's wall time), peak_mb (the
 //   process's peak RSS during the run: the high-water mark is reset before it), check_mb (that
 //   peak minus the RSS before the run: what the check itself held at most).
@@ -12,10 +10,9 @@
 //   check_bench [--world-size M] [--pairs N] [--threads T] [--smoke] [google benchmark flags]
 //   default: a 500 m world, 2000 pairs, all cores; --world-size 2000 for the issue's world;
 //   --smoke: a 64 m world, 100 pairs, one short run (the ctest run).
-#include "app/cli/WorldGen.h"
+#include "BenchWorld.h"
 #include "nav/NavMesh.h"
 #include "nav/TileSetFile.h"
-#include "nav/bake/StreamBake.h"
 #include "nav/check/NavCheck.h"
 
 #include <benchmark/benchmark.h>
@@ -58,32 +55,10 @@ bool resetPeakRss() {
   return bool(f.flush());
 }
 
-/// The world's tile set, baked once and kept beside the binary.
+/// The world's tile set, baked once and kept beside the binary (BenchWorld.h).
 bool loadWorld(int size, nav::NavMesh& mesh, std::string& why) {
-  const std::string bin = std::string(NAVBENCH_CHECK_BENCH_DIR) + "/check_world_" + std::to_string(size) + "_1.bin";
-  if (access(bin.c_str(), R_OK) != 0) {
-    const std::string obj = std::string(NAVBENCH_CHECK_BENCH_DIR) + "/check_world_" + std::to_string(size) + "_1.obj";
-    navbench::worldgen::WorldParams wp;
-    wp.size = float(size);
-    wp.seed = 1;
-    std::fprintf(stderr, "check_bench: generating and baking the %d m world (once) ...\n", size);
-    if (!navbench::worldgen::writeWorldObj(wp, obj, nullptr, &why)) return false;
-    nav::bake::FileBakeInput input;
-    nav::bake::BakeSettings settings;
-    bool ok = nav::bake::loadFileBakeInput(obj, &input, &settings, &why);
-    settings.cellSize = 0.3f;
-    settings.cellHeight = 0.2f;
-    settings.tiled = true;
-    settings.tileSize = 64;
-    if (ok) {
-      nav::bake::BakeReport report;
-      ok = nav::bake::bakeFileToTileSet(input, settings, bin, nav::bake::BakeOptions(), &report);
-      if (!ok) why = report.error;
-    }
-    std::remove(obj.c_str());
-    if (!ok) return false;
-  }
-  return nav::statusSucceeded(nav::loadTileSetFile(bin, mesh, &why));
+  const std::string bin = benchutil::bakedWorld(size, NAVBENCH_CHECK_BENCH_DIR, why);
+  return !bin.empty() && nav::statusSucceeded(nav::loadTileSetFile(bin, mesh, &why));
 }
 
 void BM_CheckWorld(benchmark::State& state) {

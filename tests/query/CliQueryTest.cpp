@@ -4,6 +4,7 @@
 // Detour's dtNavMesh, so the CLI also proves it reads what RecastDemo writes.
 #include "DualMesh.h"
 #include "RefSmoothPath.h"
+#include "tests/support/DetourTileSet.h"
 #include "tests/support/Process.h"
 
 #include <nlohmann/json.hpp>
@@ -28,36 +29,6 @@ namespace {
 const char* const EXE = testproc::navbenchExe();
 
 std::string tempPath(const std::string& name) { return testproc::tempPath("navbench_query_", name); }
-
-// RecastDemo's Sample_TileMesh::saveAll layout, from Detour's own mesh.
-void writeMset(const dtNavMesh* nav, const std::string& path) {
-  struct SetHeader {
-    int magic, version, numTiles;
-    dtNavMeshParams params;
-  } header;
-  header.magic = 'M' << 24 | 'S' << 16 | 'E' << 8 | 'T';
-  header.version = 1;
-  header.numTiles = 0;
-  for (int i = 0; i < nav->getMaxTiles(); ++i) {
-    const dtMeshTile* t = nav->getTile(i);
-    if (t && t->header && t->dataSize) ++header.numTiles;
-  }
-  header.params = *nav->getParams();
-  FILE* f = std::fopen(path.c_str(), "wb");
-  ASSERT_NE(f, nullptr);
-  std::fwrite(&header, sizeof(header), 1, f);
-  for (int i = 0; i < nav->getMaxTiles(); ++i) {
-    const dtMeshTile* t = nav->getTile(i);
-    if (!t || !t->header || !t->dataSize) continue;
-    const struct {
-      dtTileRef ref;
-      int size;
-    } th{nav->getTileRef(t), t->dataSize};
-    std::fwrite(&th, sizeof(th), 1, f);
-    std::fwrite(t->data, size_t(t->dataSize), 1, f);
-  }
-  std::fclose(f);
-}
 
 struct Case {
   bool rc;
@@ -104,7 +75,7 @@ void checkCaseFile(const char* casesFile, bool tiled) {
   ASSERT_NE(m, nullptr) << why;
   const std::string bin = tempPath(std::string(casesFile) + ".bin");
   const std::string json = tempPath(std::string(casesFile) + ".jsonl");
-  writeMset(m->dt, bin);
+  ASSERT_TRUE(navtest::saveDetourTileSet(*m->dt, bin.c_str())); // RecastDemo's saveAll
   std::string out;
   ASSERT_EQ(run(std::string(EXE) + " query " + bin + " " + cases + " --json " + json + " --repeat 2", &out), 0) << out;
   EXPECT_NE(out.find("findNearestPoly"), std::string::npos) << out;
@@ -197,7 +168,7 @@ TEST(CliQuery, BadInputIsReportedWithFileAndLine) {
   const DualMesh* m = loadDual(defaultLevel(), false, false, &why);
   ASSERT_NE(m, nullptr) << why;
   const std::string bin = tempPath("bad.bin");
-  writeMset(m->dt, bin);
+  ASSERT_TRUE(navtest::saveDetourTileSet(*m->dt, bin.c_str())); // RecastDemo's saveAll
   const std::string cases = tempPath("bad.txt");
   {
     std::ofstream o(cases);
@@ -229,7 +200,7 @@ TEST(CliQuery, OptimalAddsExactPathsNoLongerThanStraight) {
   const DualMesh* m = loadDual(defaultLevel(), true, false, &why);
   ASSERT_NE(m, nullptr) << why;
   const std::string bin = tempPath("opt.bin");
-  writeMset(m->dt, bin);
+  ASSERT_TRUE(navtest::saveDetourTileSet(*m->dt, bin.c_str())); // RecastDemo's saveAll
   const std::string cases = tempPath("opt.txt");
   {
     std::ofstream o(cases);
