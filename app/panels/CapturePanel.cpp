@@ -61,7 +61,11 @@ void showQuery(Document& doc, Log& log, bool frame) {
   doc.nav.setMaxNodes(q->maxNodes);
   std::copy(q->halfExtents, q->halfExtents + 3, doc.nav.extents);
   doc.filterChanged();
-  nlohmann::json st = {{"start", base::exactVec3(q->start)}, {"end", base::exactVec3(q->end)}};
+  // The points the game's findPath (raycast) got: its nearest points of start and end, so the
+  // tester's path runs from where the game's did.
+  const float* from = ray ? q->rayStart : q->pathStart;
+  const float* to = ray ? q->rayEnd : q->pathEnd;
+  nlohmann::json st = {{"start", base::exactVec3(from)}, {"end", base::exactVec3(to)}};
   if (straight) { // Detour's straight path options: area crossings (1) win over all crossings (2)
     const int crossing = (q->straightOptions & 1) ? 1 : (q->straightOptions & 2) ? 2 : 0;
     st["options"] = {{"crossing", crossing}};
@@ -72,7 +76,7 @@ void showQuery(Document& doc, Log& log, bool frame) {
     return;
   }
   if (frame) {
-    const glm::vec3 a(q->start[0], q->start[1], q->start[2]), b(q->end[0], q->end[1], q->end[2]), pad(3.0f);
+    const glm::vec3 a(from[0], from[1], from[2]), b(to[0], to[1], to[2]), pad(3.0f);
     const ImVec2 ds = ImGui::GetIO().DisplaySize;
     doc.camera.frame(glm::min(a, b) - pad, glm::max(a, b) + pad, ds.y > 0 ? ds.x / ds.y : 1.0f, glm::vec2(-0.5f, -0.62f),
                      glm::vec2(0.2f, 0.86f)); // left of the panel, above the log
@@ -151,7 +155,7 @@ void drawTable(Document& doc, bool& show) {
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow))) next = s.rowFrom(+1);
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow))) next = s.rowFrom(-1);
   }
-  if (next >= 0 && s.select(next)) show = true;
+  if (next >= 0 && s.select(next, false)) show = true; // (shown below, this frame)
 }
 
 void drawPanel(PanelContext& c, bool& shown, bool& frameCamera) {
@@ -163,8 +167,8 @@ void drawPanel(PanelContext& c, bool& shown, bool& frameCamera) {
   if (s.takeShowRequest()) showQuery(doc, c.log, frameCamera);
   if (!shown) return;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
-  // The right column (over the View panel), as the Test cases panel: shown queries are framed left of it.
-  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - 490, vp->Pos.y + 30), ImGuiCond_FirstUseEver);
+  // The right column under the stats overlay (over the View panel): shown queries are framed left of it.
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - 490, vp->Pos.y + 112), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(480, std::min(420.0f, vp->Size.y * 0.6f)), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowBgAlpha(1.0f);
   if (!ImGui::Begin("Captured queries", &shown)) {
@@ -192,14 +196,18 @@ void drawPanel(PanelContext& c, bool& shown, bool& frameCamera) {
   if (show) showQuery(doc, c.log, frameCamera);
   const int sel = s.selected();
   const std::string diff = sel >= 0 ? differenceText(s.result(size_t(sel))) : std::string();
-  if (!diff.empty()) ImGui::TextColored(kRed, "query %d, first difference: %s", sel, diff.c_str());
+  if (!diff.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kRed);
+    ImGui::TextWrapped("query %d, first difference: %s", sel, diff.c_str());
+    ImGui::PopStyleColor();
+  }
   else if (sel >= 0 && s.result(size_t(sel)) && s.result(size_t(sel))->outcome == CaptureOutcome::Identical)
     ImGui::TextColored(kGreen, "query %d: NavBench's answer is the game's, bit for bit", sel);
   else if (const nav::CapturedQuery* q = s.selectedQuery(); q && q->stale())
     ImGui::TextColored(kAmber, "query %d is stale: not replayed", sel);
-  ImGui::TextColored(kGameText, "cyan, raised: the game's answer");
+  ImGui::TextColored(kGameText, "yellow, raised: the game's answer");
   ImGui::SameLine();
-  ImGui::TextDisabled("  dark, lower: NavBench's (the tester)");
+  ImGui::TextDisabled(" dark, lower: NavBench's");
   ImGui::End();
 }
 
@@ -221,7 +229,7 @@ void drawCaptureOverlay(render::DebugDraw& dd, const CaptureSession& capture) {
   const size_t n = p.size() / 3;
   for (size_t i = 0; i < n; ++i) {
     const glm::vec3 v(p[i * 3], p[i * 3 + 1], p[i * 3 + 2]);
-    if (i > 0) dd.line(glm::vec3(p[i * 3 - 3], p[i * 3 - 2], p[i * 3 - 1]) + up, v + up, kGame, 3.0f);
+    if (i > 0) dd.line(glm::vec3(p[i * 3 - 3], p[i * 3 - 2], p[i * 3 - 1]) + up, v + up, kGame, 2.0f); // (thinner than NavBench's: it shows round it)
     dd.point(v + up, kGame, 8.0f);
     dd.line(v, v + up, kGame, 1.0f);
   }

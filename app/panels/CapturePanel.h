@@ -16,12 +16,12 @@ namespace navbench {
 
 class CaptureSession;
 
-/// The game's answer to the selected query, raised above NavBench's: its straight path (cyan line
-/// with corner dots), or its raycast (cyan segment to the hit, a cross at the hit). Drawn by the
+/// The game's answer to the selected query, raised above NavBench's: its straight path (yellow
+/// line with corner dots), or its raycast (yellow segment to the hit, a cross at the hit). Drawn by the
 /// 3D view each frame while a capture is open.
 void drawCaptureOverlay(render::DebugDraw& dd, const CaptureSession& capture);
 
 /// The colour of the game's answer in the 3D view (RGBA bytes, render::rgba's order).
-constexpr unsigned char kCaptureGameColour[4] = {40, 200, 255, 255};
+constexpr unsigned char kCaptureGameColour[4] = {255, 225, 30, 255};
 
 } // namespace navbench

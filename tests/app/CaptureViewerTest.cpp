@@ -105,12 +105,12 @@ TEST(CaptureViewer, OpensHeadlessWithTheGamesPathAndNavBenchsEqual) {
   EXPECT_EQ(floats(sel["game"]["straight"]), f.cap.queries[0].straight);
   EXPECT_NE(r.output.find("3 queries replayed: 3 ok, 0 MISMATCH, 0 stale"), std::string::npos) << r.output;
 
-  // ... shown in Pathfind Straight at the captured points, with the captured filter and budget:
+  // ... shown in Pathfind Straight from the points the game's findPath got, with the captured filter and budget:
   // the tester's own path on the open navmesh is the game's too.
   EXPECT_EQ(r.state["activeTool"], "Pathfind Straight");
   const json& t = r.state["toolState"];
-  EXPECT_EQ(floats(t["start"]), std::vector<float>(f.cap.queries[0].start, f.cap.queries[0].start + 3));
-  EXPECT_EQ(floats(t["end"]), std::vector<float>(f.cap.queries[0].end, f.cap.queries[0].end + 3));
+  EXPECT_EQ(floats(t["start"]), std::vector<float>(f.cap.queries[0].pathStart, f.cap.queries[0].pathStart + 3));
+  EXPECT_EQ(floats(t["end"]), std::vector<float>(f.cap.queries[0].pathEnd, f.cap.queries[0].pathEnd + 3));
   EXPECT_EQ(t["corridor"], sel["game"]["corridor"]);
   EXPECT_EQ(floats(t["straight"]), f.cap.queries[0].straight);
   const json& s = r.state["scenario"];
@@ -187,7 +187,7 @@ TEST(CaptureViewer, OtherToolsWorkOnTheCapturedNavmesh) {
   const AppRun st = runApp(dir, q(file) + " --tool 'A* Stepper'", "stepper");
   ASSERT_EQ(st.exitCode, 0) << st.output;
   EXPECT_EQ(st.state["activeTool"], "A* Stepper");
-  EXPECT_EQ(floats(st.state["toolState"]["start"]), std::vector<float>(f.cap.queries[0].start, f.cap.queries[0].start + 3));
+  EXPECT_EQ(floats(st.state["toolState"]["start"]), std::vector<float>(f.cap.queries[0].pathStart, f.cap.queries[0].pathStart + 3));
   EXPECT_EQ(st.state["scenario"]["filter"]["maxNodes"], 2048);
   // The shortest path beside the captured query's.
   const AppRun sp = runApp(dir, q(file) + " --shortest", "shortest");
