@@ -70,7 +70,7 @@ TEST(Cli, SubcommandsHaveGeneratedHelpAndRefuseUnknownOptions) {
   auto only = [](const std::string& args, const char* redirect) {
     return navbench::test::runCommand("('" + std::string(NAVBENCH_EXE) + "' " + args + " " + redirect + ")");
   };
-  for (const char* sub : {"bake", "crowd", "diff", "obstacles", "quality", "query", "worldgen"}) {
+  for (const char* sub : {"bake", "crowd", "diff", "obstacles", "quality", "query", "replay", "worldgen"}) {
     Result r = only(std::string(sub) + " --help", "2>/dev/null");
     EXPECT_EQ(r.exitCode, 0) << sub << r.output;
     EXPECT_EQ(r.output.rfind(std::string("usage: navbench ") + sub + " ", 0), 0u) << r.output;
