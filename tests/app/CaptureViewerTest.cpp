@@ -1,14 +1,14 @@
 // CaptureViewerTest.cpp: path captures (.nbcap) in the viewer, through the real binary headless.
 // The captures are made here: queries on the committed default.bin answered by NavBench's own nav
-// (tests/support/OurCapture.h) and written with nav::saveCaptureFile, so the game's answers are
-// known to be NavBench's. Checked: the capture opens (command line, drop), --dump-state holds the
+// and written with nav::saveCaptureFile, so the game's answers are
+// known to be NavBench's (tests/support/DefaultLevelCapture.h). Checked: the capture opens (command line, drop), --dump-state holds the
 // game's path and NavBench's and they are equal, the tester shows the query with the captured filter
 // and node budget; a planted difference shows MISMATCH; bad captures change nothing and exit 2 at
 // start-up; a viewer without a display exits with the error on a file it cannot open; scenarios
 // and F12 screenshots reopen the capture with its selected query.
 // (The session's own logic without a binary: tests/model/CaptureSessionTest.cpp.)
 #include "ViewerRun.h"
-#include "tests/support/OurCapture.h"
+#include "tests/support/DefaultLevelCapture.h"
 
 #include "nav/TileSetFile.h"
 
@@ -45,16 +45,6 @@ std::string readText(const std::string& path) {
   return ss.str();
 }
 
-/// Hall A -> room D, the same with 8 nodes and only walkable flags (partial), a ray into a wall.
-nav::Capture defaultCapture(const nav::NavMesh& mesh) {
-  const float a[3] = {2, 0, 2}, d[3] = {55, 0, 45}, rs[3] = {4, 0, 24}, re[3] = {30, 0, 10};
-  nav::Capture cap;
-  cap.queries.push_back(navbench::test::ourPathQuery(mesh, a, d, 2048, "hall A to room D"));
-  cap.queries.push_back(navbench::test::ourPathQuery(mesh, a, d, 8, "tiny node budget", 0x0001, 0x0010));
-  cap.queries.push_back(navbench::test::ourRaycastQuery(mesh, rs, re, "into the ramp room wall"));
-  return cap;
-}
-
 /// Writes `cap` with the default navmesh to dir/name.
 std::string writeCapture(const TempDir& dir, const std::string& name, const nav::NavMesh& mesh, const nav::Capture& cap) {
   const std::string path = dir.file(name);
@@ -71,7 +61,7 @@ struct Fixture {
     std::string why;
     ok = !nav::statusFailed(nav::loadTileSetFile(kMesh, mesh, &why));
     EXPECT_TRUE(ok) << why;
-    if (ok) cap = defaultCapture(mesh);
+    if (ok) cap = capturetest::defaultLevelCapture(mesh);
   }
 };
 
@@ -119,6 +109,29 @@ TEST(CaptureViewer, OpensHeadlessWithTheGamesPathAndNavBenchsEqual) {
   EXPECT_EQ(s["filter"]["maxNodes"], 2048);
   EXPECT_EQ(s["filter"]["includeFlags"], 0xffff);
   EXPECT_EQ(s["filter"]["excludeFlags"], 0);
+}
+
+TEST(CaptureViewer, AClickedRowIsShownWithItsFilterAndNodeBudget) {
+  Fixture f;
+  ASSERT_TRUE(f.ok);
+  TempDir dir;
+  const std::string file = writeCapture(dir, "rows.nbcap", f.mesh, f.cap);
+  // The second row of the panel (its first-use place at 1280x720: rows 17 px apart from y 222).
+  const AppRun r = runApp(dir, q(file) + " --click 850,239", "row1");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  ASSERT_EQ(r.state["capture"]["selected"], 1) << "the click missed the row\n" << r.output;
+  const nav::CapturedQuery& c = f.cap.queries[1];
+  const json& filter = r.state["scenario"]["filter"];
+  EXPECT_EQ(filter["includeFlags"], c.includeFlags);
+  EXPECT_EQ(filter["excludeFlags"], c.excludeFlags);
+  EXPECT_EQ(filter["maxNodes"], 8);
+  ASSERT_EQ(filter["areas"].size(), 1u) << filter.dump();
+  EXPECT_EQ(filter["areas"][0]["area"], 1);
+  EXPECT_EQ(filter["areas"][0]["cost"], 10.0);
+  // The tester's search with that budget stops where the game's did.
+  EXPECT_EQ(r.state["toolState"]["corridor"], r.state["capture"]["selectedQuery"]["game"]["corridor"]);
+  EXPECT_EQ(floats(r.state["toolState"]["straight"]), c.straight);
+  EXPECT_TRUE(r.state["capture"]["selectedQuery"]["equal"].get<bool>());
 }
 
 TEST(CaptureViewer, APlantedDifferenceShowsMismatch) {

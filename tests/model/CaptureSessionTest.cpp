@@ -2,11 +2,12 @@
 // window: a capture whose answers NavBench's nav made on the committed default.bin replays ok row
 // by row; a planted difference shows as MISMATCH with its field; stale queries are not run; the
 // replay re-runs only when the navmesh changes; the selection and its show request; the JSON the
-// viewer's --dump-state holds (the game's path and NavBench's).
+// viewer's --dump-state holds (the game's path and NavBench's). The captures are NavBench's own
+// answers recorded as a game records Detour's (tests/support/CaptureMaker.h).
 #include "app/model/CaptureSession.h"
 
 #include "TestCaseTestUtil.h"
-#include "tests/support/OurCapture.h"
+#include "tests/support/DefaultLevelCapture.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -23,19 +24,9 @@ const nav::NavMesh* defaultMesh() {
   return mesh.get();
 }
 
-// Hall A -> room D (29 polys), the same with 8 nodes (out of nodes, partial), a ray into a wall.
-nav::Capture threeQueries(const nav::NavMesh& mesh) {
-  const float a[3] = {2, 0, 2}, d[3] = {55, 0, 45}, rs[3] = {4, 0, 24}, re[3] = {30, 0, 10};
-  nav::Capture cap;
-  cap.queries.push_back(navbench::test::ourPathQuery(mesh, a, d, 2048, "hall A to room D"));
-  cap.queries.push_back(navbench::test::ourPathQuery(mesh, a, d, 8, "tiny node budget"));
-  cap.queries.push_back(navbench::test::ourRaycastQuery(mesh, rs, re, "into the ramp room wall"));
-  return cap;
-}
-
 TEST(CaptureSession, OurOwnAnswersReplayOkRowByRow) {
   ASSERT_TRUE(defaultMesh()) << kMeshPath;
-  nav::Capture cap = threeQueries(*defaultMesh());
+  nav::Capture cap = capturetest::defaultLevelCapture(*defaultMesh());
   ASSERT_EQ(cap.queries[0].path.size(), 29u) << "the committed case's corridor";
   ASSERT_TRUE(nav::statusDetail(cap.queries[1].pathStatus, nav::PARTIAL_RESULT)) << "8 nodes do not reach room D";
   ASSERT_LE(cap.queries[2].t, 1.0f) << "the ray hits the wall";
@@ -80,7 +71,7 @@ TEST(CaptureSession, OurOwnAnswersReplayOkRowByRow) {
 
 TEST(CaptureSession, APlantedDifferenceIsAMismatchNamingTheField) {
   ASSERT_TRUE(defaultMesh()) << kMeshPath;
-  nav::Capture cap = threeQueries(*defaultMesh());
+  nav::Capture cap = capturetest::defaultLevelCapture(*defaultMesh());
   ASSERT_GE(cap.queries[0].straight.size(), 9u);
   cap.queries[0].straight[4] += 0.25f; // the second corner's y: the game "got" another straight path
   cap.queries[2].t *= 0.5f;             // and another hit
@@ -108,7 +99,7 @@ TEST(CaptureSession, APlantedDifferenceIsAMismatchNamingTheField) {
 
 TEST(CaptureSession, StaleQueriesAreNotReplayed) {
   ASSERT_TRUE(defaultMesh()) << kMeshPath;
-  nav::Capture cap = threeQueries(*defaultMesh());
+  nav::Capture cap = capturetest::defaultLevelCapture(*defaultMesh());
   cap.queries[1].flags |= nav::CAPTURE_STALE;
   cap.queries[1].path.assign(3, 0xdeadbeefu); // refs that name nothing now: never looked at
   CaptureSession s;
@@ -128,7 +119,7 @@ TEST(CaptureSession, SelectionAndItsShowRequest) {
   CaptureSession s;
   EXPECT_EQ(s.rowFrom(1), -1) << "no capture, no rows";
   EXPECT_EQ(s.selectedQuery(), nullptr);
-  s.open("sel.nbcap", threeQueries(*defaultMesh()));
+  s.open("sel.nbcap", capturetest::defaultLevelCapture(*defaultMesh()));
   EXPECT_TRUE(s.takeShowRequest());
   EXPECT_FALSE(s.takeShowRequest()) << "taken once";
   EXPECT_EQ(s.rowFrom(+1), 1);
