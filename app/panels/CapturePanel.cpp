@@ -161,7 +161,14 @@ void drawTable(Document& doc, bool& show) {
 void drawPanel(PanelContext& c, bool& shown, bool& frameCamera) {
   Document& doc = c.doc;
   CaptureSession& s = doc.capture;
-  if (!s.isOpen()) return;
+  if (!s.isOpen()) {
+    if (!shown) return;
+    if (ImGui::Begin("Captured queries", &shown))
+      ImGui::TextWrapped("No path capture open: File > Open a .nbcap a game wrote (capture/navbench_capture.h), or drop "
+                         "it on the window.");
+    ImGui::End();
+    return;
+  }
   // Replayed on the navmesh as it is now (again after an in-place edit), before anything is shown.
   if (doc.nav.loaded() && s.stale(doc.nav.contentKey())) replay(doc, c.log);
   if (s.takeShowRequest()) showQuery(doc, c.log, frameCamera);
