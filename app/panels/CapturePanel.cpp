@@ -189,7 +189,7 @@ void drawPanel(PanelContext& c, bool& shown, bool& frameCamera) {
     ImGui::TextColored(bad ? kRed : kGreen, "%d queries: %d ok, %d MISMATCH", int(s.queries().size()),
                        s.count(CaptureOutcome::Identical), bad);
     if (const int stale = s.count(CaptureOutcome::Stale)) {
-      ImGui::SameLine();
+      ImGui::SameLine(0, 0);
       ImGui::TextColored(kAmber, ", %d stale", stale);
     }
   }
