@@ -45,24 +45,24 @@ std::string readText(const std::string& path) {
   return ss.str();
 }
 
-/// Writes `cap` with the default navmesh to dir/name.
-std::string writeCapture(const TempDir& dir, const std::string& name, const nav::NavMesh& mesh, const nav::Capture& cap) {
-  const std::string path = dir.file(name);
-  std::string why;
-  EXPECT_FALSE(nav::statusFailed(nav::saveCaptureFile(mesh, cap, path, &why))) << why;
-  return path;
-}
-
-struct Fixture {
+/// Each test: the default navmesh, its capture (capturetest::defaultLevelCapture) and a scratch folder.
+class CaptureViewer : public ::testing::Test {
+protected:
+  void SetUp() override {
+    std::string why;
+    ASSERT_FALSE(nav::statusFailed(nav::loadTileSetFile(kMesh, mesh, &why))) << why;
+    cap = capturetest::defaultLevelCapture(mesh);
+  }
+  /// Writes `cap` with the default navmesh to dir/name.
+  std::string writeCapture(const std::string& name) {
+    const std::string path = dir.file(name);
+    std::string why;
+    EXPECT_FALSE(nav::statusFailed(nav::saveCaptureFile(mesh, cap, path, &why))) << why;
+    return path;
+  }
   nav::NavMesh mesh;
   nav::Capture cap;
-  bool ok = false;
-  Fixture() {
-    std::string why;
-    ok = !nav::statusFailed(nav::loadTileSetFile(kMesh, mesh, &why));
-    EXPECT_TRUE(ok) << why;
-    if (ok) cap = capturetest::defaultLevelCapture(mesh);
-  }
+  TempDir dir;
 };
 
 std::vector<float> floats(const json& a) {
@@ -71,11 +71,8 @@ std::vector<float> floats(const json& a) {
   return v;
 }
 
-TEST(CaptureViewer, OpensHeadlessWithTheGamesPathAndNavBenchsEqual) {
-  Fixture f;
-  ASSERT_TRUE(f.ok);
-  TempDir dir;
-  const std::string file = writeCapture(dir, "game.nbcap", f.mesh, f.cap);
+TEST_F(CaptureViewer, OpensHeadlessWithTheGamesPathAndNavBenchsEqual) {
+  const std::string file = writeCapture("game.nbcap");
   const AppRun r = runApp(dir, q(file), "open");
   ASSERT_EQ(r.exitCode, 0) << r.output;
   ASSERT_TRUE(r.state.is_object()) << r.output;
@@ -92,17 +89,17 @@ TEST(CaptureViewer, OpensHeadlessWithTheGamesPathAndNavBenchsEqual) {
   EXPECT_TRUE(sel["equal"].get<bool>());
   EXPECT_EQ(sel["game"], sel["ours"]);
   EXPECT_EQ(sel["game"]["corridor"].size(), 29u);
-  EXPECT_EQ(floats(sel["game"]["straight"]), f.cap.queries[0].straight);
+  EXPECT_EQ(floats(sel["game"]["straight"]), cap.queries[0].straight);
   EXPECT_NE(r.output.find("3 queries replayed: 3 ok, 0 MISMATCH, 0 stale"), std::string::npos) << r.output;
 
   // ... shown in Pathfind Straight from the points the game's findPath got, with the captured filter and budget:
   // the tester's own path on the open navmesh is the game's too.
   EXPECT_EQ(r.state["activeTool"], "Pathfind Straight");
   const json& t = r.state["toolState"];
-  EXPECT_EQ(floats(t["start"]), std::vector<float>(f.cap.queries[0].pathStart, f.cap.queries[0].pathStart + 3));
-  EXPECT_EQ(floats(t["end"]), std::vector<float>(f.cap.queries[0].pathEnd, f.cap.queries[0].pathEnd + 3));
+  EXPECT_EQ(floats(t["start"]), std::vector<float>(cap.queries[0].pathStart, cap.queries[0].pathStart + 3));
+  EXPECT_EQ(floats(t["end"]), std::vector<float>(cap.queries[0].pathEnd, cap.queries[0].pathEnd + 3));
   EXPECT_EQ(t["corridor"], sel["game"]["corridor"]);
-  EXPECT_EQ(floats(t["straight"]), f.cap.queries[0].straight);
+  EXPECT_EQ(floats(t["straight"]), cap.queries[0].straight);
   const json& s = r.state["scenario"];
   EXPECT_EQ(s["navmesh"], file);
   EXPECT_EQ(s["capture"]["query"], 0);
@@ -111,16 +108,13 @@ TEST(CaptureViewer, OpensHeadlessWithTheGamesPathAndNavBenchsEqual) {
   EXPECT_EQ(s["filter"]["excludeFlags"], 0);
 }
 
-TEST(CaptureViewer, AClickedRowIsShownWithItsFilterAndNodeBudget) {
-  Fixture f;
-  ASSERT_TRUE(f.ok);
-  TempDir dir;
-  const std::string file = writeCapture(dir, "rows.nbcap", f.mesh, f.cap);
+TEST_F(CaptureViewer, AClickedRowIsShownWithItsFilterAndNodeBudget) {
+  const std::string file = writeCapture("rows.nbcap");
   // The second row of the panel (its first-use place at 1280x720: rows 17 px apart from y 222).
   const AppRun r = runApp(dir, q(file) + " --click 850,239", "row1");
   ASSERT_EQ(r.exitCode, 0) << r.output;
   ASSERT_EQ(r.state["capture"]["selected"], 1) << "the click missed the row\n" << r.output;
-  const nav::CapturedQuery& c = f.cap.queries[1];
+  const nav::CapturedQuery& c = cap.queries[1];
   const json& filter = r.state["scenario"]["filter"];
   EXPECT_EQ(filter["includeFlags"], c.includeFlags);
   EXPECT_EQ(filter["excludeFlags"], c.excludeFlags);
@@ -134,12 +128,9 @@ TEST(CaptureViewer, AClickedRowIsShownWithItsFilterAndNodeBudget) {
   EXPECT_TRUE(r.state["capture"]["selectedQuery"]["equal"].get<bool>());
 }
 
-TEST(CaptureViewer, APlantedDifferenceShowsMismatch) {
-  Fixture f;
-  ASSERT_TRUE(f.ok);
-  f.cap.queries[0].straight[4] += 0.25f; // the game "got" another second corner
-  TempDir dir;
-  const std::string file = writeCapture(dir, "planted.nbcap", f.mesh, f.cap);
+TEST_F(CaptureViewer, APlantedDifferenceShowsMismatch) {
+  cap.queries[0].straight[4] += 0.25f; // the game "got" another second corner
+  const std::string file = writeCapture("planted.nbcap");
   const AppRun r = runApp(dir, q(file), "planted");
   ASSERT_EQ(r.exitCode, 0) << r.output;
   const json& c = r.state["capture"];
@@ -151,11 +142,8 @@ TEST(CaptureViewer, APlantedDifferenceShowsMismatch) {
   EXPECT_NE(r.output.find("capture: query 0: straight"), std::string::npos) << "the log names the difference\n" << r.output;
 }
 
-TEST(CaptureViewer, BadCapturesAreRefusedNamingThem) {
-  Fixture f;
-  ASSERT_TRUE(f.ok);
-  TempDir dir;
-  const std::string good = writeCapture(dir, "good.nbcap", f.mesh, f.cap);
+TEST_F(CaptureViewer, BadCapturesAreRefusedNamingThem) {
+  const std::string good = writeCapture("good.nbcap");
   std::string bytes = readText(good);
   const std::string truncated = dir.write("truncated.nbcap", bytes.substr(0, bytes.size() / 2));
   const std::string garbage = dir.write("garbage.nbcap", "this is not a capture at all");
@@ -178,11 +166,8 @@ TEST(CaptureViewer, BadCapturesAreRefusedNamingThem) {
   EXPECT_NE(d.output.find("(keeping " + good + ")"), std::string::npos) << d.output;
 }
 
-TEST(CaptureViewer, DroppedOnALevelItReplacesTheNavmesh) {
-  Fixture f;
-  ASSERT_TRUE(f.ok);
-  TempDir dir;
-  const std::string file = writeCapture(dir, "drop.nbcap", f.mesh, f.cap);
+TEST_F(CaptureViewer, DroppedOnALevelItReplacesTheNavmesh) {
+  const std::string file = writeCapture("drop.nbcap");
   const AppRun r = runApp(dir, q(NAVBENCH_DEFAULT_LEVEL) + " --drop " + q(file), "drop");
   ASSERT_EQ(r.exitCode, 0) << r.output;
   EXPECT_EQ(r.state["level"], NAVBENCH_DEFAULT_LEVEL) << "the level stays";
@@ -191,16 +176,13 @@ TEST(CaptureViewer, DroppedOnALevelItReplacesTheNavmesh) {
   EXPECT_EQ(r.state["activeTool"], "Pathfind Straight");
 }
 
-TEST(CaptureViewer, OtherToolsWorkOnTheCapturedNavmesh) {
-  Fixture f;
-  ASSERT_TRUE(f.ok);
-  TempDir dir;
-  const std::string file = writeCapture(dir, "tools.nbcap", f.mesh, f.cap);
+TEST_F(CaptureViewer, OtherToolsWorkOnTheCapturedNavmesh) {
+  const std::string file = writeCapture("tools.nbcap");
   // The A* Stepper asked for on the command line: the query is shown there.
   const AppRun st = runApp(dir, q(file) + " --tool 'A* Stepper'", "stepper");
   ASSERT_EQ(st.exitCode, 0) << st.output;
   EXPECT_EQ(st.state["activeTool"], "A* Stepper");
-  EXPECT_EQ(floats(st.state["toolState"]["start"]), std::vector<float>(f.cap.queries[0].pathStart, f.cap.queries[0].pathStart + 3));
+  EXPECT_EQ(floats(st.state["toolState"]["start"]), std::vector<float>(cap.queries[0].pathStart, cap.queries[0].pathStart + 3));
   EXPECT_EQ(st.state["scenario"]["filter"]["maxNodes"], 2048);
   // The shortest path beside the captured query's.
   const AppRun sp = runApp(dir, q(file) + " --shortest", "shortest");
@@ -215,11 +197,8 @@ TEST(CaptureViewer, OtherToolsWorkOnTheCapturedNavmesh) {
   EXPECT_EQ(ck.state["check"]["error"], "");
 }
 
-TEST(CaptureViewer, ScenariosAndScreenshotsReopenTheSelectedQuery) {
-  Fixture f;
-  ASSERT_TRUE(f.ok);
-  TempDir dir;
-  const std::string file = writeCapture(dir, "scn.nbcap", f.mesh, f.cap);
+TEST_F(CaptureViewer, ScenariosAndScreenshotsReopenTheSelectedQuery) {
+  const std::string file = writeCapture("scn.nbcap");
   const std::string s1 = dir.file("s1.json");
   const AppRun a = runApp(dir, q(file) + " --save-scenario " + q(s1), "save");
   ASSERT_EQ(a.exitCode, 0) << a.output;
@@ -264,8 +243,7 @@ navbench::test::CommandResult startInteractive(const std::string& env, const std
                                     " timeout 60 " + q(NAVBENCH_EXE) + " " + q(file));
 }
 
-TEST(CaptureViewer, WithoutADisplayAFileItCannotOpenEndsTheViewer) {
-  TempDir dir;
+TEST_F(CaptureViewer, WithoutADisplayAFileItCannotOpenEndsTheViewer) {
   const std::string garbage = dir.write("garbage.nbcap", "not a capture");
   const std::string badObj = dir.write("bad.obj", "v 1 2\nf 1 2 9\n");
   for (const std::string& file : {dir.file("bogus"), garbage, badObj}) {
