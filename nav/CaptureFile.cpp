@@ -93,6 +93,10 @@ std::string readRecord(const uint8_t* rec, size_t recBytes, CapturedQuery& q) {
   q.excludeFlags = r.get<uint16_t>();
   r.floats(q.areaCost, MAX_AREAS);
   if (!allFinite(q.areaCost, MAX_AREAS)) return "an area cost is not finite";
+  // A negative cost lets a search lower a node's cost around a loop for ever (Detour's would hang
+  // the same way): no game can have recorded an answer with one.
+  for (int a = 0; a < MAX_AREAS; ++a)
+    if (q.areaCost[a] < 0) return fmt("area %lld costs below 0", a);
   q.maxNodes = r.get<int32_t>();
   if (q.maxNodes < 1 || q.maxNodes > 65535) return fmt("maxNodes %lld not in 1..65535", q.maxNodes);
   r.floats(q.start, 3);
@@ -206,6 +210,8 @@ std::string checkWritable(const CapturedQuery& q) {
   if (q.flags & ~kKnownFlags) return fmt("unknown flag bits 0x%02llx", q.flags & ~kKnownFlags);
   if (q.note.size() > 0xffff) return fmt("a %lld-byte note (at most 65535)", (long long)q.note.size());
   if (q.maxNodes < 1 || q.maxNodes > 65535) return fmt("maxNodes %lld not in 1..65535", q.maxNodes);
+  for (int a = 0; a < MAX_AREAS; ++a)
+    if (!(q.areaCost[a] >= 0) || !std::isfinite(q.areaCost[a])) return fmt("area %lld costs below 0 or not finite", a);
   if (!countOk(q.maxPath) || q.path.size() > size_t(q.maxPath))
     return fmt("%lld refs for maxPath %lld", (long long)q.path.size(), q.maxPath);
   if (q.kind == CAPTURE_PATH) {

@@ -1477,6 +1477,13 @@ Status raycastWalk(const NavMesh& mesh, PolyRef curRef, const MeshTile* tile, co
   int n = 0; // Polygons crossed: the path holds the first maxPath, the rest make BUFFER_TOO_SMALL.
   const MeshTile* nextTile = tile;
   const Poly* nextPoly = poly;
+  // A convex polygon meets a line in one interval, so on a well-formed mesh the walk never comes
+  // back to a polygon; a hostile tile (neighbours that point back, polygons that are not convex)
+  // could send it round for ever, as it would Detour's. The next polygon depends on the current one
+  // only, so a repeat is a cycle: Brent's detection (a saved ref, compared once a step) stops it.
+  PolyRef cycleRef = curRef;
+  int cycleLen = 0, cyclePower = 1;
+  bool cycled = false;
 
   for (;;) {
     const int nv = poly->vertCount;
@@ -1584,11 +1591,21 @@ Status raycastWalk(const NavMesh& mesh, PolyRef curRef, const MeshTile* tile, co
     curRef = nextRef;
     tile = nextTile;
     poly = nextPoly;
+    if (__builtin_expect(curRef == cycleRef, 0)) {
+      cycled = true;
+      break;
+    }
+    if (++cycleLen == cyclePower) {
+      cycleRef = curRef;
+      cyclePower *= 2;
+      cycleLen = 0;
+    }
   }
   hit.t = hitT;
   hit.hitEdgeIndex = hitEdge;
   hit.pathCount = n < maxPath ? n : maxPath;
   if (USE_COSTS) hit.pathCost = pathCost;
+  if (cycled) return FAILURE | INVALID_PARAM; // a malformed mesh: the walk went round in a cycle
   return n > maxPath ? Status(SUCCESS | BUFFER_TOO_SMALL) : Status(SUCCESS);
 }
 

@@ -196,7 +196,8 @@ public:
   Status raycast(PolyRef startRef, const float* startPos, const float* endPos, const QueryFilter* filter, float* t,
                  float* hitNormal, PolyRef* path, int* pathCount, int maxPath) const;
   /// The full raycast (Detour's dtRaycastHit API): options RAYCAST_USE_COSTS; prevRef = polygon
-  /// before startRef (for the cost of the first segment).
+  /// before startRef (for the cost of the first segment). FAILURE | INVALID_PARAM when the walk
+  /// comes back to a polygon (only a malformed tile does that; Detour's would not end).
   Status raycast(PolyRef startRef, const float* startPos, const float* endPos, const QueryFilter* filter,
                  int options, RaycastHit* hit, PolyRef prevRef = 0) const;
 

@@ -93,10 +93,16 @@ json sideJson(const nav::CapturedQuery& q, nav::Status pathStatus, nav::Status s
           {"length", base::exactFloat(length)}};
 }
 
-/// "query 3 (path, "door")".
+/// "query 3 (path, "door")". The note is the game's bytes: control characters (a terminal's escape
+/// sequences) are printed as '?'.
 std::string queryName(size_t i, const nav::CapturedQuery& q) {
   std::string s = "query " + std::to_string(i) + " (" + kindName(q);
-  if (!q.note.empty()) s += ", \"" + q.note + "\"";
+  if (!q.note.empty()) {
+    std::string note = q.note;
+    for (char& c : note)
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+    s += ", \"" + note + "\"";
+  }
   return s + ")";
 }
 

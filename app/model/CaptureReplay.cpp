@@ -126,11 +126,21 @@ std::vector<std::string> CaptureChange::fields() const {
   return f;
 }
 
-CaptureReplayer::CaptureReplayer() : m_query(new nav::NavMeshQuery) {}
+CaptureReplayer::CaptureReplayer() { m_pools.reserve(kCaptureQueryPools); }
 CaptureReplayer::~CaptureReplayer() = default;
 
 bool CaptureReplayer::prepare(const nav::NavMesh& mesh, const nav::CapturedQuery& q) {
-  // init() keeps the pool when the budget is the same: it only clears it.
+  // The pool of this budget; init() keeps a pool of the same size and only clears it.
+  Pool* pool = nullptr;
+  for (Pool& p : m_pools)
+    if (p.maxNodes == q.maxNodes) pool = &p;
+  if (!pool && int(m_pools.size()) < kCaptureQueryPools) {
+    m_pools.push_back(Pool{q.maxNodes, std::make_unique<nav::NavMeshQuery>()});
+    pool = &m_pools.back();
+  }
+  if (!pool) pool = &m_pools.back(); // more budgets than pools: the last one is re-sized
+  pool->maxNodes = q.maxNodes;
+  m_query = pool->query.get();
   if (nav::statusFailed(m_query->init(&mesh, q.maxNodes))) return false;
   growTo(m_path, size_t(std::max(q.maxPath, 1)));
   growTo(m_straightRefs, size_t(std::max(q.maxStraight, 1)));
@@ -142,14 +152,17 @@ bool CaptureReplayer::prepare(const nav::NavMesh& mesh, const nav::CapturedQuery
 void CaptureReplayer::runPathFrom(const nav::CapturedQuery& q, nav::PolyRef startRef, nav::PolyRef endRef,
                                   const float* startPos, const float* endPos, bool fresh, CaptureAnswer& out) {
   const nav::QueryFilter filter = captureFilter(q);
+  // A recorded status 0 is a call the game did not make (Detour always sets SUCCESS or FAILURE):
+  // no findPath without nearest polys, no findStraightPath on an empty corridor. Replay skips it
+  // too; from scratch only where the same reason holds.
+  if (q.pathStatus == 0 && (!fresh || !startRef || !endRef)) return;
   int n = 0;
   out.pathStatus = m_query->findPath(startRef, endRef, startPos, endPos, &filter, m_path.data(), &n, q.maxPath);
   out.path.assign(m_path.begin(), m_path.begin() + n);
 
   // The straight stage: stage by stage it pulls the game's corridor (ours when the record kept only a
   // prefix of it) to the game's straightEnd; from scratch, ours to our end point (the closest point
-  // on the last poly of a partial corridor, as the capture does). An empty corridor gets no call
-  // unless the game made one anyway (then its status says so).
+  // on the last poly of a partial corridor, as the capture does).
   const std::vector<nav::PolyRef>& corridor = fresh || (q.flags & nav::CAPTURE_TRUNCATED) ? out.path : q.path;
   float straightEnd[3] = {endPos[0], endPos[1], endPos[2]};
   const float* sEnd = q.straightEnd;
@@ -158,7 +171,7 @@ void CaptureReplayer::runPathFrom(const nav::CapturedQuery& q, nav::PolyRef star
       m_query->closestPointOnPoly(corridor.back(), endPos, straightEnd, nullptr);
     sEnd = straightEnd;
   }
-  if (corridor.empty() && q.straightStatus == 0) return;
+  if (q.straightStatus == 0 && (!fresh || corridor.empty())) return;
   int sn = 0;
   out.straightStatus = m_query->findStraightPath(startPos, sEnd, corridor.data(), int(corridor.size()), m_straight.data(),
                                                  m_straightFlags.data(), m_straightRefs.data(), &sn, q.maxStraight,

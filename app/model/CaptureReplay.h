@@ -56,8 +56,12 @@ struct CaptureDifference {
 /// default dtQueryFilter: no entering costs, Detour's heuristic scale).
 nav::QueryFilter captureFilter(const nav::CapturedQuery& q);
 
-/// Runs captured queries. Owns a NavMeshQuery and scratch buffers: after the first query of a given
-/// node budget and capacities, running more allocates nothing (a new maxNodes re-sizes the pool).
+/// Runs captured queries. Owns NavMeshQuery objects (one per node budget, for up to
+/// kCaptureQueryPools budgets) and scratch buffers: once each budget and capacity has been seen,
+/// running queries allocates nothing (past that many budgets, one pool is re-sized as needed).
+/// Node budgets a CaptureReplayer keeps a pool for (a recorder's queries usually share one or two).
+constexpr int kCaptureQueryPools = 8;
+
 class CaptureReplayer {
 public:
   CaptureReplayer();
@@ -69,7 +73,8 @@ public:
   /// findPath from the game's nearest refs and pathStart / pathEnd; findStraightPath on the game's
   /// corridor to straightEnd; raycast from rayStartRef), with the captured filter, node budget,
   /// maxPath, maxStraight and options. CAPTURE_NO_NEAREST skips the nearest stage (out's nearest
-  /// answers are then the game's). False (out reset) for a stale query or when the query object
+  /// answers are then the game's); a stage whose recorded status is 0 (the game did not call it)
+  /// is skipped too. False (out reset) for a stale query or when the query object
   /// cannot be set up (an allocation failed).
   bool run(const nav::NavMesh& mesh, const nav::CapturedQuery& q, CaptureAnswer& out);
 
@@ -87,7 +92,12 @@ private:
   void runPathFrom(const nav::CapturedQuery& q, nav::PolyRef startRef, nav::PolyRef endRef, const float* startPos,
                    const float* endPos, bool fresh, CaptureAnswer& out);
 
-  std::unique_ptr<nav::NavMeshQuery> m_query;
+  struct Pool {
+    int maxNodes = 0;
+    std::unique_ptr<nav::NavMeshQuery> query;
+  };
+  std::vector<Pool> m_pools;      ///< [at most kCaptureQueryPools]
+  nav::NavMeshQuery* m_query = nullptr; ///< The current query's (set by prepare).
   std::vector<nav::PolyRef> m_path, m_straightRefs;
   std::vector<float> m_straight;
   std::vector<uint8_t> m_straightFlags;

@@ -222,6 +222,7 @@ TEST(CaptureFile, RefusesEveryDocumentedProblemNamingTheFileAndTheQuery) {
   expectRefused(edited([&](auto& b) { b[r + 1] = 0x10; }), "query 0: unknown flag bits 0x10");
   expectRefused(edited([&](auto& b) { put<uint16_t>(b, r + 2, 200); }), "query 0: the 200-byte note runs past the record");
   expectRefused(edited([&](auto& b) { put<float>(b, r + 8 + 4 * 5, inf); }), "query 0: an area cost is not finite");
+  expectRefused(edited([&](auto& b) { put<float>(b, r + 8, -15.0f); }), "query 0: area 0 costs below 0");
   expectRefused(edited([&](auto& b) { put<int32_t>(b, r + 264, 0); }), "query 0: maxNodes 0 not in 1..65535");
   expectRefused(edited([&](auto& b) { put<int32_t>(b, r + 264, 65536); }), "query 0: maxNodes 65536");
   expectRefused(edited([&](auto& b) { put<float>(b, r + 268, nan); }), "query 0: start, end or halfExtents is not finite");

@@ -77,14 +77,15 @@ inline nav::CapturedQuery makeQuery(const nav::NavMesh& mesh, const QuerySpec& s
   }
   std::memcpy(q.pathStart, q.nearestStart.pt, sizeof q.pathStart);
   std::memcpy(q.pathEnd, q.nearestEnd.pt, sizeof q.pathEnd);
+  std::memcpy(q.straightEnd, q.pathEnd, sizeof q.straightEnd);
+  q.straightOptions = s.straightOptions;
+  q.maxStraight = s.maxStraight;
+  if (!q.nearestStart.ref || !q.nearestEnd.ref) return q; // no findPath without both polys (status 0)
   int n = 0;
   q.pathStatus = query.findPath(q.nearestStart.ref, q.nearestEnd.ref, q.pathStart, q.pathEnd, &filter, path.data(), &n,
                                 s.maxPath);
   q.path.assign(path.begin(), path.begin() + n);
-  std::memcpy(q.straightEnd, q.pathEnd, sizeof q.straightEnd);
   if (n && q.path.back() != q.nearestEnd.ref) query.closestPointOnPoly(q.path.back(), q.pathEnd, q.straightEnd, nullptr);
-  q.straightOptions = s.straightOptions;
-  q.maxStraight = s.maxStraight;
   if (!n) return q; // the game pulls no string through an empty corridor
   const size_t cap = size_t(s.maxStraight > 0 ? s.maxStraight : 1);
   std::vector<float> pts(3 * cap);
