@@ -124,6 +124,7 @@ int App::run(const AppOptions& options) {
     shutdown();
     return 1;
   }
+  m_displayless = !m_headless && displayless();
   int exitCode = 0;
   if (!openStartFiles(exitCode)) {
     shutdown();
@@ -285,33 +286,6 @@ void App::stopOnSignal(int sig) {
   std::fflush(stdout);
   std::fflush(stderr);
   std::_Exit(128 + sig);
-}
-
-bool App::openStartFiles(int& code) {
-  code = 1;
-  // A level and a tile set on the command line: the level's sibling .bin is not opened as well.
-  const bool levelAndNav = !m_opt.levelPath.empty() && !m_opt.navPath.empty() && !isScenarioPath(m_opt.levelPath);
-  const bool levelOpened = m_opt.levelPath.empty() || (levelAndNav ? m_doc.openLevel(m_opt.levelPath, nullptr, false)
-                                                                   : m_doc.openAny(m_opt.levelPath));
-  if (!levelOpened && m_headless && !m_prompts.askingForMovedFiles()) return false; // (--ask-moved: asked)
-  if (!m_opt.navPath.empty()) {
-    if (m_doc.levelLoader().active()) m_doc.openNavAfterLevelLoad(m_opt.navPath); // opening a level closes the navmesh
-    else if (!m_doc.openNav(m_opt.navPath) && m_headless) return false;
-  }
-  if (m_opt.allOverlays) m_doc.navDraw.detailMesh = m_doc.navDraw.bvTree = m_doc.navDraw.tileLabels = m_doc.navDraw.portals = true;
-  if (m_opt.shortest)
-    for (auto& t : m_doc.tools) t->setShowShortest(true);
-  if (!m_opt.toolName.empty()) {
-    const int index = m_doc.findTool(m_opt.toolName);
-    if (index < 0) {
-      std::fprintf(stderr, "navbench: --tool: unknown tool '%s' (tools: %s)\n", m_opt.toolName.c_str(), m_doc.toolNames().c_str());
-      code = 2;
-      return false;
-    }
-    m_doc.activeTool = index;
-  }
-  code = 0;
-  return true;
 }
 
 void App::saveSettingsAtExit() {

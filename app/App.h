@@ -49,8 +49,11 @@ public:
 
 private:
   bool init(std::string& error);
-  /// Opens what the command line names; false when a headless run must stop (exit code in `code`).
+  /// Opens what the command line names; false when a headless or displayless run must stop (exit
+  /// code in `code`) (StartFiles.cpp).
   bool openStartFiles(int& code);
+  /// SDL runs on its offscreen or dummy video driver: no one sees the window (StartFiles.cpp).
+  static bool displayless();
   void shutdown();
   void saveSettingsAtExit();
   void processEvent(const SDL_Event& e);
@@ -85,7 +88,7 @@ private:
 
   // DocumentHost
   bool headless() const override { return m_headless; }
-  bool asksForMovedFiles() const override { return !m_headless || m_opt.askMoved; }
+  bool asksForMovedFiles() const override { return (!m_headless && !m_displayless) || m_opt.askMoved; }
   void levelReplaced() override;
   void levelRecolour() override;
   void navmeshReplaced() override { m_navCache.invalidate(); }
@@ -97,6 +100,7 @@ private:
 
   AppOptions m_opt;
   bool m_headless = false;
+  bool m_displayless = false; ///< Not headless, but on SDL's offscreen or dummy driver (displayless()).
   bool m_running = true;
   SDL_Window* m_window = nullptr;
   SDL_GLContext m_gl = nullptr;

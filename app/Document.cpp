@@ -122,7 +122,7 @@ bool Document::openAny(const std::string& path) {
 
 bool Document::openLevel(const std::string& path, Level* preloaded, bool siblingNav) {
   const std::string ext = lowerExt(path);
-  if (ext == ".bin" || ext == ".tcache") return openNav(path);
+  if (ext == ".bin" || ext == ".tcache" || ext == ".nbcap") return openNav(path);
   std::string objPath = path;
   if (ext == ".json") { // a level file: its OBJ, then the .bin next to the level file
     nav::bake::Level lf;
@@ -170,6 +170,7 @@ bool Document::openLevel(const std::string& path, Level* preloaded, bool sibling
   // The navmesh of the previous level does not belong to this one: open this level's own, if any.
   editor.reset();
   nav.clear();
+  capture.close();
   hover.poly = 0;
   // The Bake panel bakes this level (a level file brings its settings, volumes and links).
   if (!bake.setSource(path, m_log)) bake.clearSource();
@@ -200,6 +201,7 @@ bool Document::openLevel(const std::string& path, Level* preloaded, bool sibling
 }
 
 bool Document::openNav(const std::string& path, nav::NavMesh* preloaded) {
+  if (!preloaded && lowerExt(path) == ".nbcap") return openCapture(path);
   std::string error;
   const double t0 = nowMs();
   if (preloaded) {
@@ -213,6 +215,7 @@ bool Document::openNav(const std::string& path, nav::NavMesh* preloaded) {
                 nav.polyCount(), nowMs() - t0);
   m_log.info(buf);
   editor.reset();
+  capture.close(); // (openCapture opens its queries after this)
   m_host.navmeshReplaced(); // another mesh: no tile of the old one is drawn again
   hover.poly = 0;
   if (level.empty() || levelFromNav) {
@@ -254,6 +257,7 @@ void Document::pollLevelLoad() {
 
 void Document::navReplaced() {
   editor.reset();
+  capture.close(); // a bake replaced the capture's navmesh
   hover.poly = 0;
   m_host.navmeshReplaced(); // a different mesh: its tiles are drawn anew
   for (auto& t : tools) t->onLevelChanged();
@@ -316,6 +320,7 @@ Scenario Document::currentScenario(const std::string& baseDir) const {
   if (editor.hasEdits()) editor.saveScenario(s.edits);
   if (const TileCacheState* tc = nav.tileCache(); tc && !tc->obstacles().empty()) tc->saveObstacles(s.edits["obstacles"]);
   if (check.worthSaving()) check.saveScenario(s.check);
+  if (capture.isOpen()) s.captureQuery = capture.selected();
   return s;
 }
 
@@ -414,8 +419,24 @@ bool Document::applyScenario(const Scenario& s, const std::string& baseDir, cons
       return fail("edits.obstacles: obstacles need a tile cache (.tcache) navmesh, not " +
                   (navFile.empty() ? std::string("none") : navFile));
   }
+  // A path capture (.nbcap) navmesh: its queries come with it; the selected one is checked here.
+  const bool navIsCapture = lowerExt(navFile) == ".nbcap";
+  if (s.captureQuery >= 0 && !navIsCapture)
+    return fail("capture: a selected query needs a path capture (.nbcap) navmesh, not " +
+                (navFile.empty() ? std::string("none") : navFile));
   nav::NavMesh tmpMesh;
-  if (needNav && navIsCache) { // checked now, opened at the commit
+  nav::Capture tmpCapture;
+  if (needNav && navIsCapture) {
+    std::string why;
+    if (nav::statusFailed(nav::loadCaptureFile(navFile, tmpMesh, tmpCapture, &why)))
+      return fail(why.empty() ? navFile + ": cannot load the capture" : why);
+  }
+  if (const size_t n = needNav ? tmpCapture.queries.size() : capture.queries().size(); s.captureQuery >= int(n))
+    return fail("capture.query: " + std::to_string(s.captureQuery) + " is past the capture's last query (it has " +
+                std::to_string(n) + ")");
+  if (needNav && navIsCapture) {
+    // (read above)
+  } else if (needNav && navIsCache) { // checked now, opened at the commit
     TileCacheState check;
     std::string why;
     if (!check.open(navFile, why)) return fail(why);
@@ -432,7 +453,8 @@ bool Document::applyScenario(const Scenario& s, const std::string& baseDir, cons
     bake.clearSource();
   }
   if (needLevel) openLevel(lvl, &tmpLevel, navFile.empty());
-  if (needNav) openNav(navFile, navIsCache ? nullptr : &tmpMesh);
+  if (needNav && navIsCapture) openCapture(navFile, &tmpMesh, &tmpCapture);
+  else if (needNav) openNav(navFile, navIsCache ? nullptr : &tmpMesh);
   if (TileCacheState* tc = nav.tileCache(); tc && (hasObstacles || !tc->obstacles().empty())) {
     std::string why;
     if (!tc->setAll(obstacles, &why)) m_log.error(source + ": edits.obstacles: " + why);
@@ -458,6 +480,10 @@ bool Document::applyScenario(const Scenario& s, const std::string& baseDir, cons
   }
   nav.filter() = f;
   nav.setMaxNodes(s.filter.maxNodes);
+  if (capture.isOpen()) { // the scenario's tool state and filter, not the query's, are shown
+    if (capture.select(s.captureQuery, false)) std::copy(capture.selectedQuery()->halfExtents, capture.selectedQuery()->halfExtents + 3, nav.extents);
+    capture.takeShowRequest();
+  }
   navDraw.polys = s.navDraw.polys;
   navDraw.polyEdges = s.navDraw.polyEdges;
   navDraw.tileBorders = s.navDraw.tileBorders;

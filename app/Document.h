@@ -18,6 +18,7 @@
 #include "app/Scenario.h"
 #include "app/ViewSettings.h"
 #include "app/model/BakeRunner.h"
+#include "app/model/CaptureSession.h"
 #include "app/model/CheckModel.h"
 #include "app/model/History.h"
 #include "app/model/LevelEditor.h"
@@ -90,6 +91,8 @@ public:
   TestCaseSession testCases; ///< A RecastDemo test-case file and its results.
   bool testCasesVisible = false; ///< The Test cases panel is shown (view state, as `view`).
   CheckModel check;          ///< The Check panel's checks, findings and heatmap (issue 27).
+  CaptureSession capture;    ///< An open path capture's queries and replays (its navmesh is `nav`'s).
+  bool captureVisible = false; ///< The Captured queries panel is shown.
   std::vector<std::unique_ptr<Tool>> tools;
   int activeTool = 0;
   std::string scenarioPath;  ///< Where Ctrl+S saves ("" = ask).
@@ -134,6 +137,11 @@ public:
   /// A tile set to open once the background level load ends ("" = none).
   void openNavAfterLevelLoad(const std::string& path) { m_levelLoadNav = path; }
   bool openNav(const std::string& path, nav::NavMesh* preloaded = nullptr);
+  /// Opens a path capture (.nbcap, DocumentCapture.cpp): its navmesh as the open navmesh (drawn as
+  /// a .bin's), its queries in `capture` (the first selected). `preloaded`: both already read (a
+  /// scenario reads files before it changes anything). A bad file: a Log line naming it and the
+  /// problem, and nothing changes.
+  bool openCapture(const std::string& path, nav::NavMesh* preloadedMesh = nullptr, nav::Capture* preloaded = nullptr);
   /// Once a frame: a background level load that finished replaces the level.
   void pollLevelLoad();
   const LevelLoader& levelLoader() const { return m_levelLoader; }

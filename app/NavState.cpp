@@ -79,6 +79,11 @@ void NavState::setMaxNodes(int n) {
   if (m_loaded) m_query.init(&m_mesh, m_maxNodes);
 }
 
+std::string NavState::contentKey() const {
+  if (!m_loaded) return std::string();
+  return m_path + "|" + std::to_string(polyCount()) + "|" + std::to_string(tileCount()) + "|" + std::to_string(m_edits);
+}
+
 int NavState::polyCount() const {
   int n = 0;
   for (int i = 0; i < m_mesh.getMaxTiles(); ++i) {

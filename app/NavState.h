@@ -46,6 +46,9 @@ public:
   /// what depends on its contents (the Test cases panel's results) sees a change of the same file.
   int edits() const { return m_edits; }
   void markEdited() { ++m_edits; }
+  /// Text that changes when the open navmesh does (its file, poly and tile counts, in-place edits),
+  /// naming what a panel's results were computed on; "" = none open.
+  std::string contentKey() const;
   /// Node budget of the query (re-initialises the query when changed).
   int maxNodes() const { return m_maxNodes; }
   void setMaxNodes(int n);

@@ -15,7 +15,8 @@
 //                "areas": [{"area": 1, "cost": 10.0, "enterCost": 0.0}, ...]},  // areas != (1, 0)
 //     "navDraw": {...}, "view": {...},           // NavDrawOptions, ViewSettings fields by name
 //     "note": "free text",
-//     "edits": {...}, "check": {...}             // optional: level edits, the Check panel's state
+//     "edits": {...}, "check": {...},            // optional: level edits, the Check panel's state
+//     "capture": {"query": 3}                    // optional, with a path capture (.nbcap) navmesh: the selected query
 //   }
 //
 // Floats are written exactly: each float is stored as the shortest decimal that reads back (as a
@@ -84,7 +85,7 @@ struct ScenarioFilter {
 struct Scenario {
   int version = kScenarioVersion;
   std::string level;   ///< Level (.obj or level .json), relative to the scenario file or absolute; "" = none.
-  std::string navmesh; ///< Tile set (.bin), relative or absolute; "" = none / the level's own.
+  std::string navmesh; ///< Tile set (.bin, .tcache or a path capture's .nbcap), relative or absolute; "" = none / the level's own.
   std::string bakeSettingsHash; ///< bakeSettingsHash() of the level file's settings; "" = unknown.
   ScenarioCamera camera;
   std::string toolName;                             ///< Tool::name() of the active tool.
@@ -100,6 +101,9 @@ struct Scenario {
   /// The Check panel (CheckModel::saveScenario: options, selected finding, heatmap, shown); null =
   /// none. Checked when applied (CheckModel::loadScenario); the checks re-run (deterministic).
   nlohmann::json check;
+  /// With a path capture (.nbcap) navmesh: its selected query (the Captured queries panel's row,
+  /// from 0); -1 = none. Checked against the capture's query count when applied.
+  int captureQuery = -1;
 };
 
 /// The scenario as JSON text (sorted keys, 2-space indent, exact floats, trailing newline).

@@ -4,6 +4,7 @@
 #include "app/App.h"
 
 #include "app/LevelMesh.h"
+#include "app/panels/CapturePanel.h"
 #include "app/panels/CheckPanel.h"
 #include "render/Gl.h"
 
@@ -94,6 +95,7 @@ void App::drawScene(int w, int h) {
     drawHover(m_debugDraw, m_doc.nav.mesh(), m_doc.navDraw, m_doc.hover.poly);
     if (m_doc.navDraw.changes) drawChanges(m_debugDraw, m_doc.editor.lastChanges(), m_doc.navDraw.lift * 2.0f);
     drawCheckOverlay(m_debugDraw, m_doc.check, m_doc.nav.mesh(), m_doc.navDraw.lift); // the Check panel's heatmap, finding
+    drawCaptureOverlay(m_debugDraw, m_doc.capture); // a path capture's selected query: the game's answer
   }
   if (Tool* t = m_doc.tool()) t->draw(m_debugDraw);
   m_stats.debugVertices = m_debugDraw.queuedVertices();

@@ -18,7 +18,7 @@ namespace {
 
 void printHelp(FILE* out) {
   std::fprintf(out,
-               "usage: navbench [level.obj|level.json|mesh.bin] [mesh.bin] [--tool NAME] [--screenshot out.png] [--size WxH] [--frames N]\n"
+               "usage: navbench [level.obj|level.json|mesh.bin|capture.nbcap] [mesh.bin|capture.nbcap] [--tool NAME] [--screenshot out.png] [--size WxH] [--frames N]\n"
                "       navbench SCENARIO.json|SCREENSHOT.png [--screenshot out.png] [--size WxH]\n"
                "       navbench <subcommand> [args...]\n"
                "\n"
@@ -29,6 +29,11 @@ void printHelp(FILE* out) {
                "  mesh.bin             open this baked tile set as the navmesh (after the level)\n"
                "  mesh.tcache          a tile cache (navbench bake --layers) opens like a tile set, for the\n"
                "                       Obstacles tool; beside an OBJ (same stem, no .bin) it is opened with it\n"
+               "  capture.nbcap        a path capture a game wrote (capture/navbench_capture.h): its navmesh, and\n"
+               "                       its queries in the Captured queries panel, each replayed against the game's\n"
+               "                       answer (ok / MISMATCH); the first shown in Pathfind Straight (--tool NAME: in\n"
+               "                       that tool) with the captured filter and node budget. A bad file: exit code 2\n"
+               "                       headless\n"
                "  SCENARIO.json        a saved scenario (File > Save scenario): level, tile set, camera, tool,\n"
                "                       start/end, filter, draw toggles; or a NavBench screenshot .png (F12),\n"
                "                       which carries its scenario. A bad or moved file: message, exit code 1\n"
@@ -206,7 +211,8 @@ int main(int argc, char** argv) {
     } else if (opt.levelPath.empty()) {
       opt.levelPath = a;
     } else if (opt.navPath.empty() && ((a.size() > 4 && a.compare(a.size() - 4, 4, ".bin") == 0) ||
-                                       (a.size() > 7 && a.compare(a.size() - 7, 7, ".tcache") == 0))) {
+                                       (a.size() > 7 && a.compare(a.size() - 7, 7, ".tcache") == 0) ||
+                                       (a.size() > 6 && a.compare(a.size() - 6, 6, ".nbcap") == 0))) {
       opt.navPath = a; // a second positional argument is only ever the navmesh
     } else {
       std::fprintf(stderr, "navbench: unexpected argument '%s': neither a subcommand nor the single level file "

@@ -15,6 +15,7 @@
   X(makeTileLabels)         \
   X(makeBakePanel)          \
   X(makeTestCasesPanel)     \
+  X(makeCapturePanel)       \
   X(makeCheckPanel)         \
   X(makeStatsOverlay)       \
   X(makeEmptySceneHint)     \

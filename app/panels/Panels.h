@@ -137,8 +137,9 @@ private:
   bool m_shown = false;
   int m_closedFrame = -1;
   bool m_requestOpen = false;
-  std::string m_title = "Open level or navmesh", m_hint = "path/to/level.obj, .glb, .gltf, .fbx, .dae, .json or .bin";
-  std::vector<std::string> m_exts = {".obj", ".glb", ".gltf", ".fbx", ".dae", ".3ds", ".ply", ".stl", ".json", ".bin"}; // levels, level files, tile sets
+  std::string m_title = "Open level or navmesh", m_hint = "path/to/level.obj, .glb, .gltf, .fbx, .dae, .json, .bin or .nbcap";
+  // levels, level files, tile sets, path captures
+  std::vector<std::string> m_exts = {".obj", ".glb", ".gltf", ".fbx", ".dae", ".3ds", ".ply", ".stl", ".json", ".bin", ".nbcap"};
   Mode m_mode = Mode::File;
   std::string m_dir, m_pathInput, m_error;
   struct Entry {

@@ -27,12 +27,6 @@ namespace {
 
 const ImVec4 kRed(1, 0.45f, 0.4f, 1), kGreen(0.45f, 0.9f, 0.45f, 1), kAmber(1, 0.8f, 0.3f, 1);
 
-std::string navSignature(const NavState& nav) {
-  if (!nav.loaded()) return std::string();
-  return nav.path() + "|" + std::to_string(nav.polyCount()) + "|" + std::to_string(nav.tileCount()) + "|" +
-         std::to_string(nav.edits());
-}
-
 /// The session's messages into the app's log.
 void toLog(const TestCaseNotes& notes, Log& log) {
   for (const TestCaseNote& n : notes) {
@@ -65,7 +59,7 @@ void TestCasePanel::openDialog(const std::string& dir) {
 
 void TestCasePanel::runAll(NavState& nav, Log& log) {
   TestCaseNotes notes;
-  m_session.runAll(nav.loaded() ? &nav.mesh() : nullptr, navSignature(nav), &notes);
+  m_session.runAll(nav.loaded() ? &nav.mesh() : nullptr, nav.contentKey(), &notes);
   toLog(notes, log);
 }
 
@@ -106,7 +100,7 @@ void TestCasePanel::draw(Context& ctx) {
   std::string chosen;
   if (m_dialog.draw(chosen)) open(chosen, *ctx.log);
   if (!visible) return;
-  if (ctx.nav && ctx.nav->loaded() && m_session.stale(navSignature(*ctx.nav))) runAll(*ctx.nav, *ctx.log);
+  if (ctx.nav && ctx.nav->loaded() && m_session.stale(ctx.nav->contentKey())) runAll(*ctx.nav, *ctx.log);
   const TestCaseHeader& header = m_session.header();
 
   const ImGuiViewport* vp = ImGui::GetMainViewport();

@@ -51,6 +51,7 @@ Scenario sample() {
   s.view.wireframe = true;
   s.view.ambient = 0.45f;
   s.note = "door at (12, 0, 4) is skipped; \"quoted\" and unicode: \xc3\xa9";
+  s.captureQuery = 3;
   return s;
 }
 
@@ -104,6 +105,7 @@ TEST(Scenario, SaveParseSaveIsByteStable) {
   EXPECT_EQ(bits(r.camera.distance), bits(s.camera.distance));
   EXPECT_EQ(r.toolName, s.toolName);
   EXPECT_EQ(r.toolState, s.toolState);
+  EXPECT_EQ(r.captureQuery, 3);
   EXPECT_EQ(r.filter.includeFlags, 0x0f);
   EXPECT_EQ(r.filter.excludeFlags, 0x10);
   EXPECT_EQ(r.filter.maxNodes, 2048);
@@ -161,6 +163,10 @@ TEST(Scenario, BadFieldsAreRefusedNamingTheKey) {
       {"area enter negative", [](json& j) { j["filter"]["areas"][0]["enterCost"] = -2; }, "filter.areas[0].enterCost: must be in"},
       {"area twice", [](json& j) { j["filter"]["areas"][1]["area"] = 1; }, "filter.areas[1].area: areas must be listed once"},
       {"too many areas", [](json& j) { j["filter"]["areas"] = json::array(); for (int i = 0; i < 65; ++i) j["filter"]["areas"].push_back({{"area", i}, {"cost", 1}, {"enterCost", 0}}); }, "filter.areas: more than 64"},
+      {"capture not object", [](json& j) { j["capture"] = 2; }, "capture: expected an object"},
+      {"capture query missing", [](json& j) { j["capture"] = json::object(); }, "capture.query: missing"},
+      {"capture query negative", [](json& j) { j["capture"] = {{"query", -1}}; }, "capture.query: must be in [0, 65535]"},
+      {"capture unknown key", [](json& j) { j["capture"] = {{"query", 1}, {"row", 1}}; }, "capture.row: unknown key"},
       {"navDraw bool", [](json& j) { j["navDraw"]["polys"] = 1; }, "navDraw.polys: expected true or false"},
       {"navDraw unknown", [](json& j) { j["navDraw"]["sparkles"] = true; }, "navDraw.sparkles: unknown key"},
       {"view ambient", [](json& j) { j["view"]["ambient"] = 3; }, "view.ambient: must be in [0, 1]"},
