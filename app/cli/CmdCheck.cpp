@@ -466,4 +466,10 @@ int runCheck(int argc, char** argv) {
 
 } // namespace
 
+bool navbench::cli::loadMeshOrLevel(const std::string& path, nav::NavMesh& mesh, std::string& why) {
+  std::vector<float> verts;
+  std::vector<int> tris;
+  return loadInput(path, mesh, verts, tris, 0, why);
+}
+
 NAVBENCH_SUBCOMMAND(check, "check", "find navmesh defects: islands, long detours, node budget, seams, links, narrow portals, surface", runCheck);

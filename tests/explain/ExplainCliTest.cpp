@@ -1,0 +1,133 @@
+// ExplainCliTest.cpp: `navbench why` end to end: the JSON's shape, exit codes (0 explained or
+// nothing to explain, 2 bad input with a message), a test-case file explained case by case.
+#include "tests/support/Process.h"
+
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+namespace {
+
+const std::string kBin = std::string(NAVBENCH_SOURCE_DIR) + "/assets/levels/default.bin";
+
+struct WhyRun {
+  int code = -1;
+  std::string out;
+};
+
+WhyRun why(const std::string& args) {
+  WhyRun r;
+  r.code = testproc::runCommand(std::string(testproc::navbenchExe()) + " why " + args, &r.out);
+  return r;
+}
+
+class WhyCli : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (!testproc::navbenchExe()) GTEST_SKIP() << "SKIPPED: navbench is not built in this configuration";
+    json = testproc::tempPath("why_cli_", ::testing::UnitTest::GetInstance()->current_test_info()->name()) + ".json";
+  }
+  void TearDown() override { std::remove(json.c_str()); }
+  nlohmann::json readJson() const { return nlohmann::json::parse(testproc::readFile(json)); }
+  std::string json;
+};
+
+TEST_F(WhyCli, ADoorExcludedByNameIsExplainedInJson) {
+  const WhyRun r = why(kBin + " --start 46,0,28.9 --end 54,0,45 --filter walk,door --json " + json);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("filter:"), std::string::npos) << r.out;
+  const nlohmann::json j = readJson();
+  ASSERT_TRUE(j.contains("causes"));
+  ASSERT_EQ(j["causes"].size(), 1u) << j.dump(2);
+  const nlohmann::json& c = j["causes"][0];
+  EXPECT_EQ(c["kind"], "filter");
+  EXPECT_TRUE(c["text"].is_string());
+  EXPECT_TRUE(c["evidence"].is_object());
+  EXPECT_EQ(c["evidence"]["firstBlockingAt"].size(), 3u);
+  const nlohmann::json& cf = c["counterfactual"];
+  EXPECT_EQ(cf["change"]["what"], "filter");
+  EXPECT_EQ(cf["change"]["exclude"], 0);
+  EXPECT_EQ(cf["result"]["reached"], true);
+  EXPECT_TRUE(cf["result"]["length"].is_number());
+  EXPECT_TRUE(cf["result"]["status"].is_string());
+  EXPECT_EQ(cf["checked"], true);
+  EXPECT_EQ(j["answer"]["reached"], false);
+}
+
+TEST_F(WhyCli, EveryKindOfChangeIsNamedInJson) {
+  const struct {
+    std::string args, kind, change;
+  } cases[] = {
+      {"--start 2,0,2 --end 54,0,45 --node-budget 32", "budget", "nodeBudget"},
+      {"--start 46,0,4 --end 46,0,16 --area-cost water=10 --filter 0xffff,0", "filter", "areaCosts"},
+      {"--start 30,3,40 --end 44,3,42 --filter 0xfff7,0", "link", "filter"},
+      {"--start 9.962,0.2,8.063 --end 3.215,0.2,4.876", "detour", "anyAngle"},
+      {"--start 30,0,47 --end 30,0,54", "snap", "halfExtents"},
+  };
+  for (const auto& c : cases) {
+    const WhyRun r = why(kBin + " " + c.args + " --json " + json);
+    ASSERT_EQ(r.code, 0) << c.args << "\n" << r.out;
+    const nlohmann::json j = readJson();
+    bool found = false;
+    for (const nlohmann::json& cause : j["causes"])
+      if (cause["kind"] == c.kind && cause["counterfactual"]["change"]["what"] == c.change) found = true;
+    EXPECT_TRUE(found) << c.args << "\n" << j.dump(2);
+  }
+}
+
+TEST_F(WhyCli, AFineQuerySaysThereIsNothingToExplain) {
+  const WhyRun r = why(kBin + " --start 46,0,28.9 --end 54,0,45 --json " + json);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("nothing to explain"), std::string::npos) << r.out;
+  EXPECT_TRUE(readJson()["causes"].empty());
+}
+
+TEST_F(WhyCli, BadInputExitsTwoWithAMessageAndWritesNothing) {
+  const struct {
+    std::string args, says;
+  } cases[] = {
+      {"--start 2,0,2 --end 54,0,45 --node-budget 0", "--node-budget"},
+      {"--start 2,0,2 --end 54,0,45 --node-budget 65536", "--node-budget"},
+      {"--start 2,0,2 --end 54,0,45 --filter walk,bogus", "unknown poly flag 'bogus'"},
+      {"--start 2,0,2 --end 54,0,45 --area-cost lava=3", "unknown area 'lava'"},
+      {"--start 2,0,2 --end 500,0,500", "not near the navmesh"},
+      {"--start 2,0 --end 54,0,45", "--start needs X,Y,Z"},
+      {"--start 2,0,2", "give --start and --end"},
+  };
+  for (const auto& c : cases) {
+    const WhyRun r = why(kBin + " " + c.args + " --json " + json);
+    EXPECT_EQ(r.code, 2) << c.args << "\n" << r.out;
+    EXPECT_NE(r.out.find(c.says), std::string::npos) << c.args << "\n" << r.out;
+    EXPECT_TRUE(testproc::readFile(json).empty()) << c.args;
+  }
+  const WhyRun missing = why("/nonexistent/mesh.bin --start 1,0,1 --end 2,0,2");
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_NE(missing.out.find("/nonexistent/mesh.bin"), std::string::npos) << missing.out;
+}
+
+TEST_F(WhyCli, ATestCaseFileIsExplainedCaseByCase) {
+  const std::string cases = json + ".txt";
+  {
+    std::ofstream f(cases);
+    f << "s Tile Mesh\nf default.obj\n"
+         "pf 46 0 28.9 54 0 45 0xffef 0x4\n"  // the door excluded by the case's own filter
+         "rc 1 0 1 5 0 5 0xffff 0x0\n"         // raycasts are not explained
+         "pf 46 0 28.9 54 0 45 0xffef 0x0\n";
+  }
+  const WhyRun r = why(kBin + " --cases " + cases + " --json " + json);
+  std::remove(cases.c_str());
+  ASSERT_EQ(r.code, 0) << r.out;
+  const nlohmann::json j = readJson();
+  ASSERT_EQ(j["cases"].size(), 2u) << j.dump(2);
+  EXPECT_EQ(j["cases"][0]["line"], 3);
+  ASSERT_EQ(j["cases"][0]["causes"].size(), 1u);
+  EXPECT_EQ(j["cases"][0]["causes"][0]["kind"], "filter");
+  EXPECT_EQ(j["cases"][1]["line"], 5);
+  EXPECT_TRUE(j["cases"][1]["causes"].empty());
+}
+
+} // namespace
