@@ -1,12 +1,15 @@
 #include "nav/explain/ExplainJson.h"
 
+#include "nav/base/Json.h"
+
+#include <cmath>
 #include <cstdio>
 
 namespace nav::explain {
 
 namespace {
 
-nlohmann::json vec(const Vec3& v) { return nlohmann::json::array({v[0], v[1], v[2]}); }
+nlohmann::json vec(const Vec3& v) { return base::exactVec3(v.data()); }
 
 std::string hex(Status s) {
   char b[16];
@@ -14,7 +17,7 @@ std::string hex(Status s) {
   return b;
 }
 
-nlohmann::json length(float v) { return v < 0 ? nlohmann::json(nullptr) : nlohmann::json(v); }
+nlohmann::json length(float v) { return v < 0 ? nlohmann::json(nullptr) : base::exactFloat(v); }
 
 nlohmann::json changeJson(const Counterfactual& c) {
   nlohmann::json j = {{"what", changeName(c.change)}, {"text", c.text}};
@@ -23,14 +26,14 @@ nlohmann::json changeJson(const Counterfactual& c) {
   case CHANGE_FILTER: j["include"] = c.include; j["exclude"] = c.exclude; break;
   case CHANGE_AREA_COSTS: {
     nlohmann::json a = nlohmann::json::object();
-    for (const auto& ac : c.areaCosts) a[std::to_string(ac.first)] = ac.second;
+    for (const auto& ac : c.areaCosts) a[std::to_string(ac.first)] = base::exactFloat(ac.second);
     j["areaCosts"] = a;
     break;
   }
   case CHANGE_HALF_EXTENTS: j["halfExtents"] = vec(c.halfExtents); break;
-  case CHANGE_HEURISTIC_SCALE: j["heuristicScale"] = c.heuristicScale; break;
+  case CHANGE_HEURISTIC_SCALE: j["heuristicScale"] = base::exactFloat(c.heuristicScale); break;
   case CHANGE_LINK:
-    j["link"] = {{"start", vec(c.link.start)}, {"end", vec(c.link.end)}, {"radius", c.link.radius},
+    j["link"] = {{"start", vec(c.link.start)}, {"end", vec(c.link.end)}, {"radius", base::exactFloat(c.link.radius)},
                  {"bidirectional", c.link.bidirectional}, {"flags", c.link.flags}, {"area", c.link.area}};
     break;
   default: break;
@@ -51,7 +54,10 @@ nlohmann::json causeJson(const Cause& c) {
     switch (e.type) {
     case Evidence::POINT: ev[e.name] = vec(e.point); break;
     case Evidence::POLY: ev[e.name] = e.poly; break;
-    case Evidence::NUMBER: ev[e.name] = e.number; break;
+    case Evidence::NUMBER: // integers as integers, the rest as the float they came from
+      if (e.number == std::floor(e.number) && std::fabs(e.number) < 9e15) ev[e.name] = int64_t(e.number);
+      else ev[e.name] = base::exactFloat(float(e.number));
+      break;
     case Evidence::TEXT: ev[e.name] = e.text; break;
     }
   }

@@ -6,8 +6,9 @@
 //                "counterfactual": {"change": {"what", "text", ...its values},
 //                                   "result": {"status", "reached", "length", ...}, "checked"},
 //                "expansion"?}]}
-// Statuses are hex strings ("0x40000000"); poly refs and numbers are JSON numbers; a length is
-// null when there is no path.
+// Statuses are hex strings ("0x40000040"); poly refs and whole numbers are JSON integers, other
+// numbers and points the shortest decimal of their float (base::exactFloat); a length is null
+// when there is no path.
 #pragma once
 
 #include "nav/explain/Explain.h"

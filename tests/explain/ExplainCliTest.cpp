@@ -131,3 +131,39 @@ TEST_F(WhyCli, ATestCaseFileIsExplainedCaseByCase) {
 }
 
 } // namespace
+
+namespace {
+
+TEST_F(WhyCli, CheckFindingsCarryTheirExplanationInJson) {
+  std::string out;
+  const int code = testproc::runCommand(std::string(testproc::navbenchExe()) + " check " + kBin +
+                                            " -q --pairs 300 --detour-ratio 1.1 --detour-min 1 --node-budget 256 "
+                                            "--no-seams --no-links --no-narrow --why 3 --json " + json,
+                                        &out);
+  ASSERT_LE(code, 1) << out;
+  const nlohmann::json j = readJson();
+  int explained = 0;
+  for (const char* key : {"islands", "detours", "budget"}) {
+    for (size_t i = 0; i < j[key].size(); ++i) {
+      if (!j[key][i].contains("why")) continue;
+      EXPECT_LT(explained, 9);
+      ++explained;
+      for (const nlohmann::json& c : j[key][i]["why"]) {
+        EXPECT_EQ(c["counterfactual"]["checked"], true) << c.dump(2);
+        EXPECT_TRUE(c["counterfactual"]["result"]["reached"].get<bool>()) << c.dump(2);
+      }
+    }
+  }
+  EXPECT_GT(explained, 0) << j.dump(1);
+  ASSERT_FALSE(j["detours"].empty());
+  ASSERT_TRUE(j["detours"][0].contains("why"));
+  // --why 0: no explanations.
+  ASSERT_LE(testproc::runCommand(std::string(testproc::navbenchExe()) + " check " + kBin +
+                                     " -q --pairs 50 --no-seams --no-links --no-narrow --why 0 --json " + json,
+                                 &out),
+            1)
+      << out;
+  EXPECT_EQ(readJson().dump().find("\"why\""), std::string::npos);
+}
+
+} // namespace

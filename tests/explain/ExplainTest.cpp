@@ -14,9 +14,11 @@
 #include "nav/NavAreas.h"
 #include "nav/NavMeshQuery.h"
 #include "nav/TileSetFile.h"
+#include "nav/check/CheckHtml.h"
 #include "nav/check/NavCheck.h"
 #include "nav/explain/AddLink.h"
 #include "nav/explain/Explain.h"
+#include "nav/explain/ExplainFindings.h"
 #include "nav/explain/ExplainJson.h"
 
 #include <DetourNavMeshQuery.h>
@@ -384,5 +386,51 @@ INSTANTIATE_TEST_SUITE_P(Levels, SharedLevels, ::testing::Values("default", "nav
                            std::string n = i.param;
                            return n.substr(0, n.find('.'));
                          });
+
+} // namespace
+
+namespace {
+
+TEST(ExplainGenerated, AnUnreachableIslandFindingIsExplainedWithALink) {
+  checktest::TestMeshSpec s;
+  s.polys = {checktest::rect(0, 0, 10, 10, 0), checktest::rect(12, 0, 20, 10, 0), checktest::rect(12, 12, 20, 20, 0)};
+  Generated g(s);
+  ASSERT_TRUE(g.mesh && g.dt);
+  const nav::QueryFilter f;
+  nav::check::CheckOptions co;
+  co.detours = co.budget = co.seams = co.narrow = co.surface = false;
+  co.seeds.push_back({5, 0, 5});
+  nav::check::CheckResult cr;
+  ASSERT_TRUE(nav::statusSucceeded(nav::check::runChecks(*g.mesh, f, co, cr)));
+  ASSERT_EQ(cr.unreachableIslands(), 2);
+  const FindingExplanations fe = explainFindings(*g.mesh, f, co, cr, 1); // the first only
+  ASSERT_EQ(fe.islands.size(), 1u);
+  const FindingExplanation& x = fe.islands[0];
+  EXPECT_FALSE(cr.islands[size_t(x.index)].reachable);
+  const Cause* c = findCause(x.explanation, CAUSE_ISLANDS, CHANGE_LINK);
+  ASSERT_NE(c, nullptr) << causesText(x.explanation);
+  EXPECT_EQ(checkAgainstDetour(*g.mesh, *g.dt, f, x.query, *c), "");
+  EXPECT_TRUE(fe.detours.empty() && fe.budget.empty());
+}
+
+} // namespace
+
+namespace {
+
+TEST(ExplainReport, AnHtmlRowListsItsCausesEscaped) {
+  nav::check::CheckResult r;
+  r.ran[nav::check::CHECK_DETOURS] = true;
+  nav::check::HtmlFinding row;
+  row.kind = nav::check::CHECK_DETOURS;
+  row.text = "a detour";
+  row.why = {"detour: Detour's path <longer> [checked: anyAngle -> complete, 7.47 m]"};
+  const std::string html = nav::check::reportHtml("m.bin", r, {row}, "");
+  EXPECT_NE(html.find("<ul class=\"why\"><li>detour: Detour&apos;s path &lt;longer&gt; [checked: anyAngle -&gt; "
+                      "complete, 7.47 m]</li></ul>"),
+            std::string::npos)
+      << html;
+  row.why.clear();
+  EXPECT_EQ(nav::check::reportHtml("m.bin", r, {row}, "").find("<ul class=\"why\">"), std::string::npos);
+}
 
 } // namespace
