@@ -25,6 +25,7 @@
 #define NAVBENCH_CHECK_CAN_BAKE 1
 #endif
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <chrono>
@@ -269,6 +270,27 @@ std::vector<std::string> rowWhy(const HtmlFinding& row, const CheckResult& r, co
   return lines;
 }
 
+/// A detour row framed on both paths (Detour's and the exact shortest), which often reach far
+/// beyond the segment between the pair's ends.
+void frameBothPaths(HtmlFinding& row, const nav::explain::FindingExplanations& fe) {
+  const nav::explain::FindingExplanation* f = row.kind == CHECK_DETOURS ? explanationOf(fe, row.kind, row.index) : nullptr;
+  if (!f) return;
+  Vec3 lo = row.start, hi = row.start;
+  auto grow = [&](const std::vector<float>& pts) {
+    for (size_t i = 0; i + 2 < pts.size(); i += 3)
+      for (int c = 0; c < 3; ++c) {
+        lo[size_t(c)] = std::min(lo[size_t(c)], pts[i + size_t(c)]);
+        hi[size_t(c)] = std::max(hi[size_t(c)], pts[i + size_t(c)]);
+      }
+  };
+  grow({row.end[0], row.end[1], row.end[2]});
+  grow(f->explanation.answer.straight);
+  grow(f->explanation.exactStraight);
+  for (int c = 0; c < 3; ++c) row.pos[size_t(c)] = 0.5f * (lo[size_t(c)] + hi[size_t(c)]);
+  row.extent = std::max(row.extent, std::sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                                              (hi[2] - lo[2]) * (hi[2] - lo[2])));
+}
+
 /// The JSON report with each explained finding's causes under "why".
 void addWhyJson(nlohmann::json& j, const nav::explain::FindingExplanations& fe) {
   auto add = [&](const char* key, const std::vector<nav::explain::FindingExplanation>& list) {
@@ -329,7 +351,10 @@ bool writeHtmlReport(const HtmlJob& job, const nav::NavMesh& mesh, const CheckRe
     files.level = relativeTo(job.levelPath, target);
   }
   std::vector<HtmlFinding> rows = worstFindings(result, job.maxRows);
-  for (HtmlFinding& row : rows) row.why = rowWhy(row, result, explained);
+  for (HtmlFinding& row : rows) {
+    row.why = rowWhy(row, result, explained);
+    frameBothPaths(row, explained);
+  }
   const std::string viewer = viewerPath();
   std::string note = viewer.empty() ? "No pictures: the viewer (navbench-viewer) is not installed beside navbench." : "";
   const auto t0 = std::chrono::steady_clock::now();

@@ -137,7 +137,7 @@ std::vector<float> lengthPerArea(const NavMesh& mesh, const Answer& a) {
 /// The exact shortest path between the answer's snapped ends (metric length, its polys); false when
 /// the search does not finish.
 bool exactPath(const NavMesh& mesh, const QueryFilter& filter, const Answer& a, int maxNodes, float* metric,
-               std::vector<PolyRef>* polys) {
+               std::vector<PolyRef>* polys, std::vector<float>* points) {
   ShortestPath sp;
   if (statusFailed(sp.init(&mesh, maxNodes))) return false;
   std::vector<float> pts(size_t(kMaxPath) * 3);
@@ -149,6 +149,7 @@ bool exactPath(const NavMesh& mesh, const QueryFilter& filter, const Answer& a, 
   if (statusFailed(st) || statusDetail(st, PARTIAL_RESULT | OUT_OF_NODES | BUFFER_TOO_SMALL) || n <= 0) return false;
   *metric = len;
   if (polys) polys->assign(ps.begin(), ps.begin() + np);
+  if (points) points->assign(pts.begin(), pts.begin() + long(n) * 3);
   return true;
 }
 
@@ -653,7 +654,7 @@ struct Explainer {
     const QueryFilter u = uniformCosts(filter);
     std::vector<PolyRef> exactPolys;
     float exact = 0;
-    if (!exactPath(mesh, u, A, opts.exactMaxNodes, &exact, &exactPolys)) return;
+    if (!exactPath(mesh, u, A, opts.exactMaxNodes, &exact, &exactPolys, &out.exactStraight)) return;
     out.exactMetric = exact;
     // Detour's path under the same (uniform) costs as the exact one.
     const bool uniform = costsUniform(filter);

@@ -127,6 +127,7 @@ struct Cause {
 struct Explanation {
   Answer answer;                    ///< The query as given.
   float exactMetric = -1;           ///< The exact shortest path (filter's flags, area costs 1); -1 when none.
+  std::vector<float> exactStraight; ///< Its corner points [(x, y, z) * n] (empty when none).
   std::vector<Cause> causes;        ///< Empty: the answer is fine, nothing to explain.
 };
 

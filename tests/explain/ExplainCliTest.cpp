@@ -1,12 +1,20 @@
 // ExplainCliTest.cpp: `navbench why` end to end: the JSON's shape, exit codes (0 explained or
 // nothing to explain, 2 bad input with a message), a test-case file explained case by case.
+#include "ExplainOracle.h"
 #include "tests/support/Process.h"
+
+#include "nav/NavMeshQuery.h"
+#include "nav/ShortestPath.h"
+#include "nav/TileSetFile.h"
+#include "nav/check/NavCheck.h"
 
 #include <nlohmann/json.hpp>
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -164,6 +172,65 @@ TEST_F(WhyCli, CheckFindingsCarryTheirExplanationInJson) {
             1)
       << out;
   EXPECT_EQ(readJson().dump().find("\"why\""), std::string::npos);
+}
+
+} // namespace
+
+namespace {
+
+TEST_F(WhyCli, ADetourRowOfTheHtmlReportFramesBothPaths) {
+  const std::string dir = json + ".html";
+  std::string out;
+  const int code = testproc::runCommand(std::string(testproc::navbenchExe()) + " check " + kBin +
+                                            " -q --pairs 300 --detour-ratio 1.1 --detour-min 1 --no-islands --no-budget "
+                                            "--no-seams --no-links --no-narrow --no-surface --html-time 0 --html-max 4 --html " + dir,
+                                        &out);
+  ASSERT_LE(code, 1) << out;
+  nav::NavMesh mesh;
+  ASSERT_TRUE(nav::statusSucceeded(nav::loadTileSetFile(kBin, mesh)));
+  explaintest::DtMesh dt = explaintest::mirrorToDetour(mesh);
+  ASSERT_TRUE(dt);
+  nav::ShortestPath sp;
+  ASSERT_TRUE(nav::statusSucceeded(sp.init(&mesh)));
+  const nav::QueryFilter filter = nav::check::defaultCheckFilter();
+  int rows = 0;
+  for (int i = 1; i <= 4; ++i) {
+    char name[32];
+    std::snprintf(name, sizeof(name), "/finding-%02d.json", i);
+    const std::string text = testproc::readFile(dir + name);
+    if (text.empty()) break;
+    const nlohmann::json s = nlohmann::json::parse(text);
+    ++rows;
+    nav::explain::Query q;
+    for (int c = 0; c < 3; ++c) {
+      q.start[size_t(c)] = s["tool"]["state"]["start"][size_t(c)];
+      q.end[size_t(c)] = s["tool"]["state"]["end"][size_t(c)];
+    }
+    const explaintest::DtAnswer d = explaintest::detourRun(*dt, filter, q);
+    ASSERT_TRUE(d.reached);
+    std::vector<float> pts = d.straight;
+    float exact[3 * 256];
+    int n = 0;
+    float spos[3], epos[3];
+    nav::PolyRef sref = 0, eref = 0;
+    nav::NavMeshQuery nq;
+    ASSERT_TRUE(nav::statusSucceeded(nq.init(&mesh, 64)));
+    nq.findNearestPoly(q.start.data(), q.halfExtents.data(), &filter, &sref, spos);
+    nq.findNearestPoly(q.end.data(), q.halfExtents.data(), &filter, &eref, epos);
+    sp.findPath(sref, eref, spos, epos, &filter, exact, nullptr, nullptr, &n, 256);
+    pts.insert(pts.end(), exact, exact + n * 3);
+    // Framed: the camera's distance is at least 1.6 times the box around both paths, centred on it,
+    // so every corner lies within distance / 3.2 of the target.
+    const float dist = s["camera"]["distance"];
+    for (size_t k = 0; k + 2 < pts.size(); k += 3) {
+      const float dx = pts[k] - float(s["camera"]["target"][0]), dy = pts[k + 1] - float(s["camera"]["target"][1]),
+                  dz = pts[k + 2] - float(s["camera"]["target"][2]);
+      EXPECT_LE(std::sqrt(dx * dx + dy * dy + dz * dz), dist / 3.2f + 1e-3f) << name;
+    }
+  }
+  EXPECT_GT(rows, 0) << out;
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
 }
 
 } // namespace

@@ -82,6 +82,7 @@ DtAnswer detourRun(const dtNavMesh& mesh, const nav::QueryFilter& filter, const 
                      (p1[2] - p0[2]) * (p1[2] - p0[2]));
   }
   a.length = len;
+  a.straight.assign(pts.begin(), pts.begin() + long(ns) * 3);
   return a;
 }
 

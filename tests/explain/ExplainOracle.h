@@ -13,6 +13,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace explaintest {
 
@@ -30,6 +31,7 @@ struct DtAnswer {
   bool reached = false;    ///< Complete path (corridor ends at the end poly, no partial bit).
   float length = -1;       ///< 3D straight-path length; -1 without a corridor.
   unsigned startRef = 0, endRef = 0;
+  std::vector<float> straight; ///< The straight path's corners [(x, y, z) * n].
 };
 
 /// The query through Detour with `filter`'s include / exclude flags and area costs.
