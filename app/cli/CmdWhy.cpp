@@ -86,6 +86,9 @@ void printExplanation(const std::string& label, const Explanation& e, const Expl
   if (e.causes.empty() && longer)
     std::printf("  longer than the shortest (x%.2f), but no change tried (any-angle search, heuristic scale, area costs, "
                 "filter) shortens it: nothing proven to explain\n", double(a.metric / e.exactMetric));
+  else if (e.causes.empty() && !a.reached)
+    std::printf("  no change tried (node budget, filter, off-mesh links, half extents) completes it: nothing proven "
+                "to explain\n");
   else if (e.causes.empty())
     std::printf("  nothing to explain\n");
   for (const std::string& line : describeCauses(e)) std::printf("  %s\n", line.c_str());
@@ -107,7 +110,7 @@ int runWhy(int argc, char** argv) {
       .text("--end", "X,Y,Z", &endText, "the query's end")
       .text("--cases", "CASES.txt", &casesPath, "explain every pf case of a RecastDemo test-case file instead")
       .text("--filter", "INC,EXC", &filterText, "poly flags to include / exclude: numbers or names (walk|door); default 0xffef,0x0")
-      .texts("--area-cost", "AREA=COST", &areaCosts, "an area's cost (name or id; repeatable; default 1)")
+      .texts("--area-cost", "AREA=COST", &areaCosts, "an area's cost (name or id; default 1)")
       .integer("--node-budget", "N", &query.nodeBudget, 1, 65535, "findPath's node pool")
       .text("--extents", "X,Y,Z", &extentsText, "nearest-poly half extents (default 2,4,2)")
       .flag("--any-angle", &anyAngle, "run the query with FINDPATH_ANY_ANGLE")

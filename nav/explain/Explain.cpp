@@ -269,7 +269,7 @@ struct Explainer {
     if (std::fabs(dy) <= climb) return;
     NavMeshQuery q;
     if (statusFailed(q.init(&mesh, 16))) return;
-    for (float m = 1; m <= 64; m *= 2) {
+    for (float m = 1; m <= 8; m *= 2) { // the clicked floor within 8 times the extents, not anywhere
       Vec3 e{std::min(query.halfExtents[0] * m, opts.maxSnapExtent), climb,
              std::min(query.halfExtents[2] * m, opts.maxSnapExtent)};
       PolyRef own = 0;

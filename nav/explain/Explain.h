@@ -10,7 +10,8 @@
 //   snap     an end has no poly within the half extents (the nearest poly and the extents that
 //            reach it), or snapped to a poly on another floor than the click (height difference
 //            beyond the tile's walkable climb; the poly on the clicked floor, found with a
-//            vertical half extent of the climb, and its distance).
+//            vertical half extent of the climb and horizontal ones up to 8 times the query's, and
+//            its distance).
 //   budget   the search ran out of nodes short of the end: nodes used and the smallest budget that
 //            completes the path (doubling, then bisection; each tried budget is a real findPath).
 //   filter   the filter's flags block the way (the polys on the way that fail it, their flags; the
