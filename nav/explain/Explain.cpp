@@ -134,6 +134,26 @@ std::vector<float> lengthPerArea(const NavMesh& mesh, const Answer& a) {
   return per;
 }
 
+/// How far the path pulled through `corridor` (from start to end) runs before it enters
+/// `corridor[k]` (3D, along the straight path with a corner at every crossing); -1 when unknown.
+float lengthToEnter(const NavMesh& mesh, const float* start, const float* end, const std::vector<PolyRef>& corridor,
+                    size_t k) {
+  if (k == 0 || k >= corridor.size()) return -1;
+  NavMeshQuery q;
+  if (statusFailed(q.init(&mesh, 16))) return -1;
+  std::vector<float> pts(size_t(kMaxPath) * 3);
+  std::vector<PolyRef> refs(static_cast<size_t>(kMaxPath));
+  int n = 0;
+  q.findStraightPath(start, end, corridor.data(), int(corridor.size()), pts.data(), nullptr, refs.data(), &n, kMaxPath,
+                     STRAIGHTPATH_ALL_CROSSINGS);
+  float len = 0;
+  for (int i = 1; i < n; ++i) {
+    len += vdist(&pts[size_t(i - 1) * 3], &pts[size_t(i) * 3]);
+    if (refs[size_t(i)] == corridor[k]) return len; // corner i leads into corridor[k]: the portal crossing
+  }
+  return -1;
+}
+
 /// The exact shortest path between the answer's snapped ends (metric length, its polys); false when
 /// the search does not finish.
 bool exactPath(const NavMesh& mesh, const QueryFilter& filter, const Answer& a, int maxNodes, float* metric,
@@ -719,11 +739,18 @@ struct Explainer {
         ev.push_back(point("shortestPortal", w.seenB.pos));
         ev.push_back(number("shortestCost", w.seenB.cost));
         ev.push_back(number("shortestTotal", w.seenB.total));
+        // The same two portals as the paths cross them: Detour's straight path and the shortest path.
+        const float toChosen = lengthToEnter(mesh, base.startPos.data(), base.endPos.data(), base.corridor, k);
+        const float toShortest = lengthToEnter(mesh, base.startPos.data(), base.endPos.data(), exactPolys, k);
+        if (toChosen >= 0) ev.push_back(number("chosenPortalPathLength", toChosen));
+        if (toShortest >= 0) ev.push_back(number("shortestPortalPathLength", toShortest));
         where = fmt(" At expansion %d A* held the poly it went on to at cost %.2f (estimate %.2f) and the poly the "
-                    "shortest path enters at cost %.2f (estimate %.2f), both measured through portal midpoints; the "
-                    "shortest path through the latter is %.2f m, Detour's through the former %.2f m.",
-                    expansion, double(w.seenA.cost), double(w.seenA.total), double(w.seenB.cost), double(w.seenB.total),
-                    double(exact), double(base.metric));
+                    "shortest path enters at cost %.2f (estimate %.2f), both measured through portal midpoints",
+                    expansion, double(w.seenA.cost), double(w.seenA.total), double(w.seenB.cost), double(w.seenB.total));
+        if (toChosen >= 0 && toShortest >= 0)
+          where += fmt(" (the paths cross those portals after %.2f m and %.2f m)", double(toChosen), double(toShortest));
+        where += fmt("; the shortest path through the latter is %.2f m, Detour's through the former %.2f m.",
+                     double(exact), double(base.metric));
       }
     }
     Counterfactual cf = counterfactual(CHANGE_ANY_ANGLE, "FINDPATH_ANY_ANGLE (sliced search with raycast shortcuts)", AA);

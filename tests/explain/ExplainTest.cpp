@@ -164,6 +164,15 @@ TEST_F(DefaultLevel, LongDetourByPortalMidpointsNamesTheExpansionAndAnyAngleShor
   EXPECT_GE(c->expansion, 0);
   EXPECT_NE(evidence(*c, "chosenPortal"), nullptr);
   EXPECT_NE(evidence(*c, "shortestPortal"), nullptr);
+  // A* thought the shortest path's portal no cheaper to reach than the one it took; as the paths
+  // cross them, it is.
+  const Evidence* toChosen = evidence(*c, "chosenPortalPathLength");
+  const Evidence* toShortest = evidence(*c, "shortestPortalPathLength");
+  ASSERT_NE(toChosen, nullptr);
+  ASSERT_NE(toShortest, nullptr);
+  EXPECT_GT(toChosen->number, 0.0);
+  EXPECT_GT(toShortest->number, 0.0);
+  EXPECT_LE(evidence(*c, "chosenTotal")->number, evidence(*c, "shortestTotal")->number);
   EXPECT_LT(c->counterfactual.result.length, plain.length - 1.0f);
   EXPECT_GT(e.answer.metric, e.exactMetric * 1.2f);
 }
