@@ -77,15 +77,18 @@ bool parseFlagSet(const std::string& s, uint16_t* out, std::string& why) {
 
 void printExplanation(const std::string& label, const Explanation& e, const ExplainOptions& opts) {
   const Answer& a = e.answer;
-  std::printf("%s: %s", label.c_str(), a.reached ? "path complete" : (a.startRef && a.endRef ? "no complete path" : "no poly at an end"));
+  std::printf("%s: %s", label.c_str(),
+              a.reached ? "path complete" : (a.startRef && a.endRef ? "no complete path" : "no poly at an end"));
   if (a.length >= 0) std::printf(", %.2f m", double(a.length));
   if (e.exactMetric >= 0) std::printf(" (shortest %.2f m)", double(e.exactMetric));
   std::printf(", %d nodes\n", a.nodes);
   const bool longer = a.reached && e.exactMetric > 0 && a.metric >= e.exactMetric * opts.detourRatio &&
-                     a.metric - e.exactMetric >= opts.detourMinExtra;
+                      a.metric - e.exactMetric >= opts.detourMinExtra;
   if (e.causes.empty() && longer)
-    std::printf("  longer than the shortest (x%.2f), but no change tried (any-angle search, heuristic scale, area costs, "
-                "filter) shortens it: nothing proven to explain\n", double(a.metric / e.exactMetric));
+    std::printf(
+        "  longer than the shortest (x%.2f), but no change tried (any-angle search, heuristic scale, area costs, "
+        "filter) shortens it: nothing proven to explain\n",
+        double(a.metric / e.exactMetric));
   else if (e.causes.empty() && !a.reached)
     std::printf("  no change tried (node budget, filter, off-mesh links, half extents) completes it: nothing proven "
                 "to explain\n");
@@ -109,12 +112,14 @@ int runWhy(int argc, char** argv) {
       .text("--start", "X,Y,Z", &startText, "the query's start")
       .text("--end", "X,Y,Z", &endText, "the query's end")
       .text("--cases", "CASES.txt", &casesPath, "explain every pf case of a RecastDemo test-case file instead")
-      .text("--filter", "INC,EXC", &filterText, "poly flags to include / exclude: numbers or names (walk|door); default 0xffef,0x0")
+      .text("--filter", "INC,EXC", &filterText,
+            "poly flags to include / exclude: numbers or names (walk|door); default 0xffef,0x0")
       .texts("--area-cost", "AREA=COST", &areaCosts, "an area's cost (name or id; default 1)")
       .integer("--node-budget", "N", &query.nodeBudget, 1, 65535, "findPath's node pool")
       .text("--extents", "X,Y,Z", &extentsText, "nearest-poly half extents (default 2,4,2)")
       .flag("--any-angle", &anyAngle, "run the query with FINDPATH_ANY_ANGLE")
-      .number("--detour-ratio", "R", &opts.detourRatio, 1.0, 1000.0, "a longer path is explained at Detour / shortest >= R")
+      .number("--detour-ratio", "R", &opts.detourRatio, 1.0, 1000.0,
+              "a longer path is explained at Detour / shortest >= R")
       .number("--detour-min", "M", &opts.detourMinExtra, 0.0, 1e6, "... and at least M m longer")
       .text("--json", "OUT.json", &jsonOut, "write the explanation(s) as JSON (atomically)");
   int code = 0;
@@ -139,7 +144,8 @@ int runWhy(int argc, char** argv) {
     const float cost = std::strtof(costText.c_str(), &end);
     if (eq == std::string::npos) return bad("--area-cost needs AREA=COST, not '" + ac + "'");
     if (!nav::areaFromName(ac.substr(0, eq).c_str(), &area))
-      return bad("--area-cost: unknown area '" + ac.substr(0, eq) + "' (ground, water, road, door, grass, jump or 0..62)");
+      return bad("--area-cost: unknown area '" + ac.substr(0, eq) +
+                 "' (ground, water, road, door, grass, jump or 0..62)");
     if (costText.empty() || !end || *end || !std::isfinite(cost) || cost < 0)
       return bad("--area-cost: the cost must be a number >= 0, not '" + costText + "'");
     filter.setAreaCost(area, cost);
@@ -152,7 +158,8 @@ int runWhy(int argc, char** argv) {
   if (single == !casesPath.empty() || (single && (startText.empty() || endText.empty())))
     return bad("give --start and --end, or --cases (see navbench why --help)");
   if (single) {
-    if (!parseVec(startText, query.start)) return bad("--start needs X,Y,Z with finite numbers, not '" + startText + "'");
+    if (!parseVec(startText, query.start))
+      return bad("--start needs X,Y,Z with finite numbers, not '" + startText + "'");
     if (!parseVec(endText, query.end)) return bad("--end needs X,Y,Z with finite numbers, not '" + endText + "'");
   }
   std::vector<navbench::TestCase> cases;
@@ -192,5 +199,6 @@ int runWhy(int argc, char** argv) {
 
 } // namespace
 
-NAVBENCH_SUBCOMMAND(why, "why", "explain a path query: no path, a partial path or a longer one, each cause with a checked fix",
+NAVBENCH_SUBCOMMAND(why, "why",
+                    "explain a path query: no path, a partial path or a longer one, each cause with a checked fix",
                     runWhy);

@@ -53,7 +53,8 @@ std::unique_ptr<uint8_t[]> extendedBlob(const MeshTile* t, const std::vector<con
   std::memcpy(d + nl.header, &nh, sizeof(nh));
   std::memcpy(d + nl.verts, t->verts, sizeof(float) * 3 * size_t(h.vertCount));
   std::memcpy(d + nl.polys, t->polys, sizeof(Poly) * size_t(h.polyCount));
-  std::memcpy(d + nl.detailMeshes, t->data + lo.detailMeshes, size_t(lo.bvTree - lo.detailMeshes)); // detail + nothing else
+  std::memcpy(d + nl.detailMeshes, t->data + lo.detailMeshes,
+              size_t(lo.bvTree - lo.detailMeshes)); // detail + nothing else
   std::memcpy(d + nl.bvTree, t->data + lo.bvTree, size_t(lo.offMeshCons - lo.bvTree));
   std::memcpy(d + nl.offMeshCons, t->offMeshCons, sizeof(OffMeshConnection) * size_t(h.offMeshConCount));
   float* verts = reinterpret_cast<float*>(d + nl.verts);

@@ -13,6 +13,7 @@ namespace nav::explain {
 /// Copies `src` into `out` (re-initialised) with `links` added. Each link's start must lie on a
 /// poly of `src` (its tile gets the connection; the link radius snaps both ends) and its end in the
 /// same tile or one of the 8 around it. FAILURE | INVALID_PARAM with `why` otherwise.
-Status copyWithLinks(const NavMesh& src, const LinkSpec* links, int linkCount, NavMesh& out, std::string* why = nullptr);
+Status copyWithLinks(const NavMesh& src, const LinkSpec* links, int linkCount, NavMesh& out,
+                     std::string* why = nullptr);
 
 } // namespace nav::explain

@@ -19,8 +19,8 @@ namespace nav::explain {
 
 namespace {
 
-constexpr int kMaxPath = 2048;      // corridor and straight-path capacity, as `navbench query`
-constexpr int kMaxBudget = 65535;   // NavMeshQuery::init's limit
+constexpr int kMaxPath = 2048;       // corridor and straight-path capacity, as `navbench query`
+constexpr int kMaxBudget = 65535;    // NavMeshQuery::init's limit
 constexpr float kShorterEps = 1e-3f; // a counterfactual path shorter by less is the same answer [wu]
 
 std::string fmt(const char* f, ...) __attribute__((format(printf, 1, 2)));
@@ -177,8 +177,8 @@ bool exactPath(const NavMesh& mesh, const QueryFilter& filter, const Answer& a, 
 class PortalWatch : public SearchObserver {
 public:
   PolyRef parent = 0, a = 0, b = 0;
-  int expansions = 0;      ///< Expansions so far.
-  int parentExpansion = -1;///< Index of the last expansion of `parent`.
+  int expansions = 0;       ///< Expansions so far.
+  int parentExpansion = -1; ///< Index of the last expansion of `parent`.
   bool inParent = false;
   struct Seen {
     bool seen = false;
@@ -261,8 +261,9 @@ struct Explainer {
     }
     Query cq = query;
     cq.halfExtents = e;
-    Counterfactual c = counterfactual(
-        CHANGE_HALF_EXTENTS, fmt("half extents (%g, %g, %g)", double(e[0]), double(e[1]), double(e[2])), run(filter, cq));
+    Counterfactual c =
+        counterfactual(CHANGE_HALF_EXTENTS, fmt("half extents (%g, %g, %g)", double(e[0]), double(e[1]), double(e[2])),
+                       run(filter, cq));
     c.halfExtents = e;
     const PolyRef got = isStart ? c.result.startRef : c.result.endRef;
     if (!got) return true;
@@ -298,9 +299,9 @@ struct Explainer {
       if (own && own != ref && std::fabs(near[1] - click[1]) <= climb) {
         Query cq = query;
         cq.halfExtents = e;
-        Counterfactual c = counterfactual(
-            CHANGE_HALF_EXTENTS, fmt("half extents (%g, %g, %g)", double(e[0]), double(e[1]), double(e[2])),
-            run(filter, cq));
+        Counterfactual c =
+            counterfactual(CHANGE_HALF_EXTENTS,
+                           fmt("half extents (%g, %g, %g)", double(e[0]), double(e[1]), double(e[2])), run(filter, cq));
         c.halfExtents = e;
         if (samePath(c.result, A)) return;
         const char* which = isStart ? "start" : "end";
@@ -389,7 +390,8 @@ struct Explainer {
     relaxed.setExcludeFlags(0);
     const Answer R = run(relaxed, query);
     if (!R.reached) return false;
-    if (longer && !(A.metric - R.metric >= opts.detourMinExtra && A.metric >= R.metric * opts.detourRatio)) return false;
+    if (longer && !(A.metric - R.metric >= opts.detourMinExtra && A.metric >= R.metric * opts.detourRatio))
+      return false;
     QueryFilter fixed = filter;
     const std::vector<PolyRef> blocking = allowPolys(R.corridor, fixed);
     if (blocking.empty()) return false;
@@ -417,10 +419,14 @@ struct Explainer {
     Counterfactual cf = counterfactual(CHANGE_FILTER, change, F);
     cf.include = fixed.getIncludeFlags();
     cf.exclude = fixed.getExcludeFlags();
-    std::vector<Evidence> ev = {number("blockingPolys", double(blocking.size())), poly("firstBlockingPoly", blocking[0]),
-                                point("firstBlockingAt", v3(c)), word("blockingFlags", flagWords(flags)),
-                                number("include", filter.getIncludeFlags()), number("exclude", filter.getExcludeFlags())};
-    std::string what = allLinks ? "an off-mesh link the filter refuses" : fmt("%d poly(s) the filter refuses", int(blocking.size()));
+    std::vector<Evidence> ev = {number("blockingPolys", double(blocking.size())),
+                                poly("firstBlockingPoly", blocking[0]),
+                                point("firstBlockingAt", v3(c)),
+                                word("blockingFlags", flagWords(flags)),
+                                number("include", filter.getIncludeFlags()),
+                                number("exclude", filter.getExcludeFlags())};
+    std::string what =
+        allLinks ? "an off-mesh link the filter refuses" : fmt("%d poly(s) the filter refuses", int(blocking.size()));
     std::string text;
     if (longer) {
       ev.push_back(number("length", A.length));
@@ -455,12 +461,14 @@ struct Explainer {
       if (cost != 1.0f || filter.getAreaEnterCost(a) != 0.0f) cf.areaCosts.emplace_back(a, 1.0f);
       if (pu[size_t(a)] > pa[size_t(a)] + kShorterEps && cost > 1.0f) {
         if (!dearer.empty()) dearer += ", ";
-        dearer += fmt("%s (cost %g, %.2f m on the shorter way)", areaWord(a).c_str(), double(cost), double(pu[size_t(a)]));
+        dearer +=
+            fmt("%s (cost %g, %.2f m on the shorter way)", areaWord(a).c_str(), double(cost), double(pu[size_t(a)]));
       }
     }
     if (cf.areaCosts.empty()) return;
     add(CAUSE_FILTER,
-        fmt("The area costs make the shorter way dearer%s%s; with every area cost 1 the path is %.2f m instead of %.2f m.",
+        fmt("The area costs make the shorter way dearer%s%s; with every area cost 1 the path is %.2f m instead of %.2f "
+            "m.",
             dearer.empty() ? "" : ": ", dearer.c_str(), double(U.length), double(A.length)),
         std::move(ev), std::move(cf));
   }
@@ -541,7 +549,7 @@ struct Explainer {
     if (si == ei) return;
 
     // Islands: the closest points of their borders, joined by a one-way link.
-    std::vector<float> segA, segB; // [(ax, ay, az, bx, by, bz) * n]
+    std::vector<float> segA, segB;     // [(ax, ay, az, bx, by, bz) * n]
     std::vector<PolyRef> polyA, polyB; // the poly of each segment
     for (const auto& pi : cr.polyIslands) {
       if (pi.second != si && pi.second != ei) continue;
@@ -572,7 +580,8 @@ struct Explainer {
     if (!na || !nb) return;
     // Sample the longer list when the pairs exceed the cap (a fixed stride: deterministic).
     size_t strideA = 1, strideB = 1;
-    while ((na / strideA) * (nb / strideB) > size_t(opts.maxEdgePairs)) (na / strideA > nb / strideB ? strideA : strideB) *= 2;
+    while ((na / strideA) * (nb / strideB) > size_t(opts.maxEdgePairs))
+      (na / strideA > nb / strideB ? strideA : strideB) *= 2;
     float best = 1e30f;
     Vec3 pa{}, pb{};
     PolyRef ra = 0, rb = 0;
@@ -605,17 +614,18 @@ struct Explainer {
     const float gap = std::sqrt(best);
     const float horiz = vdist2D(pa.data(), pb.data()), drop = pb[1] - pa[1];
     const bool jumpable = gap <= opts.jumpGap;
-    Counterfactual cf = counterfactual(CHANGE_LINK, fmt("a one-way off-mesh link %s -> %s", pt(ea).c_str(), pt(eb).c_str()), r);
+    Counterfactual cf =
+        counterfactual(CHANGE_LINK, fmt("a one-way off-mesh link %s -> %s", pt(ea).c_str(), pt(eb).c_str()), r);
     cf.link = L;
     add(CAUSE_ISLANDS,
         fmt("Start and end are on different islands (%d polys, %.0f m2; %d polys, %.0f m2); their closest points are "
             "%.2f m apart (%.2f m across, %.2f m %s)%s; with an off-mesh link there the path is found, %.2f m.",
             IA.polys, double(IA.area), IB.polys, double(IB.area), double(gap), double(horiz), double(std::fabs(drop)),
             drop < 0 ? "down" : "up", jumpable ? ", a jumpable gap" : "", double(r.length)),
-        {number("startIsland.polys", IA.polys), number("startIsland.area", IA.area), number("endIsland.polys", IB.polys),
-         number("endIsland.area", IB.area), point("startIslandPoint", pa), point("endIslandPoint", pb),
-         number("gap", gap), number("horizontalGap", horiz), number("heightDifference", drop),
-         word("jumpable", jumpable ? "yes" : "no")},
+        {number("startIsland.polys", IA.polys), number("startIsland.area", IA.area),
+         number("endIsland.polys", IB.polys), number("endIsland.area", IB.area), point("startIslandPoint", pa),
+         point("endIslandPoint", pb), number("gap", gap), number("horizontalGap", horiz),
+         number("heightDifference", drop), word("jumpable", jumpable ? "yes" : "no")},
         std::move(cf));
   }
 
@@ -679,16 +689,19 @@ struct Explainer {
     // Detour's path under the same (uniform) costs as the exact one.
     const bool uniform = costsUniform(filter);
     const Answer base = uniform ? A : run(u, query);
-    if (!base.reached || !(base.metric >= exact * opts.detourRatio && base.metric - exact >= opts.detourMinExtra)) return;
+    if (!base.reached || !(base.metric >= exact * opts.detourRatio && base.metric - exact >= opts.detourMinExtra))
+      return;
     const std::vector<Evidence> common = {number("length", base.length), number("metric", base.metric),
-                                          number("exactMetric", exact), number("ratio", base.metric / std::max(exact, 1e-6f))};
+                                          number("exactMetric", exact),
+                                          number("ratio", base.metric / std::max(exact, 1e-6f))};
     // A heuristic scale above Detour's over-estimates and commits early.
     if (filter.getHeuristicScale() > QueryFilter::DEFAULT_HEURISTIC_SCALE + 1e-6f) {
       QueryFilter h = filter;
       h.setHeuristicScale(QueryFilter::DEFAULT_HEURISTIC_SCALE);
       Answer H = run(h, query);
       if (H.reached && H.metric < A.metric - kShorterEps) {
-        Counterfactual cf = counterfactual(CHANGE_HEURISTIC_SCALE, fmt("heuristic scale %g", double(QueryFilter::DEFAULT_HEURISTIC_SCALE)), H);
+        Counterfactual cf = counterfactual(CHANGE_HEURISTIC_SCALE,
+                                           fmt("heuristic scale %g", double(QueryFilter::DEFAULT_HEURISTIC_SCALE)), H);
         cf.heuristicScale = QueryFilter::DEFAULT_HEURISTIC_SCALE;
         std::vector<Evidence> ev = common;
         ev.push_back(number("heuristicScale", filter.getHeuristicScale()));
@@ -744,16 +757,19 @@ struct Explainer {
         const float toShortest = lengthToEnter(mesh, base.startPos.data(), base.endPos.data(), exactPolys, k);
         if (toChosen >= 0) ev.push_back(number("chosenPortalPathLength", toChosen));
         if (toShortest >= 0) ev.push_back(number("shortestPortalPathLength", toShortest));
-        where = fmt(" At expansion %d A* held the poly it went on to at cost %.2f (estimate %.2f) and the poly the "
-                    "shortest path enters at cost %.2f (estimate %.2f), both measured through portal midpoints",
-                    expansion, double(w.seenA.cost), double(w.seenA.total), double(w.seenB.cost), double(w.seenB.total));
+        where =
+            fmt(" At expansion %d A* held the poly it went on to at cost %.2f (estimate %.2f) and the poly the "
+                "shortest path enters at cost %.2f (estimate %.2f), both measured through portal midpoints",
+                expansion, double(w.seenA.cost), double(w.seenA.total), double(w.seenB.cost), double(w.seenB.total));
         if (toChosen >= 0 && toShortest >= 0)
-          where += fmt(" (the paths cross those portals after %.2f m and %.2f m)", double(toChosen), double(toShortest));
+          where +=
+              fmt(" (the paths cross those portals after %.2f m and %.2f m)", double(toChosen), double(toShortest));
         where += fmt("; the shortest path through the latter is %.2f m, Detour's through the former %.2f m.",
                      double(exact), double(base.metric));
       }
     }
-    Counterfactual cf = counterfactual(CHANGE_ANY_ANGLE, "FINDPATH_ANY_ANGLE (sliced search with raycast shortcuts)", AA);
+    Counterfactual cf =
+        counterfactual(CHANGE_ANY_ANGLE, "FINDPATH_ANY_ANGLE (sliced search with raycast shortcuts)", AA);
     add(CAUSE_DETOUR,
         fmt("Detour's path is %.2f m where the shortest is %.2f m (x%.2f): A* costs polys at their portal midpoints.%s "
             "With FINDPATH_ANY_ANGLE the path is %.2f m.",
@@ -766,8 +782,8 @@ struct Explainer {
 } // namespace
 
 const char* changeName(int change) {
-  static const char* const names[CHANGE_COUNT] = {"nodeBudget", "filter", "areaCosts", "halfExtents", "anyAngle", "link",
-                                                  "heuristicScale"};
+  static const char* const names[CHANGE_COUNT] = {"nodeBudget", "filter", "areaCosts",     "halfExtents",
+                                                  "anyAngle",   "link",   "heuristicScale"};
   return change >= 0 && change < CHANGE_COUNT ? names[change] : "?";
 }
 

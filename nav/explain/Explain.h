@@ -54,20 +54,20 @@ using Vec3 = std::array<float, 3>;
 /// nodeBudget nodes, findStraightPath.
 struct Query {
   Vec3 start{}, end{};
-  Vec3 halfExtents{2, 4, 2};  ///< [Unit: wu] RecastDemo's.
-  int nodeBudget = 2048;      ///< [Limit: 1..65535]
-  int options = 0;            ///< findPath options (FINDPATH_ANY_ANGLE).
+  Vec3 halfExtents{2, 4, 2}; ///< [Unit: wu] RecastDemo's.
+  int nodeBudget = 2048;     ///< [Limit: 1..65535]
+  int options = 0;           ///< findPath options (FINDPATH_ANY_ANGLE).
 };
 
 /// What a query gave.
 struct Answer {
-  Status status = 0;          ///< findPath's (0 when an end has no poly).
+  Status status = 0; ///< findPath's (0 when an end has no poly).
   PolyRef startRef = 0, endRef = 0;
-  Vec3 startPos{}, endPos{};  ///< The snapped points.
-  bool reached = false;       ///< A complete path: the corridor ends at endRef, no PARTIAL_RESULT.
-  float length = -1;          ///< 3D straight-path length; -1 when there is no corridor.
-  float metric = -1;          ///< The same path in ShortestPath's metric; -1 when none.
-  int nodes = 0;              ///< Nodes the search took from its pool.
+  Vec3 startPos{}, endPos{}; ///< The snapped points.
+  bool reached = false;      ///< A complete path: the corridor ends at endRef, no PARTIAL_RESULT.
+  float length = -1;         ///< 3D straight-path length; -1 when there is no corridor.
+  float metric = -1;         ///< The same path in ShortestPath's metric; -1 when none.
+  int nodes = 0;             ///< Nodes the search took from its pool.
   std::vector<PolyRef> corridor;
   std::vector<float> straight; ///< [(x, y, z) * n]
   std::vector<uint8_t> straightFlags;
@@ -77,29 +77,37 @@ struct Answer {
 /// An off-mesh link to add to a copy of the navmesh (AddLink.h).
 struct LinkSpec {
   Vec3 start{}, end{};
-  float radius = 0.5f;        ///< [Unit: wu] end snap radius.
+  float radius = 0.5f; ///< [Unit: wu] end snap radius.
   bool bidirectional = false;
   uint16_t flags = 0;
   uint8_t area = 0;
 };
 
-enum ChangeKind : int { CHANGE_NODE_BUDGET, CHANGE_FILTER, CHANGE_AREA_COSTS, CHANGE_HALF_EXTENTS, CHANGE_ANY_ANGLE,
-                        CHANGE_LINK, CHANGE_HEURISTIC_SCALE, CHANGE_COUNT };
+enum ChangeKind : int {
+  CHANGE_NODE_BUDGET,
+  CHANGE_FILTER,
+  CHANGE_AREA_COSTS,
+  CHANGE_HALF_EXTENTS,
+  CHANGE_ANY_ANGLE,
+  CHANGE_LINK,
+  CHANGE_HEURISTIC_SCALE,
+  CHANGE_COUNT
+};
 /// "nodeBudget", "filter", "areaCosts", "halfExtents", "anyAngle", "link", "heuristicScale".
 const char* changeName(int change);
 
 /// The change a cause proposes and what the query gave with it.
 struct Counterfactual {
   int change = CHANGE_NODE_BUDGET;
-  int nodeBudget = 0;                  ///< CHANGE_NODE_BUDGET
-  uint16_t include = 0, exclude = 0;   ///< CHANGE_FILTER
+  int nodeBudget = 0;                           ///< CHANGE_NODE_BUDGET
+  uint16_t include = 0, exclude = 0;            ///< CHANGE_FILTER
   std::vector<std::pair<int, float>> areaCosts; ///< CHANGE_AREA_COSTS: (area, cost) changed.
-  Vec3 halfExtents{};                  ///< CHANGE_HALF_EXTENTS
-  float heuristicScale = 0;            ///< CHANGE_HEURISTIC_SCALE
-  LinkSpec link;                       ///< CHANGE_LINK
-  std::string text;                    ///< The change in words.
-  Answer result;                       ///< The query with the change applied.
-  bool checked = false;                ///< result was computed by running the query (always, when reported).
+  Vec3 halfExtents{};                           ///< CHANGE_HALF_EXTENTS
+  float heuristicScale = 0;                     ///< CHANGE_HEURISTIC_SCALE
+  LinkSpec link;                                ///< CHANGE_LINK
+  std::string text;                             ///< The change in words.
+  Answer result;                                ///< The query with the change applied.
+  bool checked = false;                         ///< result was computed by running the query (always, when reported).
 };
 
 /// One named piece of evidence: a point, a poly, a number or a word.
@@ -118,11 +126,11 @@ const char* causeName(int kind);
 
 struct Cause {
   int kind = CAUSE_SNAP;
-  std::string text;                 ///< One sentence a designer can act on.
+  std::string text; ///< One sentence a designer can act on.
   std::vector<Evidence> evidence;
   Counterfactual counterfactual;
-  int expansion = -1;               ///< detour: the A* expansion (0-based) where the search left the
-                                    ///< shortest path's corridor; -1 otherwise.
+  int expansion = -1; ///< detour: the A* expansion (0-based) where the search left the
+                      ///< shortest path's corridor; -1 otherwise.
 };
 
 struct Explanation {
@@ -133,13 +141,13 @@ struct Explanation {
 };
 
 struct ExplainOptions {
-  float detourRatio = 1.05f;        ///< Detour / exact at least this ... [Limit: >= 1]
-  float detourMinExtra = 0.5f;      ///< ... and this much longer [Unit: wu] [Limit: >= 0]
-  float maxSnapExtent = 64.0f;      ///< Largest half extent tried for an end with no poly [Unit: wu]
-  float walkableClimb = -1;         ///< [Unit: wu] < 0: the tile's walkableClimb.
-  float jumpGap = 4.0f;             ///< An island gap up to this long is "jumpable" [Unit: wu]
-  int exactMaxNodes = 1 << 16;      ///< ShortestPath's pool.
-  int maxEdgePairs = 1 << 22;       ///< Border edge pairs measured for an island gap (sampled above).
+  float detourRatio = 1.05f;   ///< Detour / exact at least this ... [Limit: >= 1]
+  float detourMinExtra = 0.5f; ///< ... and this much longer [Unit: wu] [Limit: >= 0]
+  float maxSnapExtent = 64.0f; ///< Largest half extent tried for an end with no poly [Unit: wu]
+  float walkableClimb = -1;    ///< [Unit: wu] < 0: the tile's walkableClimb.
+  float jumpGap = 4.0f;        ///< An island gap up to this long is "jumpable" [Unit: wu]
+  int exactMaxNodes = 1 << 16; ///< ShortestPath's pool.
+  int maxEdgePairs = 1 << 22;  ///< Border edge pairs measured for an island gap (sampled above).
   bool validate(std::string* why) const;
 };
 

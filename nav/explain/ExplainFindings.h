@@ -13,7 +13,7 @@
 namespace nav::explain {
 
 struct FindingExplanation {
-  int index = 0;          ///< Index in CheckResult::detours / budget / islands.
+  int index = 0; ///< Index in CheckResult::detours / budget / islands.
   Query query;
   Explanation explanation;
 };

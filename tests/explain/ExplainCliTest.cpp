@@ -122,8 +122,8 @@ TEST_F(WhyCli, ATestCaseFileIsExplainedCaseByCase) {
   {
     std::ofstream f(cases);
     f << "s Tile Mesh\nf default.obj\n"
-         "pf 46 0 28.9 54 0 45 0xffef 0x4\n"  // the door excluded by the case's own filter
-         "rc 1 0 1 5 0 5 0xffff 0x0\n"         // raycasts are not explained
+         "pf 46 0 28.9 54 0 45 0xffef 0x4\n" // the door excluded by the case's own filter
+         "rc 1 0 1 5 0 5 0xffff 0x0\n"       // raycasts are not explained
          "pf 46 0 28.9 54 0 45 0xffef 0x0\n";
   }
   const WhyRun r = why(kBin + " --cases " + cases + " --json " + json);
@@ -146,7 +146,8 @@ TEST_F(WhyCli, CheckFindingsCarryTheirExplanationInJson) {
   std::string out;
   const int code = testproc::runCommand(std::string(testproc::navbenchExe()) + " check " + kBin +
                                             " -q --pairs 300 --detour-ratio 1.1 --detour-min 1 --node-budget 256 "
-                                            "--no-seams --no-links --no-narrow --why 3 --json " + json,
+                                            "--no-seams --no-links --no-narrow --why 3 --json " +
+                                            json,
                                         &out);
   ASSERT_LE(code, 1) << out;
   const nlohmann::json j = readJson();
@@ -181,10 +182,12 @@ namespace {
 TEST_F(WhyCli, ADetourRowOfTheHtmlReportFramesBothPaths) {
   const std::string dir = json + ".html";
   std::string out;
-  const int code = testproc::runCommand(std::string(testproc::navbenchExe()) + " check " + kBin +
-                                            " -q --pairs 300 --detour-ratio 1.1 --detour-min 1 --no-islands --no-budget "
-                                            "--no-seams --no-links --no-narrow --no-surface --html-time 0 --html-max 4 --html " + dir,
-                                        &out);
+  const int code =
+      testproc::runCommand(std::string(testproc::navbenchExe()) + " check " + kBin +
+                               " -q --pairs 300 --detour-ratio 1.1 --detour-min 1 --no-islands --no-budget "
+                               "--no-seams --no-links --no-narrow --no-surface --html-time 0 --html-max 4 --html " +
+                               dir,
+                           &out);
   ASSERT_LE(code, 1) << out;
   nav::NavMesh mesh;
   ASSERT_TRUE(nav::statusSucceeded(nav::loadTileSetFile(kBin, mesh)));

@@ -121,7 +121,8 @@ std::string checkAgainstDetour(const nav::NavMesh& mesh, const dtNavMesh& dt, co
   if (!d.ran) return "Detour could not run the query";
   const Answer& r = c.result;
   if (d.startRef != r.startRef || d.endRef != r.endRef)
-    why << "end polys differ (Detour " << d.startRef << "/" << d.endRef << ", ours " << r.startRef << "/" << r.endRef << "); ";
+    why << "end polys differ (Detour " << d.startRef << "/" << d.endRef << ", ours " << r.startRef << "/" << r.endRef
+        << "); ";
   if (d.reached != r.reached) why << "reached differs (Detour " << d.reached << ", ours " << r.reached << "); ";
   if ((d.length < 0) != (r.length < 0) || std::fabs(d.length - r.length) > 1e-3f + 1e-4f * std::fabs(d.length))
     why << "length differs (Detour " << d.length << ", ours " << r.length << "); ";

@@ -27,9 +27,9 @@ DtMesh mirrorToDetour(const nav::NavMesh& mesh);
 
 /// What Detour gave.
 struct DtAnswer {
-  bool ran = false;        ///< The query could be set up.
-  bool reached = false;    ///< Complete path (corridor ends at the end poly, no partial bit).
-  float length = -1;       ///< 3D straight-path length; -1 without a corridor.
+  bool ran = false;     ///< The query could be set up.
+  bool reached = false; ///< Complete path (corridor ends at the end poly, no partial bit).
+  float length = -1;    ///< 3D straight-path length; -1 without a corridor.
   unsigned startRef = 0, endRef = 0;
   std::vector<float> straight; ///< The straight path's corners [(x, y, z) * n].
 };
