@@ -500,10 +500,11 @@ struct Explainer {
     co.pairs = 1;
     check::CheckResult cr;
     if (statusFailed(check::runChecks(mesh, filter, co, cr))) return;
+    std::vector<std::pair<PolyRef, int>> byRef = cr.polyIslands; // (ref, island), sorted for lookups
+    std::sort(byRef.begin(), byRef.end());
     auto islandOf = [&](PolyRef r) {
-      for (const auto& pi : cr.polyIslands)
-        if (pi.first == r) return pi.second;
-      return -1;
+      const auto it = std::lower_bound(byRef.begin(), byRef.end(), std::make_pair(r, -1));
+      return it != byRef.end() && it->first == r ? it->second : -1;
     };
     const int si = islandOf(A.startRef), ei = islandOf(A.endRef);
     if (si < 0 || ei < 0) return;
