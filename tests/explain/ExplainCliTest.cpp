@@ -87,6 +87,15 @@ TEST_F(WhyCli, EveryKindOfChangeIsNamedInJson) {
   }
 }
 
+TEST_F(WhyCli, ALevelIsBakedFirstAndExplainedTheSame) {
+  const std::string level = std::string(NAVBENCH_SOURCE_DIR) + "/assets/levels/default.json";
+  const WhyRun fromLevel = why(level + " --start 46,0,28.9 --end 54,0,45 --filter walk,door");
+  const WhyRun fromBin = why(kBin + " --start 46,0,28.9 --end 54,0,45 --filter walk,door");
+  ASSERT_EQ(fromLevel.code, 0) << fromLevel.out;
+  EXPECT_NE(fromLevel.out.find("filter:"), std::string::npos) << fromLevel.out;
+  EXPECT_EQ(fromLevel.out, fromBin.out);
+}
+
 TEST_F(WhyCli, AFineQuerySaysThereIsNothingToExplain) {
   const WhyRun r = why(kBin + " --start 46,0,28.9 --end 54,0,45 --json " + json);
   ASSERT_EQ(r.code, 0) << r.out;
