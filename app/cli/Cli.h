@@ -36,6 +36,9 @@ const Subcommand* findSubcommand(const char* name);
 
 /// Loads a tile set file (MSET) into `mesh`; false after printing "PROGRAM: PATH: problem" to stderr.
 bool loadTileSetOrSay(const char* program, const std::string& path, nav::NavMesh& mesh);
+/// Loads MESH.bin, or bakes a level (.obj, .gltf, .glb or level .json) as `navbench check` does
+/// (app/cli/CmdCheck.cpp); false with `why` naming the file.
+bool loadMeshOrLevel(const std::string& path, nav::NavMesh& mesh, std::string& why);
 
 } // namespace navbench::cli
 

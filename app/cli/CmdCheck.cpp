@@ -4,6 +4,8 @@
 // check and writes the JSON / JUnit reports and baselines (nav/check/CheckReport.h).
 // Exit: 0 when nothing at or above --fail-on is found, 1 when something is, 2 for bad input
 // (a message naming the file or option; outputs are written atomically, none on bad input).
+// The first --why N islands, detours and budget findings carry their explanation (nav/explain: causes,
+// each with a change that was run) in the JSON ("why") and the HTML rows.
 // Options are declared with base::Args (nav/base/Args.h), which also writes `navbench check --help`.
 #include "app/cli/Cli.h"
 
@@ -13,6 +15,8 @@
 #include "nav/check/CheckHtml.h"
 #include "nav/check/CheckReport.h"
 #include "nav/check/NavCheck.h"
+#include "nav/explain/ExplainFindings.h"
+#include "nav/explain/ExplainJson.h"
 
 #if __has_include("nav/bake/StreamBake.h")
 #include "nav/bake/LevelFile.h"
@@ -21,6 +25,7 @@
 #define NAVBENCH_CHECK_CAN_BAKE 1
 #endif
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <chrono>
@@ -240,6 +245,67 @@ std::string relativeTo(const std::string& path, const fs::path& dir) {
   return rel.empty() ? abs.string() : rel.string();
 }
 
+/// The explanation of a finding (islands: index in CheckResult::islands), or null.
+const nav::explain::FindingExplanation* explanationOf(const nav::explain::FindingExplanations& fe, int kind, int index) {
+  const std::vector<nav::explain::FindingExplanation>* list =
+      kind == CHECK_ISLANDS ? &fe.islands : kind == CHECK_DETOURS ? &fe.detours : kind == CHECK_BUDGET ? &fe.budget : nullptr;
+  if (!list) return nullptr;
+  for (const nav::explain::FindingExplanation& f : *list)
+    if (f.index == index) return &f;
+  return nullptr;
+}
+
+/// The explanation lines of an HTML row (its index counts findings; islands count only findings).
+std::vector<std::string> rowWhy(const HtmlFinding& row, const CheckResult& r, const nav::explain::FindingExplanations& fe) {
+  int index = row.index;
+  if (row.kind == CHECK_ISLANDS) {
+    index = -1;
+    for (size_t i = 0, n = 0; i < r.islands.size() && index < 0; ++i)
+      if (r.islands[i].isFinding() && int(n++) == row.index) index = int(i);
+  }
+  const nav::explain::FindingExplanation* f = explanationOf(fe, row.kind, index);
+  if (!f) return {};
+  std::vector<std::string> lines = nav::explain::describeCauses(f->explanation);
+  if (lines.empty()) lines.push_back("no change tried (filter, area costs, budget, link, any-angle search) changes this answer");
+  return lines;
+}
+
+/// A detour row framed on both paths (Detour's and the exact shortest), which often reach far
+/// beyond the segment between the pair's ends.
+void frameBothPaths(HtmlFinding& row, const nav::explain::FindingExplanations& fe) {
+  const nav::explain::FindingExplanation* f = row.kind == CHECK_DETOURS ? explanationOf(fe, row.kind, row.index) : nullptr;
+  if (!f) return;
+  Vec3 lo = row.start, hi = row.start;
+  auto grow = [&](const std::vector<float>& pts) {
+    for (size_t i = 0; i + 2 < pts.size(); i += 3)
+      for (int c = 0; c < 3; ++c) {
+        lo[size_t(c)] = std::min(lo[size_t(c)], pts[i + size_t(c)]);
+        hi[size_t(c)] = std::max(hi[size_t(c)], pts[i + size_t(c)]);
+      }
+  };
+  grow({row.end[0], row.end[1], row.end[2]});
+  grow(f->explanation.answer.straight);
+  grow(f->explanation.exactStraight);
+  for (int c = 0; c < 3; ++c) row.pos[size_t(c)] = 0.5f * (lo[size_t(c)] + hi[size_t(c)]);
+  row.extent = std::max(row.extent, std::sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                                              (hi[2] - lo[2]) * (hi[2] - lo[2])));
+}
+
+/// The JSON report with each explained finding's causes under "why".
+void addWhyJson(nlohmann::json& j, const nav::explain::FindingExplanations& fe) {
+  auto add = [&](const char* key, const std::vector<nav::explain::FindingExplanation>& list) {
+    for (const nav::explain::FindingExplanation& f : list) {
+      if (!j.contains(key) || size_t(f.index) >= j[key].size()) continue;
+      nlohmann::json causes = nlohmann::json::array();
+      for (const nav::explain::Cause& c : f.explanation.causes) causes.push_back(nav::explain::causeJson(c));
+      j[key][size_t(f.index)]["why"] = causes;
+    }
+  };
+  add("islands", fe.islands);
+  add("detours", fe.detours);
+  add("budget", fe.budget);
+}
+
 struct HtmlJob {
   std::string dir;       ///< The report folder (replaced atomically).
   std::string meshPath;  ///< As given on the command line.
@@ -253,7 +319,8 @@ struct HtmlJob {
 /// thumbnail (finding-NN.png) while the viewer works and time is left; built in a sibling temp
 /// folder (so relative paths are the same) and renamed into place. False with `why`.
 bool writeHtmlReport(const HtmlJob& job, const nav::NavMesh& mesh, const CheckResult& result,
-                     const nav::QueryFilter& filter, const CheckOptions& opts, std::string& why) {
+                     const nav::QueryFilter& filter, const CheckOptions& opts,
+                     const nav::explain::FindingExplanations& explained, std::string& why) {
   std::error_code ec;
   const fs::path dir = fs::absolute(job.dir, ec).lexically_normal();
   const fs::path target = dir.filename().empty() ? dir.parent_path() : dir;
@@ -284,6 +351,10 @@ bool writeHtmlReport(const HtmlJob& job, const nav::NavMesh& mesh, const CheckRe
     files.level = relativeTo(job.levelPath, target);
   }
   std::vector<HtmlFinding> rows = worstFindings(result, job.maxRows);
+  for (HtmlFinding& row : rows) {
+    row.why = rowWhy(row, result, explained);
+    frameBothPaths(row, explained);
+  }
   const std::string viewer = viewerPath();
   std::string note = viewer.empty() ? "No pictures: the viewer (navbench-viewer) is not installed beside navbench." : "";
   const auto t0 = std::chrono::steady_clock::now();
@@ -342,6 +413,7 @@ int runCheck(int argc, char** argv) {
   long long seed = 1;
   bool quiet = false;
   int htmlMax = 50;
+  int whyMax = 10;
   float htmlTime = 120;
   bool off[CHECK_COUNT] = {false, false, false, false, false, false, false};
   base::Args args("navbench check",
@@ -366,6 +438,8 @@ int runCheck(int argc, char** argv) {
       .text("--junit", "OUT.xml", &junitOut, "JUnit XML: one testsuite, one testcase per check")
       .text("--html", "DIR", &htmlDir, "HTML report folder: summary, the worst findings with viewer pictures and scenarios")
       .integer("--html-max", "N", &htmlMax, 0, 1000, "findings with a row (and a picture) in the HTML report")
+      .integer("--why", "N", &whyMax, 0, 1000,
+               "explain the first N islands, detours and budget findings (as `navbench why`; JSON \"why\", HTML)")
       .number("--html-time", "S", &htmlTime, 0.0, 86400.0, "seconds for all HTML pictures together")
       .text("--write-baseline", "FILE", &writeBase, "record today's findings")
       .text("--baseline", "FILE", &readBase, "report only findings not in FILE (same kind, within 0.5 m)")
@@ -432,6 +506,9 @@ int runCheck(int argc, char** argv) {
   if (!writeBase.empty()) unfiltered = result;
   int known = 0;
   if (!readBase.empty()) known = filterNew(result, baseline);
+  nav::explain::FindingExplanations explained;
+  if (whyMax > 0 && (!htmlDir.empty() || !jsonOut.empty()))
+    explained = nav::explain::explainFindings(mesh, filter, opts, result, whyMax);
   if (!htmlDir.empty()) {
     HtmlJob job;
     job.dir = htmlDir;
@@ -440,9 +517,13 @@ int runCheck(int argc, char** argv) {
     job.levelPath = levelPath;
     job.maxRows = htmlMax;
     job.seconds = double(htmlTime);
-    if (!writeHtmlReport(job, mesh, result, filter, opts, why)) return badInput(why);
+    if (!writeHtmlReport(job, mesh, result, filter, opts, explained, why)) return badInput(why);
   }
-  if (!jsonOut.empty() && !writeJsonReport(jsonOut, reportJson(meshPath, result, opts), &why)) return badInput(why);
+  if (!jsonOut.empty()) {
+    nlohmann::json report = reportJson(meshPath, result, opts);
+    addWhyJson(report, explained);
+    if (!writeJsonReport(jsonOut, report, &why)) return badInput(why);
+  }
   if (!junitOut.empty() && !writeTextFile(junitOut, reportJunit({{meshPath, &result}}), &why)) return badInput(why);
   if (!writeBase.empty() && !writeBaseline(writeBase, unfiltered, &why)) return badInput(why);
 
@@ -465,5 +546,11 @@ int runCheck(int argc, char** argv) {
 }
 
 } // namespace
+
+bool navbench::cli::loadMeshOrLevel(const std::string& path, nav::NavMesh& mesh, std::string& why) {
+  std::vector<float> verts;
+  std::vector<int> tris;
+  return loadInput(path, mesh, verts, tris, 0, why);
+}
 
 NAVBENCH_SUBCOMMAND(check, "check", "find navmesh defects: islands, long detours, node budget, seams, links, narrow portals, surface", runCheck);

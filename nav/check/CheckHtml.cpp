@@ -168,6 +168,7 @@ std::string reportHtml(const std::string& meshName, const CheckResult& r, const 
        ".fail{color:#b00;font-weight:bold}.ok{color:#070}.skip{color:#777}\n"
        "img{width:320px;height:180px;display:block}\n"
        ".note{background:#ffd;border:1px solid #cc9;padding:6px;margin-bottom:1em}\n"
+       "ul.why{margin:4px 0;padding-left:1.2em;font-size:90%}\n"
        "</style>\n</head>\n<body>\n";
   o += "<h1>navbench check: " + name + "</h1>\n";
   o += "<p>" + std::to_string(r.polyCount) + " polys, " + std::to_string(r.islands.size()) + " islands, " +
@@ -194,6 +195,11 @@ std::string reportHtml(const std::string& meshName, const CheckResult& r, const 
     for (size_t i = 0; i < rows.size(); ++i) {
       const HtmlFinding& f = rows[i];
       o += "<tr><td>" + std::to_string(i + 1) + "</td><td>" + checkName(f.kind) + "</td><td>" + xmlEscape(f.text);
+      if (!f.why.empty()) {
+        o += "<ul class=\"why\">";
+        for (const std::string& w : f.why) o += "<li>" + xmlEscape(w) + "</li>";
+        o += "</ul>";
+      }
       if (!f.scenario.empty())
         o += "<br><a href=\"" + xmlEscape(f.scenario) + "\">scenario</a>";
       o += "</td><td>";

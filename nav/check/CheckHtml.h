@@ -28,6 +28,7 @@ struct HtmlFinding {
   float extent = 0;      ///< Size of what to frame [Unit: wu] (pair length, seam span, island size).
   std::string image;     ///< Thumbnail file in the report folder ("" = none).
   std::string scenario;  ///< Scenario file in the report folder ("" = none).
+  std::vector<std::string> why; ///< Its explanation, one line per cause (nav/explain; islands, detours, budget).
 };
 
 /// The worst findings, at most maxCount: errors (seams, links, surface) before warnings; within a

@@ -1,0 +1,66 @@
+#include "nav/explain/ExplainFindings.h"
+
+#include "nav/NavMath.h"
+#include "nav/NavMesh.h"
+
+namespace nav::explain {
+
+namespace {
+
+/// The centre of a ground poly (its vertices' mean); false for an off-mesh connection or a bad ref.
+bool polyCentre(const NavMesh& mesh, PolyRef ref, Vec3& out) {
+  const MeshTile* t = nullptr;
+  const Poly* p = nullptr;
+  if (statusFailed(mesh.getTileAndPolyByRef(ref, &t, &p)) || p->getType() != POLYTYPE_GROUND) return false;
+  float c[3];
+  calcPolyCenter(c, p->verts, p->vertCount, t->verts);
+  out = Vec3{c[0], c[1], c[2]};
+  return true;
+}
+
+} // namespace
+
+FindingExplanations explainFindings(const NavMesh& mesh, const QueryFilter& filter, const check::CheckOptions& opts,
+                                    const check::CheckResult& result, int maxPerKind) {
+  FindingExplanations out;
+  ExplainOptions eo;
+  eo.detourRatio = opts.detourRatio;
+  eo.detourMinExtra = opts.detourMinExtra;
+  eo.walkableClimb = opts.walkableClimb;
+  auto query = [&](const Vec3& s, const Vec3& e) {
+    Query q;
+    q.start = s;
+    q.end = e;
+    q.nodeBudget = opts.nodeBudget;
+    q.halfExtents = Vec3{opts.seedExtents[0], opts.seedExtents[1], opts.seedExtents[2]};
+    return q;
+  };
+  auto explain = [&](std::vector<FindingExplanation>& list, int index, const Query& q) {
+    FindingExplanation f;
+    f.index = index;
+    f.query = q;
+    if (statusSucceeded(explainQuery(mesh, filter, q, eo, f.explanation))) list.push_back(std::move(f));
+  };
+  for (size_t i = 0; i < result.detours.size() && int(i) < maxPerKind; ++i)
+    explain(out.detours, int(i), query(result.detours[i].start, result.detours[i].end));
+  for (size_t i = 0; i < result.budget.size() && int(i) < maxPerKind; ++i)
+    explain(out.budget, int(i), query(result.budget[i].start, result.budget[i].end));
+  Vec3 from{};
+  bool haveFrom = false;
+  if (!opts.seeds.empty()) {
+    from = opts.seeds[0];
+    haveFrom = true;
+  } else if (!result.islands.empty()) {
+    haveFrom = polyCentre(mesh, result.islands[0].firstPoly, from);
+  }
+  int n = 0;
+  for (size_t i = 0; i < result.islands.size() && haveFrom && n < maxPerKind; ++i) {
+    if (!result.islands[i].isFinding()) continue;
+    ++n;
+    Vec3 to{};
+    if (polyCentre(mesh, result.islands[i].firstPoly, to)) explain(out.islands, int(i), query(from, to));
+  }
+  return out;
+}
+
+} // namespace nav::explain
