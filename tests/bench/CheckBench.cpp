@@ -12,10 +12,7 @@
 //   check_bench [--world-size M] [--pairs N] [--threads T] [--smoke] [google benchmark flags]
 //   default: a 500 m world, 2000 pairs, all cores; --world-size 2000 for the world;
 //   --smoke: a 64 m world, 100 pairs, one short run (the ctest run).
-#include "app/cli/WorldGen.h"
-#include "nav/NavMesh.h"
-#include "nav/TileSetFile.h"
-#include "nav/bake/StreamBake.h"
+#include "BenchWorld.h"
 #include "nav/check/NavCheck.h"
 
 #include <benchmark/benchmark.h>
@@ -60,30 +57,7 @@ bool resetPeakRss() {
 
 /// The world's tile set, baked once and kept beside the binary.
 bool loadWorld(int size, nav::NavMesh& mesh, std::string& why) {
-  const std::string bin = std::string(NAVBENCH_CHECK_BENCH_DIR) + "/check_world_" + std::to_string(size) + "_1.bin";
-  if (access(bin.c_str(), R_OK) != 0) {
-    const std::string obj = std::string(NAVBENCH_CHECK_BENCH_DIR) + "/check_world_" + std::to_string(size) + "_1.obj";
-    navbench::worldgen::WorldParams wp;
-    wp.size = float(size);
-    wp.seed = 1;
-    std::fprintf(stderr, "check_bench: generating and baking the %d m world (once) ...\n", size);
-    if (!navbench::worldgen::writeWorldObj(wp, obj, nullptr, &why)) return false;
-    nav::bake::FileBakeInput input;
-    nav::bake::BakeSettings settings;
-    bool ok = nav::bake::loadFileBakeInput(obj, &input, &settings, &why);
-    settings.cellSize = 0.3f;
-    settings.cellHeight = 0.2f;
-    settings.tiled = true;
-    settings.tileSize = 64;
-    if (ok) {
-      nav::bake::BakeReport report;
-      ok = nav::bake::bakeFileToTileSet(input, settings, bin, nav::bake::BakeOptions(), &report);
-      if (!ok) why = report.error;
-    }
-    std::remove(obj.c_str());
-    if (!ok) return false;
-  }
-  return nav::statusSucceeded(nav::loadTileSetFile(bin, mesh, &why));
+  return benchworld::loadWorld(NAVBENCH_CHECK_BENCH_DIR, size, mesh, why);
 }
 
 void BM_CheckWorld(benchmark::State& state) {
