@@ -321,6 +321,7 @@ void HierPlanner::rebuildCluster(int c) {
 
   // Intra-cluster edges: a Dijkstra over the cluster's polygons from each entrance's crossings.
   m_dist.resize(n);
+  if (m_target.size() < n) m_target.resize(n, 0);
   const size_t ne = cl.ents.size();
   for (size_t a = 0; a < ne; ++a) {
     cl.ents[a].firstIntra = uint32_t(cl.intra.size());
@@ -331,6 +332,20 @@ void HierPlanner::rebuildCluster(int c) {
     if (!others) continue;
     std::fill(m_dist.begin(), m_dist.end(), INF);
     m_dheap.clear();
+    // The search stops once every crossing polygon of the component's other entrances is settled.
+    if (++m_targetStamp == 0) {
+      std::fill(m_target.begin(), m_target.end(), 0u);
+      m_targetStamp = 1;
+    }
+    int targets = 0;
+    for (size_t b = 0; b < ne; ++b) {
+      if (b == a || cl.ents[b].component != cl.ents[a].component) continue;
+      for (uint32_t x = firstCross[b]; x < firstCross[b + 1]; ++x)
+        if (m_target[m_cross[x].poly] != m_targetStamp) {
+          m_target[m_cross[x].poly] = m_targetStamp;
+          ++targets;
+        }
+    }
     for (uint32_t x = firstCross[a]; x < firstCross[a + 1]; ++x) {
       const Crossing& cr = m_cross[x];
       const float d = vdist(cr.p, &m_centroid[size_t(cr.poly) * 3]) * m_polyCost[cr.poly];
@@ -346,6 +361,10 @@ void HierPlanner::rebuildCluster(int c) {
       const uint32_t u = uint32_t(m_dheap.back().second);
       m_dheap.pop_back();
       if (d > m_dist[u]) continue;
+      if (m_target[u] == m_targetStamp) {
+        m_target[u] = 0; // settled
+        if (--targets == 0) break;
+      }
       // u -> its tile and poly: the slot whose range holds u.
       const size_t si = size_t(std::upper_bound(cl.slots.begin(), cl.slots.end(), u, [&](uint32_t v, int32_t s) {
                                  return v < m_slots[size_t(s)].polyBase;

@@ -186,6 +186,8 @@ private:
   std::vector<float> m_dist, m_centroid, m_polyCost;
   std::vector<int32_t> m_uf;
   std::vector<std::pair<float, int32_t>> m_dheap;
+  std::vector<uint32_t> m_target; ///< Per polygon: m_targetStamp while a Dijkstra still has to settle it.
+  uint32_t m_targetStamp = 0;
 
   friend struct HierPassContext;
 };
