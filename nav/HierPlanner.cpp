@@ -94,6 +94,7 @@ Status HierPlanner::init(const NavMesh* mesh, const QueryFilter* costFilter, con
   m_opts.corridorRadius = std::max(0, std::min(2, m_opts.corridorRadius));
   if (!(m_opts.refineHeuristicScale >= 0.0f && m_opts.refineHeuristicScale <= 10.0f))
     m_opts.refineHeuristicScale = QueryFilter::DEFAULT_HEURISTIC_SCALE;
+  m_partialReady = statusSucceeded(m_partialQuery.init(mesh, PARTIAL_NODES));
   m_generation = mesh->generation() + 1; // differs: update() builds everything
   update();
   return SUCCESS;
@@ -670,10 +671,13 @@ Status HierPlanner::findPath(PolyRef startRef, PolyRef endRef, const float* star
 
   const int goal = abstractSearch(sc, compOf(startRef), ec, compOf(endRef), startPos, endPos);
   if (goal < 0) {
-    // Not connected whatever the filter: the unrestricted search's partial corridor.
-    const Status st = m_query.findPath(startRef, endRef, startPos, endPos, filter, path, pathCount, maxPath);
-    m_stats.refineNodes = m_query.nodePool().getNodeCount();
-    return st;
+    // Not connected whatever the filter: a bounded search's partial corridor toward the goal (the
+    // answer "no path" is exact; running out of its nodes says nothing more).
+    if (!m_partialReady) return FAILURE | OUT_OF_MEMORY;
+    const Status st =
+        m_partialQuery.findPath(startRef, endRef, startPos, endPos, filter, path, pathCount, maxPath);
+    m_stats.refineNodes = m_partialQuery.nodePool().getNodeCount();
+    return statusSucceeded(st) ? (st & ~OUT_OF_NODES) | PARTIAL_RESULT : st;
   }
   m_stats.connected = true;
   if (++m_corridorStamp == 0) {

@@ -18,8 +18,9 @@
 // (findStraightPath, the smooth path and the crowd use it unchanged).
 //
 // Completeness: a path under any filter maps to an abstract path (superset connectivity), so when
-// the abstract search fails the points are not connected (PARTIAL_RESULT, the corridor to the
-// polygon nearest the goal that an unrestricted search reaches). When the corridor search does not
+// the abstract search fails the points are not connected: PARTIAL_RESULT, with the corridor to the
+// polygon nearest the goal that a 2,048-node search reaches (never OUT_OF_NODES: the answer "no
+// path" is exact, the corridor best effort, at Detour's default cost). When the corridor search does not
 // reach the end (a filter that blocks what the graph allows), the search runs again without a
 // corridor, with a node per polygon and state (it cannot run out of nodes): complete whenever
 // connected, never OUT_OF_NODES.
@@ -159,6 +160,10 @@ private:
   std::vector<int32_t> m_nodeCluster; ///< Cluster of each global entrance id.
   int m_nodeCount = 0;
   NavMeshQuery m_query;
+  /// Nodes of the search that answers unconnected pairs (Detour's default pool).
+  static constexpr int PARTIAL_NODES = 2048;
+  NavMeshQuery m_partialQuery;
+  bool m_partialReady = false;
   std::vector<int> m_poolPolys; ///< Polygons per slot the query's node pool was sized for.
   bool m_queryReady = false;
   QueryFilter m_wrap; ///< The caller's filter with the corridor test (findPath).
