@@ -148,10 +148,10 @@ int HierPlanner::update() {
     const MeshTile* t = m_mesh->getTile(i);
     SlotPrint& sp = m_slots[size_t(i)];
     const bool present = t->header != nullptr;
+    // The slot's own fields only: reading every tile's header would touch a cache line per tile
+    // in scattered blocks (the scan runs over every slot at each update).
     const bool same = present == (sp.cluster >= 0) &&
-                      (!present || (sp.salt == t->salt && sp.data == t->data && sp.dataSize == t->dataSize &&
-                                    sp.polyCount == t->header->polyCount && sp.x == t->header->x &&
-                                    sp.y == t->header->y));
+                      (!present || (sp.salt == t->salt && sp.data == t->data && sp.dataSize == t->dataSize));
     if (same) continue;
     if (sp.cluster >= 0) {
       Cluster& old = m_clusters[size_t(sp.cluster)];

@@ -73,12 +73,14 @@ public:
   HierPlanner& operator=(const HierPlanner&) = delete;
 
   /// Builds the graph of every tile of `mesh` (it must outlive the planner). costFilter (null: the
-  /// default filter) gives the area costs of the intra-tile edges; its flags are not used.
-  /// FAILURE | INVALID_PARAM on a null mesh or a mesh without tiles slots.
+  /// default filter) gives the area costs of the intra-cluster edges; its flags are not used.
+  /// FAILURE | INVALID_PARAM on a null mesh or a mesh without tile slots.
   Status init(const NavMesh* mesh, const QueryFilter* costFilter = nullptr, const Options& opts = Options());
-  /// Brings the graph up to date when the mesh's generation() changed: the tiles whose slot changed
-  /// (salt, data, size, poly count) and the tiles around them are rebuilt. Returns how many tiles'
-  /// entrances were rebuilt (0 when nothing changed).
+  /// Brings the graph up to date when the mesh's generation() changed: the clusters of the tiles
+  /// whose slot changed (salt, data block, data size) and of the tiles around them are rebuilt. A
+  /// tile replaced in place by one at the same ref (addTile's lastRef restoring the salt) in a block
+  /// at the same address and of the same size goes unnoticed: call init again after such a swap.
+  /// Returns how many clusters were rebuilt (0 when no tile changed: flags and areas do not count).
   int update();
 
   /// The hierarchical search (see the file comment). Arguments and status bits as

@@ -6,10 +6,11 @@
 // Detour with 65,535 nodes, Detour with 2,048 nodes and the hierarchical search; the straight
 // path's length gap against Detour-65535's (mean, p95) and against the exact shortest path
 // (nav::ShortestPath); the graph's bytes against the navmesh's; the whole build; one tile's update
-// (the tile removed and added again, then update(): a rebake), median and max over 50 tiles.
+// (the tile removed and added again, then update(): a rebake), median and max over 50 tiles
+// (--updates N).
 // Google Benchmark runs the three searches again over the pairs (mean time per query).
 // Usage:
-//   hier_bench [--world-size M] [--pairs N] [--cluster T] [--radius R] [--hscale S] [--no-exact] [--smoke]
+//   hier_bench [--world-size M] [--pairs N] [--cluster T] [--radius R] [--hscale S] [--no-exact] [--updates N] [--smoke]
 //   default: the 2 km world, 300 pairs; --smoke: the 64 m world, 20 pairs (the ctest run).
 #include "BenchWorld.h"
 #include "nav/HierPlanner.h"
@@ -129,7 +130,7 @@ void BM_Path(benchmark::State& state, Method m) {
 } // namespace
 
 int main(int argc, char** argv) {
-  int worldSize = 2000, npairs = 300;
+  int worldSize = 2000, npairs = 300, nupdates = 50;
   bool smoke = false, noExact = false;
   nav::HierOptions opts;
   std::vector<char*> args = {argv[0]};
@@ -141,6 +142,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--hscale") && i + 1 < argc) opts.refineHeuristicScale = float(std::atof(argv[++i]));
     else if (!std::strcmp(argv[i], "--smoke")) smoke = true;
     else if (!std::strcmp(argv[i], "--no-exact")) noExact = true;
+    else if (!std::strcmp(argv[i], "--updates") && i + 1 < argc) nupdates = std::atoi(argv[++i]);
     else args.push_back(argv[i]);
   }
   if (smoke) {
@@ -288,7 +290,7 @@ int main(int argc, char** argv) {
     std::vector<int> slots;
     for (int i = 0; i < g->mesh.getMaxTiles(); ++i)
       if (g->mesh.getTile(i)->header) slots.push_back(i);
-    for (int k = 0; k < 50 && !slots.empty(); ++k) {
+    for (int k = 0; k < nupdates && !slots.empty(); ++k) {
       const nav::MeshTile* t = g->mesh.getTile(slots[size_t(frand() * float(slots.size())) % slots.size()]);
       const nav::TileRef ref = g->mesh.getTileRef(t);
       const int size = t->dataSize;
