@@ -382,10 +382,7 @@ TEST(HierPlanner, IslandsAreNeverComplete) {
 // Random tile edits (removed, added back, rebaked = removed and added at once, a second layer at
 // a location) while the planner is open: the updated graph equals the graph built from scratch,
 // queries after each edit answer as the A* on the edited mesh.
-TEST(HierPlanner, IncrementalUpdateEqualsRebuild) {
-  std::string why;
-  const DualMesh* d = loadDual(defaultLevel(), true, true, &why);
-  ASSERT_NE(d, nullptr) << why;
+void checkEdits(const DualMesh* d, int rounds, uint64_t seed) {
   auto mesh = editableCopy(*d);
   ASSERT_NE(mesh, nullptr);
   nav::HierPlanner hp;
@@ -395,7 +392,7 @@ TEST(HierPlanner, IncrementalUpdateEqualsRebuild) {
     std::vector<uint8_t> bytes;
   };
   std::vector<Removed> removed;
-  seedRandom(77);
+  seedRandom(seed);
   auto presentSlots = [&] {
     std::vector<int> s;
     for (int i = 0; i < mesh->getMaxTiles(); ++i)
@@ -421,7 +418,7 @@ TEST(HierPlanner, IncrementalUpdateEqualsRebuild) {
     if (nav::statusFailed(mesh->addTile(data, int(bytes.size()), nav::TILE_FREE_DATA, 0, nullptr))) delete[] data;
   };
   int layered = 0;
-  for (int round = 0; round < 24; ++round) {
+  for (int round = 0; round < rounds; ++round) {
     SCOPED_TRACE("round " + std::to_string(round));
     const int edits = 1 + irand(3);
     for (int e = 0; e < edits; ++e) {
@@ -461,6 +458,20 @@ TEST(HierPlanner, IncrementalUpdateEqualsRebuild) {
   const std::string before = hp.canonical();
   EXPECT_EQ(hp.update(), 0);
   EXPECT_EQ(hp.canonical(), before);
+}
+
+TEST(HierPlanner, IncrementalUpdateEqualsRebuild) {
+  std::string why;
+  const DualMesh* d = loadDual(defaultLevel(), true, true, &why); // random flags, areas, off-mesh links
+  ASSERT_NE(d, nullptr) << why;
+  checkEdits(d, 24, 77);
+}
+
+TEST(HierPlanner, IncrementalUpdateEqualsRebuildGeneratedWorld) {
+  std::string why;
+  const DualMesh* d = generatedWorld(&why);
+  ASSERT_NE(d, nullptr) << why;
+  checkEdits(d, 16, 78);
 }
 
 // The graph is small next to the mesh it describes.
