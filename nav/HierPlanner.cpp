@@ -201,6 +201,25 @@ int HierPlanner::update() {
   return rebuilt;
 }
 
+template <class Fn>
+void HierPlanner::forEachClusterLink(const Cluster& cl, Fn fn) const {
+  for (int s : cl.slots) {
+    const MeshTile* t = m_mesh->getTile(s);
+    const uint32_t base = m_slots[size_t(s)].polyBase;
+    for (int i = 0; i < t->header->polyCount; ++i) {
+      const Poly& p = t->polys[i];
+      for (uint32_t k = p.firstLink; k != NULL_LINK; k = t->links[k].next) {
+        const Link& l = t->links[k];
+        if (!l.ref) continue;
+        const SlotPrint& o = m_slots[m_mesh->decodePolyIdTile(l.ref)];
+        const uint32_t q = m_mesh->decodePolyIdPoly(l.ref);
+        if (o.cluster < 0 || q >= uint32_t(o.polyCount)) continue;
+        fn(t, p, base + uint32_t(i), l, o, q);
+      }
+    }
+  }
+}
+
 void HierPlanner::rebuildCluster(int c) {
   Cluster& cl = m_clusters[size_t(c)];
   cl.ents.clear();
@@ -215,20 +234,11 @@ void HierPlanner::rebuildCluster(int c) {
   // Components over the links between the cluster's polygons.
   m_uf.resize(n);
   for (uint32_t i = 0; i < n; ++i) m_uf[i] = int32_t(i);
-  for (int s : cl.slots) {
-    const MeshTile* t = m_mesh->getTile(s);
-    const uint32_t base = m_slots[size_t(s)].polyBase;
-    for (int i = 0; i < t->header->polyCount; ++i)
-      for (uint32_t k = t->polys[i].firstLink; k != NULL_LINK; k = t->links[k].next) {
-        const PolyRef r = t->links[k].ref;
-        if (!r) continue;
-        const SlotPrint& o = m_slots[m_mesh->decodePolyIdTile(r)];
-        const uint32_t q = m_mesh->decodePolyIdPoly(r);
-        if (o.cluster != c || q >= uint32_t(o.polyCount)) continue;
-        const int a = findRoot(m_uf, int(base) + i), b = findRoot(m_uf, int(o.polyBase + q));
-        if (a != b) m_uf[size_t(std::max(a, b))] = std::min(a, b); // the root is the smallest index
-      }
-  }
+  forEachClusterLink(cl, [&](const MeshTile*, const Poly&, uint32_t u, const Link&, const SlotPrint& o, uint32_t q) {
+    if (o.cluster != c) return;
+    const int a = findRoot(m_uf, int(u)), b = findRoot(m_uf, int(o.polyBase + q));
+    if (a != b) m_uf[size_t(std::max(a, b))] = std::min(a, b); // the root is the smallest index
+  });
   cl.comp.resize(n);
   uint32_t comps = 0;
   for (uint32_t i = 0; i < n; ++i) {
@@ -244,20 +254,16 @@ void HierPlanner::rebuildCluster(int c) {
     const MeshTile* t = m_mesh->getTile(s);
     const uint32_t base = m_slots[size_t(s)].polyBase;
     for (int i = 0; i < t->header->polyCount; ++i) {
-      const Poly& p = t->polys[i];
-      polyCentroid(t, p, &m_centroid[size_t(base + uint32_t(i)) * 3]);
-      m_polyCost[base + uint32_t(i)] = m_costFilter.getAreaCost(p.getArea());
-      for (uint32_t k = p.firstLink; k != NULL_LINK; k = t->links[k].next) {
-        const Link& l = t->links[k];
-        if (!l.ref) continue;
-        const SlotPrint& o = m_slots[m_mesh->decodePolyIdTile(l.ref)];
-        if (o.cluster == c || o.cluster < 0) continue;
-        Crossing x{o.cluster, cl.comp[base + uint32_t(i)], base + uint32_t(i), {0, 0, 0}};
-        crossingPoint(t, p, l, x.p);
-        m_cross.push_back(x);
-      }
+      polyCentroid(t, t->polys[i], &m_centroid[size_t(base + uint32_t(i)) * 3]);
+      m_polyCost[base + uint32_t(i)] = m_costFilter.getAreaCost(t->polys[i].getArea());
     }
   }
+  forEachClusterLink(cl, [&](const MeshTile* t, const Poly& p, uint32_t u, const Link& l, const SlotPrint& o, uint32_t) {
+    if (o.cluster == c) return;
+    Crossing x{o.cluster, cl.comp[u], u, {0, 0, 0}};
+    crossingPoint(t, p, l, x.p);
+    m_cross.push_back(x);
+  });
   {
     const int b = m_opts.clusterTiles;
     const MeshTile* around[MAX_LAYERS];
@@ -430,22 +436,12 @@ void HierPlanner::buildInter(int c) {
     bool operator==(const Pair& o) const { return from == o.from && cluster == o.cluster && to == o.to; }
   };
   std::vector<Pair> pairs;
-  for (int s : cl.slots) {
-    const MeshTile* t = m_mesh->getTile(s);
-    const uint32_t base = m_slots[size_t(s)].polyBase;
-    for (int i = 0; i < t->header->polyCount; ++i)
-      for (uint32_t k = t->polys[i].firstLink; k != NULL_LINK; k = t->links[k].next) {
-        const PolyRef r = t->links[k].ref;
-        if (!r) continue;
-        const SlotPrint& o = m_slots[m_mesh->decodePolyIdTile(r)];
-        const uint32_t q = m_mesh->decodePolyIdPoly(r);
-        if (o.cluster == c || o.cluster < 0 || q >= uint32_t(o.polyCount)) continue;
-        const Cluster& u = m_clusters[size_t(o.cluster)];
-        const int a = findEntrance(c, o.cluster, cl.comp[base + uint32_t(i)]);
-        const int b = findEntrance(o.cluster, c, u.comp[o.polyBase + q]);
-        if (a >= 0 && b >= 0) pairs.push_back(Pair{a, o.cluster, b});
-      }
-  }
+  forEachClusterLink(cl, [&](const MeshTile*, const Poly&, uint32_t u, const Link&, const SlotPrint& o, uint32_t q) {
+    if (o.cluster == c) return;
+    const int a = findEntrance(c, o.cluster, cl.comp[u]);
+    const int b = findEntrance(o.cluster, c, m_clusters[size_t(o.cluster)].comp[o.polyBase + q]);
+    if (a >= 0 && b >= 0) pairs.push_back(Pair{a, o.cluster, b});
+  });
   std::sort(pairs.begin(), pairs.end());
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
   size_t p = 0;

@@ -139,6 +139,10 @@ public:
 private:
   int clusterAt(int cx, int cy) const; ///< -1 when none.
   void clusterCoords(int x, int y, int* cx, int* cy) const;
+  /// fn(tile, poly, cluster poly index, link, target slot's print, target poly index) for each link
+  /// of the cluster's polygons to a polygon of a tile the graph knows.
+  template <class Fn>
+  void forEachClusterLink(const Cluster& cl, Fn fn) const;
   void rebuildCluster(int c); ///< Components, entrances, intra-cluster edges.
   void buildInter(int c);     ///< Edges across links (needs the neighbours' entrances).
   void layoutNodes();

@@ -5,7 +5,7 @@
 // query times are each pair's best of 3 rounds, then the median and mean over the pairs, for
 // Detour with 65,535 nodes, Detour with 2,048 nodes and the hierarchical search; the straight
 // path's length gap against Detour-65535's (mean, p95) and against the exact shortest path
-// (nav::ShortestPath); the graph's bytes against the navmesh's; the whole build; one tile's update
+// (nav::ShortestPath), lengths by nav::straightPathLength (xz on the mesh, 3D on off-mesh links); the graph's bytes against the navmesh's; the whole build; one tile's update
 // (the tile removed and added again, then update(): a rebake), median and max over 50 tiles
 // (--updates N).
 // Google Benchmark runs the three searches again over the pairs (mean time per query).
@@ -85,16 +85,6 @@ dtNavMesh* detourCopy(const nav::NavMesh& m) {
     if (dtStatusFailed(d->addTile(data, t->dataSize, DT_TILE_FREE_DATA, m.getTileRef(t), nullptr))) dtFree(data);
   }
   return d;
-}
-
-float pathLen(const float* pts, int n) {
-  float len = 0;
-  for (int i = 1; i < n; ++i) {
-    const float* a = pts + 3 * (i - 1);
-    const float* b = pts + 3 * i;
-    len += std::sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
-  }
-  return len;
 }
 
 double percentile(std::vector<double> v, double q) {
@@ -224,23 +214,25 @@ int main(int argc, char** argv) {
   nav::ShortestPath exact;
   const bool haveExact = !noExact && nav::statusSucceeded(exact.init(&g->mesh, 65536));
   std::vector<float> pts(size_t(4096) * 3), dpts(size_t(4096) * 3);
+  std::vector<uint8_t> flags(4096), dflags(4096);
   std::vector<double> gapDt, gapExactHier, gapExactDt;
   for (const Pair& p : g->pairs) {
     int dn = 0, hn = 0, ds = 0, hs = 0;
     g->dq65535->findPath(p.s, p.e, p.sp, p.ep, &df, g->dpath.data(), &dn, 65536);
-    g->dq65535->findStraightPath(p.sp, p.ep, g->dpath.data(), dn, dpts.data(), nullptr, nullptr, &ds, 4096);
+    g->dq65535->findStraightPath(p.sp, p.ep, g->dpath.data(), dn, dpts.data(), dflags.data(), nullptr, &ds, 4096);
     g->hier.findPath(p.s, p.e, p.sp, p.ep, &nf, g->npath.data(), &hn, 65536);
-    g->hier.query().findStraightPath(p.sp, p.ep, g->npath.data(), hn, pts.data(), nullptr, nullptr, &hs, 4096);
-    const double ld = pathLen(dpts.data(), ds), lh = pathLen(pts.data(), hs);
+    g->hier.query().findStraightPath(p.sp, p.ep, g->npath.data(), hn, pts.data(), flags.data(), nullptr, &hs, 4096);
+    const double ld = nav::straightPathLength(dpts.data(), dflags.data(), ds),
+                 lh = nav::straightPathLength(pts.data(), flags.data(), hs);
     if (ld > 0) gapDt.push_back(lh / ld - 1.0);
     if (haveExact) {
       int en = 0;
       float len = 0;
-      const nav::Status st = exact.findPath(p.s, p.e, p.sp, p.ep, &nf, pts.data(), nullptr, nullptr, &en, 4096, nullptr,
-                                            nullptr, 0, &len);
+      const nav::Status st = exact.findPath(p.s, p.e, p.sp, p.ep, &nf, pts.data(), flags.data(), nullptr, &en, 4096,
+                                            nullptr, nullptr, 0, &len);
       if (nav::statusSucceeded(st) && !(st & nav::PARTIAL_RESULT) && len > 0) {
-        gapExactHier.push_back(lh / double(pathLen(pts.data(), en)) - 1.0);
-        gapExactDt.push_back(ld / double(pathLen(pts.data(), en)) - 1.0);
+        gapExactHier.push_back(lh / double(len) - 1.0);
+        gapExactDt.push_back(ld / double(len) - 1.0);
       }
     }
   }

@@ -7,6 +7,7 @@
 #include "BigWorld.h"
 #include "DualMesh.h"
 #include "nav/HierPlanner.h"
+#include "nav/ShortestPath.h"
 #include "nav/TileSetFile.h"
 
 #include <gtest/gtest.h>
@@ -30,11 +31,10 @@ bool isComplete(nav::Status st, const std::vector<nav::PolyRef>& path, int n, na
 
 float straightLen(nav::NavMeshQuery& q, const float* sp, const float* ep, const std::vector<nav::PolyRef>& path, int n) {
   std::vector<float> pts(size_t(MAXP) * 3);
+  std::vector<uint8_t> flags(MAXP);
   int count = 0;
-  q.findStraightPath(sp, ep, path.data(), n, pts.data(), nullptr, nullptr, &count, MAXP);
-  float len = 0;
-  for (int i = 1; i < count; ++i) len += nav::vdist(&pts[size_t(i - 1) * 3], &pts[size_t(i) * 3]);
-  return len;
+  q.findStraightPath(sp, ep, path.data(), n, pts.data(), flags.data(), nullptr, &count, MAXP);
+  return nav::straightPathLength(pts.data(), flags.data(), count);
 }
 
 /// Every step of a corridor crosses a link of the mesh and every polygon passes the filter.
