@@ -9,6 +9,8 @@
 #include "nav/HierPlanner.h"
 #include "nav/ShortestPath.h"
 #include "nav/TileSetFile.h"
+#include "nav/check/CheckReport.h"
+#include "nav/check/NavCheck.h"
 
 #include <gtest/gtest.h>
 
@@ -483,4 +485,27 @@ TEST(HierPlanner, GraphIsATenthOfTheMesh) {
   ASSERT_TRUE(nav::statusSucceeded(hp.init(&d->nav)));
   EXPECT_GT(hp.entranceCount(), 0);
   EXPECT_LE(hp.graphBytes() * 10, d->nav.totalTileBytes() + d->nav.overheadBytes());
+}
+
+// navbench check's node-budget findings say whether the hierarchical search completes the pair:
+// pairs are drawn inside one island, so with a tiny budget every finding is one it completes.
+TEST(HierPlanner, CheckBudgetFindingsSayTheHierarchicalSearchCompletesThem) {
+  std::string why;
+  const DualMesh* d = generatedWorld(&why);
+  ASSERT_NE(d, nullptr) << why;
+  nav::check::CheckOptions opts;
+  opts.pairs = 200;
+  opts.threads = 1;
+  opts.nodeBudget = 32;
+  opts.detours = false;
+  opts.surface = false;
+  nav::check::CheckResult r;
+  ASSERT_TRUE(nav::statusSucceeded(nav::check::runChecks(d->nav, nav::check::defaultCheckFilter(), opts, r, &why)))
+      << why;
+  ASSERT_GT(r.budget.size(), 50u);
+  for (const nav::check::BudgetFinding& b : r.budget) EXPECT_TRUE(b.hierarchical) << "pair " << b.pairIndex;
+  const std::vector<std::string> lines = nav::check::describeFindings(r, nav::check::CHECK_BUDGET);
+  ASSERT_FALSE(lines.empty());
+  EXPECT_NE(lines[0].find("the hierarchical search completes it"), std::string::npos) << lines[0];
+  EXPECT_TRUE(nav::check::reportJson("world", r, opts)["budget"][0]["hierarchical"].get<bool>());
 }
