@@ -176,8 +176,8 @@ int HierPlanner::update() {
       m_clusters.back().cx = cx;
       m_clusters.back().cy = cy;
       const uint64_t key = clusterKey(cx, cy);
-      m_clusterKeys.insert(std::lower_bound(m_clusterKeys.begin(), m_clusterKeys.end(), std::make_pair(key, int32_t(c))),
-                           std::make_pair(key, int32_t(c)));
+      const auto entry = std::make_pair(key, int32_t(c));
+      m_clusterKeys.insert(std::lower_bound(m_clusterKeys.begin(), m_clusterKeys.end(), entry), entry);
     }
     Cluster& cl = m_clusters[size_t(c)];
     cl.slots.insert(std::lower_bound(cl.slots.begin(), cl.slots.end(), i), i);
@@ -193,7 +193,8 @@ int HierPlanner::update() {
   const std::vector<int> done = rebuild;
   for (int c : done)
     for (int dy = -1; dy <= 1; ++dy)
-      for (int dx = -1; dx <= 1; ++dx) markDirty(clusterAt(m_clusters[size_t(c)].cx + dx, m_clusters[size_t(c)].cy + dy));
+      for (int dx = -1; dx <= 1; ++dx)
+        markDirty(clusterAt(m_clusters[size_t(c)].cx + dx, m_clusters[size_t(c)].cy + dy));
   std::sort(rebuild.begin(), rebuild.end());
   for (int c : rebuild) buildInter(c);
   layoutNodes();
@@ -258,7 +259,8 @@ void HierPlanner::rebuildCluster(int c) {
       m_polyCost[base + uint32_t(i)] = m_costFilter.getAreaCost(t->polys[i].getArea());
     }
   }
-  forEachClusterLink(cl, [&](const MeshTile* t, const Poly& p, uint32_t u, const Link& l, const SlotPrint& o, uint32_t) {
+  forEachClusterLink(cl, [&](const MeshTile* t, const Poly& p, uint32_t u, const Link& l, const SlotPrint& o,
+                             uint32_t) {
     if (o.cluster == c) return;
     Crossing x{o.cluster, cl.comp[u], u, {0, 0, 0}};
     crossingPoint(t, p, l, x.p);

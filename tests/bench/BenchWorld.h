@@ -16,8 +16,11 @@
 namespace benchworld {
 
 /// Loads the world of `size` m from dir, generating and baking it there first when absent.
-inline bool loadWorld(const std::string& dir, int size, nav::NavMesh& mesh, std::string& why) {
-  const std::string bin = dir + "/check_world_" + std::to_string(size) + "_1.bin";
+/// tileSize: cells per tile side (64; the 4 km world needs bigger tiles for its refs to keep 10 salt
+/// bits: 112), in the file name when not 64.
+inline bool loadWorld(const std::string& dir, int size, nav::NavMesh& mesh, std::string& why, int tileSize = 64) {
+  const std::string bin = dir + "/check_world_" + std::to_string(size) + "_1" +
+                          (tileSize == 64 ? std::string() : "_t" + std::to_string(tileSize)) + ".bin";
   if (access(bin.c_str(), R_OK) != 0) {
     const std::string obj = dir + "/check_world_" + std::to_string(size) + "_1.obj";
     navbench::worldgen::WorldParams wp;
@@ -31,7 +34,7 @@ inline bool loadWorld(const std::string& dir, int size, nav::NavMesh& mesh, std:
     settings.cellSize = 0.3f;
     settings.cellHeight = 0.2f;
     settings.tiled = true;
-    settings.tileSize = 64;
+    settings.tileSize = tileSize;
     if (ok) {
       nav::bake::BakeReport report;
       ok = nav::bake::bakeFileToTileSet(input, settings, bin, nav::bake::BakeOptions(), &report);

@@ -5,12 +5,14 @@
 // query times are each pair's best of 3 rounds, then the median and mean over the pairs, for
 // Detour with 65,535 nodes, Detour with 2,048 nodes and the hierarchical search; the straight
 // path's length gap against Detour-65535's (mean, p95) and against the exact shortest path
-// (nav::ShortestPath), lengths by nav::straightPathLength (xz on the mesh, 3D on off-mesh links); the graph's bytes against the navmesh's; the whole build; one tile's update
+// (nav::ShortestPath), lengths by nav::straightPathLength (xz on the mesh, 3D on off-mesh links);
+// the graph's bytes against the navmesh's; the whole build; one tile's update
 // (the tile removed and added again, then update(): a rebake), median and max over 50 tiles
 // (--updates N).
 // Google Benchmark runs the three searches again over the pairs (mean time per query).
 // Usage:
-//   hier_bench [--world-size M] [--pairs N] [--cluster T] [--radius R] [--hscale S] [--no-exact] [--updates N] [--smoke]
+//   hier_bench [--world-size M] [--pairs N] [--cluster T] [--radius R] [--hscale S] [--no-exact]
+//              [--updates N] [--tile CELLS] [--smoke]
 //   default: the 2 km world, 300 pairs; --smoke: the 64 m world, 20 pairs (the ctest run).
 #include "BenchWorld.h"
 #include "nav/HierPlanner.h"
@@ -30,10 +32,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
-namespace nav {
-inline uint32_t decodeTileSlot(const NavMesh& m, TileRef r) { return m.decodePolyIdTile(r); }
-} // namespace nav
 
 namespace {
 
@@ -120,7 +118,7 @@ void BM_Path(benchmark::State& state, Method m) {
 } // namespace
 
 int main(int argc, char** argv) {
-  int worldSize = 2000, npairs = 300, nupdates = 50;
+  int worldSize = 2000, npairs = 300, nupdates = 50, tileSize = 64;
   bool smoke = false, noExact = false;
   nav::HierOptions opts;
   std::vector<char*> args = {argv[0]};
@@ -133,6 +131,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--smoke")) smoke = true;
     else if (!std::strcmp(argv[i], "--no-exact")) noExact = true;
     else if (!std::strcmp(argv[i], "--updates") && i + 1 < argc) nupdates = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--tile") && i + 1 < argc) tileSize = std::atoi(argv[++i]);
     else args.push_back(argv[i]);
   }
   if (smoke) {
@@ -141,13 +140,13 @@ int main(int argc, char** argv) {
     static char minTime[] = "--benchmark_min_time=0.001";
     args.push_back(minTime);
   }
-  if (worldSize < 32 || worldSize > 8192 || npairs < 1) {
-    std::fprintf(stderr, "hier_bench: --world-size 32..8192, --pairs >= 1\n");
+  if (worldSize < 32 || worldSize > 8192 || npairs < 1 || tileSize < 16 || tileSize > 1024) {
+    std::fprintf(stderr, "hier_bench: --world-size 32..8192, --pairs >= 1, --tile 16..1024\n");
     return 2;
   }
   g = std::make_unique<Bench>();
   std::string why;
-  if (!benchworld::loadWorld(NAVBENCH_HIER_BENCH_DIR, worldSize, g->mesh, why)) {
+  if (!benchworld::loadWorld(NAVBENCH_HIER_BENCH_DIR, worldSize, g->mesh, why, tileSize)) {
     std::fprintf(stderr, "hier_bench: %s\n", why.c_str());
     return 1;
   }
@@ -298,12 +297,9 @@ int main(int argc, char** argv) {
       }
       const auto tu = Clock::now();
       const double cpu0 = threadCpuMs();
-      const int rebuilt = g->hier.update();
+      g->hier.update();
       updCpuMs.push_back(threadCpuMs() - cpu0);
       updMs.push_back(usSince(tu) / 1000.0);
-      if (getenv("HIER_BENCH_TRACE"))
-        std::printf("update slot %d at %d,%d: %d clusters rebuilt, %.3f ms\n", int(nav::decodeTileSlot(g->mesh, added)),
-                    g->mesh.getTileByRef(added)->header->x, g->mesh.getTileByRef(added)->header->y, rebuilt, updMs.back());
     }
   }
 

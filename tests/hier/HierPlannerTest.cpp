@@ -31,7 +31,8 @@ bool isComplete(nav::Status st, const std::vector<nav::PolyRef>& path, int n, na
   return nav::statusSucceeded(st) && !(st & nav::PARTIAL_RESULT) && n > 0 && path[size_t(n - 1)] == end;
 }
 
-float straightLen(nav::NavMeshQuery& q, const float* sp, const float* ep, const std::vector<nav::PolyRef>& path, int n) {
+float straightLen(nav::NavMeshQuery& q, const float* sp, const float* ep, const std::vector<nav::PolyRef>& path,
+                  int n) {
   std::vector<float> pts(size_t(MAXP) * 3);
   std::vector<uint8_t> flags(MAXP);
   int count = 0;
