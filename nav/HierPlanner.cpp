@@ -100,18 +100,20 @@ Status HierPlanner::init(const NavMesh* mesh, const QueryFilter* costFilter, con
   return SUCCESS;
 }
 
-void HierPlanner::clusterCoords(int x, int y, int* cx, int* cy) const {
-  const int b = m_opts.clusterTiles;
-  *cx = x >= 0 ? x / b : -int((int64_t(-int64_t(x)) + b - 1) / b);
-  *cy = y >= 0 ? y / b : -int((int64_t(-int64_t(y)) + b - 1) / b);
+void HierPlanner::clusterCoords(int64_t x, int64_t y, int64_t* cx, int64_t* cy) const {
+  const int64_t b = m_opts.clusterTiles;
+  *cx = x >= 0 ? x / b : -((-x + b - 1) / b);
+  *cy = y >= 0 ? y / b : -((-y + b - 1) / b);
 }
 
 namespace {
 uint64_t clusterKey(int cx, int cy) { return (uint64_t(uint32_t(cx)) << 32) | uint32_t(cy); }
 } // namespace
 
-int HierPlanner::clusterAt(int cx, int cy) const {
-  const uint64_t key = clusterKey(cx, cy);
+int HierPlanner::clusterAt(int64_t cx, int64_t cy) const {
+  // 64-bit: the neighbours of a cluster at the end of the coordinate range are outside int.
+  if (cx < INT32_MIN || cx > INT32_MAX || cy < INT32_MIN || cy > INT32_MAX) return -1;
+  const uint64_t key = clusterKey(int(cx), int(cy));
   auto it = std::lower_bound(m_clusterKeys.begin(), m_clusterKeys.end(), std::make_pair(key, int32_t(INT32_MIN)));
   return it != m_clusterKeys.end() && it->first == key ? it->second : -1;
 }
@@ -139,8 +141,8 @@ int HierPlanner::update() {
   auto markAround = [&](int x, int y) {
     for (int dy = -1; dy <= 1; ++dy)
       for (int dx = -1; dx <= 1; ++dx) {
-        int cx, cy;
-        clusterCoords(x + dx, y + dy, &cx, &cy);
+        int64_t cx, cy;
+        clusterCoords(int64_t(x) + dx, int64_t(y) + dy, &cx, &cy);
         markDirty(clusterAt(cx, cy));
       }
   };
@@ -167,15 +169,15 @@ int HierPlanner::update() {
     sp.polyCount = t->header->polyCount;
     sp.x = t->header->x;
     sp.y = t->header->y;
-    int cx, cy;
-    clusterCoords(sp.x, sp.y, &cx, &cy);
+    int64_t cx, cy;
+    clusterCoords(sp.x, sp.y, &cx, &cy); // within int: |x / b| <= |x|
     int c = clusterAt(cx, cy);
     if (c < 0) {
       c = int(m_clusters.size());
       m_clusters.emplace_back();
-      m_clusters.back().cx = cx;
-      m_clusters.back().cy = cy;
-      const uint64_t key = clusterKey(cx, cy);
+      m_clusters.back().cx = int(cx);
+      m_clusters.back().cy = int(cy);
+      const uint64_t key = clusterKey(int(cx), int(cy));
       const auto entry = std::make_pair(key, int32_t(c));
       m_clusterKeys.insert(std::lower_bound(m_clusterKeys.begin(), m_clusterKeys.end(), entry), entry);
     }
@@ -194,7 +196,7 @@ int HierPlanner::update() {
   for (int c : done)
     for (int dy = -1; dy <= 1; ++dy)
       for (int dx = -1; dx <= 1; ++dx)
-        markDirty(clusterAt(m_clusters[size_t(c)].cx + dx, m_clusters[size_t(c)].cy + dy));
+        markDirty(clusterAt(int64_t(m_clusters[size_t(c)].cx) + dx, int64_t(m_clusters[size_t(c)].cy) + dy));
   std::sort(rebuild.begin(), rebuild.end());
   for (int c : rebuild) buildInter(c);
   layoutNodes();
@@ -267,12 +269,14 @@ void HierPlanner::rebuildCluster(int c) {
     m_cross.push_back(x);
   });
   {
-    const int b = m_opts.clusterTiles;
+    // The ring of tile locations around the cluster (64-bit: clusters at the ends of int's range).
+    const int64_t b = m_opts.clusterTiles, x0 = int64_t(cl.cx) * b, y0 = int64_t(cl.cy) * b;
     const MeshTile* around[MAX_LAYERS];
-    for (int y = cl.cy * b - 1; y <= cl.cy * b + b; ++y)
-      for (int x = cl.cx * b - 1; x <= cl.cx * b + b; ++x) {
-        if (y >= cl.cy * b && y < cl.cy * b + b && x == cl.cx * b) x = cl.cx * b + b; // skip the inside
-        const int na = m_mesh->getTilesAt(x, y, around, MAX_LAYERS);
+    for (int64_t y = y0 - 1; y <= y0 + b; ++y)
+      for (int64_t x = x0 - 1; x <= x0 + b; ++x) {
+        if (y >= y0 && y < y0 + b && x == x0) x = x0 + b; // skip the inside
+        if (x < INT32_MIN || x > INT32_MAX || y < INT32_MIN || y > INT32_MAX) continue;
+        const int na = m_mesh->getTilesAt(int(x), int(y), around, MAX_LAYERS);
         for (int a = 0; a < na; ++a) {
           const MeshTile* u = around[a];
           const int us = int(u - m_mesh->getTile(0));
@@ -640,7 +644,7 @@ void HierPlanner::markCluster(int c) {
   const Cluster& cl = m_clusters[size_t(c)];
   for (int dy = -r; dy <= r; ++dy)
     for (int dx = -r; dx <= r; ++dx) {
-      const int o = (dx || dy) ? clusterAt(cl.cx + dx, cl.cy + dy) : c;
+      const int o = (dx || dy) ? clusterAt(int64_t(cl.cx) + dx, int64_t(cl.cy) + dy) : c;
       if (o >= 0 && m_clusterMark[size_t(o)] != m_corridorStamp) {
         m_clusterMark[size_t(o)] = m_corridorStamp;
         ++m_stats.corridorClusters;

@@ -137,8 +137,8 @@ public:
   };
 
 private:
-  int clusterAt(int cx, int cy) const; ///< -1 when none.
-  void clusterCoords(int x, int y, int* cx, int* cy) const;
+  int clusterAt(int64_t cx, int64_t cy) const; ///< -1 when none.
+  void clusterCoords(int64_t x, int64_t y, int64_t* cx, int64_t* cy) const;
   /// fn(tile, poly, cluster poly index, link, target slot's print, target poly index) for each link
   /// of the cluster's polygons to a polygon of a tile the graph knows.
   template <class Fn>

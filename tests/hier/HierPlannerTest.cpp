@@ -510,3 +510,58 @@ TEST(HierPlanner, CheckBudgetFindingsSayTheHierarchicalSearchCompletesThem) {
   EXPECT_NE(lines[0].find("the hierarchical search completes it"), std::string::npos) << lines[0];
   EXPECT_TRUE(nav::check::reportJson("world", r, opts)["budget"][0]["hierarchical"].get<bool>());
 }
+
+// Hostile coordinates: tiles at the ends of the range NavMesh accepts (|x|, |y| < 2^30), alone in
+// their clusters, whatever the cluster size.
+TEST(HierPlanner, TilesAtExtremeCoordinates) {
+  std::string why;
+  const DualMesh* d = loadDual(defaultLevel(), true, false, &why);
+  ASSERT_NE(d, nullptr) << why;
+  ASSERT_GE(d->blobs.size(), 3u);
+  nav::NavMesh mesh;
+  nav::NavMeshParams p;
+  std::memcpy(&p, &d->params, sizeof p);
+  ASSERT_TRUE(nav::statusSucceeded(mesh.init(p)));
+  constexpr int E = (1 << 30) - 1;
+  const int xs[3] = {E, E - 1, -E};
+  const int ys[3] = {-E, -E, E};
+  for (int k = 0; k < 3; ++k) {
+    std::vector<uint8_t> bytes = d->blobs[size_t(k)].bytes;
+    nav::MeshHeader h;
+    std::memcpy(&h, bytes.data(), sizeof h);
+    h.x = xs[k];
+    h.y = ys[k];
+    std::memcpy(bytes.data(), &h, sizeof h);
+    auto* data = new uint8_t[bytes.size()];
+    std::memcpy(data, bytes.data(), bytes.size());
+    ASSERT_TRUE(nav::statusSucceeded(mesh.addTile(data, int(bytes.size()), nav::TILE_FREE_DATA, 0, nullptr, &why)))
+        << why;
+  }
+  for (int cluster : {1, 2, 64}) {
+    nav::HierOptions o;
+    o.clusterTiles = cluster;
+    o.corridorRadius = 2;
+    nav::HierPlanner hp;
+    ASSERT_TRUE(nav::statusSucceeded(hp.init(&mesh, nullptr, o)));
+    const nav::QueryFilter f;
+    const PairStats s = checkPairs(mesh, hp, f, f, 40, 51);
+    EXPECT_GT(s.complete, 5);
+    ASSERT_TRUE(nav::statusSucceeded(mesh.removeTile(mesh.getTileRef(mesh.getTileAt(xs[1], ys[1], 0)), nullptr,
+                                                     nullptr)))
+        << "cluster " << cluster;
+    hp.update();
+    nav::HierPlanner fresh;
+    ASSERT_TRUE(nav::statusSucceeded(fresh.init(&mesh, nullptr, o)));
+    EXPECT_EQ(hp.canonical(), fresh.canonical());
+    // Back for the next round.
+    std::vector<uint8_t> bytes = d->blobs[1].bytes;
+    nav::MeshHeader h;
+    std::memcpy(&h, bytes.data(), sizeof h);
+    h.x = xs[1];
+    h.y = ys[1];
+    std::memcpy(bytes.data(), &h, sizeof h);
+    auto* data = new uint8_t[bytes.size()];
+    std::memcpy(data, bytes.data(), bytes.size());
+    ASSERT_TRUE(nav::statusSucceeded(mesh.addTile(data, int(bytes.size()), nav::TILE_FREE_DATA, 0, nullptr)));
+  }
+}
