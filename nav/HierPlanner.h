@@ -14,14 +14,16 @@
 // Query (findPath): A* over the entrances from the start polygon's component to the end polygon's
 // (straight-line costs from / to the query points); the clusters of the abstract path (and those
 // within Options::corridorRadius clusters of them) become a corridor, and NavMeshQuery::findPath
-// runs inside it under the caller's filter. The result is an ordinary polygon corridor
-// (findStraightPath, the smooth path and the crowd use it unchanged).
+// runs inside it under the caller's filter and costs, with its own heuristic scale
+// (Options::refineHeuristicScale: a weighted A*, so lengths are close to findPath's, not equal).
+// The result is an ordinary polygon corridor (findStraightPath, the smooth path and the crowd use
+// it unchanged).
 //
 // Completeness: a path under any filter maps to an abstract path (superset connectivity), so when
 // the abstract search fails the points are not connected: PARTIAL_RESULT, with the corridor to the
 // polygon nearest the goal that a 2,048-node search reaches (never OUT_OF_NODES: the answer "no
-// path" is exact, the corridor best effort, at Detour's default cost). When the corridor search does not
-// reach the end (a filter that blocks what the graph allows), the search runs again without a
+// path" is exact, the corridor best effort, at Detour's default cost). When the corridor search
+// does not reach the end (a filter that blocks what the graph allows), the search runs again without a
 // corridor, with a node per polygon and state (it cannot run out of nodes): complete whenever
 // connected, never OUT_OF_NODES.
 //
@@ -94,7 +96,8 @@ public:
   NavMeshQuery& query() { return m_query; }
   const NavMesh* mesh() const { return m_mesh; }
 
-  /// Bytes of the abstract graph (tiles' component arrays, entrances, edges; vector capacities).
+  /// Bytes of the abstract graph (slot prints, cluster index, component per polygon, entrances,
+  /// edges; vector capacities).
   size_t graphBytes() const;
   /// Bytes of the search's own arrays (abstract search state, corridor marks), query pool excluded.
   size_t searchBytes() const;
