@@ -90,6 +90,11 @@ Status HierPlanner::init(const NavMesh* mesh, const QueryFilter* costFilter, con
   m_mesh = mesh;
   m_costFilter = costFilter ? *costFilter : QueryFilter();
   m_opts = opts;
+  if (m_opts.clusterTiles <= 0) {
+    const float tile = std::max(mesh->getParams().tileWidth, mesh->getParams().tileHeight);
+    const float n = tile > 0 ? HierOptions::AUTO_CLUSTER_SIDE / tile + 0.5f : 1.0f; // NaN tile: 1
+    m_opts.clusterTiles = n >= 64.0f ? 64 : int(n);
+  }
   m_opts.clusterTiles = std::max(1, std::min(64, m_opts.clusterTiles));
   m_opts.corridorRadius = std::max(0, std::min(2, m_opts.corridorRadius));
   if (!(m_opts.refineHeuristicScale >= 0.0f && m_opts.refineHeuristicScale <= 10.0f))

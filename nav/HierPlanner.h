@@ -45,8 +45,12 @@ namespace nav {
 
 /// HierPlanner's tuning.
 struct HierOptions {
-  /// Side of a cluster in tile locations [Limit: 1..64].
-  int clusterTiles = 8;
+  /// Side of a cluster in tile locations [Limit: 1..64]; 0 = the tile count nearest to
+  /// AUTO_CLUSTER_SIDE (8 tiles of 19.2 wu, 4 of 33.6 wu).
+  int clusterTiles = 0;
+  /// The cluster side clusterTiles = 0 aims at: the side that met the speed, length and update
+  /// targets on the 2 km and 4 km worlds (docs/performance.md). [Unit: wu]
+  static constexpr float AUTO_CLUSTER_SIDE = 150.0f;
   /// Clusters around each cluster of the abstract path that the refinement may also use [Limit: 0..2].
   int corridorRadius = 0;
   /// Heuristic scale of the refinement's A* (replaces the caller's filter's): above 1 the search

@@ -160,14 +160,18 @@ TEST(HierPlanner, GeneratedWorldCompleteWheneverAStarIs) {
   std::string why;
   const DualMesh* d = generatedWorld(&why);
   ASSERT_NE(d, nullptr) << why;
-  for (int cluster : {1, 3, 8}) {
+  for (int cluster : {0, 1, 3, 8}) { // 0: the default, ~150 wu
     SCOPED_TRACE("cluster " + std::to_string(cluster));
     nav::HierOptions o;
     o.clusterTiles = cluster;
     o.corridorRadius = cluster == 1 ? 1 : 0; // a corridor one tile wide bends paths
     nav::HierPlanner hp;
     ASSERT_TRUE(nav::statusSucceeded(hp.init(&d->nav, nullptr, o)));
-    EXPECT_GT(hp.entranceCount(), cluster == 8 ? 10 : 100);
+    if (cluster == 0) {
+      const float tile = d->nav.getParams().tileWidth;
+      EXPECT_EQ(hp.options().clusterTiles, int(nav::HierOptions::AUTO_CLUSTER_SIDE / tile + 0.5f));
+    }
+    EXPECT_GT(hp.entranceCount(), cluster == 1 || cluster == 3 ? 100 : 4);
     const nav::QueryFilter f;
     const PairStats s = checkPairs(d->nav, hp, f, f, 300, 11);
     std::printf("cluster %d: %d pairs, %d complete, %d partial, %d fallbacks; length gap vs A*: mean %.2f%% p95 "
