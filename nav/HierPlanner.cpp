@@ -644,8 +644,7 @@ int HierPlanner::abstractSearch(int startCluster, uint32_t startComp, int endClu
   return -1;
 }
 
-void HierPlanner::markCluster(int c) {
-  const int r = m_opts.corridorRadius;
+void HierPlanner::markCluster(int c, int r) {
   const Cluster& cl = m_clusters[size_t(c)];
   for (int dy = -r; dy <= r; ++dy)
     for (int dx = -r; dx <= r; ++dx) {
@@ -691,12 +690,15 @@ Status HierPlanner::findPath(PolyRef startRef, PolyRef endRef, const float* star
     std::fill(m_clusterMark.begin(), m_clusterMark.end(), 0u);
     m_corridorStamp = 1;
   }
-  markCluster(sc);
-  markCluster(ec);
-  for (int n = m_parent[size_t(goal)]; n >= 0 && n < m_nodeCount; n = m_parent[size_t(n)]) {
-    ++m_stats.abstractPathNodes;
-    markCluster(m_nodeCluster[size_t(n)]);
-  }
+  const int r = m_opts.corridorRadius;
+  auto markCorridor = [&](int radius) {
+    markCluster(sc, radius);
+    markCluster(ec, radius);
+    for (int n = m_parent[size_t(goal)]; n >= 0 && n < m_nodeCount; n = m_parent[size_t(n)])
+      markCluster(m_nodeCluster[size_t(n)], radius);
+  };
+  markCorridor(r);
+  for (int n = m_parent[size_t(goal)]; n >= 0 && n < m_nodeCount; n = m_parent[size_t(n)]) ++m_stats.abstractPathNodes;
 
   HierPassContext ctx{filter, m_slots.data(), m_clusterMark.data(), m_corridorStamp, m_mesh};
   m_wrap = *filter;
@@ -705,10 +707,18 @@ Status HierPlanner::findPath(PolyRef startRef, PolyRef endRef, const float* star
   m_wrap.setCostFn(filter->costFn() ? &HierPassContext::cost : nullptr);
   m_wrap.setHeuristicScale(m_opts.refineHeuristicScale);
   Status st = m_query.findPath(startRef, endRef, startPos, endPos, &m_wrap, path, pathCount, maxPath);
-  m_wrap.userData = nullptr;
   m_stats.refineNodes = m_query.nodePool().getNodeCount();
+  if (!(statusSucceeded(st) && !(st & PARTIAL_RESULT))) {
+    // The filter blocks the corridor the graph allowed: a way around often passes the clusters
+    // beside it.
+    m_stats.widened = true;
+    markCorridor(r + 1);
+    st = m_query.findPath(startRef, endRef, startPos, endPos, &m_wrap, path, pathCount, maxPath);
+    m_stats.refineNodes += m_query.nodePool().getNodeCount();
+  }
+  m_wrap.userData = nullptr;
   if (statusSucceeded(st) && !(st & PARTIAL_RESULT)) return st;
-  // The filter blocks the corridor the graph allowed: search without one.
+  // Still blocked: search without a corridor (complete, or a proof that no path exists).
   m_stats.fallback = true;
   st = m_query.findPath(startRef, endRef, startPos, endPos, filter, path, pathCount, maxPath);
   m_stats.refineNodes += m_query.nodePool().getNodeCount();

@@ -23,9 +23,9 @@
 // the abstract search fails the points are not connected: PARTIAL_RESULT, with the corridor to the
 // polygon nearest the goal that a 2,048-node search reaches (never OUT_OF_NODES: the answer "no
 // path" is exact, the corridor best effort, at Detour's default cost). When the corridor search
-// does not reach the end (a filter that blocks what the graph allows), the search runs again without a
-// corridor, with a node per polygon and state (it cannot run out of nodes): complete whenever
-// connected, never OUT_OF_NODES.
+// does not reach the end (a filter that blocks what the graph allows), it runs again in a corridor
+// one cluster wider, then without a corridor, with a node per polygon and state (it cannot run out
+// of nodes): complete whenever connected, never OUT_OF_NODES.
 //
 // Memory: the graph (graphBytes), the search arrays (searchBytes, sized at update) and the
 // query's node pool (NavMeshQuery::initUnlimited: about 32 bytes per polygon plus its nodes). No
@@ -65,7 +65,8 @@ struct HierStats {
   int corridorClusters = 0; ///< Clusters the refinement could use.
   int refineNodes = 0;      ///< Nodes of the final polygon search.
   bool connected = false;   ///< The abstract search found a path.
-  bool fallback = false;    ///< The corridor search missed the end; an unrestricted search ran.
+  bool widened = false;     ///< The corridor search missed the end; it ran again one cluster wider.
+  bool fallback = false;    ///< The wider one missed it too; an unrestricted search ran.
 };
 
 class HierPlanner {
@@ -160,7 +161,7 @@ private:
   int popMin();
   int abstractSearch(int startCluster, uint32_t startComp, int endCluster, uint32_t endComp, const float* startPos,
                      const float* endPos);
-  void markCluster(int c);
+  void markCluster(int c, int radius); ///< c and the clusters within `radius` of it join the corridor.
 
   const NavMesh* m_mesh = nullptr;
   QueryFilter m_costFilter;

@@ -59,7 +59,7 @@ void expectWalkable(const nav::NavMesh& mesh, const nav::QueryFilter& f, const s
 }
 
 struct PairStats {
-  int pairs = 0, complete = 0, partial = 0, fallbacks = 0;
+  int pairs = 0, complete = 0, partial = 0, widened = 0, fallbacks = 0;
   std::vector<double> gaps; ///< Straight length / the A*'s - 1, complete pairs.
   double meanGap() const {
     double s = 0;
@@ -99,6 +99,7 @@ PairStats checkPairs(const nav::NavMesh& mesh, nav::HierPlanner& hp, const nav::
     const bool rc = isComplete(rs, rpath, rn, er), hc = isComplete(hs, hpath, hn, er);
     EXPECT_EQ(rc, hc) << "reference " << rs << " hierarchical " << hs;
     ++s.pairs;
+    s.widened += hp.lastStats().widened ? 1 : 0;
     s.fallbacks += hp.lastStats().fallback ? 1 : 0;
     if (hc) {
       ++s.complete;
@@ -179,7 +180,8 @@ TEST(HierPlanner, GeneratedWorldCompleteWheneverAStarIs) {
                 cluster, s.pairs, s.complete, s.partial, s.fallbacks, 100 * s.meanGap(), 100 * s.p95Gap(),
                 hp.graphBytes(), d->nav.totalTileBytes());
     EXPECT_GT(s.complete, 200);
-    EXPECT_EQ(s.fallbacks, 0) << "the default filter never needs the unrestricted search";
+    EXPECT_EQ(s.widened, 0) << "the default filter takes every corridor the graph offers";
+    EXPECT_EQ(s.fallbacks, 0);
     if (cluster == 1) continue; // tile-sized clusters: complete, but corridors too narrow for the length targets
     EXPECT_LE(s.meanGap(), 0.02);
     EXPECT_LE(s.p95Gap(), 0.05);
@@ -225,16 +227,18 @@ void checkLevel(const std::string& file) {
   nav::HierPlanner hp;
   ASSERT_TRUE(nav::statusSucceeded(hp.init(&d->nav, nullptr, smallClusters())));
   const nav::QueryFilter all;
-  int complete = 0, partial = 0, fallbacks = 0;
+  int complete = 0, partial = 0, widened = 0, fallbacks = 0;
   for (int k = 0; k < 6; ++k) {
     Filters f;
     randomFilter(f, k == 0);
     const PairStats s = checkPairs(d->nav, hp, f.nav, all, 100, 100 + uint64_t(k));
     complete += s.complete;
     partial += s.partial;
+    widened += s.widened;
     fallbacks += s.fallbacks;
   }
-  std::printf("%s: %d complete, %d partial, %d fallbacks\n", file.c_str(), complete, partial, fallbacks);
+  std::printf("%s: %d complete, %d partial, %d corridors widened, %d fallbacks\n", file.c_str(), complete, partial,
+              widened, fallbacks);
   EXPECT_GT(complete, 50);
 }
 
@@ -313,7 +317,8 @@ TEST(HierPlanner, FiltersBlockingEveryEntrance) {
   std::printf("no border polygons: %d pairs, %d complete, %d partial, %d fallbacks\n", s.pairs, s.complete, s.partial,
               s.fallbacks);
   EXPECT_GT(s.partial, 100) << "most pairs lie in different tiles: no path without border polygons";
-  EXPECT_GT(s.fallbacks, 100) << "the graph offers corridors the filter closes";
+  EXPECT_GT(s.widened, 100) << "the graph offers corridors the filter closes";
+  EXPECT_GT(s.fallbacks, 100);
   // A point to itself stays complete whatever the filter.
   std::vector<nav::PolyRef> path(MAXP);
   nav::NavMeshQuery rnd;
