@@ -8,9 +8,13 @@
 // length (mean, median, p95, p99, max, share over 5% and over 10%) for both cost models and the
 // mean time per query of each. Lengths use nav::straightPathLength (xz on the mesh, 3D across
 // off-mesh connections) for all, so they compare like for like.
+// --hierarchical adds the hierarchical search (nav/HierPlanner.h) + findStraightPath: its length
+// against the exact path and against findPath's (same pairs), its time, and how many of the pairs
+// findPath left partial (2048 nodes) it completes.
 #include "app/cli/Cli.h"
 #include "nav/base/Args.h"
 
+#include "nav/HierPlanner.h"
 #include "nav/NavMeshQuery.h"
 #include "nav/QueryFilter.h"
 #include "nav/ShortestPath.h"
@@ -42,11 +46,13 @@ double percentile(const std::vector<double>& sorted, double p) {
 int runQuality(int argc, char** argv) {
   std::string meshPath;
   long pairs = 1000, seed = 1;
+  bool hierarchical = false;
   base::Args args("navbench quality",
                   "How much longer than the shortest are findPath + findStraightPath paths, over random pairs?");
   args.positional("MESH.bin", &meshPath, "tile set (MSET)")
       .integer("--pairs", "N", &pairs, 1, 10000000, "random start/end pairs to try")
-      .integer("--seed", "S", &seed, 0, 0xffffffffLL, "random generator seed (same seed, same pairs)");
+      .integer("--seed", "S", &seed, 0, 0xffffffffLL, "random generator seed (same seed, same pairs)")
+      .flag("--hierarchical", &hierarchical, "also the hierarchical search: length against the exact path and findPath's");
   int code = 0;
   if (!args.parseOrReport(argc, argv, &code)) return code;
 
@@ -58,6 +64,11 @@ int runQuality(int argc, char** argv) {
     std::fprintf(stderr, "navbench quality: cannot initialise the queries\n");
     return 1;
   }
+  nav::HierPlanner hier;
+  if (hierarchical && nav::statusFailed(hier.init(&mesh))) {
+    std::fprintf(stderr, "navbench quality: cannot initialise the hierarchical search\n");
+    return 1;
+  }
   const nav::QueryFilter filter;
   g_state = uint32_t(seed) ? uint32_t(seed) : 1u;
 
@@ -65,8 +76,22 @@ int runQuality(int argc, char** argv) {
   std::vector<nav::PolyRef> corridor(MAX_PATH);
   std::vector<float> pts(3 * MAX_STRAIGHT);
   std::vector<uint8_t> flags(MAX_STRAIGHT);
-  std::vector<double> ratio, cpRatio;
-  double cpUs = 0;
+  std::vector<double> ratio, cpRatio, hierRatio, hierVsPath;
+  double cpUs = 0, hierUs = 0;
+  long hierRuns = 0, hierCompletesPartial = 0, hierPartial = 0;
+  // The hierarchical search and its straight path; length 0 unless it reached the end.
+  auto runHier = [&](nav::PolyRef sr, nav::PolyRef er, const float* s, const float* e) {
+    const auto th = std::chrono::steady_clock::now();
+    int nh = 0, nsh = 0;
+    const nav::Status hs = hier.findPath(sr, er, s, e, &filter, corridor.data(), &nh, MAX_PATH);
+    nav::Status hss = nav::FAILURE;
+    if (nav::statusSucceeded(hs) && !(hs & nav::PARTIAL_RESULT) && nh > 0 && corridor[size_t(nh - 1)] == er)
+      hss = hier.query().findStraightPath(s, e, corridor.data(), nh, pts.data(), flags.data(), nullptr, &nsh,
+                                          MAX_STRAIGHT);
+    hierUs += std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - th).count();
+    ++hierRuns;
+    return nav::statusSucceeded(hss) ? nav::straightPathLength(pts.data(), flags.data(), nsh) : 0.0f;
+  };
   using Clock = std::chrono::steady_clock;
   double detourUs = 0, exactUs = 0;
   long tried = 0, unreachable = 0, exactIncomplete = 0;
@@ -90,6 +115,7 @@ int runQuality(int argc, char** argv) {
     const auto t1 = Clock::now();
     if (!nav::statusSucceeded(ss) || (ps & nav::PARTIAL_RESULT)) {
       ++unreachable;
+      if (hierarchical && runHier(sr, er, s, e) > 0) ++hierCompletesPartial;
       continue;
     }
     const float detourLen = nav::straightPathLength(pts.data(), flags.data(), ns);
@@ -118,7 +144,18 @@ int runQuality(int argc, char** argv) {
       css = q.findStraightPath(s, e, corridor.data(), ncc, pts.data(), flags.data(), nullptr, &nsc, MAX_STRAIGHT);
     cpUs += std::chrono::duration<double, std::micro>(Clock::now() - t4).count();
     if (nav::statusSucceeded(css)) cpRatio.push_back(double(nav::straightPathLength(pts.data(), flags.data(), nsc)) / len);
+    if (hierarchical) {
+      const float hl = runHier(sr, er, s, e);
+      if (hl > 0) {
+        hierRatio.push_back(double(hl) / double(len));
+        hierVsPath.push_back(double(hl) / double(detourLen));
+      } else {
+        ++hierPartial;
+      }
+    }
   }
+  std::sort(hierRatio.begin(), hierRatio.end());
+  std::sort(hierVsPath.begin(), hierVsPath.end());
 
   std::sort(ratio.begin(), ratio.end());
   std::sort(cpRatio.begin(), cpRatio.end());
@@ -149,12 +186,23 @@ int runQuality(int argc, char** argv) {
   };
   row("findPath + findStraightPath", ratio);
   row("closest-point + straight", cpRatio);
+  row("hierarchical + straight", hierRatio);
+  if (hierarchical) {
+    std::printf("%-28s %8s %8s %8s %8s %8s %8s %8s\n", "length / findPath's", "mean", "median", "p95", "p99", "max",
+                ">5%", ">10%");
+    row("hierarchical + straight", hierVsPath);
+    std::printf("hierarchical: %ld of the compared pairs not complete; %ld of the %ld pairs findPath (2048 nodes) left "
+                "partial completed\n",
+                hierPartial, hierCompletesPartial, unreachable);
+  }
   std::printf("%-28s %10s\n", "time per query", "us");
   std::printf("%-28s %10.2f\n", "findPath + findStraightPath", detourUs / double(connected));
   std::printf("%-28s %10.2f   (findPath option FINDPATH_CLOSEST_POINT)\n", "closest-point + straight",
               cpUs / double(ratio.size()));
   std::printf("%-28s %10.2f   (nodes per query: mean %.1f, max %d of %d)\n", "exact shortest path",
               exactUs / double(connected), double(sumNodes) / double(connected), maxNodes, exact.getMaxNodes());
+  if (hierarchical && hierRuns)
+    std::printf("%-28s %10.2f   (nav/HierPlanner.h)\n", "hierarchical + straight", hierUs / double(hierRuns));
   return 0;
 }
 

@@ -1,4 +1,4 @@
-// CmdQuery.cpp: `navbench query MESH.bin CASES.txt [--json OUT.jsonl] [--repeat R] [--optimal]
+// CmdQuery.cpp: `navbench query MESH.bin CASES.txt [--json OUT.jsonl] [--repeat R] [--optimal] [--hierarchical]
 //                [--check] [--write-expected OUT.txt]`
 //
 // Runs a RecastDemo test-case file (RecastDemo/Bin/TestCases format: `pf sx sy sz ex ey ez inc
@@ -7,6 +7,8 @@
 // findStraightPath / raycast, nearest-poly half extents (2, 4, 2), 2048 nodes, corridors and
 // straight paths up to 2048. Prints a per-operation timing table (min over the repeats) and
 // optionally writes one JSON object per case (coordinates with 4 decimals, statuses as hex).
+// --hierarchical runs pf cases' paths with the hierarchical search (nav/HierPlanner.h) instead of
+// findPath: same records, same fields.
 // --optimal also runs the exact shortest-path search (nav/ShortestPath.h) per pf case and adds
 // `optLen` and `optPath` to its record (null when no exact path was found).
 // --check compares every case that has an `# expect` line (app/model/TestCaseFile.h) with its
@@ -21,6 +23,7 @@
 #include "app/model/TestCaseRun.h"
 
 #include "nav/base/AtomicFile.h"
+#include "nav/HierPlanner.h"
 #include "nav/NavMath.h"
 #include "nav/NavMeshQuery.h"
 #include "nav/PathFollow.h"
@@ -67,13 +70,14 @@ std::string caseJson(size_t i, const Case& c, const Result& r, bool withOpt) {
 int runQuery(int argc, char** argv) {
   std::string meshPath, casesPath, jsonPath, writeExpectedPath;
   int repeat = 1;
-  bool optimal = false, check = false;
+  bool optimal = false, check = false, hierarchical = false;
   base::Args args("navbench query", "Runs a RecastDemo test-case file on a tile set and prints a timing table per operation.");
   args.positional("MESH.bin", &meshPath, "tile set (MSET)")
       .positional("CASES.txt", &casesPath, "RecastDemo test cases (pf / rc lines, optional '# expect' lines)")
       .text("--json", "OUT.jsonl", &jsonPath, "write one JSON object per case (atomically)")
       .integer("--repeat", "R", &repeat, 1, 100000, "run the whole file R times; times are the fastest run's")
       .flag("--optimal", &optimal, "also run the exact shortest path per pf case (optLen, optPath in --json)")
+      .flag("--hierarchical", &hierarchical, "pf paths by the hierarchical search over tiles instead of findPath")
       .flag("--check", &check,
             "compare each case with its '# expect' line (status, corridor, straight,\n"
             "len within 1e-3 wu + 1e-4 * len; rc: status, t within 1e-4, normal within\n"
@@ -109,6 +113,14 @@ int runQuery(int argc, char** argv) {
   int counts[navbench::TC_OP_COUNT] = {};
   for (double& b : best) b = 1e300;
   navbench::TestCaseRunner runner;
+  nav::HierPlanner hier;
+  if (hierarchical) {
+    if (nav::statusFailed(hier.init(&mesh))) {
+      std::fprintf(stderr, "navbench query: cannot initialise the hierarchical search\n");
+      return 1;
+    }
+    runner.setHierarchical(&hier);
+  }
   for (int r = 0; r < repeat; ++r) {
     navbench::TestCaseTimes times;
     for (size_t i = 0; i < cases.size(); ++i) runner.run(q, optimal ? &shortest : nullptr, cases[i], results[i], &times);

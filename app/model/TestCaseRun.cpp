@@ -1,6 +1,7 @@
 // TestCaseRun.cpp: see TestCaseRun.h.
 #include "app/model/TestCaseRun.h"
 
+#include "nav/HierPlanner.h"
 #include "nav/NavMath.h"
 #include "nav/NavMeshQuery.h"
 #include "nav/PathFollow.h"
@@ -82,7 +83,10 @@ void TestCaseRunner::run(nav::NavMeshQuery& q, nav::ShortestPath* opt, const Tes
     if (!r.endRef) return;
     int npolys = 0;
     t0 = Clock::now();
-    r.pathStatus = q.findPath(r.startRef, r.endRef, c.s, c.e, &filter, m_polys.data(), &npolys, kTestCaseMaxPolys);
+    r.pathStatus = m_hier ? m_hier->findPath(r.startRef, r.endRef, c.s, c.e, &filter, m_polys.data(), &npolys,
+                                             kTestCaseMaxPolys)
+                          : q.findPath(r.startRef, r.endRef, c.s, c.e, &filter, m_polys.data(), &npolys,
+                                       kTestCaseMaxPolys);
     tm.us[TC_PATH] += usSince(t0);
     tm.calls[TC_PATH]++;
     r.polys.assign(m_polys.begin(), m_polys.begin() + npolys);

@@ -20,6 +20,7 @@
 #include <vector>
 
 namespace nav {
+class HierPlanner;
 class NavMeshQuery;
 class ShortestPath;
 } // namespace nav
@@ -70,8 +71,12 @@ public:
   /// (may be null) adds the exact shortest path to pf cases. `r` is overwritten; `times` (may be
   /// null) is added to.
   void run(nav::NavMeshQuery& q, nav::ShortestPath* opt, const TestCase& c, TestCaseResult& r, TestCaseTimes* times);
+  /// pf cases search with this hierarchical planner (on q's mesh) instead of q.findPath; null =
+  /// findPath. The straight and smooth paths still run on q.
+  void setHierarchical(nav::HierPlanner* hier) { m_hier = hier; }
 
 private:
+  nav::HierPlanner* m_hier = nullptr;
   std::vector<nav::PolyRef> m_polys, m_srefs;
   std::vector<float> m_straight, m_smooth;
   std::vector<uint8_t> m_sflags;

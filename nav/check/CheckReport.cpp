@@ -115,9 +115,10 @@ std::vector<std::string> describeFindings(const CheckResult& r, int kind, int ma
     break;
   case CHECK_BUDGET:
     for (const BudgetFinding& f : r.budget) {
-      std::snprintf(b, sizeof(b), ": findPath to %s ends%s%s", fmtPos(f.end).c_str(),
+      std::snprintf(b, sizeof(b), ": findPath to %s ends%s%s; the hierarchical search %s", fmtPos(f.end).c_str(),
                     statusDetail(f.status, PARTIAL_RESULT) ? " partial" : "",
-                    statusDetail(f.status, OUT_OF_NODES) ? " out of nodes" : "");
+                    statusDetail(f.status, OUT_OF_NODES) ? " out of nodes" : "",
+                    f.hierarchical ? "completes it" : "does not complete it either");
       add(fmtPos(f.start) + b);
     }
     break;
@@ -183,7 +184,8 @@ nlohmann::json reportJson(const std::string& meshName, const CheckResult& r, con
     char hex[16];
     std::snprintf(hex, sizeof(hex), "0x%x", b.status);
     budget.push_back({{"start", vec(b.start)}, {"end", vec(b.end)}, {"status", hex},
-                      {"partial", statusDetail(b.status, PARTIAL_RESULT)}, {"outOfNodes", statusDetail(b.status, OUT_OF_NODES)}});
+                      {"partial", statusDetail(b.status, PARTIAL_RESULT)}, {"outOfNodes", statusDetail(b.status, OUT_OF_NODES)},
+                      {"hierarchical", b.hierarchical}});
   }
   j["budget"] = budget;
   json seams = json::array();

@@ -4,6 +4,7 @@
 // own NavMeshQuery and ShortestPath, and merge per-pair results in pair order.
 #include "nav/check/NavCheck.h"
 
+#include "nav/HierPlanner.h"
 #include "nav/NavMath.h"
 #include "nav/NavMesh.h"
 #include "nav/NavMeshQuery.h"
@@ -823,6 +824,19 @@ Status runChecks(const NavMesh& mesh, const QueryFilter& filter, const CheckOpti
           out.detours.push_back(d);
         }
       }
+    }
+    if (opts.budget && !out.budget.empty()) {
+      // Whether the hierarchical search completes what the node budget cut short.
+      report("budget", 0.99f);
+      HierPlanner hier;
+      std::vector<PolyRef> corridor(65536);
+      if (statusSucceeded(hier.init(&mesh, &filter)))
+        for (BudgetFinding& b : out.budget) {
+          int n = 0;
+          const Status st = hier.findPath(b.startRef, b.endRef, b.start.data(), b.end.data(), &filter, corridor.data(),
+                                          &n, int(corridor.size()));
+          b.hierarchical = statusSucceeded(st) && !(st & PARTIAL_RESULT) && n > 0 && corridor[size_t(n - 1)] == b.endRef;
+        }
     }
     std::stable_sort(out.detours.begin(), out.detours.end(),
                      [](const DetourFinding& a, const DetourFinding& b) { return a.ratio > b.ratio; });

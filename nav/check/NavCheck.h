@@ -15,7 +15,8 @@
 //            detourMinExtra longer is a finding. detourLen is also given as `navbench query` prints
 //            straightLen: the 3D polyline length of the straight path. The heatmap holds, per
 //            poly, the worst ratio of the sampled corridors that cross it.
-//   budget   pairs whose findPath with `nodeBudget` nodes ends PARTIAL_RESULT or OUT_OF_NODES.
+//   budget   pairs whose findPath with `nodeBudget` nodes ends PARTIAL_RESULT or OUT_OF_NODES, each
+//            with whether the hierarchical search (nav/HierPlanner.h) completes it.
 //   seams    a span of a tile's border where a walkable poly edge of this tile and one of the
 //            neighbour tile lie on the border line, overlap, and are within walkableClimb in
 //            height, but no link of this tile's poly covers it (reported per direction; a span
@@ -105,6 +106,7 @@ struct DetourFinding : PairEnds {
 
 struct BudgetFinding : PairEnds {
   Status status = 0;     ///< findPath's status (PARTIAL_RESULT and/or OUT_OF_NODES set).
+  bool hierarchical = false; ///< The hierarchical search (nav/HierPlanner.h) completes the pair.
 };
 
 struct SeamFinding {

@@ -100,7 +100,7 @@ int main(int argc, char** argv) {
   }
   g_dir = NAVBENCH_BENCH_WORLD_DIR;
   std::string why;
-  const std::string bin = benchutil::bakedWorld(worldSize, g_dir, why);
+  const std::string bin = benchworld::bakedWorld(g_dir, worldSize, why);
   if (bin.empty()) {
     std::fprintf(stderr, "capture_bench: %s\n", why.c_str());
     return 1;

@@ -11,8 +11,6 @@
 //   default: a 500 m world, 2000 pairs, all cores; --world-size 2000 for the world;
 //   --smoke: a 64 m world, 100 pairs, one short run (the ctest run).
 #include "BenchWorld.h"
-#include "nav/NavMesh.h"
-#include "nav/TileSetFile.h"
 #include "nav/check/NavCheck.h"
 
 #include <benchmark/benchmark.h>
@@ -57,8 +55,7 @@ bool resetPeakRss() {
 
 /// The world's tile set, baked once and kept beside the binary (BenchWorld.h).
 bool loadWorld(int size, nav::NavMesh& mesh, std::string& why) {
-  const std::string bin = benchutil::bakedWorld(size, NAVBENCH_CHECK_BENCH_DIR, why);
-  return !bin.empty() && nav::statusSucceeded(nav::loadTileSetFile(bin, mesh, &why));
+  return benchworld::loadWorld(NAVBENCH_CHECK_BENCH_DIR, size, mesh, why);
 }
 
 void BM_CheckWorld(benchmark::State& state) {

@@ -1,0 +1,214 @@
+// HierPlanner.h: a hierarchical path search over tiles, beside NavMeshQuery::findPath.
+//
+// Abstract graph (built by init, kept in step with the mesh by update):
+//   * a cluster = the tiles (all layers) of a square of clusterTiles x clusterTiles tile locations;
+//   * per cluster, the connected components of its polygons over the links between them (every
+//     link, whatever the polygon flags: the graph's connectivity is a superset of any filter's);
+//   * an entrance = (cluster, component, neighbour cluster): the links from that component into
+//     that cluster (tile-border portals, off-mesh connections) and the links landing in that
+//     component from it (one-way off-mesh connections included). Its position is the mean of the
+//     crossing points (portal midpoints, off-mesh end points);
+//   * edges: entrance -> entrance of the same component, costed by a Dijkstra over the cluster's
+//     polygons (centroid to centroid, distance * area cost of the build filter), and entrance ->
+//     entrance across every link between the two clusters (cost 0).
+// Query (findPath): A* over the entrances from the start polygon's component to the end polygon's
+// (straight-line costs from / to the query points); the clusters of the abstract path (and those
+// within Options::corridorRadius clusters of them) become a corridor, and NavMeshQuery::findPath
+// runs inside it under the caller's filter and costs, with its own heuristic scale
+// (Options::refineHeuristicScale: a weighted A*, so lengths are close to findPath's, not equal).
+// The result is an ordinary polygon corridor (findStraightPath, the smooth path and the crowd use
+// it unchanged).
+//
+// Completeness: a path under any filter maps to an abstract path (superset connectivity), so when
+// the abstract search fails the points are not connected: PARTIAL_RESULT, with the corridor to the
+// polygon nearest the goal that a 2,048-node search reaches (never OUT_OF_NODES: the answer "no
+// path" is exact, the corridor best effort, at Detour's default cost). When the corridor search
+// does not reach the end (a filter that blocks what the graph allows), it runs again in a corridor
+// one cluster wider, then without a corridor, with a node per polygon and state (it cannot run out
+// of nodes): complete whenever connected, never OUT_OF_NODES.
+//
+// Memory: the graph (graphBytes), the search arrays (searchBytes, sized at update) and the
+// query's node pool (NavMeshQuery::initUnlimited: about 32 bytes per polygon plus its nodes). No
+// allocation per query on an unchanged mesh; a query on a mesh whose generation() changed updates
+// first (that update allocates).
+//
+// Not thread-safe: one planner per thread (it owns one NavMeshQuery).
+#pragma once
+
+#include "nav/NavMeshQuery.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace nav {
+
+/// HierPlanner's tuning.
+struct HierOptions {
+  /// Side of a cluster in tile locations [Limit: 1..64]; 0 = the tile count nearest to
+  /// AUTO_CLUSTER_SIDE (8 tiles of 19.2 wu, 4 of 33.6 wu).
+  int clusterTiles = 0;
+  /// The cluster side clusterTiles = 0 aims at: the side that met the speed, length and update
+  /// targets on the 2 km and 4 km worlds (docs/performance.md). [Unit: wu]
+  static constexpr float AUTO_CLUSTER_SIDE = 150.0f;
+  /// Clusters around each cluster of the abstract path that the refinement may also use [Limit: 0..2].
+  int corridorRadius = 0;
+  /// Heuristic scale of the refinement's A* (replaces the caller's filter's): above 1 the search
+  /// inside the corridor expands far fewer polygons for slightly longer paths (docs/performance.md).
+  float refineHeuristicScale = 1.5f;
+};
+
+/// What HierPlanner::findPath did last.
+struct HierStats {
+  int abstractExpanded = 0; ///< Entrances popped by the abstract A*.
+  int abstractPathNodes = 0; ///< Entrances on the abstract path.
+  int corridorClusters = 0; ///< Clusters the refinement could use.
+  int refineNodes = 0;      ///< Nodes of the final polygon search.
+  bool connected = false;   ///< The abstract search found a path.
+  bool widened = false;     ///< The corridor search missed the end; it ran again one cluster wider.
+  bool fallback = false;    ///< The wider one missed it too; an unrestricted search ran.
+};
+
+class HierPlanner {
+public:
+  using Options = HierOptions;
+  using Stats = HierStats;
+
+  HierPlanner();
+  ~HierPlanner();
+  HierPlanner(const HierPlanner&) = delete;
+  HierPlanner& operator=(const HierPlanner&) = delete;
+
+  /// Builds the graph of every tile of `mesh` (it must outlive the planner). costFilter (null: the
+  /// default filter) gives the area costs of the intra-cluster edges; its flags are not used.
+  /// FAILURE | INVALID_PARAM on a null mesh or a mesh without tile slots.
+  Status init(const NavMesh* mesh, const QueryFilter* costFilter = nullptr, const Options& opts = Options());
+  /// Brings the graph up to date when the mesh's generation() changed: the clusters of the tiles
+  /// whose slot changed (salt, data block, data size) and of the tiles around them are rebuilt. A
+  /// tile replaced in place by one at the same ref (addTile's lastRef restoring the salt) in a block
+  /// at the same address and of the same size goes unnoticed: call init again after such a swap.
+  /// Returns how many clusters were rebuilt (0 when no tile changed: flags and areas do not count).
+  int update();
+
+  /// The hierarchical search (see the file comment). Arguments and status bits as
+  /// NavMeshQuery::findPath; the filter must not be null.
+  Status findPath(PolyRef startRef, PolyRef endRef, const float* startPos, const float* endPos,
+                  const QueryFilter* filter, PolyRef* path, int* pathCount, int maxPath);
+
+  const Stats& lastStats() const { return m_stats; }
+  const Options& options() const { return m_opts; }
+  /// The query object the refinement runs on (initUnlimited on the same mesh), for straight paths.
+  NavMeshQuery& query() { return m_query; }
+  const NavMesh* mesh() const { return m_mesh; }
+
+  /// Bytes of the abstract graph (slot prints, cluster index, component per polygon, entrances,
+  /// edges; vector capacities).
+  size_t graphBytes() const;
+  /// Bytes of the search's own arrays (abstract search state, corridor marks), query pool excluded.
+  size_t searchBytes() const;
+  int entranceCount() const { return m_nodeCount; }
+  size_t edgeCount() const;
+
+  /// The graph as text in a canonical order (clusters by coordinates, entrances by (neighbour
+  /// cluster, component), edges sorted, positions and costs rounded): the graphs of two planners
+  /// on the same mesh print the same, whatever the order the tiles came and went in.
+  std::string canonical() const;
+
+  // ---- Internal records (public for the implementation's helpers).
+  struct Edge {
+    int32_t cluster; ///< Cluster of the target entrance.
+    int32_t local;   ///< Its index in that cluster's entrances.
+    float cost;      ///< [Unit: cost]
+  };
+  struct Entrance {
+    int32_t neighbour; ///< Cluster on the other side.
+    int32_t component;
+    float pos[3];
+    uint32_t firstIntra, intraCount; ///< In Cluster::intra.
+    uint32_t firstInter, interCount; ///< In Cluster::inter.
+  };
+  struct Cluster {
+    int cx = 0, cy = 0;
+    std::vector<int32_t> slots;     ///< Tile slots, ascending.
+    std::vector<uint32_t> comp;     ///< Component per polygon, the slots' polygons in slot order.
+    std::vector<Entrance> ents;     ///< Sorted by (neighbour's cx, cy, component).
+    std::vector<Edge> intra, inter;
+  };
+  /// What a tile slot held when the graph was last updated.
+  struct SlotPrint {
+    const uint8_t* data = nullptr;
+    uint32_t salt = 0;
+    int32_t dataSize = 0, polyCount = 0;
+    int32_t x = 0, y = 0;
+    int32_t cluster = -1;  ///< -1: empty slot.
+    uint32_t polyBase = 0; ///< Its first polygon in the cluster's comp.
+  };
+
+private:
+  int clusterAt(int64_t cx, int64_t cy) const; ///< -1 when none.
+  void clusterCoords(int64_t x, int64_t y, int64_t* cx, int64_t* cy) const;
+  /// fn(tile, poly, cluster poly index, link, target slot's print, target poly index) for each link
+  /// of the cluster's polygons to a polygon of a tile the graph knows.
+  template <class Fn>
+  void forEachClusterLink(const Cluster& cl, Fn fn) const;
+  void rebuildCluster(int c); ///< Components, entrances, intra-cluster edges.
+  void buildInter(int c);     ///< Edges across links (needs the neighbours' entrances).
+  void layoutNodes();
+  void resizeQueryIfNeeded();
+  int findEntrance(int c, int neighbour, uint32_t component) const;
+  uint32_t compOf(PolyRef ref) const;
+  void relax(int id, float g, int parent, float h);
+  int popMin();
+  int abstractSearch(int startCluster, uint32_t startComp, int endCluster, uint32_t endComp, const float* startPos,
+                     const float* endPos);
+  void markCluster(int c, int radius); ///< c and the clusters within `radius` of it join the corridor.
+
+  const NavMesh* m_mesh = nullptr;
+  QueryFilter m_costFilter;
+  Options m_opts;
+  uint64_t m_generation = 0;
+  std::vector<SlotPrint> m_slots;
+  std::vector<Cluster> m_clusters;
+  std::vector<std::pair<uint64_t, int32_t>> m_clusterKeys; ///< (key, cluster), sorted by key.
+  std::vector<uint32_t> m_nodeBase; ///< Global node id of each cluster's first entrance.
+  std::vector<int32_t> m_nodeCluster; ///< Cluster of each global entrance id.
+  int m_nodeCount = 0;
+  NavMeshQuery m_query;
+  /// Nodes of the search that answers unconnected pairs (Detour's default pool).
+  static constexpr int PARTIAL_NODES = 2048;
+  NavMeshQuery m_partialQuery;
+  bool m_partialReady = false;
+  std::vector<int> m_poolPolys; ///< Polygons per slot the query's node pool was sized for.
+  bool m_queryReady = false;
+  QueryFilter m_wrap; ///< The caller's filter with the corridor test (findPath).
+  Stats m_stats;
+
+  // Abstract search state, [Size: m_nodeCount + 2] (start and goal at the end).
+  std::vector<float> m_g, m_f;
+  std::vector<int32_t> m_parent;
+  std::vector<uint32_t> m_stamp;
+  std::vector<int32_t> m_heap, m_heapPos;
+  int m_heapSize = 0;
+  uint32_t m_searchStamp = 0;
+  // Corridor: a cluster is in it when its mark is m_corridorStamp.
+  std::vector<uint32_t> m_clusterMark;
+  uint32_t m_corridorStamp = 0;
+
+  // Build scratch (sized to the largest cluster).
+  struct Crossing {
+    int32_t neighbour;
+    uint32_t component;
+    uint32_t poly; ///< The cluster's polygon the crossing starts or lands on (comp index).
+    float p[3];
+  };
+  std::vector<Crossing> m_cross;
+  std::vector<float> m_dist, m_centroid, m_polyCost;
+  std::vector<int32_t> m_uf;
+  std::vector<std::pair<float, int32_t>> m_dheap;
+  std::vector<uint32_t> m_target; ///< Per polygon: m_targetStamp while a Dijkstra still has to settle it.
+  uint32_t m_targetStamp = 0;
+
+  friend struct HierPassContext;
+};
+
+} // namespace nav
