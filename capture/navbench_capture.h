@@ -150,9 +150,9 @@ struct PathAnswers {
   const float* pathEnd;
   dtStatus pathStatus;
   const dtPolyRef* path;           ///< [pathCount]
-  int pathCount, maxPath;
+  int pathCount, maxPath;          ///< maxPath: findPath's (pathCount..65,536)
   const float* straightEnd;        ///< The end findStraightPath got (null: pathEnd)
-  int straightOptions, maxStraight;
+  int straightOptions, maxStraight; ///< maxStraight: findStraightPath's (straightCount..65,536)
   dtStatus straightStatus;
   const float* straight;           ///< [(x, y, z) * straightCount]
   const unsigned char* straightFlags; ///< [straightCount] (required when straightCount > 0)
@@ -592,11 +592,14 @@ public:
 
   /// Keeps the answers of a path query the game ran itself (flagged CAPTURE_HANDED_IN; answers
   /// longer than the slot are cut and flagged CAPTURE_TRUNCATED). False (nothing kept) without
-  /// storage, without pathStart / pathEnd, or with counts and arrays that do not agree.
+  /// storage, on a query without a node pool (not initialised), without pathStart / pathEnd, with
+  /// counts and arrays that do not agree, or with a capacity (maxPath, maxStraight: the sizes of
+  /// the game's buffers) below its count or above 65,536, which NavBench could not replay.
   bool addPath(const dtNavMeshQuery& query, const dtQueryFilter& filter, const PathAnswers& a, const char* note = 0) {
-    if (!m_s.capacity || !a.pathStart || !a.pathEnd || a.pathCount < 0 || a.straightCount < 0 ||
-        (a.pathCount > 0 && !a.path) ||
-        (a.straightCount > 0 && (!a.straight || !a.straightFlags || !a.straightRefs)))
+    if (!m_s.capacity || !query.getNodePool() || !a.pathStart || !a.pathEnd || a.pathCount < 0 ||
+        a.straightCount < 0 || (a.pathCount > 0 && !a.path) ||
+        (a.straightCount > 0 && (!a.straight || !a.straightFlags || !a.straightRefs)) ||
+        !capacityFits(a.pathCount, a.maxPath) || !capacityFits(a.straightCount, a.maxStraight))
       return false;
     const float* start = a.hasNearest && a.start ? a.start : a.pathStart;
     const float* end = a.hasNearest && a.end ? a.end : a.pathEnd;
@@ -631,11 +634,11 @@ public:
     return true;
   }
 
-  /// Keeps the answers of a raycast the game ran itself (as addPath).
+  /// Keeps the answers of a raycast the game ran itself (as addPath; the capacity is hit->maxPath).
   bool addRaycast(const dtNavMeshQuery& query, const dtQueryFilter& filter, const RaycastAnswers& a,
                   const char* note = 0) {
-    if (!m_s.capacity || !a.rayStart || !a.rayEnd || !a.hit || a.hit->pathCount < 0 ||
-        (a.hit->pathCount > 0 && !a.hit->path))
+    if (!m_s.capacity || !query.getNodePool() || !a.rayStart || !a.rayEnd || !a.hit || a.hit->pathCount < 0 ||
+        (a.hit->pathCount > 0 && !a.hit->path) || !capacityFits(a.hit->pathCount, a.hit->maxPath))
       return false;
     CaptureRecord& r = take();
     detail::beginRecord(r, CAPTURE_RAYCAST, query, filter, a.hasNearest && a.start ? a.start : a.rayStart, a.rayEnd,
@@ -684,6 +687,8 @@ private:
     if (m_s.count < m_s.capacity) ++m_s.count;
     return r;
   }
+  /// A buffer of `capacity` entries that held `count` of them, as NavBench reads it (at most 65,536).
+  static bool capacityFits(int count, int capacity) { return count <= capacity && capacity <= 65536; }
   static int cut(int n, int cap, CaptureRecord& r) {
     if (n <= cap) return n;
     r.flags |= CAPTURE_TRUNCATED;

@@ -238,6 +238,74 @@ TEST(Recorder, EmptyRecorderSavesNothing) {
   EXPECT_FALSE(exists(file + ".nbtmp"));
 }
 
+// Handed-in answers NavBench could not read back (a capacity below its count, or above 65,536:
+// the reader refuses the whole file then) or made on a query with no node pool are refused at
+// addPath / addRaycast, keeping nothing, rather than spoiling every record of the saved file.
+TEST(Recorder, HandedInAnswersItCouldNotReplayAreRefused) {
+  Level lv;
+  ASSERT_TRUE(lv.nav);
+  dtQueryFilter f;
+  float s[3], e[3];
+  lv.point(3, s);
+  lv.point(30, e);
+  dtPolyRef path[256];
+  float straight[3 * 256];
+  unsigned char sflags[256];
+  dtPolyRef srefs[256];
+  navbench::PathAnswers a;
+  float ns[3], ne[3];
+  lv.query->findNearestPoly(s, kExt, &f, &a.startRef, ns);
+  lv.query->findNearestPoly(e, kExt, &f, &a.endRef, ne);
+  a.pathStart = ns;
+  a.pathEnd = ne;
+  a.path = path;
+  a.pathStatus = lv.query->findPath(a.startRef, a.endRef, ns, ne, &f, path, &a.pathCount, 256);
+  a.straight = straight;
+  a.straightFlags = sflags;
+  a.straightRefs = srefs;
+  a.straightStatus =
+      lv.query->findStraightPath(ns, ne, path, a.pathCount, straight, sflags, srefs, &a.straightCount, 256);
+  ASSERT_GT(a.pathCount, 1);
+  ASSERT_GT(a.straightCount, 1);
+
+  navbench::Recorder rec(4);
+  EXPECT_FALSE(rec.addPath(*lv.query, f, a)) << "maxPath and maxStraight left 0";
+  a.maxPath = a.pathCount - 1;
+  a.maxStraight = 256;
+  EXPECT_FALSE(rec.addPath(*lv.query, f, a)) << "maxPath below the corridor";
+  a.maxPath = 65537;
+  EXPECT_FALSE(rec.addPath(*lv.query, f, a)) << "maxPath above 65,536";
+  a.maxPath = 256;
+  a.maxStraight = a.straightCount - 1;
+  EXPECT_FALSE(rec.addPath(*lv.query, f, a)) << "maxStraight below the corners";
+  a.maxStraight = 256;
+  dtNavMeshQuery* bare = dtAllocNavMeshQuery();
+  EXPECT_FALSE(rec.addPath(*bare, f, a)) << "a query without a node pool";
+
+  dtRaycastHit hit;
+  std::memset(&hit, 0, sizeof hit);
+  hit.path = path;
+  hit.maxPath = 256;
+  navbench::RaycastAnswers r;
+  r.startRef = a.startRef;
+  r.rayStart = s;
+  r.rayEnd = e;
+  r.status = lv.query->raycast(a.startRef, s, e, &f, 0, &hit);
+  r.hit = &hit;
+  ASSERT_GT(hit.pathCount, 0);
+  hit.maxPath = hit.pathCount - 1;
+  EXPECT_FALSE(rec.addRaycast(*lv.query, f, r)) << "visited polys above maxPath";
+  hit.maxPath = 256;
+  EXPECT_FALSE(rec.addRaycast(*bare, f, r)) << "a query without a node pool";
+  dtFreeNavMeshQuery(bare);
+  EXPECT_EQ(rec.size(), 0);
+
+  // The same answers with their capacities are kept.
+  EXPECT_TRUE(rec.addPath(*lv.query, f, a));
+  EXPECT_TRUE(rec.addRaycast(*lv.query, f, r));
+  EXPECT_EQ(rec.size(), 2);
+}
+
 TEST(Recorder, UnwritablePathFailsAndLeavesNoTemporary) {
   Level lv;
   ASSERT_TRUE(lv.nav);
