@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -304,6 +305,57 @@ TEST(Recorder, HandedInAnswersItCouldNotReplayAreRefused) {
   EXPECT_TRUE(rec.addPath(*lv.query, f, a));
   EXPECT_TRUE(rec.addRaycast(*lv.query, f, r));
   EXPECT_EQ(rec.size(), 2);
+}
+
+// Inputs NavBench would refuse the whole file for (a point or the box not finite, an area cost
+// below 0) are not captured: capturePath writes nothing, the Recorder keeps nothing.
+TEST(Recorder, NonFiniteInputsAndNegativeAreaCostsAreNotCaptured) {
+  Level lv;
+  ASSERT_TRUE(lv.nav);
+  const std::string file = testproc::tempPath("nbcap_nonfinite_", "n.nbcap");
+  dtQueryFilter f;
+  float s[3], e[3];
+  lv.point(3, s);
+  lv.point(30, e);
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  float badStart[3] = {s[0], nan, s[2]};
+  float badExt[3] = {2, inf, 2};
+  navbench::Recorder rec(4);
+  EXPECT_FALSE(navbench::capturePath(file.c_str(), *lv.query, f, badStart, e, kExt));
+  EXPECT_FALSE(navbench::capturePath(file.c_str(), *lv.query, f, s, e, badExt));
+  EXPECT_FALSE(navbench::captureRaycast(file.c_str(), *lv.query, f, s, badStart, kExt));
+  EXPECT_EQ(rec.recordPath(*lv.query, f, badStart, e, kExt), nullptr);
+  EXPECT_EQ(rec.recordRaycast(*lv.query, f, s, e, badExt), nullptr);
+  dtQueryFilter negative;
+  negative.setAreaCost(5, -1.0f);
+  EXPECT_FALSE(navbench::capturePath(file.c_str(), *lv.query, negative, s, e, kExt));
+  EXPECT_EQ(rec.recordPath(*lv.query, negative, s, e, kExt), nullptr);
+  navbench::PathAnswers a;
+  a.pathStart = badStart;
+  a.pathEnd = e;
+  a.maxPath = a.maxStraight = 1;
+  EXPECT_FALSE(rec.addPath(*lv.query, f, a));
+  dtRaycastHit hit;
+  std::memset(&hit, 0, sizeof hit);
+  hit.t = nan;
+  navbench::RaycastAnswers r;
+  r.rayStart = s;
+  r.rayEnd = e;
+  r.hit = &hit;
+  EXPECT_FALSE(rec.addRaycast(*lv.query, f, r));
+  EXPECT_EQ(rec.size(), 0);
+  EXPECT_FALSE(exists(file));
+  EXPECT_FALSE(exists(file + ".nbtmp"));
+
+  // The same queries with finite inputs and the default costs are captured.
+  a.pathStart = s;
+  EXPECT_TRUE(rec.addPath(*lv.query, f, a));
+  hit.t = 0.5f;
+  EXPECT_TRUE(rec.addRaycast(*lv.query, f, r));
+  EXPECT_NE(rec.recordPath(*lv.query, f, s, e, kExt), nullptr);
+  EXPECT_TRUE(navbench::capturePath(file.c_str(), *lv.query, f, s, e, kExt));
+  EXPECT_EQ(readRecords(file).size(), 1u);
+  std::remove(file.c_str());
 }
 
 TEST(Recorder, UnwritablePathFailsAndLeavesNoTemporary) {
