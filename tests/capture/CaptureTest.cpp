@@ -5,6 +5,8 @@
 // and `navbench replay` must call every query identical.
 #include "CaptureGame.h"
 #include "DualMesh.h"
+#include "navbench_capture.h"
+#include "tests/support/DetourTileSet.h"
 
 #include "nav/CaptureFile.h"
 #include "nav/NavMesh.h"
@@ -245,6 +247,35 @@ TEST(CaptureViewer, AGamesFileOpensWithBothPathsEqual) {
   EXPECT_EQ(j.value("activeTool", ""), "Pathfind Straight");
   EXPECT_EQ(j["toolState"]["corridor"], sel["game"]["corridor"]);
   if (!HasFailure()) std::filesystem::remove_all(dir); // (the viewer's settings are written there too)
+}
+
+// A game's note is any bytes: one that is not UTF-8 is listed (as U+FFFD) and the viewer's
+// --dump-state still written, not an exception that ends the viewer.
+TEST(CaptureViewer, ANoteOfAnyBytesIsShownAndDumped) {
+  const std::string dir = testproc::tempPath("nbcap_", "note");
+  ASSERT_EQ(::mkdir(dir.c_str(), 0755), 0) << dir;
+  const std::string file = dir + "/note.nbcap", state = dir + "/state.json";
+  dtNavMesh* nav = navtest::loadDetourTileSet((std::string(NAVBENCH_SOURCE_DIR) + "/assets/levels/default.bin").c_str());
+  ASSERT_TRUE(nav);
+  dtNavMeshQuery* query = dtAllocNavMeshQuery();
+  ASSERT_TRUE(dtStatusSucceed(query->init(nav, 2048)));
+  const float start[3] = {4, 0.2f, 9.1f}, end[3] = {57.1f, 0.2f, 47.5f}, ext[3] = {2, 4, 2};
+  const bool written = navbench::capturePath(file.c_str(), *query, dtQueryFilter(), start, end, ext, "door \xff\xfe 12");
+  dtFreeNavMeshQuery(query);
+  dtFreeNavMesh(nav);
+  ASSERT_TRUE(written);
+  std::string out;
+  EXPECT_EQ(testproc::runCommand("SDL_VIDEODRIVER=offscreen XDG_CONFIG_HOME='" + dir + "' '" + testproc::navbenchExe() +
+                                     "' '" + file + "' --size 640x360 --screenshot '" + dir + "/shot.png' --dump-state '" +
+                                     state + "'",
+                                 &out),
+            0)
+      << out;
+  const nlohmann::json j = nlohmann::json::parse(testproc::readFile(state), nullptr, false);
+  ASSERT_TRUE(j.is_object()) << out;
+  EXPECT_EQ(j["capture"]["queries"][0].value("note", ""), "door \xef\xbf\xbd\xef\xbf\xbd 12") << out;
+  EXPECT_EQ(j["capture"].value("ok", -1), 1) << out;
+  if (!HasFailure()) std::filesystem::remove_all(dir);
 }
 #endif
 
