@@ -215,7 +215,7 @@ TEST_P(CaptureGameTest, FilesHoldWhatTheGamesDetourAnswered) {
 // A file the Detour "game" wrote (capture_example: the header and Detour only, three path queries
 // on the committed default.bin) opens in the viewer headless: every row ok, and --dump-state holds
 // the game's path and NavBench's for the first query, equal and not empty.
-TEST(CaptureViewer, AGamesFileOpensWithBothPathsEqual) {
+TEST(GameCaptureInViewer, AGamesFileOpensWithBothPathsEqual) {
   const std::string dir = testproc::tempPath("nbcap_", "viewer");
   ASSERT_EQ(::mkdir(dir.c_str(), 0755), 0) << dir;
   const std::string file = dir + "/game.nbcap", state = dir + "/state.json", png = dir + "/shot.png";
@@ -251,7 +251,7 @@ TEST(CaptureViewer, AGamesFileOpensWithBothPathsEqual) {
 
 // A game's note is any bytes: one that is not UTF-8 is listed (as U+FFFD) and the viewer's
 // --dump-state still written, not an exception that ends the viewer.
-TEST(CaptureViewer, ANoteOfAnyBytesIsShownAndDumped) {
+TEST(GameCaptureInViewer, ANoteOfAnyBytesIsShownAndDumped) {
   const std::string dir = testproc::tempPath("nbcap_", "note");
   ASSERT_EQ(::mkdir(dir.c_str(), 0755), 0) << dir;
   const std::string file = dir + "/note.nbcap", state = dir + "/state.json";
