@@ -552,6 +552,11 @@ public:
         maxStraight > 65536 || maxNote < 0 || maxNote > 65535)
       return false;
     const size_t n = size_t(capacity);
+    // (Where size_t is 32 bits the largest sizes overflow: refused rather than a short ring.)
+    const size_t most = size_t(-1) / n;
+    if (sizeof(CaptureRecord) > most || sizeof(dtPolyRef) * size_t(maxPath + maxStraight) > most ||
+        sizeof(float) * 3 * size_t(maxStraight) > most || size_t(maxStraight + maxNote + 1) > most)
+      return false;
     m_s.slots = static_cast<CaptureRecord*>(::operator new(sizeof(CaptureRecord) * n, std::nothrow));
     m_s.refs = static_cast<dtPolyRef*>(::operator new(sizeof(dtPolyRef) * n * size_t(maxPath + maxStraight), std::nothrow));
     m_s.floats = static_cast<float*>(::operator new(sizeof(float) * n * 3 * size_t(maxStraight), std::nothrow));
