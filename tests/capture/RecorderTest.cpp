@@ -61,6 +61,51 @@ struct Level {
 
 const float kExt[3] = {2, 4, 2};
 
+/// Queries the game runs itself into its own 256-entry buffers, their answers as handed to the
+/// Recorder: run() a path (findNearestPoly, findPath, findStraightPath) into `a`, then ray() a
+/// raycast from its start poly into `r`. No allocation.
+struct GamePath {
+  dtPolyRef path[256], srefs[256], visited[256];
+  float straight[256 * 3];
+  unsigned char sflags[256];
+  float ns[3], ne[3];
+  navbench::PathAnswers a;
+  void run(const Level& lv, const dtQueryFilter& f, const float* s, const float* e) {
+    a = navbench::PathAnswers();
+    a.hasNearest = true;
+    a.start = s;
+    a.end = e;
+    a.halfExtents = kExt;
+    ns[0] = ns[1] = ns[2] = ne[0] = ne[1] = ne[2] = 0;
+    a.startStatus = lv.query->findNearestPoly(s, kExt, &f, &a.startRef, ns);
+    a.endStatus = lv.query->findNearestPoly(e, kExt, &f, &a.endRef, ne);
+    a.pathStart = ns;
+    a.pathEnd = ne;
+    a.path = path;
+    a.maxPath = 256;
+    a.pathStatus = lv.query->findPath(a.startRef, a.endRef, ns, ne, &f, path, &a.pathCount, 256);
+    a.straight = straight;
+    a.straightFlags = sflags;
+    a.straightRefs = srefs;
+    a.maxStraight = 256;
+    a.straightStatus =
+        lv.query->findStraightPath(ns, ne, path, a.pathCount, straight, sflags, srefs, &a.straightCount, 256);
+  }
+  dtRaycastHit hit;
+  navbench::RaycastAnswers r;
+  void ray(const Level& lv, const dtQueryFilter& f, const float* s, const float* e) {
+    std::memset(&hit, 0, sizeof hit);
+    hit.path = visited;
+    hit.maxPath = 256;
+    r = navbench::RaycastAnswers();
+    r.startRef = a.startRef;
+    r.rayStart = s;
+    r.rayEnd = e;
+    r.status = lv.query->raycast(a.startRef, s, e, &f, 0, &hit);
+    r.hit = &hit;
+  }
+};
+
 /// The records of a .nbcap file: (kind, flags, note) each, walking recordBytes. Empty when the
 /// file is missing or its header is not a capture's.
 struct FileRecord {
@@ -132,9 +177,7 @@ TEST(Recorder, RecordingAllocatesNothing) {
   EXPECT_GT(atInit, 0) << "the counter must see the recorder's own allocations";
 
   // The game's own buffers for handed-in answers, made before counting.
-  dtPolyRef path[256], srefs[256];
-  float straight[256 * 3];
-  unsigned char sflags[256];
+  GamePath game;
   const std::string note(100, 'n'); // longer than the slot's 64 bytes
   dtQueryFilter f;
   f.setAreaCost(2, 3.5f);
@@ -145,37 +188,10 @@ TEST(Recorder, RecordingAllocatesNothing) {
     lv.point(i * 11 + 5, e);
     rec.recordPath(*lv.query, f, s, e, kExt, note.c_str());
     rec.recordRaycast(*lv.query, f, s, e, kExt, note.c_str());
-    navbench::PathAnswers a;
-    a.hasNearest = true;
-    a.start = s;
-    a.end = e;
-    a.halfExtents = kExt;
-    float ns[3] = {0, 0, 0}, ne[3] = {0, 0, 0};
-    a.startStatus = lv.query->findNearestPoly(s, kExt, &f, &a.startRef, ns);
-    a.endStatus = lv.query->findNearestPoly(e, kExt, &f, &a.endRef, ne);
-    a.pathStart = ns;
-    a.pathEnd = ne;
-    a.path = path;
-    a.maxPath = 256;
-    a.pathStatus = lv.query->findPath(a.startRef, a.endRef, ns, ne, &f, path, &a.pathCount, 256);
-    a.straight = straight;
-    a.straightFlags = sflags;
-    a.straightRefs = srefs;
-    a.maxStraight = 256;
-    a.straightStatus =
-        lv.query->findStraightPath(ns, ne, path, a.pathCount, straight, sflags, srefs, &a.straightCount, 256);
-    rec.addPath(*lv.query, f, a, note.c_str());
-    dtRaycastHit hit;
-    std::memset(&hit, 0, sizeof hit);
-    hit.path = path;
-    hit.maxPath = 256;
-    navbench::RaycastAnswers r;
-    r.startRef = a.startRef;
-    r.rayStart = s;
-    r.rayEnd = e;
-    r.status = lv.query->raycast(a.startRef, s, e, &f, 0, &hit);
-    r.hit = &hit;
-    rec.addRaycast(*lv.query, f, r, note.c_str());
+    game.run(lv, f, s, e);
+    rec.addPath(*lv.query, f, game.a, note.c_str());
+    game.ray(lv, f, s, e);
+    rec.addRaycast(*lv.query, f, game.r, note.c_str());
   }
   EXPECT_EQ(navtest::stopCountingAllocs(), 0);
   EXPECT_EQ(rec.size(), 8);
@@ -249,27 +265,14 @@ TEST(Recorder, HandedInAnswersItCouldNotReplayAreRefused) {
   float s[3], e[3];
   lv.point(3, s);
   lv.point(30, e);
-  dtPolyRef path[256];
-  float straight[3 * 256];
-  unsigned char sflags[256];
-  dtPolyRef srefs[256];
-  navbench::PathAnswers a;
-  float ns[3], ne[3];
-  lv.query->findNearestPoly(s, kExt, &f, &a.startRef, ns);
-  lv.query->findNearestPoly(e, kExt, &f, &a.endRef, ne);
-  a.pathStart = ns;
-  a.pathEnd = ne;
-  a.path = path;
-  a.pathStatus = lv.query->findPath(a.startRef, a.endRef, ns, ne, &f, path, &a.pathCount, 256);
-  a.straight = straight;
-  a.straightFlags = sflags;
-  a.straightRefs = srefs;
-  a.straightStatus =
-      lv.query->findStraightPath(ns, ne, path, a.pathCount, straight, sflags, srefs, &a.straightCount, 256);
+  GamePath game;
+  game.run(lv, f, s, e);
+  navbench::PathAnswers& a = game.a;
   ASSERT_GT(a.pathCount, 1);
   ASSERT_GT(a.straightCount, 1);
 
   navbench::Recorder rec(4);
+  a.maxPath = a.maxStraight = 0;
   EXPECT_FALSE(rec.addPath(*lv.query, f, a)) << "maxPath and maxStraight left 0";
   a.maxPath = a.pathCount - 1;
   a.maxStraight = 256;
@@ -283,16 +286,9 @@ TEST(Recorder, HandedInAnswersItCouldNotReplayAreRefused) {
   dtNavMeshQuery* bare = dtAllocNavMeshQuery();
   EXPECT_FALSE(rec.addPath(*bare, f, a)) << "a query without a node pool";
 
-  dtRaycastHit hit;
-  std::memset(&hit, 0, sizeof hit);
-  hit.path = path;
-  hit.maxPath = 256;
-  navbench::RaycastAnswers r;
-  r.startRef = a.startRef;
-  r.rayStart = s;
-  r.rayEnd = e;
-  r.status = lv.query->raycast(a.startRef, s, e, &f, 0, &hit);
-  r.hit = &hit;
+  game.ray(lv, f, s, e);
+  dtRaycastHit& hit = game.hit;
+  const navbench::RaycastAnswers& r = game.r;
   ASSERT_GT(hit.pathCount, 0);
   hit.maxPath = hit.pathCount - 1;
   EXPECT_FALSE(rec.addRaycast(*lv.query, f, r)) << "visited polys above maxPath";
