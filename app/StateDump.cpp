@@ -61,7 +61,9 @@ bool App::writeState(const std::string& path, std::string& error) const {
   j["frame"] = {{"cpuMs", m_stats.cpuMs}, {"debugDrawCalls", m_stats.debugDrawCalls},
                 {"debugVertices", m_stats.debugVertices}, {"levelTris", m_stats.levelTris},
                 {"levelTrisDrawn", m_stats.levelTrisDrawn}};
-  return base::writeFileAtomic(path, j.dump(1) + "\n", error); // temp file + rename
+  // (Strings from files, a capture's notes and paths, may hold invalid UTF-8: written as U+FFFD.)
+  return base::writeFileAtomic(path, j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+                               error); // temp file + rename
 }
 
 } // namespace navbench

@@ -56,7 +56,9 @@
 //
 // LIMITS
 //   The filter travels as Detour's default dtQueryFilter (flags and area costs): a
-//   DT_VIRTUAL_QUERYFILTER subclass's own passFilter / getCost logic cannot be captured. Notes are
+//   DT_VIRTUAL_QUERYFILTER subclass's own passFilter / getCost logic cannot be captured. A query
+//   whose points or box are not finite (NaN, infinite), or whose filter has an area cost below 0,
+//   is not captured (false / null, nothing kept): NavBench could not read the file back. Notes are
 //   cut to 65,535 bytes (the Recorder: to its note capacity, on a UTF-8 character boundary).
 //
 // LICENSE
@@ -150,9 +152,9 @@ struct PathAnswers {
   const float* pathEnd;
   dtStatus pathStatus;
   const dtPolyRef* path;           ///< [pathCount]
-  int pathCount, maxPath;
+  int pathCount, maxPath;          ///< maxPath: findPath's (pathCount..65,536)
   const float* straightEnd;        ///< The end findStraightPath got (null: pathEnd)
-  int straightOptions, maxStraight;
+  int straightOptions, maxStraight; ///< maxStraight: findStraightPath's (straightCount..65,536)
   dtStatus straightStatus;
   const float* straight;           ///< [(x, y, z) * straightCount]
   const unsigned char* straightFlags; ///< [straightCount] (required when straightCount > 0)
@@ -201,6 +203,28 @@ inline bool littleEndian() {
   unsigned char b;
   std::memcpy(&b, &one, 1);
   return b == 1;
+}
+
+/// False for NaN and the infinities.
+inline bool finite(float v) { return v - v == 0.0f; }
+
+/// True when the n floats at p (none when p is null) are finite.
+inline bool finiteN(const float* p, int n) {
+  for (int i = 0; p && i < n; ++i)
+    if (!finite(p[i])) return false;
+  return true;
+}
+
+/// True when NavBench can read a record with these inputs back: finite points and box, and every
+/// area cost finite and not below 0 (NavBench refuses a file holding anything else, whole; a
+/// search with a negative cost need not end).
+inline bool readableInputs(const dtQueryFilter& filter, const float* a, const float* b, const float* extents) {
+  if (!finiteN(a, 3) || !finiteN(b, 3) || !finiteN(extents, 3)) return false;
+  for (int i = 0; i < DT_MAX_AREAS; ++i) {
+    const float cost = filter.getAreaCost(i);
+    if (!finite(cost) || cost < 0.0f) return false;
+  }
+  return true;
 }
 
 /// The filter, node budget and inputs every record starts with; answers zeroed.
@@ -476,11 +500,13 @@ inline void setNote(CaptureRecord& r, const char* note, int maxBytes) {
 /// file: every tile of the attached navmesh as Detour holds it, the navmesh params, the filter
 /// (include/exclude flags, all 64 area costs), the node budget, the inputs and Detour's answers.
 /// Returns false (and writes nothing) when the file cannot be written.
-/// Also false, writing nothing, when the query has no navmesh attached or the navmesh no tiles.
+/// Also false, writing nothing, when the query has no navmesh attached or the navmesh no tiles, or
+/// on inputs NavBench could not read back: a point or the box not finite (NaN, infinite), an area
+/// cost of the filter below 0 or not finite.
 inline bool capturePath(const char* file, dtNavMeshQuery& query, const dtQueryFilter& filter, const float* start,
                         const float* end, const float* halfExtents, const char* note = 0) {
   const dtNavMesh* nav = query.getAttachedNavMesh();
-  if (!nav || !start || !end || !halfExtents) return false;
+  if (!nav || !start || !end || !halfExtents || !detail::readableInputs(filter, start, end, halfExtents)) return false;
   detail::StackRecord s;
   detail::beginRecord(s.r, CAPTURE_PATH, query, filter, start, end, halfExtents);
   detail::runPath(s.r, query, filter, NAVBENCH_CAPTURE_MAX_PATH, NAVBENCH_CAPTURE_MAX_STRAIGHT, 0);
@@ -493,7 +519,7 @@ inline bool capturePath(const char* file, dtNavMeshQuery& query, const dtQueryFi
 inline bool captureRaycast(const char* file, dtNavMeshQuery& query, const dtQueryFilter& filter, const float* start,
                            const float* end, const float* halfExtents, const char* note = 0) {
   const dtNavMesh* nav = query.getAttachedNavMesh();
-  if (!nav || !start || !end || !halfExtents) return false;
+  if (!nav || !start || !end || !halfExtents || !detail::readableInputs(filter, start, end, halfExtents)) return false;
   detail::StackRecord s;
   detail::beginRecord(s.r, CAPTURE_RAYCAST, query, filter, start, end, halfExtents);
   detail::runRaycast(s.r, query, filter, NAVBENCH_CAPTURE_MAX_PATH, 0);
@@ -526,6 +552,11 @@ public:
         maxStraight > 65536 || maxNote < 0 || maxNote > 65535)
       return false;
     const size_t n = size_t(capacity);
+    // (Where size_t is 32 bits the largest sizes overflow: refused rather than a short ring.)
+    const size_t most = size_t(-1) / n;
+    if (sizeof(CaptureRecord) > most || sizeof(dtPolyRef) * size_t(maxPath + maxStraight) > most ||
+        sizeof(float) * 3 * size_t(maxStraight) > most || size_t(maxStraight + maxNote + 1) > most)
+      return false;
     m_s.slots = static_cast<CaptureRecord*>(::operator new(sizeof(CaptureRecord) * n, std::nothrow));
     m_s.refs = static_cast<dtPolyRef*>(::operator new(sizeof(dtPolyRef) * n * size_t(maxPath + maxStraight), std::nothrow));
     m_s.floats = static_cast<float*>(::operator new(sizeof(float) * n * 3 * size_t(maxStraight), std::nothrow));
@@ -566,11 +597,14 @@ public:
 
   /// Runs the path stages (as capturePath, with the slot's maxPath / maxStraight and
   /// straightOptions) on the game's query and keeps the record: its answers are the game's
-  /// to use (path, straight...). Null when the recorder has no storage or the query no navmesh.
+  /// to use (path, straight...). Null (nothing kept) when the recorder has no storage, the query no
+  /// navmesh, or on inputs capturePath refuses (not finite, area costs below 0).
   const CaptureRecord* recordPath(dtNavMeshQuery& query, const dtQueryFilter& filter, const float* start,
                                   const float* end, const float* halfExtents, const char* note = 0,
                                   int straightOptions = 0) {
-    if (!m_s.capacity || !query.getAttachedNavMesh() || !start || !end || !halfExtents) return 0;
+    if (!m_s.capacity || !query.getAttachedNavMesh() || !start || !end || !halfExtents ||
+        !detail::readableInputs(filter, start, end, halfExtents))
+      return 0;
     CaptureRecord& r = take();
     detail::beginRecord(r, CAPTURE_PATH, query, filter, start, end, halfExtents);
     detail::runPath(r, query, filter, m_s.maxPath, m_s.maxStraight, straightOptions);
@@ -582,7 +616,9 @@ public:
   const CaptureRecord* recordRaycast(dtNavMeshQuery& query, const dtQueryFilter& filter, const float* start,
                                      const float* end, const float* halfExtents, const char* note = 0,
                                      unsigned int options = 0) {
-    if (!m_s.capacity || !query.getAttachedNavMesh() || !start || !end || !halfExtents) return 0;
+    if (!m_s.capacity || !query.getAttachedNavMesh() || !start || !end || !halfExtents ||
+        !detail::readableInputs(filter, start, end, halfExtents))
+      return 0;
     CaptureRecord& r = take();
     detail::beginRecord(r, CAPTURE_RAYCAST, query, filter, start, end, halfExtents);
     detail::runRaycast(r, query, filter, m_s.maxPath, options);
@@ -592,11 +628,19 @@ public:
 
   /// Keeps the answers of a path query the game ran itself (flagged CAPTURE_HANDED_IN; answers
   /// longer than the slot are cut and flagged CAPTURE_TRUNCATED). False (nothing kept) without
-  /// storage, without pathStart / pathEnd, or with counts and arrays that do not agree.
+  /// storage, on a query without a node pool (not initialised), without pathStart / pathEnd, on
+  /// inputs or answers that are not finite or area costs below 0 (as capturePath), with
+  /// counts and arrays that do not agree, or with a capacity (maxPath, maxStraight: the sizes of
+  /// the game's buffers) below its count or above 65,536, which NavBench could not replay.
   bool addPath(const dtNavMeshQuery& query, const dtQueryFilter& filter, const PathAnswers& a, const char* note = 0) {
-    if (!m_s.capacity || !a.pathStart || !a.pathEnd || a.pathCount < 0 || a.straightCount < 0 ||
-        (a.pathCount > 0 && !a.path) ||
-        (a.straightCount > 0 && (!a.straight || !a.straightFlags || !a.straightRefs)))
+    if (!m_s.capacity || !query.getNodePool() || !a.pathStart || !a.pathEnd || a.pathCount < 0 ||
+        a.straightCount < 0 || (a.pathCount > 0 && !a.path) ||
+        (a.straightCount > 0 && (!a.straight || !a.straightFlags || !a.straightRefs)) ||
+        !capacityFits(a.pathCount, a.maxPath) || !capacityFits(a.straightCount, a.maxStraight) ||
+        !detail::readableInputs(filter, a.pathStart, a.pathEnd, a.straightEnd) ||
+        (a.hasNearest && !detail::readableInputs(filter, a.start, a.end, a.halfExtents)) ||
+        (a.hasNearest && (!detail::finiteN(a.nearestStartPt, 3) || !detail::finiteN(a.nearestEndPt, 3))) ||
+        !detail::finiteN(a.straight, 3 * a.straightCount))
       return false;
     const float* start = a.hasNearest && a.start ? a.start : a.pathStart;
     const float* end = a.hasNearest && a.end ? a.end : a.pathEnd;
@@ -631,11 +675,14 @@ public:
     return true;
   }
 
-  /// Keeps the answers of a raycast the game ran itself (as addPath).
+  /// Keeps the answers of a raycast the game ran itself (as addPath; the capacity is hit->maxPath).
   bool addRaycast(const dtNavMeshQuery& query, const dtQueryFilter& filter, const RaycastAnswers& a,
                   const char* note = 0) {
-    if (!m_s.capacity || !a.rayStart || !a.rayEnd || !a.hit || a.hit->pathCount < 0 ||
-        (a.hit->pathCount > 0 && !a.hit->path))
+    if (!m_s.capacity || !query.getNodePool() || !a.rayStart || !a.rayEnd || !a.hit || a.hit->pathCount < 0 ||
+        (a.hit->pathCount > 0 && !a.hit->path) || !capacityFits(a.hit->pathCount, a.hit->maxPath) ||
+        !detail::readableInputs(filter, a.rayStart, a.rayEnd, 0) ||
+        (a.hasNearest && !detail::readableInputs(filter, a.start, a.halfExtents, a.nearestStartPt)) ||
+        !detail::finite(a.hit->t) || !detail::finiteN(a.hit->hitNormal, 3) || !detail::finite(a.hit->pathCost))
       return false;
     CaptureRecord& r = take();
     detail::beginRecord(r, CAPTURE_RAYCAST, query, filter, a.hasNearest && a.start ? a.start : a.rayStart, a.rayEnd,
@@ -684,6 +731,8 @@ private:
     if (m_s.count < m_s.capacity) ++m_s.count;
     return r;
   }
+  /// A buffer of `capacity` entries that held `count` of them, as NavBench reads it (at most 65,536).
+  static bool capacityFits(int count, int capacity) { return count <= capacity && capacity <= 65536; }
   static int cut(int n, int cap, CaptureRecord& r) {
     if (n <= cap) return n;
     r.flags |= CAPTURE_TRUNCATED;

@@ -94,11 +94,13 @@ json sideJson(const nav::CapturedQuery& q, nav::Status pathStatus, nav::Status s
 }
 
 /// "query 3 (path, "door")". The note is the game's bytes: control characters (a terminal's escape
-/// sequences) are printed as '?'.
+/// sequences, and characters XML forbids) are printed as '?', invalid UTF-8 as U+FFFD (the JUnit
+/// report must stay well-formed).
 std::string queryName(size_t i, const nav::CapturedQuery& q) {
   std::string s = "query " + std::to_string(i) + " (" + kindName(q);
   if (!q.note.empty()) {
-    std::string note = q.note;
+    std::string note =
+        json::parse(json(q.note).dump(-1, ' ', false, json::error_handler_t::replace)).get<std::string>();
     for (char& c : note)
       if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
     s += ", \"" + note + "\"";

@@ -5,6 +5,8 @@
 // and `navbench replay` must call every query identical.
 #include "CaptureGame.h"
 #include "DualMesh.h"
+#include "navbench_capture.h"
+#include "tests/support/DetourTileSet.h"
 
 #include "nav/CaptureFile.h"
 #include "nav/NavMesh.h"
@@ -21,6 +23,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -207,6 +210,74 @@ TEST_P(CaptureGameTest, FilesHoldWhatTheGamesDetourAnswered) {
     std::remove(dir.c_str());
   }
 }
+
+#ifdef NAVBENCH_REPLAY
+// A file the Detour "game" wrote (capture_example: the header and Detour only, three path queries
+// on the committed default.bin) opens in the viewer headless: every row ok, and --dump-state holds
+// the game's path and NavBench's for the first query, equal and not empty.
+TEST(GameCaptureInViewer, AGamesFileOpensWithBothPathsEqual) {
+  const std::string dir = testproc::tempPath("nbcap_", "viewer");
+  ASSERT_EQ(::mkdir(dir.c_str(), 0755), 0) << dir;
+  const std::string file = dir + "/game.nbcap", state = dir + "/state.json", png = dir + "/shot.png";
+  std::string out;
+  ASSERT_EQ(testproc::runCommand(std::string("'") + CAPTURE_EXAMPLE_EXE + "' '" + NAVBENCH_SOURCE_DIR +
+                                     "/assets/levels/default.bin' '" + file +
+                                     "' 4 0.2 9.1 57.1 0.2 47.5  10 0.2 50 50 0.2 10  30 0.2 20 30 0.2 45",
+                                 &out),
+            0)
+      << out;
+  ASSERT_EQ(testproc::runCommand("SDL_VIDEODRIVER=offscreen XDG_CONFIG_HOME='" + dir + "' '" +
+                                     testproc::navbenchExe() + "' '" + file + "' --size 640x360 --screenshot '" + png +
+                                     "' --dump-state '" + state + "'",
+                                 &out),
+            0)
+      << out;
+  const nlohmann::json j = nlohmann::json::parse(testproc::readFile(state), nullptr, false);
+  ASSERT_TRUE(j.is_object()) << out;
+  const nlohmann::json& c = j["capture"];
+  EXPECT_EQ(c.value("path", ""), file);
+  EXPECT_EQ(c.value("ok", -1), 3) << c.dump(1);
+  EXPECT_EQ(c.value("mismatch", -1), 0) << c.dump(1);
+  EXPECT_EQ(c.value("selected", -1), 0);
+  const nlohmann::json& sel = c["selectedQuery"];
+  EXPECT_TRUE(sel.value("equal", false)) << sel.dump(1);
+  EXPECT_EQ(sel["game"], sel["ours"]);
+  EXPECT_GT(sel["game"]["corridor"].size(), 1u) << sel.dump(1);
+  EXPECT_GT(sel["game"]["straight"].size(), 6u) << sel.dump(1);
+  EXPECT_EQ(j.value("activeTool", ""), "Pathfind Straight");
+  EXPECT_EQ(j["toolState"]["corridor"], sel["game"]["corridor"]);
+  if (!HasFailure()) std::filesystem::remove_all(dir); // (the viewer's settings are written there too)
+}
+
+// A game's note is any bytes: one that is not UTF-8 is listed (as U+FFFD) and the viewer's
+// --dump-state still written, not an exception that ends the viewer.
+TEST(GameCaptureInViewer, ANoteOfAnyBytesIsShownAndDumped) {
+  const std::string dir = testproc::tempPath("nbcap_", "note");
+  ASSERT_EQ(::mkdir(dir.c_str(), 0755), 0) << dir;
+  const std::string file = dir + "/note.nbcap", state = dir + "/state.json";
+  dtNavMesh* nav = navtest::loadDetourTileSet((std::string(NAVBENCH_SOURCE_DIR) + "/assets/levels/default.bin").c_str());
+  ASSERT_TRUE(nav);
+  dtNavMeshQuery* query = dtAllocNavMeshQuery();
+  ASSERT_TRUE(dtStatusSucceed(query->init(nav, 2048)));
+  const float start[3] = {4, 0.2f, 9.1f}, end[3] = {57.1f, 0.2f, 47.5f}, ext[3] = {2, 4, 2};
+  const bool written = navbench::capturePath(file.c_str(), *query, dtQueryFilter(), start, end, ext, "door \xff\xfe 12");
+  dtFreeNavMeshQuery(query);
+  dtFreeNavMesh(nav);
+  ASSERT_TRUE(written);
+  std::string out;
+  EXPECT_EQ(testproc::runCommand("SDL_VIDEODRIVER=offscreen XDG_CONFIG_HOME='" + dir + "' '" + testproc::navbenchExe() +
+                                     "' '" + file + "' --size 640x360 --screenshot '" + dir + "/shot.png' --dump-state '" +
+                                     state + "'",
+                                 &out),
+            0)
+      << out;
+  const nlohmann::json j = nlohmann::json::parse(testproc::readFile(state), nullptr, false);
+  ASSERT_TRUE(j.is_object()) << out;
+  EXPECT_EQ(j["capture"]["queries"][0].value("note", ""), "door \xef\xbf\xbd\xef\xbf\xbd 12") << out;
+  EXPECT_EQ(j["capture"].value("ok", -1), 1) << out;
+  if (!HasFailure()) std::filesystem::remove_all(dir);
+}
+#endif
 
 // default.bin: the project's level as shipped; "default": its OBJ baked tiled with random areas,
 // flags and off-mesh links; the rest: the team's shared levels (SKIPPED when absent).

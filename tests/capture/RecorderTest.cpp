@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,51 @@ struct Level {
 };
 
 const float kExt[3] = {2, 4, 2};
+
+/// Queries the game runs itself into its own 256-entry buffers, their answers as handed to the
+/// Recorder: run() a path (findNearestPoly, findPath, findStraightPath) into `a`, then ray() a
+/// raycast from its start poly into `r`. No allocation.
+struct GamePath {
+  dtPolyRef path[256], srefs[256], visited[256];
+  float straight[256 * 3];
+  unsigned char sflags[256];
+  float ns[3], ne[3];
+  navbench::PathAnswers a;
+  void run(const Level& lv, const dtQueryFilter& f, const float* s, const float* e) {
+    a = navbench::PathAnswers();
+    a.hasNearest = true;
+    a.start = s;
+    a.end = e;
+    a.halfExtents = kExt;
+    ns[0] = ns[1] = ns[2] = ne[0] = ne[1] = ne[2] = 0;
+    a.startStatus = lv.query->findNearestPoly(s, kExt, &f, &a.startRef, ns);
+    a.endStatus = lv.query->findNearestPoly(e, kExt, &f, &a.endRef, ne);
+    a.pathStart = ns;
+    a.pathEnd = ne;
+    a.path = path;
+    a.maxPath = 256;
+    a.pathStatus = lv.query->findPath(a.startRef, a.endRef, ns, ne, &f, path, &a.pathCount, 256);
+    a.straight = straight;
+    a.straightFlags = sflags;
+    a.straightRefs = srefs;
+    a.maxStraight = 256;
+    a.straightStatus =
+        lv.query->findStraightPath(ns, ne, path, a.pathCount, straight, sflags, srefs, &a.straightCount, 256);
+  }
+  dtRaycastHit hit;
+  navbench::RaycastAnswers r;
+  void ray(const Level& lv, const dtQueryFilter& f, const float* s, const float* e) {
+    std::memset(&hit, 0, sizeof hit);
+    hit.path = visited;
+    hit.maxPath = 256;
+    r = navbench::RaycastAnswers();
+    r.startRef = a.startRef;
+    r.rayStart = s;
+    r.rayEnd = e;
+    r.status = lv.query->raycast(a.startRef, s, e, &f, 0, &hit);
+    r.hit = &hit;
+  }
+};
 
 /// The records of a .nbcap file: (kind, flags, note) each, walking recordBytes. Empty when the
 /// file is missing or its header is not a capture's.
@@ -131,9 +177,7 @@ TEST(Recorder, RecordingAllocatesNothing) {
   EXPECT_GT(atInit, 0) << "the counter must see the recorder's own allocations";
 
   // The game's own buffers for handed-in answers, made before counting.
-  dtPolyRef path[256], srefs[256];
-  float straight[256 * 3];
-  unsigned char sflags[256];
+  GamePath game;
   const std::string note(100, 'n'); // longer than the slot's 64 bytes
   dtQueryFilter f;
   f.setAreaCost(2, 3.5f);
@@ -144,37 +188,10 @@ TEST(Recorder, RecordingAllocatesNothing) {
     lv.point(i * 11 + 5, e);
     rec.recordPath(*lv.query, f, s, e, kExt, note.c_str());
     rec.recordRaycast(*lv.query, f, s, e, kExt, note.c_str());
-    navbench::PathAnswers a;
-    a.hasNearest = true;
-    a.start = s;
-    a.end = e;
-    a.halfExtents = kExt;
-    float ns[3] = {0, 0, 0}, ne[3] = {0, 0, 0};
-    a.startStatus = lv.query->findNearestPoly(s, kExt, &f, &a.startRef, ns);
-    a.endStatus = lv.query->findNearestPoly(e, kExt, &f, &a.endRef, ne);
-    a.pathStart = ns;
-    a.pathEnd = ne;
-    a.path = path;
-    a.maxPath = 256;
-    a.pathStatus = lv.query->findPath(a.startRef, a.endRef, ns, ne, &f, path, &a.pathCount, 256);
-    a.straight = straight;
-    a.straightFlags = sflags;
-    a.straightRefs = srefs;
-    a.maxStraight = 256;
-    a.straightStatus =
-        lv.query->findStraightPath(ns, ne, path, a.pathCount, straight, sflags, srefs, &a.straightCount, 256);
-    rec.addPath(*lv.query, f, a, note.c_str());
-    dtRaycastHit hit;
-    std::memset(&hit, 0, sizeof hit);
-    hit.path = path;
-    hit.maxPath = 256;
-    navbench::RaycastAnswers r;
-    r.startRef = a.startRef;
-    r.rayStart = s;
-    r.rayEnd = e;
-    r.status = lv.query->raycast(a.startRef, s, e, &f, 0, &hit);
-    r.hit = &hit;
-    rec.addRaycast(*lv.query, f, r, note.c_str());
+    game.run(lv, f, s, e);
+    rec.addPath(*lv.query, f, game.a, note.c_str());
+    game.ray(lv, f, s, e);
+    rec.addRaycast(*lv.query, f, game.r, note.c_str());
   }
   EXPECT_EQ(navtest::stopCountingAllocs(), 0);
   EXPECT_EQ(rec.size(), 8);
@@ -236,6 +253,105 @@ TEST(Recorder, EmptyRecorderSavesNothing) {
   EXPECT_EQ(bad.capacity(), 0);
   EXPECT_FALSE(exists(file));
   EXPECT_FALSE(exists(file + ".nbtmp"));
+}
+
+// Handed-in answers NavBench could not read back (a capacity below its count, or above 65,536:
+// the reader refuses the whole file then) or made on a query with no node pool are refused at
+// addPath / addRaycast, keeping nothing, rather than spoiling every record of the saved file.
+TEST(Recorder, HandedInAnswersItCouldNotReplayAreRefused) {
+  Level lv;
+  ASSERT_TRUE(lv.nav);
+  dtQueryFilter f;
+  float s[3], e[3];
+  lv.point(3, s);
+  lv.point(30, e);
+  GamePath game;
+  game.run(lv, f, s, e);
+  navbench::PathAnswers& a = game.a;
+  ASSERT_GT(a.pathCount, 1);
+  ASSERT_GT(a.straightCount, 1);
+
+  navbench::Recorder rec(4);
+  a.maxPath = a.maxStraight = 0;
+  EXPECT_FALSE(rec.addPath(*lv.query, f, a)) << "maxPath and maxStraight left 0";
+  a.maxPath = a.pathCount - 1;
+  a.maxStraight = 256;
+  EXPECT_FALSE(rec.addPath(*lv.query, f, a)) << "maxPath below the corridor";
+  a.maxPath = 65537;
+  EXPECT_FALSE(rec.addPath(*lv.query, f, a)) << "maxPath above 65,536";
+  a.maxPath = 256;
+  a.maxStraight = a.straightCount - 1;
+  EXPECT_FALSE(rec.addPath(*lv.query, f, a)) << "maxStraight below the corners";
+  a.maxStraight = 256;
+  dtNavMeshQuery* bare = dtAllocNavMeshQuery();
+  EXPECT_FALSE(rec.addPath(*bare, f, a)) << "a query without a node pool";
+
+  game.ray(lv, f, s, e);
+  dtRaycastHit& hit = game.hit;
+  const navbench::RaycastAnswers& r = game.r;
+  ASSERT_GT(hit.pathCount, 0);
+  hit.maxPath = hit.pathCount - 1;
+  EXPECT_FALSE(rec.addRaycast(*lv.query, f, r)) << "visited polys above maxPath";
+  hit.maxPath = 256;
+  EXPECT_FALSE(rec.addRaycast(*bare, f, r)) << "a query without a node pool";
+  dtFreeNavMeshQuery(bare);
+  EXPECT_EQ(rec.size(), 0);
+
+  // The same answers with their capacities are kept.
+  EXPECT_TRUE(rec.addPath(*lv.query, f, a));
+  EXPECT_TRUE(rec.addRaycast(*lv.query, f, r));
+  EXPECT_EQ(rec.size(), 2);
+}
+
+// Inputs NavBench would refuse the whole file for (a point or the box not finite, an area cost
+// below 0) are not captured: capturePath writes nothing, the Recorder keeps nothing.
+TEST(Recorder, NonFiniteInputsAndNegativeAreaCostsAreNotCaptured) {
+  Level lv;
+  ASSERT_TRUE(lv.nav);
+  const std::string file = testproc::tempPath("nbcap_nonfinite_", "n.nbcap");
+  dtQueryFilter f;
+  float s[3], e[3];
+  lv.point(3, s);
+  lv.point(30, e);
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  float badStart[3] = {s[0], nan, s[2]};
+  float badExt[3] = {2, inf, 2};
+  navbench::Recorder rec(4);
+  EXPECT_FALSE(navbench::capturePath(file.c_str(), *lv.query, f, badStart, e, kExt));
+  EXPECT_FALSE(navbench::capturePath(file.c_str(), *lv.query, f, s, e, badExt));
+  EXPECT_FALSE(navbench::captureRaycast(file.c_str(), *lv.query, f, s, badStart, kExt));
+  EXPECT_EQ(rec.recordPath(*lv.query, f, badStart, e, kExt), nullptr);
+  EXPECT_EQ(rec.recordRaycast(*lv.query, f, s, e, badExt), nullptr);
+  dtQueryFilter negative;
+  negative.setAreaCost(5, -1.0f);
+  EXPECT_FALSE(navbench::capturePath(file.c_str(), *lv.query, negative, s, e, kExt));
+  EXPECT_EQ(rec.recordPath(*lv.query, negative, s, e, kExt), nullptr);
+  navbench::PathAnswers a;
+  a.pathStart = badStart;
+  a.pathEnd = e;
+  a.maxPath = a.maxStraight = 1;
+  EXPECT_FALSE(rec.addPath(*lv.query, f, a));
+  dtRaycastHit hit;
+  std::memset(&hit, 0, sizeof hit);
+  hit.t = nan;
+  navbench::RaycastAnswers r;
+  r.rayStart = s;
+  r.rayEnd = e;
+  r.hit = &hit;
+  EXPECT_FALSE(rec.addRaycast(*lv.query, f, r));
+  EXPECT_EQ(rec.size(), 0);
+  EXPECT_FALSE(exists(file));
+  EXPECT_FALSE(exists(file + ".nbtmp"));
+
+  // The same queries with finite inputs and the default costs are captured.
+  a.pathStart = s;
+  EXPECT_TRUE(rec.addPath(*lv.query, f, a));
+  hit.t = 0.5f;
+  EXPECT_TRUE(rec.addRaycast(*lv.query, f, r));
+  EXPECT_NE(rec.recordPath(*lv.query, f, s, e, kExt), nullptr);
+  EXPECT_TRUE(navbench::capturePath(file.c_str(), *lv.query, f, s, e, kExt));
+  EXPECT_EQ(readRecords(file).size(), 1u);
+  std::remove(file.c_str());
 }
 
 TEST(Recorder, UnwritablePathFailsAndLeavesNoTemporary) {

@@ -119,6 +119,35 @@ TEST(ReplayCli, APlantedDifferenceExitsOneAndNamesTheField) {
   for (const std::string& p : {a, js, xml}) std::remove(p.c_str());
 }
 
+// A note is the game's bytes: invalid UTF-8 and control characters in it still give a JUnit
+// report an XML parser reads, and the JSON report parses.
+TEST(ReplayCli, AnyNoteBytesGiveWellFormedReports) {
+  const std::string a = tmp("notes.nbcap"), js = tmp("notes.json"), xml = tmp("notes.xml");
+  NavMesh mesh;
+  Capture cap;
+  std::string why;
+  ASSERT_TRUE(capturetest::loadDefaultMesh(mesh, &why)) << why;
+  cap = capturetest::variedCapture(mesh, 2, 7);
+  cap.queries[0].note = "door \xff\xfe <a&b> \x01\x1b[31m stuck \xe2\x82";
+  cap.queries[1].note = "caf\xc3\xa9";
+  ASSERT_TRUE(statusSucceeded(saveCaptureFile(mesh, cap, a, &why))) << why;
+  const CliRun r = replay("'" + a + "' --json '" + js + "' --junit '" + xml + "'");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("caf\xc3\xa9"), std::string::npos) << "valid UTF-8 is kept\n" << r.out;
+  std::string py;
+  EXPECT_EQ(testproc::runCommand("python3 -c \"import sys, xml.etree.ElementTree as E; "
+                                 "n = [c.get('name') for c in E.parse(sys.argv[1]).getroot().iter('testcase')]; "
+                                 "sys.exit(0 if n[0].startswith('query 0 (path, \\\"door \\ufffd\\ufffd <a&b> ??[31m') and "
+                                 "n[1].endswith('caf\\u00e9\\\")') else 3)\" '" + xml + "'",
+                                 &py),
+            0)
+      << py
+      << testproc::readFile(xml);
+  EXPECT_TRUE(json::parse(testproc::readFile(js), nullptr, false).is_object());
+  for (const std::string& p : {a, js, xml}) std::remove(p.c_str());
+}
+
 TEST(ReplayCli, BadInputExitsTwoNamingTheFileAndWritesNoReport) {
   NavMesh mesh;
   Capture cap;
