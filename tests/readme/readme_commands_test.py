@@ -56,9 +56,10 @@ ALLOW_LIST = [
 OUTPUT_OPTIONS = {"--screenshot", "-o", "--out", "--json", "--write-expected", "--level",
                   "--save-scenario", "--dump-state", "--screenshot-dir", "--write-baseline", "--junit",
                   "--html"}
-SUBCOMMANDS = {"bake", "query", "quality", "worldgen", "diff", "obstacles", "crowd", "check"}  # no SDL/GL: not a viewer run
+SUBCOMMANDS = {"bake", "query", "quality", "worldgen", "diff", "obstacles", "crowd", "check", "why", "replay"}  # no SDL/GL: not a viewer run
 # Exit codes that mean success besides 0: `navbench diff` exits 1 when the two navmeshes differ,
-# `navbench check` when it finds something.
+# `navbench check` when it finds something. `navbench replay` must say identical (0), but with
+# --mesh (another tile set) exits 1 when the re-bake changed answers.
 OK_EXIT = {"diff": {0, 1}, "check": {0, 1}}
 
 # Benchmark binaries: args appended (later flags win) so a README command runs in seconds.
@@ -71,6 +72,8 @@ BENCH_SMOKE = {
     "crowd_bench": (["--smoke"], None),
     "tilecache_bench": (["--smoke"], None),
     "check_bench": (["--smoke"], {"--world-size": "500"}),
+    "hier_bench": (["--smoke"], None),
+    "capture_bench": (["--smoke"], None),
 }
 
 # Benchmark scripts: args appended (later flags win) so a README command runs in seconds; their
@@ -321,6 +324,8 @@ def run_navbench(ctx, cmd, args, env_extra):
     if env.get("SDL_VIDEODRIVER") != "offscreen":
         env["SDL_VIDEODRIVER"] = "offscreen"
     ok = OK_EXIT.get(args[0], {0}) if args and not viewer else {0}
+    if args and args[0] == "replay" and "--mesh" in args:
+        ok = {0, 1}
     if run(ctx, cmd, [ctx.exe] + args, env, timeout=60, ok=ok) is None:
         return
     if shot and not os.path.isfile(shot):
