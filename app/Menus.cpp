@@ -58,8 +58,11 @@ void App::drawMenuBar(std::string& toOpen) {
     for (auto& p : m_panels)
       if (*p->menuLabel()) listed.push_back(p.get());
     std::stable_sort(listed.begin(), listed.end(), [](const Panel* a, const Panel* b) { return a->menuOrder() < b->menuOrder(); });
-    for (Panel* p : listed) ImGui::MenuItem(p->menuLabel(), nullptr, p->visible(m_doc));
+    // Reset first: its place does not move as panels are added to the list below it.
     if (ImGui::MenuItem("Reset panel layout")) m_panelLayout.resetUserPlaced(); // panels the user moved, back in place
+    ImGui::Separator();
+    for (Panel* p : listed) ImGui::MenuItem(p->menuLabel(), nullptr, p->visible(m_doc));
+    ImGui::Separator();
     ImGui::MenuItem("Stats overlay", nullptr, &m_doc.view.showStats);
     ImGui::MenuItem("Wireframe", nullptr, &m_doc.view.wireframe);
     ImGui::MenuItem("Two-sided level", "Ctrl+T", &m_doc.view.twoSidedLevel); // draw and pick both sides
