@@ -2,6 +2,7 @@
 #include "app/model/WhyModel.h"
 
 #include "app/NavState.h"
+#include "app/model/LevelEditor.h"
 #include "app/model/TesterModel.h"
 #include "nav/base/Json.h"
 
@@ -134,6 +135,29 @@ bool WhyModel::apply(int i, NavState& nav, History& history, std::string* why) {
   m_redo.clear();
   history.push(this, std::string("applied: ") + cf.text);
   if (settingsChanged) settingsChanged();
+  return true;
+}
+
+bool WhyModel::addLink(int i, LevelEditor& editor, std::string* why) const {
+  if (i < 0 || i >= int(m_expl.causes.size()) || m_expl.causes[size_t(i)].counterfactual.change != CHANGE_LINK) {
+    if (why) *why = "cause " + std::to_string(i) + " proposes no link";
+    return false;
+  }
+  const LinkSpec& s = m_expl.causes[size_t(i)].counterfactual.link;
+  nav::bake::OffMeshLink l;
+  for (int k = 0; k < 3; ++k) {
+    l.start[k] = s.start[size_t(k)];
+    l.end[k] = s.end[size_t(k)];
+  }
+  l.radius = s.radius;
+  l.bidirectional = s.bidirectional;
+  l.area = s.area;
+  l.flags = s.flags;
+  std::string editorWhy;
+  if (!editor.ready(&editorWhy) || !editor.addLink(l, &editorWhy)) {
+    if (why) *why = editorWhy;
+    return false;
+  }
   return true;
 }
 

@@ -24,6 +24,7 @@
 
 namespace navbench {
 
+class LevelEditor;
 class NavState;
 class TesterModel;
 
@@ -54,6 +55,11 @@ public:
   /// Applies cause `i`'s counterfactual to `nav` (recorded as a step of `history`), then
   /// settingsChanged(). False with `why` when `i` is out of range or not applicable.
   bool apply(int i, NavState& nav, History& history, std::string* why = nullptr);
+  /// Cause `i` proposes an off-mesh link (islands: the one that joins them; a link landing nowhere:
+  /// the same link with its end on the floor): adds it to the open level through `editor` (its own
+  /// undoable step; the tiles it touches are re-baked). False with `why` when there is no such link
+  /// or the editor refuses it (no level open, an end over no navmesh, too long).
+  bool addLink(int i, LevelEditor& editor, std::string* why = nullptr) const;
   /// HistoryClient: puts back the settings before / after the latest applied counterfactual.
   void undo() override;
   void redo() override;

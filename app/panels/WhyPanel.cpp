@@ -93,7 +93,16 @@ void causeUi(Document& doc, WhyModel& m, int i, Log& log) {
     m.buttons[size_t(i)].apply = itemCentre();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Set it in the Navmesh panel's filter for a look; Ctrl+Z undoes it");
   } else if (cf.change == CHANGE_LINK) {
-    ImGui::TextDisabled("the link is drawn in the view (add it with the Off-mesh links tool)");
+    std::string notReady;
+    if (doc.editor.ready(&notReady) && !doc.editor.busy()) {
+      const bool add = ImGui::Button("Add link");
+      m.buttons[size_t(i)].apply = itemCentre();
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("Adds it to the level (re-bakes its tiles); Ctrl+Z removes it");
+      std::string why;
+      if (add && !m.addLink(i, doc.editor, &why)) log.error("why: " + why);
+    } else {
+      ImGui::TextDisabled("the link is drawn in the view (%s)", doc.editor.busy() ? "re-baking" : notReady.c_str());
+    }
   }
   if (c.kind == CAUSE_DETOUR && c.expansion >= 0) {
     if (!m.applicable(i)) ImGui::TextDisabled("the any-angle search is not a tester setting");

@@ -5,6 +5,7 @@
 // applied counterfactual changes the tester's settings so that its path completes, and one undo
 // puts them back.
 #include "CheckMeshes.h"
+#include "EditFixture.h"
 
 #include "app/NavState.h"
 #include "app/model/History.h"
@@ -272,4 +273,33 @@ TEST(WhyModel, DumpStateListsTheCausesAndScenariosKeepTheOpenState) {
   EXPECT_FALSE(other.loadScenario({{"visible", true}, {"bogus", 1}}, &why));
   EXPECT_NE(why.find("bogus"), std::string::npos) << why;
   EXPECT_FALSE(other.loadScenario({{"visible", 3}}, &why));
+}
+
+TEST(WhyModel, AnIslandsLinkIsAddedThroughTheLevelEditorAndJoinsThemUntilUndone) {
+  navbench::test::EditFixture f;
+  ASSERT_TRUE(f.open("why_link"));
+  StraightModel tester;
+  tester.setNav(&f.nav);
+  f.editor.navmeshEdited = [&tester]() { tester.recomputeAll(); };
+  tester.setStart({2, 0, 2});
+  tester.setEnd({7, 0.2f, 39.85f}); // the default level's west island (`navbench check`'s first)
+  WhyModel why;
+  why.update(f.nav, &tester);
+  int i = -1;
+  for (size_t k = 0; k < why.explanation().causes.size(); ++k)
+    if (why.explanation().causes[k].kind == CAUSE_ISLANDS && why.explanation().causes[k].counterfactual.change == CHANGE_LINK)
+      i = int(k);
+  ASSERT_GE(i, 0) << why.explanation().causes.size() << " causes; error: " << why.error();
+  EXPECT_FALSE(why.applicable(i));
+  const size_t links = f.editor.links().size();
+  std::string err;
+  ASSERT_TRUE(why.addLink(i, f.editor, &err)) << err;
+  f.editor.finish();
+  EXPECT_EQ(f.editor.links().size(), links + 1);
+  EXPECT_FALSE(nav::statusDetail(tester.status(), nav::PARTIAL_RESULT)) << "the link joins the islands";
+  EXPECT_FALSE(why.addLink(99, f.editor, &err)); // no such cause
+  ASSERT_TRUE(f.history.undo());
+  f.editor.finish();
+  EXPECT_EQ(f.editor.links().size(), links);
+  EXPECT_TRUE(nav::statusDetail(tester.status(), nav::PARTIAL_RESULT));
 }
