@@ -24,10 +24,11 @@ jobs="$(nproc 2>/dev/null || echo 2)"
 packages=(cmake make g++ pkg-config python3 libsdl2-dev libimgui-dev libglm-dev
   libtinyobjloader-dev python3-glad libstb-dev libgl1-mesa-dev libegl-dev libgl1-mesa-dri
   libgtest-dev libgmock-dev libbenchmark-dev librecast-dev liblz4-dev nlohmann-json3-dev libpng-dev libassimp-dev
-  xvfb xauth clang-14 libclang-rt-14-dev llvm-14)
+  xvfb xauth clang-14 libclang-rt-14-dev llvm-14 chromium)
 # clang-14 + libclang-rt-14-dev: the compiler of stages 2 and 3 of `test`, libFuzzer and its sanitizer runtimes (the
 # runtime is only Recommended by clang-14, so it is named here); llvm-14: llvm-symbolizer for
-# readable sanitizer stack traces. libassimp-dev: FBX, Collada, 3DS, PLY, STL, ... levels (navbench-import).
+# readable sanitizer stack traces. chromium: the browser test of `navbench check --html`'s report
+# (headless, offline). libassimp-dev: FBX, Collada, 3DS, PLY, STL, ... levels (navbench-import).
 
 missing=()
 for p in "${packages[@]}"; do

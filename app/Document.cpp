@@ -50,6 +50,7 @@ bool isScenarioPath(const std::string& path) {
 
 Document::Document(Log& log, DocumentHost& host) : editor(bake, nav, log, history), m_log(log), m_host(host) {
   editor.navmeshEdited = [this]() { navmeshEdited(); };
+  why.settingsChanged = [this]() { filterChanged(); };
 }
 
 Document::~Document() { tools.clear(); }
@@ -320,6 +321,7 @@ Scenario Document::currentScenario(const std::string& baseDir) const {
   if (editor.hasEdits()) editor.saveScenario(s.edits);
   if (const TileCacheState* tc = nav.tileCache(); tc && !tc->obstacles().empty()) tc->saveObstacles(s.edits["obstacles"]);
   if (check.worthSaving()) check.saveScenario(s.check);
+  if (why.shown) why.saveScenario(s.why);
   if (capture.isOpen()) s.captureQuery = capture.selected();
   return s;
 }
@@ -521,6 +523,7 @@ bool Document::applyScenario(const Scenario& s, const std::string& baseDir, cons
     m_afterBakeState = s.toolState;
   }
   if (s.check.is_object() && !check.loadScenario(s.check, &why)) m_log.error(source + ": " + why);
+  if (!this->why.loadScenario(s.why.is_object() ? s.why : nlohmann::json{{"visible", false}}, &why)) m_log.error(source + ": " + why);
   scenarioNote = s.note;
   if (lowerExt(source) == ".json") scenarioPath = source;
   m_log.info("opened scenario " + source + " (" + s.toolName + ")");

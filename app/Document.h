@@ -23,6 +23,7 @@
 #include "app/model/History.h"
 #include "app/model/LevelEditor.h"
 #include "app/model/TestCaseSession.h"
+#include "app/model/WhyModel.h"
 #include "app/tools/Tool.h"
 #include "render/Camera.h"
 
@@ -91,6 +92,7 @@ public:
   TestCaseSession testCases; ///< A RecastDemo test-case file and its results.
   bool testCasesVisible = false; ///< The Test cases panel is shown (view state, as `view`).
   CheckModel check;          ///< The Check panel's checks, findings and heatmap (issue 27).
+  WhyModel why;              ///< The Why panel: the current query explained, counterfactuals applied.
   CaptureSession capture;    ///< An open path capture's queries and replays (its navmesh is `nav`'s).
   bool captureVisible = false; ///< The Captured queries panel is shown.
   std::vector<std::unique_ptr<Tool>> tools;

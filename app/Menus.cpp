@@ -104,6 +104,15 @@ void App::onKeyDown(const SDL_Keysym& key) {
     if (Panel* help = findPanel("Help")) *help->visible(m_doc) = !*help->visible(m_doc);
   if (key.sym == SDLK_F5)
     if (Panel* check = findPanel("Check")) *check->visible(m_doc) = !*check->visible(m_doc);
+  if (key.sym == SDLK_F6 && !shift)
+    if (Panel* why = findPanel("Why")) *why->visible(m_doc) = !*why->visible(m_doc);
+  if (key.sym == SDLK_F6 && shift && m_doc.why.shown) // the first fix the tester can take, for a look (Ctrl+Z undoes it)
+    for (int i = 0; i < int(m_doc.why.explanation().causes.size()); ++i)
+      if (m_doc.why.applicable(i)) {
+        m_doc.why.apply(i, m_doc.nav, m_doc.history);
+        m_log.info("why: applied " + m_doc.why.explanation().causes[size_t(i)].counterfactual.text);
+        break;
+      }
   if (key.sym == SDLK_SPACE && m_doc.tool()) m_doc.tool()->step();
   if (ctrl && shift) {
     if (key.sym == SDLK_v) m_scenes.paste();

@@ -136,7 +136,7 @@ bool parseScenarioText(const std::string& text, const std::string& file, Scenari
     return done(in[kScenarioMarker].fail("version " + std::to_string(s.version) + " is newer than this NavBench reads (" +
                                          std::to_string(kScenarioVersion) + ")"));
   if (!in.object({kScenarioMarker, "level", "navmesh", "bakeSettingsHash", "camera", "tool", "filter", "navDraw", "view",
-                  "note", "edits", "check", "capture"}) ||
+                  "note", "edits", "check", "why", "capture"}) ||
       !in.get("level", s.level) || !in.get("navmesh", s.navmesh))
     return done(false);
   if (s.level.empty() && s.navmesh.empty()) return done(in["level"].fail("neither a level nor a navmesh is given"));
@@ -159,6 +159,10 @@ bool parseScenarioText(const std::string& text, const std::string& file, Scenari
   if (in.has("check")) {
     if (!in["check"].object()) return done(false);
     s.check = j["check"];
+  }
+  if (in.has("why")) {
+    if (!in["why"].object()) return done(false);
+    s.why = j["why"];
   }
   if (in.has("capture")) {
     const base::JsonIn c = in["capture"];
@@ -201,6 +205,7 @@ std::string toJson(const Scenario& s) {
   j["note"] = s.note;
   if (s.edits.is_object() && !s.edits.empty()) j["edits"] = s.edits;
   if (s.check.is_object() && !s.check.empty()) j["check"] = s.check;
+  if (s.why.is_object() && !s.why.empty()) j["why"] = s.why;
   if (s.captureQuery >= 0) j["capture"] = {{"query", s.captureQuery}};
   // Invalid UTF-8 (a note pasted from elsewhere) is replaced rather than throwing.
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";

@@ -15,7 +15,8 @@
 //                "areas": [{"area": 1, "cost": 10.0, "enterCost": 0.0}, ...]},  // areas != (1, 0)
 //     "navDraw": {...}, "view": {...},           // NavDrawOptions, ViewSettings fields by name
 //     "note": "free text",
-//     "edits": {...}, "check": {...},            // optional: level edits, the Check panel's state
+//     "edits": {...}, "check": {...},            // optional: level edits, the Check panel's state,
+//     "why": {"visible": true},                  // optional: the Why panel shown
 //     "capture": {"query": 3}                    // optional, with a path capture (.nbcap) navmesh: the selected query
 //   }
 //
@@ -101,6 +102,8 @@ struct Scenario {
   /// The Check panel (CheckModel::saveScenario: options, selected finding, heatmap, shown); null =
   /// none. Checked when applied (CheckModel::loadScenario); the checks re-run (deterministic).
   nlohmann::json check;
+  /// The Why panel (WhyModel::saveScenario: {"visible": bool}); null = hidden.
+  nlohmann::json why;
   /// With a path capture (.nbcap) navmesh: its selected query (the Captured queries panel's row,
   /// from 0); -1 = none. Checked against the capture's query count when applied.
   int captureQuery = -1;

@@ -6,6 +6,7 @@
 #include "app/LevelMesh.h"
 #include "app/panels/CapturePanel.h"
 #include "app/panels/CheckPanel.h"
+#include "app/panels/WhyPanel.h"
 #include "render/Gl.h"
 
 #include <imgui.h>
@@ -95,6 +96,7 @@ void App::drawScene(int w, int h) {
     drawHover(m_debugDraw, m_doc.nav.mesh(), m_doc.navDraw, m_doc.hover.poly);
     if (m_doc.navDraw.changes) drawChanges(m_debugDraw, m_doc.editor.lastChanges(), m_doc.navDraw.lift * 2.0f);
     drawCheckOverlay(m_debugDraw, m_doc.check, m_doc.nav.mesh(), m_doc.navDraw.lift); // the Check panel's heatmap, finding
+    drawWhyOverlay(m_debugDraw, m_doc.why, m_doc.nav.mesh(), m_doc.navDraw.lift);     // the Why panel's evidence
     drawCaptureOverlay(m_debugDraw, m_doc.capture); // a path capture's selected query: the game's answer
   }
   if (Tool* t = m_doc.tool()) t->draw(m_debugDraw);

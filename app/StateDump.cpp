@@ -30,6 +30,7 @@ bool App::writeState(const std::string& path, std::string& error) const {
   m_testCases.dumpState(j["testCases"]);
   m_doc.editor.dumpState(j["editor"]);
   m_doc.check.dumpState(j["check"]);
+  m_doc.why.dumpState(j["why"]);
   // An open path capture: its queries' replays, the selected one's game and NavBench answers.
   m_doc.capture.toJson(j["capture"]);
   j["capture"]["visible"] = m_doc.captureVisible;

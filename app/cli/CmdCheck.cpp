@@ -313,7 +313,34 @@ struct HtmlJob {
   bool meshIsLevel = false;
   int maxRows = 50;
   double seconds = 120;  ///< For all thumbnails together.
+  bool seedsGiven = false; ///< --seeds: the viewer, which takes the level file's, would find other islands.
 };
+
+/// An island row's scenario selects the island in the Check panel's model (the viewer runs the
+/// islands check alone, with these options, on the same tile set: deterministic, so the same
+/// island), which tints it and dims the rest. `index` counts findings; the selection is an index
+/// into CheckResult::islands. Nothing added for other rows or when the island is not found.
+void selectIsland(nlohmann::json& scenario, const HtmlFinding& row, const CheckResult& r, const CheckOptions& o,
+                  const nav::QueryFilter& filter) {
+  if (row.kind != CHECK_ISLANDS) return;
+  int index = -1;
+  for (size_t i = 0, n = 0; i < r.islands.size() && index < 0; ++i)
+    if (r.islands[i].isFinding() && int(n++) == row.index) index = int(i);
+  if (index < 0) return;
+  scenario["check"] = {{"options",
+                        {{"checks", {"islands"}},
+                         {"pairs", o.pairs},
+                         {"seed", o.seed},
+                         {"includeFlags", filter.getIncludeFlags()},
+                         {"excludeFlags", filter.getExcludeFlags()},
+                         {"detourRatio", o.detourRatio},
+                         {"detourMin", o.detourMinExtra},
+                         {"nodeBudget", o.nodeBudget},
+                         {"minWidth", o.minWidth}}},
+                       {"selected", {{"kind", "islands"}, {"index", index}}},
+                       {"heatmap", false},
+                       {"visible", false}};
+}
 
 /// Writes the HTML report folder: index.html, one scenario per row (finding-NN.json) and its
 /// thumbnail (finding-NN.png) while the viewer works and time is left; built in a sibling temp
@@ -363,7 +390,9 @@ bool writeHtmlReport(const HtmlJob& job, const nav::NavMesh& mesh, const CheckRe
     char name[32];
     std::snprintf(name, sizeof(name), "finding-%02d", int(i + 1));
     const std::string scen = std::string(name) + ".json", png = std::string(name) + ".png";
-    const std::string text = findingScenario(rows[i], files, filter, opts.nodeBudget).dump(2) + "\n";
+    nlohmann::json scenario = findingScenario(rows[i], files, filter, opts.nodeBudget);
+    if (!job.seedsGiven) selectIsland(scenario, rows[i], result, opts, filter);
+    const std::string text = scenario.dump(2) + "\n";
     if (!writeTextFile((tmp / scen).string(), text, &why)) return fail("--html " + job.dir + ": " + why);
     rows[i].scenario = scen;
     if (!note.empty()) continue;
@@ -517,6 +546,7 @@ int runCheck(int argc, char** argv) {
     job.levelPath = levelPath;
     job.maxRows = htmlMax;
     job.seconds = double(htmlTime);
+    job.seedsGiven = !seedsText.empty();
     if (!writeHtmlReport(job, mesh, result, filter, opts, explained, why)) return badInput(why);
   }
   if (!jsonOut.empty()) {

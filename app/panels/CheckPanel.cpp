@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace navbench {
 
@@ -31,20 +32,6 @@ uint32_t heatColour(float ratio, float threshold) {
   const float u = std::clamp((ratio - threshold) / std::max(2.0f - threshold, 1e-3f), 0.0f, 1.0f);
   const float r = ratio < threshold ? t : 1.0f, g = ratio < threshold ? 1.0f : 1.0f - u;
   return render::rgbaf(r, g * 0.9f, 0.1f, 0.55f);
-}
-
-/// A ground poly as a triangle fan, `lift` above the mesh (`depthTest` false: seen through the level,
-/// as an island under a floor).
-void fillPoly(render::DebugDraw& dd, const nav::NavMesh& mesh, nav::PolyRef ref, uint32_t colour, float lift,
-              bool depthTest = true) {
-  const nav::MeshTile* t = nullptr;
-  const nav::Poly* p = nullptr;
-  if (nav::statusFailed(mesh.getTileAndPolyByRef(ref, &t, &p)) || p->getType() != nav::POLYTYPE_GROUND) return;
-  auto at = [&](int i) {
-    const float* v = &t->verts[p->verts[i] * 3];
-    return glm::vec3(v[0], v[1] + lift, v[2]);
-  };
-  for (int i = 2; i < p->vertCount; ++i) dd.triangle(at(0), at(i - 1), at(i), colour, depthTest);
 }
 
 /// What the panel keeps between frames.
@@ -241,6 +228,17 @@ void drawPanel(PanelContext& c, bool& shown, CheckView& v) {
 
 } // namespace
 
+void fillPoly(render::DebugDraw& dd, const nav::NavMesh& mesh, nav::PolyRef ref, uint32_t colour, float lift, bool depthTest) {
+  const nav::MeshTile* t = nullptr;
+  const nav::Poly* p = nullptr;
+  if (nav::statusFailed(mesh.getTileAndPolyByRef(ref, &t, &p)) || p->getType() != nav::POLYTYPE_GROUND) return;
+  auto at = [&](int i) {
+    const float* v = &t->verts[p->verts[i] * 3];
+    return glm::vec3(v[0], v[1] + lift, v[2]);
+  };
+  for (int i = 2; i < p->vertCount; ++i) dd.triangle(at(0), at(i - 1), at(i), colour, depthTest);
+}
+
 void drawCheckOverlay(render::DebugDraw& dd, const CheckModel& check, const nav::NavMesh& mesh, float lift) {
   if (!check.hasResult()) return;
   if (check.heatmap)
@@ -248,10 +246,23 @@ void drawCheckOverlay(render::DebugDraw& dd, const CheckModel& check, const nav:
   const CheckFocus f = check.focus(check.selected());
   const uint32_t mark = render::rgba(255, 40, 200);
   switch (f.kind) {
-  case CheckFocus::Island:
+  case CheckFocus::Island: {
+    // The rest dimmed (drawn over the navmesh, under the level's walls), so the island stands out
+    // even where it looks like any other floor.
+    std::vector<nav::PolyRef> island = f.polys;
+    std::sort(island.begin(), island.end());
+    for (int ti = 0; ti < mesh.getMaxTiles(); ++ti) {
+      const nav::MeshTile* t = mesh.getTile(ti);
+      if (!t->header) continue;
+      const nav::PolyRef base = mesh.getPolyRefBase(t);
+      for (int pi = 0; pi < t->header->polyCount; ++pi)
+        if (!std::binary_search(island.begin(), island.end(), base | nav::PolyRef(pi)))
+          fillPoly(dd, mesh, base | nav::PolyRef(pi), render::rgba(20, 20, 30, 150), lift * 1.5f);
+    }
     for (nav::PolyRef r : f.polys) fillPoly(dd, mesh, r, render::rgba(255, 40, 200, 130), lift * 2.0f, false);
     dd.point(v3(f.pos) + glm::vec3(0, lift * 2.0f, 0), mark, 12.0f, false);
     break;
+  }
   case CheckFocus::Spot: {
     const glm::vec3 up(0, lift * 2.0f, 0);
     dd.line(v3(f.a) + up, v3(f.b) + up, mark, 5.0f, false);

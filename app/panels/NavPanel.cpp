@@ -144,6 +144,8 @@ void drawHelpWindow(bool* open) {
       {"Ctrl+B", "bake the open level with the Bake panel's settings"},
       {"Ctrl+Q", "quit (asks first when a bake is not saved)"},
       {"F5", "the Check panel: find islands, long detours, unlinked seams... (runs when opened)"},
+      {"F6", "the Why panel: why the current path query gave its answer, with fixes to try"},
+      {"Shift+F6", "Why panel: apply its first fix (Ctrl+Z undoes it)"},
       {"F1", "this window"},
   };
   if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {

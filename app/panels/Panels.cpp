@@ -17,6 +17,7 @@
   X(makeTestCasesPanel)     \
   X(makeCapturePanel)       \
   X(makeCheckPanel)         \
+  X(makeWhyPanel)           \
   X(makeStatsOverlay)       \
   X(makeEmptySceneHint)     \
   X(makeImGuiDemo)          \

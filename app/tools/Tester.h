@@ -38,6 +38,7 @@ public:
   void setStart(const glm::vec3& p) { m_model->setStart(p); }
   void setEnd(const glm::vec3& p) { m_model->setEnd(p); }
   const TesterModel& testerModel() const { return *m_model; }
+  TesterModel& testerModel() { return *m_model; }
 
 protected:
   virtual void drawResult(render::DebugDraw& /*dd*/) {}
