@@ -2,9 +2,11 @@
 #include "app/model/WhyModel.h"
 
 #include "app/NavState.h"
+#include "app/model/CheckModel.h"
 #include "app/model/LevelEditor.h"
 #include "app/model/TesterModel.h"
 #include "nav/base/Json.h"
+#include "nav/explain/ExplainFindings.h"
 
 #include <nlohmann/json.hpp>
 
@@ -50,30 +52,46 @@ void WhyModel::write(const Settings& s, NavState& nav) {
 
 void WhyModel::clear() {
   m_hasQuery = false;
+  m_finding = -1;
   buttons.clear();
   m_expl = Explanation();
   m_error.clear();
   m_mesh = nullptr;
 }
 
-bool WhyModel::update(const NavState& nav, const TesterModel* tester) {
+bool WhyModel::update(const NavState& nav, const TesterModel* tester, const CheckModel* check) {
+  // A selected island finding (the Check panel shown, its results of this very mesh).
+  int island = -1;
+  Query q;
+  if (nav.loaded() && check && check->shown && check->hasResult() && !check->stale(&nav.mesh()) &&
+      check->selected() >= 0) {
+    const CheckFinding& f = check->findings()[size_t(check->selected())];
+    if (f.kind == nav::check::CHECK_ISLANDS && islandQuery(nav.mesh(), check->options, check->result(), f.index, q))
+      island = f.index;
+  }
   const bool pathMode = dynamic_cast<const PathTesterModel*>(tester) != nullptr; // Follow, Straight, Sliced, Stepper
-  if (!nav.loaded() || !pathMode || !tester->hasStart() || !tester->hasEnd()) {
+  if (island < 0 && (!nav.loaded() || !pathMode || !tester->hasStart() || !tester->hasEnd())) {
     const bool had = m_hasQuery || !m_error.empty();
     clear();
     return had;
   }
-  Query q;
-  q.start = {tester->start().x, tester->start().y, tester->start().z};
-  q.end = {tester->end().x, tester->end().y, tester->end().z};
-  q.halfExtents = {nav.extents[0], nav.extents[1], nav.extents[2]};
-  q.nodeBudget = nav.maxNodes();
-  const Settings s = read(nav);
+  if (island < 0) {
+    q.start = {tester->start().x, tester->start().y, tester->start().z};
+    q.end = {tester->end().x, tester->end().y, tester->end().z};
+    q.halfExtents = {nav.extents[0], nav.extents[1], nav.extents[2]};
+    q.nodeBudget = nav.maxNodes();
+  }
+  Settings s = read(nav);
+  if (island >= 0) { // the check's filter (its flags, default area costs) is what the finding is about
+    s.include = check->includeFlags;
+    s.exclude = check->excludeFlags;
+  }
   const std::string key = nav.contentKey();
-  if (m_hasQuery && sameQuery(q, m_query) && s == m_settings && key == m_meshKey && m_mesh == &nav.mesh() &&
-      m_generation == nav.mesh().generation())
+  if (m_hasQuery && m_finding == island && sameQuery(q, m_query) && s == m_settings && key == m_meshKey &&
+      m_mesh == &nav.mesh() && m_generation == nav.mesh().generation())
     return false;
   m_hasQuery = true;
+  m_finding = island;
   m_query = q;
   m_settings = s;
   m_meshKey = key;
@@ -83,7 +101,16 @@ bool WhyModel::update(const NavState& nav, const TesterModel* tester) {
   m_error.clear();
   buttons.clear();
   ++m_runs;
-  if (nav::statusFailed(explainQuery(nav.mesh(), nav.filter(), q, ExplainOptions(), m_expl, &m_error))) {
+  nav::Status st;
+  if (island >= 0) {
+    nav::QueryFilter filter = nav::check::defaultCheckFilter();
+    filter.setIncludeFlags(check->includeFlags);
+    filter.setExcludeFlags(check->excludeFlags);
+    st = explainQuery(nav.mesh(), filter, q, findingExplainOptions(check->options), m_expl, &m_error);
+  } else {
+    st = explainQuery(nav.mesh(), nav.filter(), q, ExplainOptions(), m_expl, &m_error);
+  }
+  if (nav::statusFailed(st)) {
     m_expl.causes.clear();
     if (m_error.empty()) m_error = "the query could not be explained";
   }
@@ -91,7 +118,7 @@ bool WhyModel::update(const NavState& nav, const TesterModel* tester) {
 }
 
 bool WhyModel::applicable(int i) const {
-  if (i < 0 || i >= int(m_expl.causes.size())) return false;
+  if (i < 0 || i >= int(m_expl.causes.size()) || m_finding >= 0) return false; // a finding's fix is no tester setting
   switch (m_expl.causes[size_t(i)].counterfactual.change) {
   case CHANGE_NODE_BUDGET:
   case CHANGE_FILTER:
@@ -175,6 +202,7 @@ void WhyModel::dumpState(nlohmann::json& out) const {
   out = nlohmann::json::object();
   out["visible"] = shown;
   out["hasQuery"] = m_hasQuery;
+  out["finding"] = m_finding; // the island finding explained (CheckResult::islands index), or -1
   out["error"] = m_error;
   out["runs"] = m_runs;
   out["reached"] = m_expl.answer.reached;

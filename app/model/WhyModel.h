@@ -2,7 +2,10 @@
 // of a path mode (its start and end as clicked, the open navmesh's filter, area costs, heuristic
 // scale, node budget and half extents: NavState), again whenever any of them changes; and each
 // cause's counterfactual applied to that NavState for a look, as one step of the app's undo
-// history (undo puts back what it changed).
+// history (undo puts back what it changed). An unreachable-island finding selected in the Check
+// panel is explained instead, as `navbench check --why` explains it (ExplainFindings' query from the
+// first seed to the island, the check's filter and thresholds); its fixes are shown (and a link
+// added through the level editor), not applied to the tester's settings.
 //
 // The explanation runs on the caller's thread (the frame's) only when the query changed: its work is
 // bounded by ExplainOptions' caps and the node budget (a few ms to tens of ms on the shipped levels).
@@ -24,6 +27,7 @@
 
 namespace navbench {
 
+class CheckModel;
 class LevelEditor;
 class NavState;
 class TesterModel;
@@ -39,7 +43,11 @@ public:
   /// Explains `tester`'s query on `nav` when it differs from the one explained last (the inputs,
   /// the settings, the navmesh's contents). A null tester, a mode that is not a path mode, no start
   /// or no end, or no navmesh: nothing to explain (cleared). True when the explanation changed.
-  bool update(const NavState& nav, const TesterModel* tester);
+  /// `check` (may be null): when its panel is shown and its selected finding is an unreachable
+  /// island, that finding is explained instead of the tester's query.
+  bool update(const NavState& nav, const TesterModel* tester, const CheckModel* check = nullptr);
+  /// The explanation is of a selected Check finding (an island), not of the tester's query.
+  bool explainsFinding() const { return m_finding >= 0; }
   /// Forgets the explanation (the next update() runs again).
   void clear();
 
@@ -98,6 +106,7 @@ private:
   void restore(std::vector<Step>& from, std::vector<Step>& to, bool forward);
 
   bool m_hasQuery = false;
+  int m_finding = -1;              ///< The island (CheckResult::islands index) explained, or -1.
   nav::explain::Query m_query;
   Settings m_settings;             ///< Of the explained query.
   std::string m_meshKey;           ///< NavState::contentKey() of the explained query.

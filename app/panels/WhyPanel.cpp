@@ -121,7 +121,7 @@ void drawPanel(PanelContext& c, bool& shown) {
   Document& doc = c.doc;
   WhyModel& m = doc.why;
   if (!shown) return;
-  m.update(doc.nav, activeTester(doc));
+  m.update(doc.nav, activeTester(doc), &doc.check);
   m.buttons.assign(m.explanation().causes.size(), WhyModel::Buttons());
   ImGui::SetNextWindowPos(ImVec2(float(c.windowW) * 0.5f, c.layout.menuBarHeight() + 8), ImGuiCond_FirstUseEver);
   // Beside the Check panel's place, clear of the stats overlay and the right column.
@@ -133,7 +133,7 @@ void drawPanel(PanelContext& c, bool& shown) {
   }
   if (!m.hasQuery()) {
     ImGui::TextWrapped("Set a start and an end in a path mode (Pathfind Straight, Follow, Sliced, A* Stepper), or pick a "
-                       "detour or budget finding in the Check panel.");
+                       "finding in the Check panel (a detour, a budget overrun, an unreachable island).");
   } else if (!m.error().empty()) {
     ImGui::TextColored(kRed, "%s", m.error().c_str());
   } else {
@@ -141,6 +141,8 @@ void drawPanel(PanelContext& c, bool& shown) {
     const float exact = m.explanation().exactMetric;
     char shortest[48] = "no exact path";
     if (exact >= 0) std::snprintf(shortest, sizeof(shortest), "exact shortest %.1f m", double(exact));
+    if (m.explainsFinding())
+      ImGui::TextWrapped("The Check panel's island finding: a path from the first seed to the island, with the check's filter.");
     ImGui::Text("%s, %.1f m, %d nodes; %s", a.reached ? "path complete" : "no complete path", double(a.length), a.nodes, shortest);
     ImGui::Separator();
     if (m.explanation().causes.empty())

@@ -20,21 +20,50 @@ bool polyCentre(const NavMesh& mesh, PolyRef ref, Vec3& out) {
 
 } // namespace
 
-FindingExplanations explainFindings(const NavMesh& mesh, const QueryFilter& filter, const check::CheckOptions& opts,
-                                    const check::CheckResult& result, int maxPerKind) {
-  FindingExplanations out;
+ExplainOptions findingExplainOptions(const check::CheckOptions& opts) {
   ExplainOptions eo;
   eo.detourRatio = opts.detourRatio;
   eo.detourMinExtra = opts.detourMinExtra;
   eo.walkableClimb = opts.walkableClimb;
-  auto query = [&](const Vec3& s, const Vec3& e) {
-    Query q;
-    q.start = s;
-    q.end = e;
-    q.nodeBudget = opts.nodeBudget;
-    q.halfExtents = Vec3{opts.seedExtents[0], opts.seedExtents[1], opts.seedExtents[2]};
-    return q;
-  };
+  return eo;
+}
+
+namespace {
+
+Query findingQuery(const check::CheckOptions& opts, const Vec3& s, const Vec3& e) {
+  Query q;
+  q.start = s;
+  q.end = e;
+  q.nodeBudget = opts.nodeBudget;
+  q.halfExtents = Vec3{opts.seedExtents[0], opts.seedExtents[1], opts.seedExtents[2]};
+  return q;
+}
+
+/// Where island queries start: the first seed, else the centre of the first island's first poly.
+bool islandQueryStart(const NavMesh& mesh, const check::CheckOptions& opts, const check::CheckResult& result, Vec3& from) {
+  if (!opts.seeds.empty()) {
+    from = opts.seeds[0];
+    return true;
+  }
+  return !result.islands.empty() && polyCentre(mesh, result.islands[0].firstPoly, from);
+}
+
+} // namespace
+
+bool islandQuery(const NavMesh& mesh, const check::CheckOptions& opts, const check::CheckResult& result, int index,
+                 Query& out) {
+  if (index < 0 || size_t(index) >= result.islands.size() || !result.islands[size_t(index)].isFinding()) return false;
+  Vec3 from{}, to{};
+  if (!islandQueryStart(mesh, opts, result, from) || !polyCentre(mesh, result.islands[size_t(index)].firstPoly, to))
+    return false;
+  out = findingQuery(opts, from, to);
+  return true;
+}
+
+FindingExplanations explainFindings(const NavMesh& mesh, const QueryFilter& filter, const check::CheckOptions& opts,
+                                    const check::CheckResult& result, int maxPerKind) {
+  FindingExplanations out;
+  const ExplainOptions eo = findingExplainOptions(opts);
   auto explain = [&](std::vector<FindingExplanation>& list, int index, const Query& q) {
     FindingExplanation f;
     f.index = index;
@@ -42,23 +71,15 @@ FindingExplanations explainFindings(const NavMesh& mesh, const QueryFilter& filt
     if (statusSucceeded(explainQuery(mesh, filter, q, eo, f.explanation))) list.push_back(std::move(f));
   };
   for (size_t i = 0; i < result.detours.size() && int(i) < maxPerKind; ++i)
-    explain(out.detours, int(i), query(result.detours[i].start, result.detours[i].end));
+    explain(out.detours, int(i), findingQuery(opts, result.detours[i].start, result.detours[i].end));
   for (size_t i = 0; i < result.budget.size() && int(i) < maxPerKind; ++i)
-    explain(out.budget, int(i), query(result.budget[i].start, result.budget[i].end));
-  Vec3 from{};
-  bool haveFrom = false;
-  if (!opts.seeds.empty()) {
-    from = opts.seeds[0];
-    haveFrom = true;
-  } else if (!result.islands.empty()) {
-    haveFrom = polyCentre(mesh, result.islands[0].firstPoly, from);
-  }
+    explain(out.budget, int(i), findingQuery(opts, result.budget[i].start, result.budget[i].end));
   int n = 0;
-  for (size_t i = 0; i < result.islands.size() && haveFrom && n < maxPerKind; ++i) {
+  for (size_t i = 0; i < result.islands.size() && n < maxPerKind; ++i) {
     if (!result.islands[i].isFinding()) continue;
     ++n;
-    Vec3 to{};
-    if (polyCentre(mesh, result.islands[i].firstPoly, to)) explain(out.islands, int(i), query(from, to));
+    Query q;
+    if (islandQuery(mesh, opts, result, int(i), q)) explain(out.islands, int(i), q);
   }
   return out;
 }

@@ -8,11 +8,13 @@
 #include "EditFixture.h"
 
 #include "app/NavState.h"
+#include "app/model/CheckModel.h"
 #include "app/model/History.h"
 #include "app/model/TesterModes.h"
 #include "app/model/WhyModel.h"
 #include "nav/NavAreas.h"
 #include "nav/NavTypes.h"
+#include "nav/explain/ExplainFindings.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -302,4 +304,55 @@ TEST(WhyModel, AnIslandsLinkIsAddedThroughTheLevelEditorAndJoinsThemUntilUndone)
   f.editor.finish();
   EXPECT_EQ(f.editor.links().size(), links);
   EXPECT_TRUE(nav::statusDetail(tester.status(), nav::PARTIAL_RESULT));
+}
+
+TEST(WhyModel, ASelectedIslandFindingIsExplainedAsNavbenchCheckExplainsIt) {
+  // The default level's unreachable islands: the Check panel selects one, the Why panel explains it
+  // with the query, filter and thresholds `navbench check --why` uses (explainFindings), and its
+  // fixes are no tester setting.
+  Bench b;
+  ASSERT_TRUE(b.open());
+  CheckModel check;
+  check.options.pairs = 50;
+  std::string err;
+  ASSERT_TRUE(check.start(b.nav.mesh(), CheckModel::LevelTris(), &err)) << err;
+  check.wait();
+  ASSERT_TRUE(check.hasResult()) << check.error();
+  int sel = -1;
+  for (int i = 0; i < int(check.findings().size()) && sel < 0; ++i)
+    if (check.findings()[size_t(i)].kind == nav::check::CHECK_ISLANDS) sel = i;
+  ASSERT_GE(sel, 0) << "the default level has unreachable islands";
+  ASSERT_TRUE(check.select(sel));
+  b.why.update(b.nav, &b.tester, &check); // the panel hidden: the tester's (empty) query
+  EXPECT_FALSE(b.why.hasQuery());
+  check.shown = true;
+  b.why.update(b.nav, &b.tester, &check);
+  ASSERT_TRUE(b.why.hasQuery()) << b.why.error();
+  EXPECT_TRUE(b.why.explainsFinding());
+  EXPECT_FALSE(b.why.explanation().answer.reached);
+
+  nav::QueryFilter filter = nav::check::defaultCheckFilter();
+  filter.setIncludeFlags(check.includeFlags);
+  filter.setExcludeFlags(check.excludeFlags);
+  const nav::explain::FindingExplanations fe =
+      nav::explain::explainFindings(b.nav.mesh(), filter, check.options, check.result(), 1000);
+  const int island = check.findings()[size_t(sel)].index;
+  const nav::explain::FindingExplanation* cli = nullptr;
+  for (const auto& f : fe.islands)
+    if (f.index == island) cli = &f;
+  ASSERT_NE(cli, nullptr) << "navbench check --why explains island " << island;
+  EXPECT_EQ(nav::explain::describeCauses(b.why.explanation()), nav::explain::describeCauses(cli->explanation));
+  ASSERT_FALSE(b.why.explanation().causes.empty()) << "an unreachable island has a cause";
+  bool islands = false;
+  for (int i = 0; i < int(b.why.explanation().causes.size()); ++i) {
+    EXPECT_FALSE(b.why.applicable(i)) << "a finding's fix is not applied to the tester's settings";
+    islands |= b.why.explanation().causes[size_t(i)].kind == CAUSE_ISLANDS;
+  }
+  EXPECT_TRUE(islands) << b.causes();
+
+  // A tester query takes over once the finding is deselected.
+  ASSERT_TRUE(check.select(-1));
+  b.query({2, 0, 2}, {20, 0, 20});
+  b.why.update(b.nav, &b.tester, &check);
+  EXPECT_FALSE(b.why.explainsFinding());
 }
