@@ -446,7 +446,7 @@ int runCheck(int argc, char** argv) {
   float htmlTime = 120;
   bool off[CHECK_COUNT] = {false, false, false, false, false, false, false};
   base::Args args("navbench check",
-                  "Finds navmesh defects (issue 27): islands no seed reaches, long detours of Detour's path against "
+                  "Finds navmesh defects: islands no seed reaches, long detours of Detour's path against "
                   "the exact shortest path, searches that run out of nodes, unlinked tile seams, off-mesh links "
                   "landing nowhere, narrow portals and (with the level's triangles) a floating or sunken surface. "
                   "A LEVEL (.obj, .gltf, .glb or level .json) is baked first as `navbench bake` would. Exit 0: nothing at or "
