@@ -40,7 +40,7 @@ struct Reader {
     return v;
   }
   void floats(float* out, int n) {
-    std::memcpy(out, p, sizeof(float) * size_t(n));
+    if (n > 0) std::memcpy(out, p, sizeof(float) * size_t(n)); // out is an empty vector's null data() when n is 0
     p += sizeof(float) * size_t(n);
   }
 };
