@@ -287,6 +287,18 @@ Status loadCapture(const uint8_t* buf, size_t size, NavMesh& mesh, Capture& out,
                            (long long)(size - pos)));
     const std::string problem = readRecord(buf + pos, recBytes, cap.queries[i]);
     if (!problem.empty()) return fail(why, FAILURE | INVALID_PARAM, at + problem);
+    // findNearestPoly visits every tile cell the search box covers, occupied or not (as Detour does):
+    // a box of millions of cells would make a replay run for minutes.
+    const CapturedQuery& q = cap.queries[i];
+    const NavMeshParams& mp = fresh.getParams();
+    const double cells = (std::floor(2.0 * double(q.halfExtents[0]) / double(mp.tileWidth)) + 2.0) *
+                         (std::floor(2.0 * double(q.halfExtents[2]) / double(mp.tileHeight)) + 2.0);
+    if (!(cells <= double(CAPTURE_MAX_SEARCH_CELLS))) {
+      char msg[160];
+      std::snprintf(msg, sizeof msg, "half extents (%g, %g) cover %.0f tile cells of this navmesh (at most %d)",
+                    double(q.halfExtents[0]), double(q.halfExtents[2]), cells, CAPTURE_MAX_SEARCH_CELLS);
+      return fail(why, FAILURE | INVALID_PARAM, at + msg);
+    }
     pos += recBytes;
   }
   if (pos != size)

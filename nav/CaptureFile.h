@@ -17,6 +17,9 @@ constexpr uint32_t CAPTURE_MAGIC = 'N' | 'B' << 8 | 'C' << 16 | uint32_t('P') <<
 constexpr uint32_t CAPTURE_VERSION = 1;
 constexpr uint32_t CAPTURE_NAVMESH_VERSION = 7; ///< Detour 1.5.1's DT_NAVMESH_VERSION.
 constexpr int CAPTURE_MAX_COUNT = 65536;        ///< Refs / corners / queries per file, at most.
+/// Tile cells (of the captured navmesh's grid) a query's nearest-poly box may cover, at most: the
+/// search visits each (as Detour's does), so a hostile box would make a replay run for minutes.
+constexpr int CAPTURE_MAX_SEARCH_CELLS = 1 << 20;
 
 enum CaptureKind : uint8_t { CAPTURE_PATH = 0, CAPTURE_RAYCAST = 1 };
 enum CaptureFlag : uint8_t {

@@ -226,6 +226,8 @@ TEST(CaptureFile, RefusesEveryDocumentedProblemNamingTheFileAndTheQuery) {
   expectRefused(edited([&](auto& b) { put<int32_t>(b, r + 264, 0); }), "query 0: maxNodes 0 not in 1..65535");
   expectRefused(edited([&](auto& b) { put<int32_t>(b, r + 264, 65536); }), "query 0: maxNodes 65536");
   expectRefused(edited([&](auto& b) { put<float>(b, r + 268, nan); }), "query 0: start, end or halfExtents is not finite");
+  // halfExtents z (after start and end) so wide the nearest-poly search would visit ~10^9 tile cells.
+  expectRefused(edited([&](auto& b) { put<float>(b, r + 268 + 24 + 8, 1e9f); }), "query 0: half extents (");
   expectRefused(edited([&](auto& b) { put<float>(b, r + 304 + 8, inf); }), "query 0: nearest start point is not finite");
   expectRefused(edited([&](auto& b) { put<float>(b, pathPart, nan); }), "query 0: pathStart or pathEnd is not finite");
   expectRefused(edited([&](auto& b) { put<int32_t>(b, pathPart + 32, -1); }), "query 0: path count -1 not in 0..65536");
