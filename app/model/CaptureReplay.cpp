@@ -200,19 +200,24 @@ bool CaptureReplayer::run(const nav::NavMesh& mesh, const nav::CapturedQuery& q,
     runPathFrom(q, q.nearestStart.ref, q.nearestEnd.ref, q.pathStart, q.pathEnd, false, out);
     return true;
   }
-  nav::RaycastHit hit;
-  hit.path = m_path.data();
-  hit.maxPath = q.maxPath;
   // Fields the raycast does not write keep what the game's struct held.
+  nav::RaycastHit hit;
   std::memcpy(hit.hitNormal, q.hitNormal, sizeof hit.hitNormal);
   hit.hitEdgeIndex = q.hitEdgeIndex;
-  out.rayStatus = m_query->raycast(q.rayStartRef, q.rayStart, q.rayEnd, &filter, q.rayOptions, &hit, 0);
+  runRaycastFrom(q, q.rayStartRef, filter, hit, out);
+  return true;
+}
+
+void CaptureReplayer::runRaycastFrom(const nav::CapturedQuery& q, nav::PolyRef startRef, const nav::QueryFilter& filter,
+                                     nav::RaycastHit hit, CaptureAnswer& out) {
+  hit.path = m_path.data();
+  hit.maxPath = q.maxPath;
+  out.rayStatus = m_query->raycast(startRef, q.rayStart, q.rayEnd, &filter, q.rayOptions, &hit, 0);
   out.t = hit.t;
   std::memcpy(out.hitNormal, hit.hitNormal, sizeof out.hitNormal);
   out.hitEdgeIndex = hit.hitEdgeIndex;
   out.pathCost = hit.pathCost;
   out.path.assign(m_path.begin(), m_path.begin() + std::max(0, std::min(hit.pathCount, q.maxPath)));
-  return true;
 }
 
 bool CaptureReplayer::runFresh(const nav::NavMesh& mesh, const nav::CapturedQuery& q, CaptureAnswer& out) {
@@ -234,15 +239,8 @@ bool CaptureReplayer::runFresh(const nav::NavMesh& mesh, const nav::CapturedQuer
     return true;
   }
   nav::RaycastHit hit;
-  hit.path = m_path.data();
-  hit.maxPath = q.maxPath;
   hit.hitEdgeIndex = 0;
-  out.rayStatus = m_query->raycast(out.nearestStart.ref, q.rayStart, q.rayEnd, &filter, q.rayOptions, &hit, 0);
-  out.t = hit.t;
-  std::memcpy(out.hitNormal, hit.hitNormal, sizeof out.hitNormal);
-  out.hitEdgeIndex = hit.hitEdgeIndex;
-  out.pathCost = hit.pathCost;
-  out.path.assign(m_path.begin(), m_path.begin() + std::max(0, std::min(hit.pathCount, q.maxPath)));
+  runRaycastFrom(q, out.nearestStart.ref, filter, hit, out);
   return true;
 }
 

@@ -89,6 +89,10 @@ public:
 
 private:
   bool prepare(const nav::NavMesh& mesh, const nav::CapturedQuery& q);
+  /// The raycast from startRef with the captured filter, options and capacity into `out`; `hit`
+  /// holds what the fields the raycast does not write start as.
+  void runRaycastFrom(const nav::CapturedQuery& q, nav::PolyRef startRef, const nav::QueryFilter& filter,
+                      nav::RaycastHit hit, CaptureAnswer& out);
   void runPathFrom(const nav::CapturedQuery& q, nav::PolyRef startRef, nav::PolyRef endRef, const float* startPos,
                    const float* endPos, bool fresh, CaptureAnswer& out);
 
