@@ -121,8 +121,6 @@ int runCrowd(int argc, char** argv) {
   for (int t = 0; t <= int(sc.navTypes.size()); ++t) {
     const std::string path = scenarioTypeMeshPath(sc, t, scenarioPath, meshPath);
     meshes.push_back(std::make_unique<nav::NavMesh>());
-    if (t > 0)
-      std::fprintf(stderr, "navbench crowd: type %s: %s\n", sc.navTypes[size_t(t - 1)].name.c_str(), path.c_str());
     if (!navbench::cli::loadTileSetOrSay("navbench crowd", path, *meshes.back())) {
       if (t > 0)
         std::fprintf(stderr, "navbench crowd: %s:%d: the tile set of type %s\n", scenarioPath.c_str(),

@@ -7,16 +7,22 @@
 #include "tests/check/CheckMeshes.h"
 
 #include "nav/NavMeshQuery.h"
+#include "nav/TileSetFile.h"
 #include "nav/crowd/Crowd.h"
 #include "nav/crowd/CrowdRunner.h"
 #include "nav/crowd/CrowdScenario.h"
 #include "nav/crowd/CrowdTrace.h"
 #include "tests/support/AllocCounter.h"
+#include "tests/support/Process.h"
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <cmath>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -433,6 +439,63 @@ TEST(CrowdTypes, TraceTypeIsOptionalAndCompared) {
   EXPECT_NE(typed.find(", \"type\": \"big\"}]}"), std::string::npos) << typed;
   EXPECT_EQ(nc::compareTickRecords(r, r), "");
   EXPECT_NE(nc::compareTickRecords(r, t).find("type '' vs 'big'"), std::string::npos);
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// `navbench crowd MESH.bin SCENARIO` with a `navmesh` line: the same trace twice (and the same as
+// the in-process run), each agent's type in it; an unknown type or a missing tile set exit 2 with
+// the file, the line, the agent and the type.
+TEST(CrowdTypes, CliRunsTypesAndRefusesUnknownOnes) {
+  const char* exe = testproc::navbenchExe();
+  struct stat st;
+  if (!exe || ::stat(exe, &st) != 0)
+    GTEST_SKIP() << "navbench is not built (cmake --build DIR --target navbench; configure with NAVBENCH_APP=ON)";
+  const std::string d = testproc::tempPath("navbench_crowd_types_", "dir");
+  ::mkdir(d.c_str(), 0755);
+  ::mkdir((d + "/meshes").c_str(), 0755);
+  std::string why;
+  ASSERT_FALSE(nav::statusFailed(nav::saveTileSetFile(*world().small, d + "/world.bin", &why))) << why;
+  ASSERT_FALSE(nav::statusFailed(nav::saveTileSetFile(*world().big, d + "/meshes/big.bin", &why))) << why;
+  const std::string text = crossing(Cast());
+  // PATH against the scenario's folder; the same run with the mesh found beside MESH.bin.
+  std::string withPath = text;
+  withPath.replace(withPath.find("navmesh big\n"), 12, "navmesh big meshes/big.bin\n");
+  std::ofstream(d + "/crossing.crowd.txt") << withPath;
+  const std::string base = std::string(exe) + " crowd " + d + "/world.bin " + d + "/crossing.crowd.txt";
+  std::string out;
+  ASSERT_EQ(testproc::runCommand(base + " --json " + d + "/a.jsonl --repeat 2", &out), 0) << out;
+  ASSERT_EQ(testproc::runCommand(base + " --json " + d + "/b.jsonl", &out), 0) << out;
+  const std::string a = slurp(d + "/a.jsonl");
+  EXPECT_EQ(a, slurp(d + "/b.jsonl"));
+  EXPECT_EQ(a, nc::traceToJsonl(run(parse(text))));
+  EXPECT_NE(a.find("\"type\": \"big\""), std::string::npos);
+  EXPECT_EQ(testproc::runCommand(base + " --expect " + d + "/a.jsonl", &out), 0) << out;
+
+  // Without PATH: MESH.big.bin beside MESH.bin.
+  std::ofstream(d + "/sibling.crowd.txt") << text;
+  ASSERT_EQ(testproc::runCommand(std::string(exe) + " crowd " + d + "/world.bin " + d + "/sibling.crowd.txt", &out), 2);
+  EXPECT_NE(out.find(d + "/world.big.bin"), std::string::npos) << out;
+  EXPECT_NE(out.find(d + "/sibling.crowd.txt:2: the tile set of type big"), std::string::npos) << out;
+  ASSERT_FALSE(nav::statusFailed(nav::saveTileSetFile(*world().big, d + "/world.big.bin", &why))) << why;
+  ASSERT_EQ(testproc::runCommand(std::string(exe) + " crowd " + d + "/world.bin " + d + "/sibling.crowd.txt --json " +
+                                     d + "/c.jsonl",
+                                 &out),
+            0)
+      << out;
+  EXPECT_EQ(slurp(d + "/c.jsonl"), a);
+
+  std::ofstream(d + "/unknown.crowd.txt") << "crowd 4 0.9\nnavmesh big meshes/big.bin\nagent 3 0 6\n"
+                                              "agent 29 0 6 type truck\ntick 1 0.1\n";
+  EXPECT_EQ(testproc::runCommand(std::string(exe) + " crowd " + d + "/world.bin " + d + "/unknown.crowd.txt", &out), 2);
+  EXPECT_NE(out.find(d + "/unknown.crowd.txt:4: agent 1: unknown type 'truck' (types: default, big;"),
+            std::string::npos)
+      << out;
 }
 
 } // namespace
