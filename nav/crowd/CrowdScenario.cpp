@@ -480,14 +480,16 @@ bool writeScenario(const Scenario& s, std::string* text, std::string* why) {
     if (e.empty() && nt.name == SCENARIO_DEFAULT_TYPE) e = "type 'default' declared by a navmesh line";
     for (size_t q = 0; q < t && e.empty(); ++q)
       if (s.navTypes[q].name == nt.name) e = "type '" + nt.name + "' declared twice";
-    if (e.empty() && (nt.path.size() > SCENARIO_MAX_LINE / 2 || nt.path.find_first_of(" \t\r\n\v\f#") != std::string::npos ||
+    const std::string line = "navmesh " + nt.name + (nt.path.empty() ? "" : " " + nt.path);
+    if (e.empty() && (line.size() > SCENARIO_MAX_LINE || nt.path.find_first_of(" \t\r\n\v\f#") != std::string::npos ||
                       nt.path.find('\0') != std::string::npos))
-      e = "type '" + nt.name + "': its path has a space, '#' or a control character, or is too long";
+      e = "type '" + nt.name + "': its path has a space, '#' or NUL, or makes a line over " +
+          std::to_string(SCENARIO_MAX_LINE) + " characters";
     if (!e.empty()) {
       if (why) *why = e;
       return false;
     }
-    o += "navmesh " + nt.name + (nt.path.empty() ? "" : " " + nt.path) + "\n";
+    o += line + "\n";
   }
   int agents = 0, aliveCount = 0;
   std::vector<uint8_t> alive;
