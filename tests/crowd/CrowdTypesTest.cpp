@@ -1,10 +1,9 @@
 // CrowdTypesTest.cpp: agents of several types in one crowd (nav/crowd/Crowd.h): each type plans on
 // its own navmesh, all avoid each other, and the avoidance priority lets the big agents give way to
-// the small ones. The world is two 12 x 12 m rooms joined by an 8 m corridor 3 m wide, built from
-// polygons (tests/check/CheckMeshes.h) once per agent type, eroded by the type's radius as a bake
-// would: small agents (radius 0.3) walk a corridor 2.4 m wide, big ones (radius 0.9) 1.2 m.
+// the small ones. The world (CorridorWorld.h) is two rooms joined by an 8 m corridor 3 m wide, once
+// per agent type: small agents (radius 0.3) walk a corridor 2.4 m wide, big ones (radius 0.9) 1.2 m.
 // Small agents cross left to right while big ones cross right to left.
-#include "tests/check/CheckMeshes.h"
+#include "tests/crowd/CorridorWorld.h"
 
 #include "nav/NavMeshQuery.h"
 #include "nav/TileSetFile.h"
@@ -36,21 +35,6 @@ constexpr float SMALL_R = 0.3f, BIG_R = 0.9f;
 constexpr float SMALL_GOALS[4][3] = {{29, 0, 3}, {29, 0, 5}, {29, 0, 7}, {29, 0, 9}};
 constexpr float BIG_GOALS[2][3] = {{3, 0, 4}, {3, 0, 8}};
 
-/// The two rooms and the corridor (z 4.5 .. 7.5), eroded by radius r: the corridor's walkable
-/// half width is 1.5 - r around z = 6 (the rooms are left as they are: only the corridor matters).
-std::unique_ptr<nav::NavMesh> corridorWorld(float r) {
-  checktest::TestMeshSpec spec;
-  spec.tileSize = 40;
-  const float z0 = 6.0f - (1.5f - r), z1 = 6.0f + (1.5f - r);
-  for (float x0 : {0.0f, 20.0f}) {
-    spec.polys.push_back(checktest::rect(x0, 0, x0 + 12, z0));
-    spec.polys.push_back(checktest::rect(x0, z0, x0 + 12, z1));
-    spec.polys.push_back(checktest::rect(x0, z1, x0 + 12, 12));
-  }
-  spec.polys.push_back(checktest::rect(12, z0, 20, z1));
-  return checktest::buildMesh(spec);
-}
-
 struct World {
   std::unique_ptr<nav::NavMesh> small, big;
   const nav::NavMesh* meshes[2] = {nullptr, nullptr};
@@ -59,8 +43,8 @@ struct World {
 const World& world() {
   static World w = [] {
     World x;
-    x.small = corridorWorld(SMALL_R);
-    x.big = corridorWorld(BIG_R);
+    x.small = crowdtest::corridorWorld(SMALL_R);
+    x.big = crowdtest::corridorWorld(BIG_R);
     x.meshes[0] = x.small.get();
     x.meshes[1] = x.big.get();
     return x;
