@@ -141,12 +141,13 @@ TEST(CrowdTypesTimeline, AgentTypesAndTheModelsNewAgents) {
   EXPECT_EQ(p.navType, 1);
   EXPECT_FLOAT_EQ(p.radius, tl.history().maxAgentRadius);
 
-  // An agent of type big placed through the timeline plans on the big mesh: a point 1 m off the
-  // corridor's centre line is off its mesh (the small agents' mesh has it).
+  // An agent of type big is placed on the big mesh: 1.9 m off the corridor's centre line is beyond
+  // the crowd's extents (1.2 m: MAXRADIUS 0.6) of the big agents' corridor (1.3 m away) but within
+  // them of the small agents' (0.7 m away).
   ScenarioCommand c;
   c.op = ScenarioOp::Agent;
   c.v[0] = 16;
-  c.v[2] = 7.2f;
+  c.v[2] = 7.9f;
   c.agentParams = p;
   EXPECT_FALSE(tl.issue({c}, &why)) << "placed on the small agents' corridor";
   EXPECT_NE(why.find("no navmesh polygon"), std::string::npos) << why;
