@@ -8,6 +8,9 @@
 // run gives the same trace, bit for bit (a hash of each tick's line; the trace is streamed, never
 // held whole). --expect compares the trace with a trace file by
 // crowd.md's rule (e.g. one DetourCrowd wrote) and prints the first difference.
+// Agent types: MESH.bin is type `default`; each `navmesh NAME [PATH]` line of the scenario names
+// another type's tile set (PATH against the scenario's folder, or MESH.NAME.bin beside MESH.bin),
+// all in one crowd (nav/crowd/Crowd.h); the trace then names each agent's type.
 // Agents that cannot be placed and targets with no poly are reported as warnings
 // ("SCENARIO:LINE: ..."), and the run goes on as crowd.md says.
 // Exit code: 0 done, 1 --repeat runs differ or --expect differs, 2 bad input (the message names
@@ -76,6 +79,7 @@ bool readTrace(const std::string& path, std::vector<TickRecord>* out, std::strin
              a.get("nneis", ag.nneis, 0);
         ag.path0 = uint64_t(path0);
         ag.pathN = uint64_t(pathN);
+        if (ok && a.has("type")) ok = a.get("type", ag.type);
       }
       r.agents.push_back(ag);
     }
@@ -92,9 +96,11 @@ int runCrowd(int argc, char** argv) {
   std::string meshPath, scenarioPath, jsonPath, expectPath;
   int repeat = 1;
   base::Args args("navbench crowd",
-                  "Runs a crowd scenario (commands: crowd avoid agent target velocity reset remove tick) and\n"
-                  "writes one JSON line per update.");
-  args.positional("MESH.bin", &meshPath, "tile set (MSET)")
+                  "Runs a crowd scenario (commands: crowd navmesh avoid agent target velocity reset remove tick)\n"
+                  "and writes one JSON line per update. Agents of several types share one crowd: each\n"
+                  "`navmesh NAME [PATH]` line loads type NAME's tile set (PATH against the scenario's folder, or\n"
+                  "MESH.NAME.bin beside MESH.bin, as a level bake with agents writes them).");
+  args.positional("MESH.bin", &meshPath, "tile set (MSET) of the agent type `default`")
       .positional("SCENARIO.crowd.txt", &scenarioPath, "the scenario (../shared/formats/crowd.md)")
       .text("--json", "TRACE.jsonl", &jsonPath, "write the trace, one JSON line per update (atomically)")
       .integer("--repeat", "R", &repeat, 1, 10000, "run R times: the fastest is timed, the traces must be identical")
@@ -103,13 +109,25 @@ int runCrowd(int argc, char** argv) {
   int code = 0;
   if (!args.parseOrReport(argc, argv, &code)) return code;
 
-  auto mesh = std::make_unique<nav::NavMesh>();
-  if (!navbench::cli::loadTileSetOrSay("navbench crowd", meshPath, *mesh)) return 2;
   std::string why;
   Scenario sc;
   if (!loadScenarioFile(scenarioPath, &sc, &why)) {
     std::fprintf(stderr, "navbench crowd: %s\n", why.c_str());
     return 2;
+  }
+  // One tile set per agent type, in type order (0: MESH.bin).
+  std::vector<std::unique_ptr<nav::NavMesh>> meshes;
+  std::vector<const nav::NavMesh*> meshPtrs;
+  for (int t = 0; t <= int(sc.navTypes.size()); ++t) {
+    const std::string path = scenarioTypeMeshPath(sc, t, scenarioPath, meshPath);
+    meshes.push_back(std::make_unique<nav::NavMesh>());
+    if (!navbench::cli::loadTileSetOrSay("navbench crowd", path, *meshes.back())) {
+      if (t > 0)
+        std::fprintf(stderr, "navbench crowd: %s:%d: the tile set of type %s\n", scenarioPath.c_str(),
+                     sc.navTypes[size_t(t - 1)].line, sc.navTypes[size_t(t - 1)].name.c_str());
+      return 2;
+    }
+    meshPtrs.push_back(meshes.back().get());
   }
   std::vector<TickRecord> expected;
   if (!expectPath.empty() && !readTrace(expectPath, &expected, &why)) {
@@ -130,7 +148,7 @@ int runCrowd(int argc, char** argv) {
   int notAdded = 0, skipped = 0, ticks = 0;
   TickRecord rec;
   for (int run = 0; run < repeat; ++run) {
-    auto adapter = std::make_unique<NavCrowdAdapter>(mesh.get());
+    auto adapter = std::make_unique<NavCrowdAdapter>(meshPtrs.data(), int(meshPtrs.size()));
     ScenarioRunner<NavCrowdAdapter> runner(*adapter, sc);
     if (!runner.start(&why)) {
       std::fprintf(stderr, "navbench crowd: %s: %s\n", scenarioPath.c_str(), why.c_str());
@@ -181,9 +199,11 @@ int runCrowd(int argc, char** argv) {
     }
   }
 
-  std::printf("crowd: %s on %s: %d agent line(s) (MAXAGENTS %d, MAXRADIUS %g), %d not added, %d target(s) "
+  std::printf("crowd: %s on %s%s: %d agent line(s) (MAXAGENTS %d, MAXRADIUS %g), %d not added, %d target(s) "
               "skipped, %d tick(s)\n",
-              scenarioPath.c_str(), meshPath.c_str(), sc.agentCount, sc.maxAgents, double(sc.maxAgentRadius), notAdded,
+              scenarioPath.c_str(), meshPath.c_str(),
+              sc.navTypes.empty() ? "" : (" and " + std::to_string(sc.navTypes.size()) + " more agent type(s)").c_str(),
+              sc.agentCount, sc.maxAgents, double(sc.maxAgentRadius), notAdded,
               skipped, ticks);
   if (ticks > 0)
     std::printf("update: %.4f ms per tick (%.3f ms in all%s)\n", bestSeconds * 1e3 / ticks, bestSeconds * 1e3,

@@ -169,6 +169,13 @@ ScenarioAgentParams CrowdModel::agentParams() const {
                           (o.optTopo ? SCENARIO_OPTIMIZE_TOPO : 0));
   p.obstacleAvoidanceType = uint8_t(o.quality);
   p.separationWeight = o.separationWeight;
+  p.navType = uint8_t(std::max(0, std::min(o.agentType, m_timeline.agentTypeCount() - 1)));
+  p.avoidancePriority = uint8_t(std::max(0, std::min(o.priority, 255)));
+  if (o.radius > 0.0f && o.radius < p.radius) { // finite and inside the crowd's MAXRADIUS
+    p.radius = o.radius;
+    p.collisionQueryRange = p.radius * 12.0f;
+    p.pathOptimizationRange = p.radius * 30.0f;
+  }
   return p;
 }
 

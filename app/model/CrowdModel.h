@@ -28,6 +28,11 @@ struct CrowdAgentOptions {
   bool anticipate = true, optVis = true, optTopo = true, avoid = true, separation = false;
   int quality = 3;               ///< Obstacle avoidance preset [Limit: 0..3]
   float separationWeight = 2.0f;
+  /// Agent type of new agents: 0 `default`, t the timeline's type t (CrowdTimeline::setAgentTypes)
+  /// [Limit: clamped to the timeline's types].
+  int agentType = 0;
+  int priority = 0;     ///< Avoidance priority, lower = more important [Limit: 0..255]
+  float radius = 0.0f;  ///< [Unit: wu] 0: the crowd's MAXRADIUS [Limit: clamped to (0, MAXRADIUS]]
 };
 
 class CrowdModel {

@@ -8,7 +8,9 @@ namespace navbench {
 
 using namespace nav::crowd;
 
-DebugCrowd::DebugCrowd(const nav::NavMesh* mesh) : NavCrowdAdapter(mesh) {
+DebugCrowd::DebugCrowd(const nav::NavMesh* mesh) : DebugCrowd(&mesh, 1) {}
+
+DebugCrowd::DebugCrowd(const nav::NavMesh* const* meshes, int count) : NavCrowdAdapter(meshes, count) {
   m_vod.init(kMaxDebugSamples);
   std::memset(&m_debug, 0, sizeof m_debug);
   m_debug.idx = -1;
@@ -51,12 +53,21 @@ CrowdTimeline::~CrowdTimeline() = default;
 
 // ---- the navmesh -------------------------------------------------------------------------------
 
-bool CrowdTimeline::attach(const nav::NavMesh* mesh, std::string* why) {
-  if (m_runner && m_mesh == mesh) return true;
-  m_mesh = mesh;
+bool CrowdTimeline::attach(const nav::NavMesh* mesh, std::string* why) { return attach(&mesh, 1, why); }
+
+bool CrowdTimeline::attach(const nav::NavMesh* const* meshes, int count, std::string* why) {
+  count = std::max(0, std::min(count, nav::crowd::CROWD_MAX_NAV_TYPES));
+  if (m_runner && int(m_meshes.size()) == count && std::equal(m_meshes.begin(), m_meshes.end(), meshes)) return true;
+  if (count < 1 || !meshes[0]) {
+    if (why) *why = "no navmesh";
+    detach();
+    return false;
+  }
+  m_meshes.assign(meshes, meshes + count);
+  m_mesh = m_meshes[0];
   dropCheckpoints(0);
   m_checkpointPool.clear();
-  m_crowd = std::make_unique<DebugCrowd>(m_mesh);
+  m_crowd = std::make_unique<DebugCrowd>(m_meshes.data(), count);
   m_run = Scenario();
   m_run.maxAgents = m_full.maxAgents;
   m_run.maxAgentRadius = m_full.maxAgentRadius;
@@ -74,6 +85,7 @@ void CrowdTimeline::detach() {
   m_runner.reset();
   m_crowd.reset();
   m_mesh = nullptr;
+  m_meshes.clear();
   m_tick = 0;
   m_fullPos = 0;
 }
@@ -81,6 +93,7 @@ void CrowdTimeline::detach() {
 /// Back to tick 0 (the commands given at tick 0 run).
 bool CrowdTimeline::restart(std::string* why) {
   m_run.commands.clear();
+  m_run.navTypes = m_full.navTypes;
   m_fullPos = 0;
   m_tick = 0;
   std::fill(m_trailOwner.begin(), m_trailOwner.end(), -1);
@@ -120,6 +133,23 @@ void CrowdTimeline::clear() {
   if (m_runner) restart(nullptr);
 }
 
+bool CrowdTimeline::setAgentTypes(const std::vector<std::string>& names, std::string* why) {
+  for (const ScenarioCommand& c : m_full.commands)
+    if (c.op == ScenarioOp::Agent) {
+      if (why) *why = "agent types are set before the first agent (the crowd has agents)";
+      return false;
+    }
+  // Checked as the file's own lines are: names, duplicates, `default`, the count.
+  std::string text = "crowd 1 1\n";
+  for (const std::string& n : names) text += "navmesh " + n + "\n";
+  Scenario probe;
+  if (!parseScenario(text, "agent types", &probe, why)) return false;
+  m_full.navTypes = probe.navTypes;
+  for (ScenarioNavType& t : m_full.navTypes) t.line = 0;
+  if (m_runner) return restart(why);
+  return true;
+}
+
 void CrowdTimeline::adopt(Scenario&& full, int ticks) {
   detach();
   m_full = std::move(full);
@@ -131,6 +161,7 @@ Scenario CrowdTimeline::compact() const {
   s.maxAgents = m_full.maxAgents;
   s.maxAgentRadius = m_full.maxAgentRadius;
   s.hasCrowdLine = true;
+  s.navTypes = m_full.navTypes;
   s.agentCount = 0;
   s.tickCount = m_totalTicks;
   for (const ScenarioCommand& c : m_full.commands) {
@@ -156,6 +187,7 @@ bool CrowdTimeline::expand(const Scenario& in, Scenario* out, int* ticks, std::s
   out->maxAgents = in.maxAgents;
   out->maxAgentRadius = in.maxAgentRadius;
   out->hasCrowdLine = true;
+  out->navTypes = in.navTypes;
   out->agentCount = in.agentCount;
   out->tickCount = in.tickCount;
   out->commands.reserve(in.commands.size() + size_t(in.tickCount));
@@ -170,6 +202,13 @@ bool CrowdTimeline::expand(const Scenario& in, Scenario* out, int* ticks, std::s
   }
   *ticks = in.tickCount;
   return true;
+}
+
+/// The generations of every type's mesh in one number (an edit of any of them changes it).
+uint64_t CrowdTimeline::meshGeneration() const {
+  uint64_t h = 1469598103934665603ull;
+  for (const nav::NavMesh* m : m_meshes) h = (h ^ uint64_t(m->generation())) * 1099511628211ull;
+  return h;
 }
 
 int CrowdTimeline::agentLines() const {
@@ -187,7 +226,8 @@ bool CrowdTimeline::issue(const std::vector<ScenarioCommand>& cmds, std::string*
   }
   int agents = agentLines();
   for (const ScenarioCommand& c : cmds) {
-    const std::string bad = checkScenarioCommand(c, m_full.maxAgents, m_full.maxAgentRadius, agents);
+    const std::string bad =
+        checkScenarioCommand(c, m_full.maxAgents, m_full.maxAgentRadius, agents, agentTypeCount());
     if (!bad.empty()) {
       *why = bad;
       return false;
@@ -255,7 +295,7 @@ bool CrowdTimeline::advance(float newDt, std::string* why) {
 void CrowdTimeline::goTo(int t, float newDt) {
   if (!m_runner) return;
   t = std::max(0, std::min(t, std::max(m_totalTicks, m_tick + 1)));
-  if ((!m_checkpoints.empty() || !m_fine.empty()) && m_mesh->generation() != m_cpGeneration)
+  if ((!m_checkpoints.empty() || !m_fine.empty()) && meshGeneration() != m_cpGeneration)
     dropCheckpoints(0); // the mesh was edited
   const Checkpoint* cp = nullptr;
   for (const auto* set : {&m_checkpoints, &m_fine})
@@ -373,7 +413,7 @@ bool CrowdTimeline::fillCheckpoint(std::unique_ptr<Checkpoint>& cp) {
     m_checkpointPool.push_back(std::move(cp));
     return false;
   }
-  if (m_checkpoints.empty() && m_fine.empty()) m_cpGeneration = m_mesh->generation();
+  if (m_checkpoints.empty() && m_fine.empty()) m_cpGeneration = meshGeneration();
   cp->tick = m_tick;
   cp->fullPos = m_fullPos;
   m_runner->saveState(&cp->runner);

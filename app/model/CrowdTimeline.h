@@ -44,6 +44,8 @@ class DebugCrowd : public nav::crowd::NavCrowdAdapter {
 public:
   static constexpr int kMaxDebugSamples = 2048; ///< Avoidance samples kept (a 33 x 33 grid is 1089).
   explicit DebugCrowd(const nav::NavMesh* mesh);
+  /// One mesh per agent type (NavCrowdAdapter's).
+  DebugCrowd(const nav::NavMesh* const* meshes, int count);
   /// The crowd slot whose debug info the next update collects (-1: none).
   int debugSlot = -1;
   void update(float dt);
@@ -75,6 +77,17 @@ public:
   /// A crowd on `mesh` at tick 0 of the recorded history (nothing done when already on it). False
   /// with *why when the runner refuses the history's `crowd` line (then detached).
   bool attach(const nav::NavMesh* mesh, std::string* why);
+  /// The same with one mesh per agent type: meshes[0] for `default`, meshes[t] for the history's
+  /// type t (its `navmesh` lines, setAgentTypes) [Limit: count 1..CROWD_MAX_NAV_TYPES]. False
+  /// with *why (detached) when the history has more types than meshes.
+  bool attach(const nav::NavMesh* const* meshes, int count, std::string* why);
+  /// Agent types besides `default` (the history's `navmesh NAME` lines, no path: saved files find
+  /// MESH.NAME.bin beside the tile set, as a level bake with agents writes them). Only while no
+  /// agent line is recorded; false with *why otherwise, or for a bad or repeated name. A crowd
+  /// already attached restarts with them (attach it again with a mesh per type).
+  bool setAgentTypes(const std::vector<std::string>& names, std::string* why);
+  /// 1 + the history's `navmesh` lines.
+  int agentTypeCount() const { return 1 + int(m_full.navTypes.size()); }
   /// Drops the crowd, its checkpoints and trails (the history stays).
   void detach();
   bool attached() const { return m_runner != nullptr; }
@@ -162,7 +175,9 @@ private:
   int m_debugAgent = -1;
   std::unique_ptr<DebugCrowd> m_crowd;
   std::unique_ptr<nav::crowd::ScenarioRunner<DebugCrowd>> m_runner;
-  const nav::NavMesh* m_mesh = nullptr;
+  const nav::NavMesh* m_mesh = nullptr; ///< m_meshes[0]
+  std::vector<const nav::NavMesh*> m_meshes; ///< Per agent type.
+  uint64_t meshGeneration() const;
 
   std::vector<float> m_trail;    ///< Per slot: kTrail positions, a ring at m_trailHead.
   std::vector<int> m_trailOwner; ///< Per slot: the agent index its trail belongs to (-1 none).
@@ -172,7 +187,7 @@ private:
   std::vector<std::unique_ptr<Checkpoint>> m_fine;           ///< Over the ticks the last long step back replayed. By tick.
   std::vector<std::unique_ptr<Checkpoint>> m_checkpointPool; ///< Allocated, unused.
   int m_cpEvery = kCheckpointEvery;
-  uint64_t m_cpGeneration = 0; ///< The mesh's generation when the checkpoints were taken.
+  uint64_t m_cpGeneration = 0; ///< The meshes' generations (meshGeneration()) when the checkpoints were taken.
   bool m_checkpointsOn = true;
 };
 

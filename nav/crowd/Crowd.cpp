@@ -181,10 +181,12 @@ int addToQueue(CrowdAgent* newag, CrowdAgent** agents, int nagents, int maxAgent
   return navMin(nagents + 1, maxAgents);
 }
 
-/// Indices in range, sizes and speeds finite and not negative.
-bool validParams(const CrowdAgentParams* p) {
+} // namespace
+
+/// Indices in range (navType among this crowd's types), sizes and speeds finite and not negative.
+bool Crowd::validParams(const CrowdAgentParams* p) const {
   if (!p || p->queryFilterType >= CROWD_MAX_QUERY_FILTER_TYPE ||
-      p->obstacleAvoidanceType >= CROWD_MAX_OBSTAVOIDANCE_PARAMS)
+      p->obstacleAvoidanceType >= CROWD_MAX_OBSTAVOIDANCE_PARAMS || p->navType >= m_typeCount)
     return false;
   const float v[7] = {p->radius,   p->height, p->maxAcceleration, p->maxSpeed, p->collisionQueryRange,
                       p->pathOptimizationRange, p->separationWeight};
@@ -192,8 +194,6 @@ bool validParams(const CrowdAgentParams* p) {
     if (!std::isfinite(x) || x < 0) return false;
   return true;
 }
-
-} // namespace
 
 Crowd::Crowd() = default;
 Crowd::~Crowd() { purge(); }
@@ -208,15 +208,22 @@ void Crowd::purge() {
   m_pathResult.reset();
   m_maxPathResult = 0;
   m_grid.reset();
-  m_portals.reset();
   m_obstacleQuery.reset();
-  m_navquery.reset();
+  m_types.reset();
+  m_typeCount = 0;
 }
 
 bool Crowd::init(int maxAgents, float maxAgentRadius, const NavMesh* nav) {
+  return init(maxAgents, maxAgentRadius, &nav, 1);
+}
+
+bool Crowd::init(int maxAgents, float maxAgentRadius, const NavMesh* const* meshes, int meshCount) {
   purge();
-  if (!nav || maxAgents < 1 || maxAgents > MAX_AGENTS_LIMIT || !std::isfinite(maxAgentRadius) || !(maxAgentRadius > 0))
+  if (!meshes || meshCount < 1 || meshCount > CROWD_MAX_NAV_TYPES || maxAgents < 1 || maxAgents > MAX_AGENTS_LIMIT ||
+      !std::isfinite(maxAgentRadius) || !(maxAgentRadius > 0))
     return false;
+  for (int t = 0; t < meshCount; ++t)
+    if (!meshes[t]) return false;
 
   m_maxAgents = maxAgents;
   m_maxAgentRadius = maxAgentRadius;
@@ -226,9 +233,6 @@ bool Crowd::init(int maxAgents, float maxAgentRadius, const NavMesh* nav) {
   m_grid.reset(new (std::nothrow) ProximityGrid());
   if (!m_grid || !m_grid->init(m_maxAgents * 4, maxAgentRadius * 3)) return fail();
 
-  // About 32 portals per agent, at least 1024, at most 32768 (~1.2 MB).
-  m_portals.reset(new (std::nothrow) PortalCache());
-  if (!m_portals || !m_portals->init(clamp(m_maxAgents * 32, 1024, 32768))) return fail();
 
   m_obstacleQuery.reset(new (std::nothrow) ObstacleAvoidanceQuery());
   if (!m_obstacleQuery || !m_obstacleQuery->init(6, 8)) return fail();
@@ -250,7 +254,17 @@ bool Crowd::init(int maxAgents, float maxAgentRadius, const NavMesh* nav) {
   m_maxPathResult = MAX_PATH_RESULT;
   m_pathResult.reset(new (std::nothrow) PolyRef[size_t(m_maxPathResult)]());
   if (!m_pathResult) return fail();
-  if (!m_pathq.init(m_maxPathResult, MAX_PATHQUEUE_NODES, nav)) return fail();
+  m_types.reset(new (std::nothrow) NavTypeState[size_t(meshCount)]);
+  if (!m_types) return fail();
+  for (int t = 0; t < meshCount; ++t) {
+    NavTypeState& ts = m_types[t];
+    ts.mesh = meshes[t];
+    if (!ts.pathq.init(m_maxPathResult, MAX_PATHQUEUE_NODES, meshes[t])) return fail();
+    // About 32 portals per agent, at least 1024, at most 32768 (~1.2 MB) per type.
+    if (!ts.portals.init(clamp(m_maxAgents * 32, 1024, 32768))) return fail();
+    ts.query.reset(new (std::nothrow) NavMeshQuery());
+    if (!ts.query || statusFailed(ts.query->init(meshes[t], MAX_COMMON_NODES))) return fail();
+  }
 
   // Value-initialised (zeroed) like Detour's placement-new'd agents: fields addAgent does not set
   // (corners, ...) start at 0 and are then carried over when a slot is reused.
@@ -265,9 +279,7 @@ bool Crowd::init(int maxAgents, float maxAgentRadius, const NavMesh* nav) {
     if (!m_agents[i].corridor.init(m_maxPathResult)) return fail();
     m_agentAnims[i].active = false;
   }
-
-  m_navquery.reset(new (std::nothrow) NavMeshQuery());
-  if (!m_navquery || statusFailed(m_navquery->init(nav, MAX_COMMON_NODES))) return fail();
+  m_typeCount = meshCount; // last: the crowd is usable from here on
   return true;
 }
 
@@ -297,11 +309,13 @@ CrowdAgent* Crowd::getEditableAgent(int idx) {
 
 void Crowd::updateAgentParameters(int idx, const CrowdAgentParams* params) {
   if (idx < 0 || idx >= m_maxAgents || !validParams(params)) return;
+  // The corridor and walls hold refs of the agent's mesh: an active agent keeps its type.
+  if (m_agents[idx].active && params->navType != m_agents[idx].params.navType) return;
   m_agents[idx].params = *params;
 }
 
 int Crowd::addAgent(const float* pos, const CrowdAgentParams* params) {
-  if (!m_navquery || !pos || !visfinite(pos) || !validParams(params)) return -1;
+  if (!m_typeCount || !pos || !visfinite(pos) || !validParams(params)) return -1;
   int idx = -1;
   for (int i = 0; i < m_maxAgents; ++i) {
     if (!m_agents[i].active) {
@@ -319,7 +333,7 @@ int Crowd::addAgent(const float* pos, const CrowdAgentParams* params) {
   PolyRef ref = 0;
   vcopy(nearest, pos);
   const Status status =
-      m_navquery->findNearestPoly(pos, m_agentPlacementHalfExtents, filterOf(ag), &ref, nearest);
+      queryOf(ag)->findNearestPoly(pos, m_agentPlacementHalfExtents, filterOf(ag), &ref, nearest);
   if (statusFailed(status)) {
     vcopy(nearest, pos);
     ref = 0;
@@ -421,20 +435,21 @@ void Crowd::updateMoveRequest(float /*dt*/) {
       PolyRef reqPath[QUICK_SEARCH_MAX_RES];
       int reqPathCount = 0;
 
-      m_navquery->initSlicedFindPath(path[0], ag->targetRef, ag->npos, ag->targetPos, filterOf(ag));
-      m_navquery->updateSlicedFindPath(QUICK_SEARCH_MAX_ITER, nullptr);
+      NavMeshQuery* navquery = queryOf(ag);
+      navquery->initSlicedFindPath(path[0], ag->targetRef, ag->npos, ag->targetPos, filterOf(ag));
+      navquery->updateSlicedFindPath(QUICK_SEARCH_MAX_ITER, nullptr);
       Status status = 0;
       if (ag->targetReplan) {
         // Replanning: keep as much of the current corridor as the search reached.
-        status = m_navquery->finalizeSlicedFindPathPartial(path, npath, reqPath, &reqPathCount, QUICK_SEARCH_MAX_RES);
+        status = navquery->finalizeSlicedFindPathPartial(path, npath, reqPath, &reqPathCount, QUICK_SEARCH_MAX_RES);
       } else {
-        status = m_navquery->finalizeSlicedFindPath(reqPath, &reqPathCount, QUICK_SEARCH_MAX_RES);
+        status = navquery->finalizeSlicedFindPath(reqPath, &reqPathCount, QUICK_SEARCH_MAX_RES);
       }
 
       if (!statusFailed(status) && reqPathCount > 0) {
         if (reqPath[reqPathCount - 1] != ag->targetRef) {
           // Partial: the corridor's target is the point of its last polygon nearest the target.
-          status = m_navquery->closestPointOnPoly(reqPath[reqPathCount - 1], ag->targetPos, reqPos, nullptr);
+          status = navquery->closestPointOnPoly(reqPath[reqPathCount - 1], ag->targetPos, reqPos, nullptr);
           if (statusFailed(status)) reqPathCount = 0;
         } else {
           vcopy(reqPos, ag->targetPos);
@@ -470,12 +485,12 @@ void Crowd::updateMoveRequest(float /*dt*/) {
 
   for (int i = 0; i < nqueue; ++i) {
     CrowdAgent* ag = queue[i];
-    ag->targetPathqRef = m_pathq.request(ag->corridor.getLastPoly(), ag->targetRef, ag->corridor.getTarget(),
+    ag->targetPathqRef = m_types[ag->params.navType].pathq.request(ag->corridor.getLastPoly(), ag->targetRef, ag->corridor.getTarget(),
                                          ag->targetPos, filterOf(ag));
     if (ag->targetPathqRef != PATHQ_INVALID) ag->targetState = CROWDAGENT_TARGET_WAITING_FOR_PATH;
   }
 
-  m_pathq.update(MAX_ITERS_PER_UPDATE);
+  for (int t = 0; t < m_typeCount; ++t) m_types[t].pathq.update(MAX_ITERS_PER_UPDATE);
 
   // Finished searches: append to the corridor.
   for (int i = 0; i < m_maxAgents; ++i) {
@@ -484,7 +499,8 @@ void Crowd::updateMoveRequest(float /*dt*/) {
     if (ag->targetState == CROWDAGENT_TARGET_NONE || ag->targetState == CROWDAGENT_TARGET_VELOCITY) continue;
     if (ag->targetState != CROWDAGENT_TARGET_WAITING_FOR_PATH) continue;
 
-    Status status = m_pathq.getRequestStatus(ag->targetPathqRef);
+    PathQueue& pathq = m_types[ag->params.navType].pathq;
+    Status status = pathq.getRequestStatus(ag->targetPathqRef);
     if (statusFailed(status)) {
       // Retry while the target is still valid.
       ag->targetPathqRef = PATHQ_INVALID;
@@ -500,7 +516,7 @@ void Crowd::updateMoveRequest(float /*dt*/) {
       PolyRef* res = m_pathResult.get();
       bool valid = true;
       int nres = 0;
-      status = m_pathq.getPathResult(ag->targetPathqRef, res, &nres, m_maxPathResult);
+      status = pathq.getPathResult(ag->targetPathqRef, res, &nres, m_maxPathResult);
       if (statusFailed(status) || !nres) valid = false;
       ag->partial = statusDetail(status, PARTIAL_RESULT);
 
@@ -531,7 +547,7 @@ void Crowd::updateMoveRequest(float /*dt*/) {
         if (res[nres - 1] != ag->targetRef) {
           // Partial: target at the nearest point of the last polygon.
           float nearest[3];
-          status = m_navquery->closestPointOnPoly(res[nres - 1], targetPos, nearest, nullptr);
+          status = queryOf(ag)->closestPointOnPoly(res[nres - 1], targetPos, nearest, nullptr);
           if (statusSucceeded(status))
             vcopy(targetPos, nearest);
           else
@@ -568,7 +584,7 @@ void Crowd::updateTopologyOptimization(CrowdAgent** agents, int nagents, float d
 
   for (int i = 0; i < nqueue; ++i) {
     CrowdAgent* ag = queue[i];
-    ag->corridor.optimizePathTopology(m_navquery.get(), filterOf(ag));
+    ag->corridor.optimizePathTopology(queryOf(ag), filterOf(ag));
     ag->topologyOptTime = 0;
   }
 }
@@ -586,11 +602,12 @@ void Crowd::checkPathValidity(CrowdAgent** agents, int nagents, float dt) {
     float agentPos[3];
     PolyRef agentRef = ag->corridor.getFirstPoly();
     vcopy(agentPos, ag->npos);
-    if (!m_navquery->isValidPolyRef(agentRef, filterOf(ag))) {
+    NavMeshQuery* navquery = queryOf(ag);
+    if (!navquery->isValidPolyRef(agentRef, filterOf(ag))) {
       float nearest[3];
       vcopy(nearest, agentPos);
       agentRef = 0;
-      m_navquery->findNearestPoly(ag->npos, m_agentPlacementHalfExtents, filterOf(ag), &agentRef, nearest);
+      navquery->findNearestPoly(ag->npos, m_agentPlacementHalfExtents, filterOf(ag), &agentRef, nearest);
       vcopy(agentPos, nearest);
 
       if (!agentRef) {
@@ -613,11 +630,11 @@ void Crowd::checkPathValidity(CrowdAgent** agents, int nagents, float dt) {
 
     // The target's polygon must still be valid, else re-place the target.
     if (ag->targetState != CROWDAGENT_TARGET_NONE && ag->targetState != CROWDAGENT_TARGET_FAILED) {
-      if (!m_navquery->isValidPolyRef(ag->targetRef, filterOf(ag))) {
+      if (!navquery->isValidPolyRef(ag->targetRef, filterOf(ag))) {
         float nearest[3];
         vcopy(nearest, ag->targetPos);
         ag->targetRef = 0;
-        m_navquery->findNearestPoly(ag->targetPos, m_agentPlacementHalfExtents, filterOf(ag), &ag->targetRef, nearest);
+        navquery->findNearestPoly(ag->targetPos, m_agentPlacementHalfExtents, filterOf(ag), &ag->targetRef, nearest);
         vcopy(ag->targetPos, nearest);
         replan = true;
       }
@@ -629,7 +646,7 @@ void Crowd::checkPathValidity(CrowdAgent** agents, int nagents, float dt) {
       }
     }
 
-    if (!ag->corridor.isValid(CHECK_LOOKAHEAD, m_navquery.get(), filterOf(ag))) replan = true;
+    if (!ag->corridor.isValid(CHECK_LOOKAHEAD, navquery, filterOf(ag))) replan = true;
 
     // The path ends near, short of the target: replan (not more often than TARGET_REPLAN_DELAY).
     if (ag->targetState == CROWDAGENT_TARGET_VALID) {
@@ -643,13 +660,12 @@ void Crowd::checkPathValidity(CrowdAgent** agents, int nagents, float dt) {
 }
 
 void Crowd::update(float dt, CrowdAgentDebugInfo* debug) {
-  if (!m_navquery || !std::isfinite(dt)) return;
+  if (!m_typeCount || !std::isfinite(dt)) return;
   m_velocitySampleCount = 0;
   const int debugIdx = debug ? debug->idx : -1;
 
   CrowdAgent** agents = m_activeAgents.get();
   const int nagents = getActiveAgents(agents, m_maxAgents);
-  NavMeshQuery* navquery = m_navquery.get();
 
   checkPathValidity(agents, nagents, dt);
   updateMoveRequest(dt);
@@ -676,6 +692,7 @@ void Crowd::update(float dt, CrowdAgentDebugInfo* debug) {
     if (ag->state != CROWDAGENT_STATE_WALKING) continue;
 
     // Refresh the walls after moving a quarter of the query range, or when they became invalid.
+    NavMeshQuery* navquery = queryOf(ag);
     const float updateThr = ag->params.collisionQueryRange * 0.25f;
     if (vdist2DSqr(ag->npos, ag->boundary.getCenter()) > sqr(updateThr) ||
         !ag->boundary.isValid(navquery, filterOf(ag))) {
@@ -693,8 +710,9 @@ void Crowd::update(float dt, CrowdAgentDebugInfo* debug) {
     if (ag->state != CROWDAGENT_STATE_WALKING) continue;
     if (ag->targetState == CROWDAGENT_TARGET_NONE || ag->targetState == CROWDAGENT_TARGET_VELOCITY) continue;
 
-    ag->ncorners = ag->corridor.findCorners(ag->cornerVerts, ag->cornerFlags, ag->cornerPolys,
-                                            CROWDAGENT_MAX_CORNERS, navquery, filterOf(ag), m_portals.get());
+    NavMeshQuery* navquery = queryOf(ag);
+    ag->ncorners = ag->corridor.findCorners(ag->cornerVerts, ag->cornerFlags, ag->cornerPolys, CROWDAGENT_MAX_CORNERS,
+                                            navquery, filterOf(ag), &m_types[ag->params.navType].portals);
 
     // Shortcut toward the corner after the next one when it is in sight.
     if ((ag->params.updateFlags & CROWD_OPTIMIZE_VIS) && ag->ncorners > 0) {
@@ -721,7 +739,7 @@ void Crowd::update(float dt, CrowdAgentDebugInfo* debug) {
       CrowdAgentAnimation* anim = &m_agentAnims[getAgentIndex(ag)];
       PolyRef refs[2];
       if (ag->corridor.moveOverOffmeshConnection(ag->cornerPolys[ag->ncorners - 1], refs, anim->startPos,
-                                                 anim->endPos, navquery)) {
+                                                 anim->endPos, queryOf(ag))) {
         vcopy(anim->initPos, ag->npos);
         anim->polyRef = refs[1];
         anim->active = true;
@@ -765,6 +783,7 @@ void Crowd::update(float dt, CrowdAgentDebugInfo* debug) {
       float disp[3] = {0, 0, 0};
       for (int j = 0; j < ag->nneis; ++j) {
         const CrowdAgent* nei = &m_agents[ag->neis[j].idx];
+        if (nei->params.avoidancePriority > ag->params.avoidancePriority) continue; // gives way to ag
         float diff[3];
         vsub(diff, ag->npos, nei->npos);
         diff[1] = 0;
@@ -796,6 +815,7 @@ void Crowd::update(float dt, CrowdAgentDebugInfo* debug) {
       m_obstacleQuery->reset();
       for (int j = 0; j < ag->nneis; ++j) {
         const CrowdAgent* nei = &m_agents[ag->neis[j].idx];
+        if (nei->params.avoidancePriority > ag->params.avoidancePriority) continue; // gives way to ag
         m_obstacleQuery->addCircle(nei->npos, nei->params.radius, nei->vel, nei->dvel);
       }
       // Walls the agent is in front of.
@@ -828,6 +848,7 @@ void Crowd::update(float dt, CrowdAgentDebugInfo* debug) {
     h[0] = ag->npos[0];
     h[1] = ag->npos[2];
     h[2] = ag->params.radius;
+    h[3] = float(ag->params.avoidancePriority);
   }
   for (int iter = 0; iter < COLLISION_ITERATIONS; ++iter) {
     for (int i = 0; i < nagents; ++i) {
@@ -844,6 +865,10 @@ void Crowd::update(float dt, CrowdAgentDebugInfo* debug) {
         float diff[3] = {h0[0] - h1[0], 0, h0[1] - h1[1]};
         float dist = vlenSqr(diff);
         if (dist > sqr(h0[2] + h1[2])) continue;
+        // Priorities (h[3]): a less important neighbour is not pushed against, a more important
+        // one pushes this agent the whole overlap instead of half of it.
+        if (h1[3] > h0[3]) continue;
+        const float share = h1[3] < h0[3] ? 1.0f : 0.5f;
         dist = std::sqrt(dist);
         float pen = (h0[2] + h1[2]) - dist;
         if (dist < 0.0001f) {
@@ -854,7 +879,7 @@ void Crowd::update(float dt, CrowdAgentDebugInfo* debug) {
             vset(diff, ag->dvel[2], 0, -ag->dvel[0]);
           pen = 0.01f;
         } else {
-          pen = (1.0f / dist) * (pen * 0.5f) * COLLISION_RESOLVE_FACTOR;
+          pen = (1.0f / dist) * (pen * share) * COLLISION_RESOLVE_FACTOR;
         }
         vmad(ag->disp, ag->disp, diff, pen);
         w += 1.0f;
@@ -878,7 +903,7 @@ void Crowd::update(float dt, CrowdAgentDebugInfo* debug) {
   for (int i = 0; i < nagents; ++i) {
     CrowdAgent* ag = agents[i];
     if (ag->state != CROWDAGENT_STATE_WALKING) continue;
-    ag->corridor.movePosition(ag->npos, navquery, filterOf(ag));
+    ag->corridor.movePosition(ag->npos, queryOf(ag), filterOf(ag));
     vcopy(ag->npos, ag->corridor.getPos());
     // Without a path the corridor is just the agent's polygon.
     if (ag->targetState == CROWDAGENT_TARGET_NONE || ag->targetState == CROWDAGENT_TARGET_VELOCITY) {
@@ -918,27 +943,37 @@ bool CrowdSnapshot::init(const Crowd& crowd) {
   m_saved = false;
   m_agents.reset();
   m_anims.reset();
-  m_maxAgents = m_maxPath = 0;
-  if (!crowd.m_navquery || crowd.m_maxAgents < 1) return false;
+  m_pathq.reset();
+  m_maxAgents = m_maxPath = m_typeCount = 0;
+  if (!crowd.m_typeCount || crowd.m_maxAgents < 1) return false;
   m_agents.reset(new (std::nothrow) CrowdAgent[size_t(crowd.m_maxAgents)]());
   m_anims.reset(new (std::nothrow) CrowdAgentAnimation[size_t(crowd.m_maxAgents)]());
-  if (!m_agents || !m_anims || !m_pathq.init(crowd.m_maxPathResult)) return false;
+  m_pathq.reset(new (std::nothrow) PathQueueSnapshot[size_t(crowd.m_typeCount)]);
+  if (!m_agents || !m_anims || !m_pathq) return false;
+  for (int t = 0; t < crowd.m_typeCount; ++t)
+    if (!m_pathq[t].init(crowd.m_maxPathResult)) return false;
   for (int i = 0; i < crowd.m_maxAgents; ++i)
     if (!m_agents[i].corridor.init(crowd.m_maxPathResult)) return false;
   m_maxAgents = crowd.m_maxAgents;
   m_maxPath = crowd.m_maxPathResult;
+  m_typeCount = crowd.m_typeCount;
   return true;
 }
 
 size_t CrowdSnapshot::bytes() const {
+  size_t queues = 0;
+  for (int t = 0; t < m_typeCount; ++t) queues += m_pathq[t].bytes();
   return size_t(m_maxAgents) * (sizeof(CrowdAgent) + sizeof(CrowdAgentAnimation) + sizeof(PolyRef) * size_t(m_maxPath)) +
-         m_pathq.bytes();
+         queues;
 }
 
 Status Crowd::saveState(CrowdSnapshot& out) const {
-  if (!m_navquery || out.m_maxAgents != m_maxAgents || out.m_maxPath != m_maxPathResult) return FAILURE;
+  if (!m_typeCount || out.m_maxAgents != m_maxAgents || out.m_maxPath != m_maxPathResult ||
+      out.m_typeCount != m_typeCount)
+    return FAILURE;
   out.m_saved = false;
-  if (statusFailed(m_pathq.saveState(out.m_pathq))) return FAILURE;
+  for (int t = 0; t < m_typeCount; ++t)
+    if (statusFailed(m_types[t].pathq.saveState(out.m_pathq[t]))) return FAILURE;
   for (int i = 0; i < m_maxAgents; ++i) {
     out.m_agents[i] = m_agents[i];
     out.m_anims[i] = m_agentAnims[i];
@@ -946,16 +981,18 @@ Status Crowd::saveState(CrowdSnapshot& out) const {
   for (int i = 0; i < CROWD_MAX_OBSTAVOIDANCE_PARAMS; ++i) out.m_avoid[i] = m_obstacleQueryParams[i];
   for (int i = 0; i < CROWD_MAX_QUERY_FILTER_TYPE; ++i) out.m_filters[i] = m_filters[i];
   out.m_filterBase = m_filters;
-  out.m_mesh = m_navquery->getAttachedNavMesh();
+  for (int t = 0; t < m_typeCount; ++t) out.m_meshes[t] = m_types[t].mesh;
   out.m_velocitySampleCount = m_velocitySampleCount;
   out.m_saved = true;
   return SUCCESS;
 }
 
 Status Crowd::restoreState(const CrowdSnapshot& in) {
-  if (!m_navquery || !in.m_saved || in.m_maxAgents != m_maxAgents || in.m_maxPath != m_maxPathResult ||
-      in.m_mesh != m_navquery->getAttachedNavMesh())
+  if (!m_typeCount || !in.m_saved || in.m_maxAgents != m_maxAgents || in.m_maxPath != m_maxPathResult ||
+      in.m_typeCount != m_typeCount)
     return FAILURE;
+  for (int t = 0; t < m_typeCount; ++t)
+    if (in.m_meshes[t] != m_types[t].mesh) return FAILURE;
   // The saved requests name the saving crowd's filters: they become this crowd's.
   const QueryFilter* remap[2 * CROWD_MAX_QUERY_FILTER_TYPE];
   for (int i = 0; i < CROWD_MAX_QUERY_FILTER_TYPE; ++i) {
@@ -965,7 +1002,8 @@ Status Crowd::restoreState(const CrowdSnapshot& in) {
   // Filters first: a running search is resumed with them.
   for (int i = 0; i < CROWD_MAX_QUERY_FILTER_TYPE; ++i) m_filters[i] = in.m_filters[i];
   for (int i = 0; i < CROWD_MAX_OBSTAVOIDANCE_PARAMS; ++i) m_obstacleQueryParams[i] = in.m_avoid[i];
-  m_pathq.restoreState(in.m_pathq, remap, CROWD_MAX_QUERY_FILTER_TYPE); // sizes checked above
+  for (int t = 0; t < m_typeCount; ++t) // sizes checked above
+    m_types[t].pathq.restoreState(in.m_pathq[t], remap, CROWD_MAX_QUERY_FILTER_TYPE);
   for (int i = 0; i < m_maxAgents; ++i) {
     m_agents[i] = in.m_agents[i];
     m_agentAnims[i] = in.m_anims[i];

@@ -23,6 +23,21 @@
 //  10. off-mesh animations of the active agents advance (a removed agent's animation stays
 //      frozen in its slot and carries on with the next agent added there, as in Detour).
 //
+// Agent types (several navmeshes, one avoidance simulation): init() may take several meshes, one
+// per agent type (CrowdAgentParams::navType indexes them). Each type has its own query, path queue
+// and portal cache, and every agent plans (placement, move requests, the path queue, corridor,
+// walls, off-mesh connections) on its type's mesh only; the proximity grid, the neighbours,
+// separation, obstacle avoidance and collisions span all types, each neighbour taken with its own
+// radius. The passes keep their slot order over all agents; the move-request pass picks its
+// PATH_MAX_AGENTS longest-waiting agents over all types, each request goes to its type's queue,
+// and every queue then runs its MAX_ITERS_PER_UPDATE iterations. A one-mesh crowd is DetourCrowd's.
+//
+// Avoidance priority (CrowdAgentParams::avoidancePriority, lower = more important, as Unity's
+// avoidancePriority): an agent ignores neighbours with a larger number in separation, obstacle
+// avoidance and collision resolution, and takes the whole collision push (not half) from
+// neighbours with a smaller number; neighbours with the same number are treated as DetourCrowd
+// does. All equal (the default 0): DetourCrowd's crowd.
+//
 // Memory: everything is allocated in init(); update() and the request methods allocate nothing.
 // saveState / restoreState copy the whole simulation state to and from a caller-owned
 // CrowdSnapshot (allocated once, by its init), so a run can go back to a tick without replaying it.
@@ -53,6 +68,8 @@ constexpr int CROWDAGENT_MAX_CORNERS = 4;
 constexpr int CROWD_MAX_OBSTAVOIDANCE_PARAMS = MAX_OBSTAVOIDANCE_PARAMS;
 /// Query filters a crowd holds (CrowdAgentParams::queryFilterType).
 constexpr int CROWD_MAX_QUERY_FILTER_TYPE = 16;
+/// Navmeshes (agent types) a crowd holds (CrowdAgentParams::navType).
+constexpr int CROWD_MAX_NAV_TYPES = 16;
 
 /// A neighbour of an agent.
 struct CrowdNeighbour {
@@ -102,6 +119,11 @@ struct CrowdAgentParams {
   uint8_t updateFlags;           ///< UpdateFlags.
   uint8_t obstacleAvoidanceType; ///< Avoidance preset [Limit: < CROWD_MAX_OBSTAVOIDANCE_PARAMS].
   uint8_t queryFilterType;       ///< Query filter [Limit: < CROWD_MAX_QUERY_FILTER_TYPE].
+  /// The agent's type: the index of its navmesh in init()'s list [Limit: < the mesh count]. Fixed
+  /// for the agent's life (updateAgentParameters refuses another type).
+  uint8_t navType = 0;
+  /// Lower = more important (see the top of this file); equal numbers avoid each other evenly.
+  uint8_t avoidancePriority = 0;
   void* userData;                ///< Free for the caller.
 };
 
@@ -174,6 +196,12 @@ public:
   /// maxAgentRadius [Limit: > 0], queries on nav. May be called again to start over.
   /// False on bad input or out of memory.
   bool init(int maxAgents, float maxAgentRadius, const NavMesh* nav);
+  /// The same with one navmesh per agent type: meshes[t] is type t's [Limit: meshCount
+  /// 1..CROWD_MAX_NAV_TYPES, none null; the same mesh may appear twice]. init(.., nav) is
+  /// init(.., &nav, 1).
+  bool init(int maxAgents, float maxAgentRadius, const NavMesh* const* meshes, int meshCount);
+  /// Agent types (meshes) given to init; 0 before.
+  int getNavTypeCount() const { return m_typeCount; }
 
   /// Avoidance preset idx [Limit: < CROWD_MAX_OBSTAVOIDANCE_PARAMS] (ignored when out of range).
   void setObstacleAvoidanceParams(int idx, const ObstacleAvoidanceParams* params);
@@ -187,17 +215,17 @@ public:
   int getAgentCount() const { return m_maxAgents; }
 
   /// Places an agent on the mesh near pos (within getQueryHalfExtents(), with its filter) in the
-  /// first free slot; an agent that finds no polygon is added in state INVALID. Returns its
-  /// index, or -1 when the crowd is full or the input is bad (non-finite pos, filter or avoidance
-  /// index out of range, a negative or non-finite size, speed, range or weight).
+  /// first free slot, on its type's mesh; an agent that finds no polygon is added in state INVALID.
+  /// Returns its index, or -1 when the crowd is full or the input is bad (non-finite pos, filter,
+  /// avoidance or type index out of range, a negative or non-finite size, speed, range or weight).
   int addAgent(const float* pos, const CrowdAgentParams* params);
-  /// Replaces an agent's configuration (ignored on a bad index or bad params).
+  /// Replaces an agent's configuration (ignored on a bad index, bad params or another navType).
   void updateAgentParameters(int idx, const CrowdAgentParams* params);
   /// Frees the slot (the agent stops being updated).
   void removeAgent(int idx);
 
-  /// Asks the agent to go to pos on polygon ref (planned in the next update). False on a bad
-  /// index, ref 0 or non-finite pos.
+  /// Asks the agent to go to pos on polygon ref of its type's mesh (planned in the next update).
+  /// False on a bad index, ref 0 or non-finite pos.
   bool requestMoveTarget(int idx, PolyRef ref, const float* pos);
   /// Drives the agent with a velocity instead of a path. [Unit: wu/s]
   bool requestMoveVelocity(int idx, const float* vel);
@@ -226,8 +254,14 @@ public:
   /// Avoidance samples taken by the last update.
   int getVelocitySampleCount() const { return m_velocitySampleCount; }
   const ProximityGrid* getGrid() const { return m_grid.get(); }
-  const PathQueue* getPathQueue() const { return &m_pathq; }
-  const NavMeshQuery* getNavMeshQuery() const { return m_navquery.get(); }
+  /// Type 0's path queue and query (the only ones of a one-mesh crowd).
+  const PathQueue* getPathQueue() const { return getPathQueue(0); }
+  const NavMeshQuery* getNavMeshQuery() const { return getNavMeshQuery(0); }
+  /// Type t's path queue / query (on meshes[t]), or null when t is out of range.
+  const PathQueue* getPathQueue(int t) const { return (t >= 0 && t < m_typeCount) ? &m_types[t].pathq : nullptr; }
+  const NavMeshQuery* getNavMeshQuery(int t) const {
+    return (t >= 0 && t < m_typeCount) ? m_types[t].query.get() : nullptr;
+  }
   /// Off-mesh animation of slot idx (active while the agent is OFFMESH), or null.
   const CrowdAgentAnimation* getAgentAnimation(int idx) const {
     return (idx >= 0 && idx < m_maxAgents) ? &m_agentAnims[idx] : nullptr;
@@ -242,7 +276,7 @@ public:
   /// not fit this crowd or the crowd is not initialised.
   Status saveState(CrowdSnapshot& out) const;
   /// Puts back a state saved from this crowd, or from one made with the same init arguments on the
-  /// same mesh (in the same state): the following updates then give exactly what they gave after
+  /// same meshes (in the same state): the following updates then give exactly what they gave after
   /// the save, bit for bit. getGrid() and the debug info keep the last update's until the next
   /// update. Allocates nothing. FAILURE (nothing changed) when in was never saved or does not fit.
   Status restoreState(const CrowdSnapshot& in);
@@ -255,8 +289,18 @@ private:
   void updateMoveRequest(float dt);
   void checkPathValidity(CrowdAgent** agents, int nagents, float dt);
   bool requestMoveTargetReplan(int idx, PolyRef ref, const float* pos);
+  bool validParams(const CrowdAgentParams* p) const;
   int getAgentIndex(const CrowdAgent* agent) const { return int(agent - m_agents.get()); }
   const QueryFilter* filterOf(const CrowdAgent* ag) const { return &m_filters[ag->params.queryFilterType]; }
+  NavMeshQuery* queryOf(const CrowdAgent* ag) const { return m_types[ag->params.navType].query.get(); }
+
+  /// One agent type's planning: its mesh's query, path queue and corridor portals.
+  struct NavTypeState {
+    const NavMesh* mesh = nullptr;
+    std::unique_ptr<NavMeshQuery> query;
+    PathQueue pathq;
+    PortalCache portals;
+  };
 
   int m_maxAgents = 0;
   std::unique_ptr<CrowdAgent[]> m_agents;
@@ -267,16 +311,16 @@ private:
   /// neighbour costs one small load instead of two lines of a large CrowdAgent. The same float
   /// values as the agents' (refreshed where the agents' change). [Size: m_maxAgents * 4]
   /// m_neiHot: per active-list index (npos x, y, z, params.height);
-  /// m_colHot: per m_agents index (npos x, z, params.radius, unused).
+  /// m_colHot: per m_agents index (npos x, z, params.radius, params.avoidancePriority).
   std::unique_ptr<float[]> m_neiHot;
   std::unique_ptr<float[]> m_colHot;
 
-  PathQueue m_pathq;
+  /// Per agent type [Size: m_typeCount].
+  std::unique_ptr<NavTypeState[]> m_types;
+  int m_typeCount = 0;
   ObstacleAvoidanceParams m_obstacleQueryParams[CROWD_MAX_OBSTAVOIDANCE_PARAMS];
   std::unique_ptr<ObstacleAvoidanceQuery> m_obstacleQuery;
   std::unique_ptr<ProximityGrid> m_grid;
-  /// Portals of the corridors, for findCorners (same corners, fewer mesh lookups).
-  std::unique_ptr<PortalCache> m_portals;
 
   std::unique_ptr<PolyRef[]> m_pathResult; ///< Scratch for merging a queued path [Size: m_maxPathResult].
   int m_maxPathResult = 0;
@@ -285,7 +329,6 @@ private:
   QueryFilter m_filters[CROWD_MAX_QUERY_FILTER_TYPE];
   float m_maxAgentRadius = 0;
   int m_velocitySampleCount = 0;
-  std::unique_ptr<NavMeshQuery> m_navquery;
 };
 
 /// A crowd's saved simulation state (Crowd::saveState / restoreState), owned by the caller. Sized
@@ -297,7 +340,8 @@ public:
   CrowdSnapshot(const CrowdSnapshot&) = delete;
   CrowdSnapshot& operator=(const CrowdSnapshot&) = delete;
 
-  /// Storage for crowd's state (crowd initialised). False when it is not, or out of memory.
+  /// Storage for crowd's state (crowd initialised; every agent type's path queue). False when it is
+  /// not, or out of memory.
   bool init(const Crowd& crowd);
   /// A state was saved into it.
   bool saved() const { return m_saved; }
@@ -312,12 +356,13 @@ private:
   bool m_saved = false;
   std::unique_ptr<CrowdAgent[]> m_agents;
   std::unique_ptr<CrowdAgentAnimation[]> m_anims;
-  PathQueueSnapshot m_pathq;
+  int m_typeCount = 0;
+  std::unique_ptr<PathQueueSnapshot[]> m_pathq; ///< Per agent type.
   ObstacleAvoidanceParams m_avoid[CROWD_MAX_OBSTAVOIDANCE_PARAMS];
   QueryFilter m_filters[CROWD_MAX_QUERY_FILTER_TYPE];
   /// The saving crowd's filters: the path queue's requests point into them.
   const QueryFilter* m_filterBase = nullptr;
-  const NavMesh* m_mesh = nullptr;
+  const NavMesh* m_meshes[CROWD_MAX_NAV_TYPES] = {}; ///< The saving crowd's, per type.
   int m_velocitySampleCount = 0;
 };
 

@@ -8,9 +8,10 @@
 //   bool init(int maxAgents, float maxAgentRadius);           // a fresh crowd on the adapter's mesh
 //   void setAvoidance(int idx, const ScenarioAvoidParams& p); // preset idx (0..7)
 //   const float* halfExtents() const;                         // the crowd's placement half extents
-//   // Nearest poly to pos within halfExtents() with the crowd's filter `filterType` (the crowd's
-//   // own query): false when none (ref 0); nearest gets the point on it.
-//   bool findNearest(const float* pos, int filterType, uint64_t* ref, float* nearest) const;
+//   int navTypeCount() const;                                 // agent types (meshes) it holds
+//   // Nearest poly to pos within halfExtents() on agent type navType's mesh with the crowd's
+//   // filter `filterType` (the crowd's own query): false when none (ref 0); nearest gets the point.
+//   bool findNearest(const float* pos, int navType, int filterType, uint64_t* ref, float* nearest) const;
 //   int addAgent(const float* pos, const ScenarioAgentParams& p); // the slot, or -1 (crowd full)
 //   void removeAgent(int slot);
 //   bool requestMoveTarget(int slot, uint64_t ref, const float* pos);
@@ -25,7 +26,9 @@
 // filter), else it is not added; a command naming an agent that was removed or not added is
 // ignored; a target whose lookup (filter 0) finds no poly is skipped; removed slots are reused by
 // the next agent (the crowd's own first-free-slot rule); one TickRecord per update, with every
-// agent index seen so far.
+// agent index seen so far. Agent types: placement and targets are looked up on the agent's type's
+// mesh; records carry the type name when the scenario declares types; start() refuses a scenario
+// with more types than the adapter holds meshes.
 #pragma once
 
 #include "nav/crowd/Crowd.h"
@@ -80,6 +83,12 @@ public:
     m_placed = m_notAdded = m_targetsSkipped = 0;
     m_notes.clear();
     m_started = false;
+    m_typeOf.assign(size_t(m_sc.agentCount), 0);
+    if (1 + int(m_sc.navTypes.size()) > m_crowd.navTypeCount()) {
+      if (why) *why = "the scenario has " + std::to_string(1 + m_sc.navTypes.size()) + " agent types, the crowd " +
+                      std::to_string(m_crowd.navTypeCount()) + " navmesh(es)";
+      return false;
+    }
     if (!m_crowd.init(m_sc.maxAgents, m_sc.maxAgentRadius)) {
       if (why) *why = "crowd init failed (MAXAGENTS " + std::to_string(m_sc.maxAgents) + ", MAXRADIUS " +
                       fmt(m_sc.maxAgentRadius) + ")";
@@ -133,6 +142,7 @@ public:
       a.i = i;
       if (m_slots[size_t(i)] >= 0) m_crowd.record(m_slots[size_t(i)], &a);
       a.i = i;
+      if (a.active && !m_sc.navTypes.empty()) a.type = scenarioTypeName(m_sc, typeOf(i));
     }
   }
 
@@ -172,6 +182,8 @@ public:
   double updateSeconds() const { return m_updateSeconds; }
   /// The crowd slot of agent index i (-1: removed, not added or not yet seen).
   int slotOf(int i) const { return (i >= 0 && i < int(m_slots.size())) ? m_slots[size_t(i)] : -1; }
+  /// The agent type of agent index i (its `agent` line's; 0 when unknown).
+  int typeOf(int i) const { return (i >= 0 && i < int(m_typeOf.size())) ? m_typeOf[size_t(i)] : 0; }
   /// Agent indices seen so far (agent lines run).
   int agentsSeen() const { return m_agentsSeen; }
   /// Agent lines that added an agent / that did not (off the mesh, crowd full).
@@ -196,9 +208,11 @@ private:
     case ScenarioOp::Avoid: m_crowd.setAvoidance(c.agent, c.avoid); break;
     case ScenarioOp::Agent: {
       const int idx = m_agentsSeen++;
+      if (size_t(idx) >= m_typeOf.size()) m_typeOf.resize(size_t(idx) + 1, 0);
+      m_typeOf[size_t(idx)] = c.agentParams.navType;
       uint64_t ref = 0;
       float nearest[3];
-      if (!m_crowd.findNearest(c.v, c.agentParams.queryFilterType, &ref, nearest) || !ref) {
+      if (!m_crowd.findNearest(c.v, c.agentParams.navType, c.agentParams.queryFilterType, &ref, nearest) || !ref) {
         note(c, "agent " + std::to_string(idx) + " at " + fmt3(c.v) + ": no navmesh polygon within " +
                     fmt3(m_crowd.halfExtents()) + " (the crowd's extents); not added, inactive in the trace");
         ++m_notAdded;
@@ -220,7 +234,7 @@ private:
       if (slot < 0) break;
       uint64_t ref = 0;
       float nearest[3];
-      if (!m_crowd.findNearest(c.v, 0, &ref, nearest) || !ref) {
+      if (!m_crowd.findNearest(c.v, typeOf(c.agent), 0, &ref, nearest) || !ref) {
         note(c, "target of agent " + std::to_string(c.agent) + " at " + fmt3(c.v) + ": no navmesh polygon within " +
                     fmt3(m_crowd.halfExtents()) + "; skipped");
         ++m_targetsSkipped;
@@ -259,6 +273,7 @@ private:
   int m_tick = 0;
   double m_updateSeconds = 0;
   std::vector<int> m_slots; ///< per agent index: crowd slot or -1
+  std::vector<int> m_typeOf; ///< per agent index: its agent type (set by its `agent` line)
   int m_agentsSeen = 0;
   int m_placed = 0, m_notAdded = 0, m_targetsSkipped = 0;
   std::vector<RunNote> m_notes;
@@ -268,9 +283,16 @@ private:
 /// Our crowd (nav::crowd::Crowd) as a runner adapter.
 class NavCrowdAdapter {
 public:
-  explicit NavCrowdAdapter(const NavMesh* mesh) : m_mesh(mesh) {}
+  explicit NavCrowdAdapter(const NavMesh* mesh) : m_meshes{mesh}, m_meshCount(1) {}
+  /// One mesh per agent type [Limit: count 1..CROWD_MAX_NAV_TYPES]; more are dropped.
+  NavCrowdAdapter(const NavMesh* const* meshes, int count) {
+    for (int t = 0; t < count && t < CROWD_MAX_NAV_TYPES; ++t) m_meshes[m_meshCount++] = meshes[t];
+  }
 
-  bool init(int maxAgents, float maxAgentRadius) { return m_crowd.init(maxAgents, maxAgentRadius, m_mesh); }
+  bool init(int maxAgents, float maxAgentRadius) {
+    return m_crowd.init(maxAgents, maxAgentRadius, m_meshes, m_meshCount);
+  }
+  int navTypeCount() const { return m_meshCount; }
   void setAvoidance(int idx, const ScenarioAvoidParams& s) {
     ObstacleAvoidanceParams p;
     p.velBias = s.velBias;
@@ -287,8 +309,11 @@ public:
   }
   const float* halfExtents() const { return m_crowd.getQueryHalfExtents(); }
   bool findNearest(const float* pos, int filterType, uint64_t* ref, float* nearest) const {
+    return findNearest(pos, 0, filterType, ref, nearest);
+  }
+  bool findNearest(const float* pos, int navType, int filterType, uint64_t* ref, float* nearest) const {
     PolyRef r = 0;
-    const NavMeshQuery* q = m_crowd.getNavMeshQuery();
+    const NavMeshQuery* q = m_crowd.getNavMeshQuery(navType);
     if (!q || statusFailed(q->findNearestPoly(pos, m_crowd.getQueryHalfExtents(), m_crowd.getFilter(filterType), &r,
                                               nearest)))
       r = 0;
@@ -307,6 +332,8 @@ public:
     p.updateFlags = s.updateFlags;
     p.obstacleAvoidanceType = s.obstacleAvoidanceType;
     p.queryFilterType = s.queryFilterType;
+    p.navType = s.navType;
+    p.avoidancePriority = s.avoidancePriority;
     p.userData = nullptr;
     return m_crowd.addAgent(pos, &p);
   }
@@ -343,7 +370,8 @@ public:
   const Crowd& crowd() const { return m_crowd; }
 
 private:
-  const NavMesh* m_mesh;
+  const NavMesh* m_meshes[CROWD_MAX_NAV_TYPES] = {};
+  int m_meshCount = 0;
   Crowd m_crowd;
 };
 

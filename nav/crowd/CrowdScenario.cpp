@@ -153,6 +153,16 @@ std::string checkPos(const float* v, float limit, const char* what) {
   return "";
 }
 
+/// "" when name is a valid type name (1..SCENARIO_MAX_TYPE_NAME of [A-Za-z0-9_.-]).
+std::string checkTypeName(const std::string& name) {
+  if (name.empty() || name.size() > SCENARIO_MAX_TYPE_NAME)
+    return "type name '" + name.substr(0, 64) + "' must have 1.." + std::to_string(SCENARIO_MAX_TYPE_NAME) + " characters";
+  for (char ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_' && ch != '.' && ch != '-')
+      return "type name '" + name.substr(0, 64) + "' may hold only letters, digits, '_', '.' and '-'";
+  return "";
+}
+
 const char* opName(ScenarioOp op) {
   switch (op) {
   case ScenarioOp::Crowd: return "crowd";
@@ -169,7 +179,8 @@ const char* opName(ScenarioOp op) {
 
 } // namespace
 
-std::string checkScenarioCommand(const ScenarioCommand& c, int maxAgents, float maxAgentRadius, int agentsSoFar) {
+std::string checkScenarioCommand(const ScenarioCommand& c, int maxAgents, float maxAgentRadius, int agentsSoFar,
+                                 int navTypeCount) {
   (void)maxAgents;
   switch (c.op) {
   case ScenarioOp::Crowd: return "crowd is not a command of the list (it sets Scenario::maxAgents)";
@@ -180,6 +191,9 @@ std::string checkScenarioCommand(const ScenarioCommand& c, int maxAgents, float 
   case ScenarioOp::Agent: {
     std::string e = checkPos(c.v, SCENARIO_MAX_COORD, "position");
     if (e.empty()) e = checkAgentParams(c.agentParams, maxAgentRadius);
+    if (e.empty() && c.agentParams.navType >= navTypeCount)
+      e = "agent type " + std::to_string(c.agentParams.navType) + " is not among the scenario's " +
+          std::to_string(navTypeCount) + " type(s)";
     return e;
   }
   case ScenarioOp::Target:
@@ -276,6 +290,22 @@ bool parseScenario(const std::string& text, const std::string& name, Scenario* o
       continue;
     }
     sawCommand = true;
+    if (cmd == "navmesh") {
+      if (nargs < 1 || nargs > 2)
+        return fail("navmesh takes NAME [PATH], got " + std::to_string(nargs) + " value(s)");
+      if (s.agentCount > 0) return fail("navmesh must come before every agent line");
+      const std::string& tname = tok[1];
+      std::string e = checkTypeName(tname);
+      if (!e.empty()) return fail(e);
+      if (tname == SCENARIO_DEFAULT_TYPE)
+        return fail(std::string("type '") + SCENARIO_DEFAULT_TYPE + "' is the mesh the scenario is run on; name another");
+      for (const ScenarioNavType& t : s.navTypes)
+        if (t.name == tname) return fail("type '" + tname + "' declared twice (first on line " + std::to_string(t.line) + ")");
+      if (int(s.navTypes.size()) + 1 >= SCENARIO_MAX_NAV_TYPES)
+        return fail("more than " + std::to_string(SCENARIO_MAX_NAV_TYPES - 1) + " navmesh lines");
+      s.navTypes.push_back({tname, nargs == 2 ? tok[2] : std::string(), lineNo});
+      continue;
+    }
     if (cmd == "avoid") {
       if (!arity(11, "avoid IDX VELBIAS WDESVEL WCURVEL WSIDE WTOI HORIZ GRID DIVS RINGS DEPTH")) return false;
       c.op = ScenarioOp::Avoid;
@@ -306,13 +336,13 @@ bool parseScenario(const std::string& text, const std::string& name, Scenario* o
         const std::string& key = tok[size_t(k)];
         static const char* const keys[] = {"radius", "height", "maxAccel", "maxSpeed", "collisionQueryRange",
                                            "pathOptimizationRange", "separationWeight", "updateFlags",
-                                           "avoidType", "filterType"};
+                                           "avoidType", "filterType", "type", "priority"};
         int ki = -1;
-        for (int q = 0; q < 10; ++q)
+        for (int q = 0; q < 12; ++q)
           if (key == keys[q]) ki = q;
         if (ki < 0)
           return fail("unknown agent key '" + key + "' (keys: radius height maxAccel maxSpeed collisionQueryRange "
-                      "pathOptimizationRange separationWeight updateFlags avoidType filterType)");
+                      "pathOptimizationRange separationWeight updateFlags avoidType filterType type priority)");
         if (seen & (1u << ki)) return fail("agent key '" + key + "' given twice");
         seen |= 1u << ki;
         switch (ki) {
@@ -326,6 +356,21 @@ bool parseScenario(const std::string& text, const std::string& name, Scenario* o
         case 7: if (!getI(k + 1, "updateFlags", 0, SCENARIO_ALL_UPDATE_FLAGS, &iv)) return false; p.updateFlags = uint8_t(iv); break;
         case 8: if (!getI(k + 1, "avoidType", 0, SCENARIO_AVOID_PRESETS - 1, &iv)) return false; p.obstacleAvoidanceType = uint8_t(iv); break;
         case 9: if (!getI(k + 1, "filterType", 0, SCENARIO_FILTER_TYPES - 1, &iv)) return false; p.queryFilterType = uint8_t(iv); break;
+        case 10: {
+          const std::string& tname = tok[size_t(k + 1)];
+          int t = tname == SCENARIO_DEFAULT_TYPE ? 0 : -1;
+          for (size_t q = 0; q < s.navTypes.size() && t < 0; ++q)
+            if (s.navTypes[q].name == tname) t = int(q) + 1;
+          if (t < 0) {
+            std::string known = SCENARIO_DEFAULT_TYPE;
+            for (const ScenarioNavType& nt : s.navTypes) known += ", " + nt.name;
+            return fail("agent " + std::to_string(s.agentCount) + ": unknown type '" + tname.substr(0, 64) +
+                        "' (types: " + known + "; a `navmesh NAME PATH` line before the agents declares one)");
+          }
+          p.navType = uint8_t(t);
+          break;
+        }
+        case 11: if (!getI(k + 1, "priority", 0, 255, &iv)) return false; p.avoidancePriority = uint8_t(iv); break;
         }
       }
       if (!setColl) p.collisionQueryRange = p.radius * 12.0f;
@@ -354,14 +399,15 @@ bool parseScenario(const std::string& text, const std::string& name, Scenario* o
       if (totalTicks > SCENARIO_MAX_TICKS)
         return fail("more than " + std::to_string(SCENARIO_MAX_TICKS) + " ticks in all");
     } else {
-      return fail("unknown command '" + cmd + "' (commands: crowd avoid agent target velocity reset remove tick)");
+      return fail("unknown command '" + cmd + "' (commands: crowd navmesh avoid agent target velocity reset remove tick)");
     }
 
     if (c.op == ScenarioOp::Agent) {
       if (s.agentCount >= SCENARIO_MAX_AGENT_LINES)
         return fail("more than " + std::to_string(SCENARIO_MAX_AGENT_LINES) + " agent lines");
     }
-    const std::string e = checkScenarioCommand(c, s.maxAgents, s.maxAgentRadius, s.agentCount);
+    const std::string e = checkScenarioCommand(c, s.maxAgents, s.maxAgentRadius, s.agentCount,
+                                               1 + int(s.navTypes.size()));
     if (!e.empty()) return fail(e);
     if (c.op == ScenarioOp::Agent) {
       if (aliveCount + 1 > s.maxAgents)
@@ -424,12 +470,33 @@ bool writeScenario(const Scenario& s, std::string* text, std::string* why) {
     return false;
   }
   std::string o = "crowd " + std::to_string(s.maxAgents) + " " + fmtFloat(s.maxAgentRadius) + "\n";
+  if (int(s.navTypes.size()) + 1 > SCENARIO_MAX_NAV_TYPES) {
+    if (why) *why = std::to_string(s.navTypes.size()) + " navmesh lines, over the limit";
+    return false;
+  }
+  for (size_t t = 0; t < s.navTypes.size(); ++t) {
+    const ScenarioNavType& nt = s.navTypes[t];
+    std::string e = checkTypeName(nt.name);
+    if (e.empty() && nt.name == SCENARIO_DEFAULT_TYPE) e = "type 'default' declared by a navmesh line";
+    for (size_t q = 0; q < t && e.empty(); ++q)
+      if (s.navTypes[q].name == nt.name) e = "type '" + nt.name + "' declared twice";
+    const std::string line = "navmesh " + nt.name + (nt.path.empty() ? "" : " " + nt.path);
+    if (e.empty() && (line.size() > SCENARIO_MAX_LINE || nt.path.find_first_of(" \t\r\n\v\f#") != std::string::npos ||
+                      nt.path.find('\0') != std::string::npos))
+      e = "type '" + nt.name + "': its path has a space, '#' or NUL, or makes a line over " +
+          std::to_string(SCENARIO_MAX_LINE) + " characters";
+    if (!e.empty()) {
+      if (why) *why = e;
+      return false;
+    }
+    o += line + "\n";
+  }
   int agents = 0, aliveCount = 0;
   std::vector<uint8_t> alive;
   const ScenarioAgentParams def;
   for (size_t i = 0; i < s.commands.size(); ++i) {
     const ScenarioCommand& c = s.commands[i];
-    const std::string e = checkScenarioCommand(c, s.maxAgents, s.maxAgentRadius, agents);
+    const std::string e = checkScenarioCommand(c, s.maxAgents, s.maxAgentRadius, agents, 1 + int(s.navTypes.size()));
     if (!e.empty()) return fail(i, e);
     switch (c.op) {
     case ScenarioOp::Crowd: return fail(i, "crowd inside the command list");
@@ -463,6 +530,8 @@ bool writeScenario(const Scenario& s, std::string* text, std::string* why) {
       if (p.obstacleAvoidanceType != def.obstacleAvoidanceType)
         o += " avoidType " + std::to_string(p.obstacleAvoidanceType);
       if (p.queryFilterType != def.queryFilterType) o += " filterType " + std::to_string(p.queryFilterType);
+      if (p.navType != def.navType) o += " type " + scenarioTypeName(s, p.navType);
+      if (p.avoidancePriority != def.avoidancePriority) o += " priority " + std::to_string(p.avoidancePriority);
       o += "\n";
       ++agents;
       alive.push_back(1);
@@ -487,6 +556,27 @@ bool writeScenario(const Scenario& s, std::string* text, std::string* why) {
   }
   *text = std::move(o);
   return true;
+}
+
+std::string scenarioTypeName(const Scenario& s, int t) {
+  if (t == 0) return SCENARIO_DEFAULT_TYPE;
+  if (t < 0 || t > int(s.navTypes.size())) return "";
+  return s.navTypes[size_t(t - 1)].name;
+}
+
+std::string scenarioTypeMeshPath(const Scenario& s, int t, const std::string& scenarioPath, const std::string& meshPath) {
+  if (t <= 0 || t > int(s.navTypes.size())) return meshPath;
+  const ScenarioNavType& nt = s.navTypes[size_t(t - 1)];
+  if (nt.path.empty()) {
+    const size_t slash = meshPath.find_last_of('/');
+    const size_t nameAt = slash == std::string::npos ? 0 : slash + 1;
+    std::string stem = meshPath;
+    if (stem.size() >= nameAt + 4 && stem.compare(stem.size() - 4, 4, ".bin") == 0) stem.resize(stem.size() - 4);
+    return stem + "." + nt.name + ".bin";
+  }
+  if (nt.path[0] == '/') return nt.path;
+  const size_t slash = scenarioPath.find_last_of('/');
+  return slash == std::string::npos ? nt.path : scenarioPath.substr(0, slash + 1) + nt.path;
 }
 
 bool saveScenarioFile(const Scenario& s, const std::string& path, std::string* why) {

@@ -25,6 +25,11 @@ constexpr float SCENARIO_MAX_VELOCITY = 1.0e4f;     ///< |component| of `velocit
 constexpr float SCENARIO_MAX_PARAM = 1.0e4f;        ///< agent speeds, accelerations, ranges, weights
 constexpr size_t SCENARIO_MAX_FILE_BYTES = 64u << 20; ///< 64 MiB
 constexpr size_t SCENARIO_MAX_LINE = 4096;          ///< characters per line
+/// Agent types: `default` (the command line's mesh) and up to 15 `navmesh` lines.
+constexpr int SCENARIO_MAX_NAV_TYPES = 16;
+constexpr size_t SCENARIO_MAX_TYPE_NAME = 32;       ///< characters of a type NAME ([A-Za-z0-9_.-])
+/// The agent type of an agent with no `type` key: the mesh the scenario is run on.
+constexpr const char* SCENARIO_DEFAULT_TYPE = "default";
 
 /// Avoidance preset slots (DetourCrowd's DT_CROWD_MAX_OBSTAVOIDANCE_PARAMS).
 constexpr int SCENARIO_AVOID_PRESETS = 8;
@@ -55,6 +60,18 @@ struct ScenarioAgentParams {
   uint8_t updateFlags = SCENARIO_ALL_UPDATE_FLAGS; ///< [Limit: 0..0x1f]
   uint8_t obstacleAvoidanceType = 3;   ///< key avoidType [Limit: 0..7]
   uint8_t queryFilterType = 0;         ///< key filterType [Limit: 0..15]
+  /// key type NAME: 0 = `default`, k = the scenario's navTypes[k - 1] [Limit: < 1 + navTypes]
+  uint8_t navType = 0;
+  /// key priority [Limit: 0..255]: lower = more important (Crowd.h's avoidance priority)
+  uint8_t avoidancePriority = 0;
+};
+
+/// A `navmesh NAME [PATH]` line: agent type NAME plans on the tile set PATH (relative to the
+/// scenario file's folder unless absolute; empty: MESH.NAME.bin beside the run's MESH.bin).
+struct ScenarioNavType {
+  std::string name;
+  std::string path;
+  int line = 0;
 };
 
 /// One obstacle avoidance preset (DetourCrowd's dtObstacleAvoidanceParams); the defaults are
@@ -96,6 +113,9 @@ struct Scenario {
   int maxAgents = 128;
   float maxAgentRadius = 0.6f;
   bool hasCrowdLine = false;  ///< The file had a `crowd` line (the writer always writes one).
+  /// `navmesh` lines in order: agent types 1, 2, ... (type 0 is `default`). Empty: one type, and
+  /// traces carry no type.
+  std::vector<ScenarioNavType> navTypes;
   std::vector<ScenarioCommand> commands;
   int agentCount = 0;         ///< `agent` commands (indices 0 .. agentCount-1)
   int tickCount = 0;          ///< Sum of the tick commands' N: the trace's length.
@@ -116,6 +136,15 @@ bool saveScenarioFile(const Scenario& s, const std::string& path, std::string* w
 
 /// Checks one command against the limits (as the parser does); "" when valid. `agentsSoFar` is the
 /// number of `agent` commands before it. Used by writeScenario and by code building scenarios.
-std::string checkScenarioCommand(const ScenarioCommand& c, int maxAgents, float maxAgentRadius, int agentsSoFar);
+/// navTypeCount: agent types the scenario declares (1 + its `navmesh` lines).
+std::string checkScenarioCommand(const ScenarioCommand& c, int maxAgents, float maxAgentRadius, int agentsSoFar,
+                                 int navTypeCount = 1);
+
+/// The name of agent type t of s (`default` for 0), "" when out of range.
+std::string scenarioTypeName(const Scenario& s, int t);
+/// Where type t's tile set is: navTypes[t - 1].path against the scenario file's folder
+/// (scenarioPath's), or MESH.NAME.bin beside meshPath (its `.bin` replaced) when the line has no
+/// PATH; meshPath itself for t = 0.
+std::string scenarioTypeMeshPath(const Scenario& s, int t, const std::string& scenarioPath, const std::string& meshPath);
 
 } // namespace nav::crowd

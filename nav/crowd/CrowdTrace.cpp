@@ -64,6 +64,15 @@ void appendTraceLine(const TickRecord& r, std::string* out) {
                   ", \"ncorners\": %d, \"nneis\": %d}",
                   a.targetState, a.npath, a.path0, a.pathN, a.ncorners, a.nneis);
     *out += b;
+    if (!a.type.empty()) {
+      out->pop_back(); // the closing brace
+      *out += ", \"type\": \"";
+      for (char ch : a.type) {
+        if (ch == '"' || ch == '\\') *out += '\\';
+        if (static_cast<unsigned char>(ch) >= 0x20) *out += ch;
+      }
+      *out += "\"}";
+    }
   }
   *out += "]}\n";
 }
@@ -125,6 +134,7 @@ std::string compareTickRecords(const TickRecord& a, const TickRecord& b, const c
                     {"nneis", uint64_t(x.nneis), uint64_t(y.nneis)}};
     for (const I& i : is)
       if (i.u != i.v) return ag + i.name + " " + std::to_string(i.u) + " vs " + std::to_string(i.v) + vs;
+    if (x.type != y.type) return ag + "type '" + x.type + "' vs '" + y.type + "'" + vs;
     struct V { const char* name; const float* u; const float* v; };
     const V vs3[] = {{"pos", x.pos, y.pos}, {"vel", x.vel, y.vel}, {"dvel", x.dvel, y.dvel}, {"nvel", x.nvel, y.nvel}};
     for (const V& v : vs3)

@@ -24,6 +24,9 @@ struct AgentRecord {
   uint64_t pathN = 0;   ///< Last corridor poly.
   int ncorners = 0;
   int nneis = 0;
+  /// The agent's type name, only when the scenario declares types (`navmesh` lines); "" otherwise
+  /// (no "type" field in the trace). Compared as the other fields.
+  std::string type;
 };
 
 /// The agents after one update (tick is 1-based).

@@ -52,8 +52,7 @@ const DualMesh* level(bool tiled, bool randomize) {
 }
 
 nc::CrowdAgentParams agentParams(uint8_t flags, float speedScale = 1.0f) {
-  nc::CrowdAgentParams p;
-  std::memset(&p, 0, sizeof p);
+  nc::CrowdAgentParams p{}; // zeroed, navType 0, avoidancePriority 0
   p.radius = AGENT_RADIUS;
   p.height = 2.0f;
   p.maxAcceleration = 8.0f;

@@ -31,6 +31,12 @@ public:
   void setAvoidance(int idx, const nav::crowd::ScenarioAvoidParams& p);
   const float* halfExtents() const { return m_crowd->getQueryHalfExtents(); }
   bool findNearest(const float* pos, int filterType, uint64_t* ref, float* nearest) const;
+  /// dtCrowd has one mesh: agent type 0 only.
+  int navTypeCount() const { return 1; }
+  bool findNearest(const float* pos, int navType, int filterType, uint64_t* ref, float* nearest) const {
+    if (navType != 0) return false;
+    return findNearest(pos, filterType, ref, nearest);
+  }
   int addAgent(const float* pos, const nav::crowd::ScenarioAgentParams& p);
   void removeAgent(int slot) { m_crowd->removeAgent(slot); }
   bool requestMoveTarget(int slot, uint64_t ref, const float* pos) {

@@ -1,7 +1,8 @@
 // FuzzCrowdScenario.cpp: the crowd scenario parser (nav/crowd/CrowdScenario.h). A refusal always
 // says "fuzz:LINE: problem"; an accepted scenario holds only values inside the documented limits
 // (every command passes checkScenarioCommand, agent indices exist, the tick count adds up), and its
-// written text parses back to the same commands and writes the same text again.
+// written text parses back to the same commands (agent types and priorities included) and writes the
+// same text again.
 #include "nav/crowd/CrowdScenario.h"
 
 #include <cmath>
@@ -24,7 +25,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   int agents = 0;
   long long ticks = 0;
   for (const ScenarioCommand& c : s.commands) {
-    if (!checkScenarioCommand(c, s.maxAgents, s.maxAgentRadius, agents).empty()) __builtin_trap();
+    if (!checkScenarioCommand(c, s.maxAgents, s.maxAgentRadius, agents, 1 + int(s.navTypes.size())).empty())
+      __builtin_trap();
     if (c.op == ScenarioOp::Agent && c.agent != agents++) __builtin_trap();
     if (c.op == ScenarioOp::Tick) ticks += c.ticks;
   }
@@ -35,8 +37,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Scenario t;
   if (!parseScenario(written, "written", &t, &why)) __builtin_trap();
   if (t.commands.size() != s.commands.size() || t.agentCount != s.agentCount || t.tickCount != s.tickCount ||
-      t.maxAgents != s.maxAgents || t.maxAgentRadius != s.maxAgentRadius)
+      t.maxAgents != s.maxAgents || t.maxAgentRadius != s.maxAgentRadius || t.navTypes.size() != s.navTypes.size() ||
+      s.navTypes.size() + 1 > size_t(SCENARIO_MAX_NAV_TYPES))
     __builtin_trap();
+  for (size_t i = 0; i < s.navTypes.size(); ++i)
+    if (t.navTypes[i].name != s.navTypes[i].name || t.navTypes[i].path != s.navTypes[i].path) __builtin_trap();
   for (size_t i = 0; i < s.commands.size(); ++i) {
     const ScenarioCommand& a = s.commands[i];
     const ScenarioCommand& b = t.commands[i];
@@ -45,7 +50,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (a.v[k] != b.v[k]) __builtin_trap();
     if (a.agentParams.radius != b.agentParams.radius || a.agentParams.updateFlags != b.agentParams.updateFlags ||
         a.agentParams.collisionQueryRange != b.agentParams.collisionQueryRange ||
-        a.avoid.adaptiveDivs != b.avoid.adaptiveDivs || a.avoid.velBias != b.avoid.velBias)
+        a.avoid.adaptiveDivs != b.avoid.adaptiveDivs || a.avoid.velBias != b.avoid.velBias ||
+        a.agentParams.navType != b.agentParams.navType ||
+        a.agentParams.avoidancePriority != b.agentParams.avoidancePriority)
       __builtin_trap();
   }
   if (!writeScenario(t, &again, &why) || again != written) __builtin_trap();
