@@ -71,6 +71,20 @@ FileBakeInput inputForAgent(const FileBakeInput& all, int agent) {
   return in;
 }
 
+std::string agentFilePath(const std::string& path, const std::string& name) {
+  const size_t slash = path.find_last_of('/');
+  const size_t dot = path.find_last_of('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot <= slash + 1) || dot == 0) return path + "." + name;
+  return path.substr(0, dot) + "." + name + path.substr(dot);
+}
+
+void itemsForAgent(const std::vector<ConvexVolume>& volumes, const std::vector<OffMeshLink>& links, int agent,
+                   std::vector<ConvexVolume>* outVolumes, std::vector<OffMeshLink>* outLinks) {
+  const AgentMask bit = agentBit(agent);
+  if (outVolumes) *outVolumes = onlyFor(volumes, bit);
+  if (outLinks) *outLinks = linksFor(links, bit);
+}
+
 bool checkAgentName(const std::string& name, std::string* why) {
   auto fail = [&](const std::string& m) {
     if (why) *why = m;

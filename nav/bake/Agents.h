@@ -31,6 +31,8 @@ namespace nav::bake {
 struct Level;
 struct BakeInput;
 struct FileBakeInput;
+struct ConvexVolume;
+struct OffMeshLink;
 
 using AgentMask = uint32_t;                   ///< bit i = the level's agent type i
 constexpr AgentMask kAllAgents = 0xffffffffu; ///< default: applies to every agent type
@@ -40,7 +42,7 @@ struct AgentType {
   std::string name;      ///< [a-z0-9_-]{1,32}, unique in the level
   uint32_t color = 0;    ///< 0xRRGGBB
   BakeSettings settings; ///< The level's settings with this agent's overrides applied (validated)
-  /// The settings keys this agent overrides (level-file names, e.g. "agentRadius"), in file
+  /// The settings keys this agent overrides (level-file names, e.g. "agentRadius"), in key
   /// order; their values are those in `settings`. saveLevelFile writes back exactly these.
   std::vector<std::string> overrides;
 };
@@ -57,11 +59,19 @@ inline AgentMask agentBit(int agent) { return agent >= 0 && agent < kMaxAgentTyp
 /// (1000 + their index in `all`), so a link has the same id on every agent's navmesh.
 BakeInput inputForAgent(const BakeInput& all, int agent);
 FileBakeInput inputForAgent(const FileBakeInput& all, int agent);
+/// The volumes and links of one agent type, as inputForAgent picks them, without copying the
+/// triangles: what Baker::setVolumesAndLinks takes after an edit.
+void itemsForAgent(const std::vector<ConvexVolume>& volumes, const std::vector<OffMeshLink>& links, int agent,
+                   std::vector<ConvexVolume>* outVolumes, std::vector<OffMeshLink>* outLinks);
 
 /// `base` with agent `a`'s overridden keys taken from a.settings (what agentSettings gives after
 /// the level's settings changed). False with `why` ("agentHeight = 1 is less than 3 cells of
 /// cellHeight = 0.5") when the result does not validate.
 bool applyAgentOverrides(const BakeSettings& base, const AgentType& a, BakeSettings* out, std::string* why);
+
+/// The file of agent type `name` for an output `path`: the name goes before the extension
+/// ("out/level.bin" -> "out/level.truck.bin"; no extension: "out/level.truck").
+std::string agentFilePath(const std::string& path, const std::string& name);
 
 /// False with `why` when `name` is not 1..32 characters of a-z, 0-9, '_', '-'.
 bool checkAgentName(const std::string& name, std::string* why);
