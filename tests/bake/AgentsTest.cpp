@@ -43,18 +43,6 @@ std::string readText(const std::string& path) {
   return ss.str();
 }
 
-AgentType agent(const Level& lv, const std::string& name, float radius, float height, float climb) {
-  AgentType a;
-  a.name = name;
-  a.color = 0x102030;
-  a.settings = lv.settings;
-  a.settings.agentRadius = radius;
-  a.settings.agentHeight = height;
-  a.settings.agentMaxClimb = climb;
-  a.overrides = {"agentRadius", "agentHeight", "agentMaxClimb"};
-  return a;
-}
-
 /// The default level with three agent types (small, medium = the level's own, large), its OBJ
 /// path made absolute so the file can live in the temp folder.
 Level threeAgentLevel() {
@@ -62,8 +50,7 @@ Level threeAgentLevel() {
   std::string why;
   EXPECT_TRUE(nav::bake::loadLevelFile(baketest::defaultLevel(), &lv, &why)) << why;
   lv.objPath = baketest::defaultObj();
-  lv.agents = {agent(lv, "small", 0.3f, 1.0f, 0.5f), agent(lv, "medium", 0.6f, 2.0f, 0.9f),
-               agent(lv, "large", 1.2f, 3.0f, 1.2f)};
+  lv.agents = baketest::threeAgentTypes(lv.settings); // small, medium (the level's own), large
   return lv;
 }
 

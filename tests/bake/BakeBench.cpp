@@ -206,17 +206,6 @@ void benchAgents(benchmark::State& state, int count) {
   (count == 1 ? g_world.oneMem : g_world.threeMem) = r.bakeMemMiB;
 }
 
-AgentType agentType(const Level& lv, const char* name, float radius, float height, float climb) {
-  AgentType a;
-  a.name = name;
-  a.settings = lv.settings;
-  a.settings.agentRadius = radius;
-  a.settings.agentHeight = height;
-  a.settings.agentMaxClimb = climb;
-  a.overrides = {"agentRadius", "agentHeight", "agentMaxClimb"};
-  return a;
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
@@ -286,10 +275,7 @@ int main(int argc, char** argv) {
     g_world.level.objPath = obj;
     g_world.level.settings.cellSize = 0.3f;
     g_world.level.settings.tileSize = 64;
-    const BakeSettings& s = g_world.level.settings;
-    g_world.level.agents = {agentType(g_world.level, "small", 0.3f, 1.0f, 0.5f),
-                            agentType(g_world.level, "medium", s.agentRadius, s.agentHeight, s.agentMaxClimb),
-                            agentType(g_world.level, "large", 1.2f, 3.0f, 1.2f)};
+    g_world.level.agents = baketest::threeAgentTypes(g_world.level.settings);
     g_world.input.objPath = obj;
     for (int n : {1, 3})
       benchmark::RegisterBenchmark(("agents/" + g_world.name + "/file_bake_" + (n == 1 ? "1agent" : "3agents")).c_str(),

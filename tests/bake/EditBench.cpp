@@ -231,18 +231,26 @@ bool findSite(EditLevel& lv, std::string* why) {
   return false;
 }
 
-/// One edit cycle: `present` says whether the edit is in the level after it.
-bool cycle(EditLevel& lv, EditKind kind, bool present, Cycle* out, std::string* why) {
-  std::vector<ConvexVolume> volumes = lv.base.volumes;
-  std::vector<OffMeshLink> links = lv.base.links;
-  float bmin[3], bmax[3];
+/// The level's volumes and links with the edit of `kind` when `present`, and the edit's bounds.
+void editedItems(const EditLevel& lv, EditKind kind, bool present, std::vector<ConvexVolume>* volumes,
+                 std::vector<OffMeshLink>* links, float* bmin, float* bmax) {
+  *volumes = lv.base.volumes;
+  *links = lv.base.links;
   if (kind == EditKind::Volume) {
     editBounds(lv.site.volume, bmin, bmax);
-    if (present) volumes.push_back(lv.site.volume);
+    if (present) volumes->push_back(lv.site.volume);
   } else {
     editBounds(lv.site.link, bmin, bmax);
-    if (present) links.push_back(lv.site.link);
+    if (present) links->push_back(lv.site.link);
   }
+}
+
+/// One edit cycle: `present` says whether the edit is in the level after it.
+bool cycle(EditLevel& lv, EditKind kind, bool present, Cycle* out, std::string* why) {
+  std::vector<ConvexVolume> volumes;
+  std::vector<OffMeshLink> links;
+  float bmin[3], bmax[3];
+  editedItems(lv, kind, present, &volumes, &links, bmin, bmax);
   const Clock::time_point t0 = Clock::now();
   if (!lv.baker.setVolumesAndLinks(std::move(volumes), std::move(links), why)) return false;
   std::vector<TileCoord> tiles;
@@ -365,21 +373,11 @@ bool prepareAgents(EditLevel& lv, std::string* why) {
   BakeInput in;
   BakeSettings ignored;
   if (!baketest::loadLevel(lv.objPath, &in, &ignored, why)) return false;
-  struct Size {
-    const char* name;
-    float radius, height, climb;
-  };
-  const Size sizes[] = {{"small", 0.3f, 1.0f, 0.5f},
-                        {"medium", lv.settings.agentRadius, lv.settings.agentHeight, lv.settings.agentMaxClimb},
-                        {"large", 1.2f, 3.0f, 1.2f}};
   const Clock::time_point t0 = Clock::now();
-  for (int a = 0; a < 3; ++a) {
+  for (const AgentType& type : baketest::threeAgentTypes(lv.settings)) {
     auto ag = std::make_unique<EditLevel::Agent>();
-    ag->name = sizes[a].name;
-    ag->settings = lv.settings;
-    ag->settings.agentRadius = sizes[a].radius;
-    ag->settings.agentHeight = sizes[a].height;
-    ag->settings.agentMaxClimb = sizes[a].climb;
+    ag->name = type.name;
+    ag->settings = type.settings;
     BakeInput mine = in; // (the level's volumes and links apply to every type)
     if (!ag->baker.setInput(std::move(mine), why)) return false;
     BakeOptions opt;
@@ -400,16 +398,10 @@ bool prepareAgents(EditLevel& lv, std::string* why) {
 /// One edit cycle on every agent type: per type, its volumes and links (itemsForAgent) set,
 /// tilesTouching with its settings (its own border), bakeTiles on 2 threads, replaceTiles. No path.
 bool agentsCycle(EditLevel& lv, EditKind kind, bool present, Cycle* out, std::string* why) {
-  std::vector<ConvexVolume> volumes = lv.base.volumes;
-  std::vector<OffMeshLink> links = lv.base.links;
+  std::vector<ConvexVolume> volumes;
+  std::vector<OffMeshLink> links;
   float bmin[3], bmax[3];
-  if (kind == EditKind::Volume) {
-    editBounds(lv.site.volume, bmin, bmax);
-    if (present) volumes.push_back(lv.site.volume);
-  } else {
-    editBounds(lv.site.link, bmin, bmax);
-    if (present) links.push_back(lv.site.link);
-  }
+  editedItems(lv, kind, present, &volumes, &links, bmin, bmax);
   const Clock::time_point t0 = Clock::now();
   int tileCount = 0;
   for (size_t a = 0; a < lv.agents.size(); ++a) {
