@@ -227,7 +227,8 @@ bool agentsToCheck(const std::string& agentsFile, const std::string& agent, std:
     if (out.empty()) out.push_back(AgentToCheck{});
     return true;
   }
-  if (names.empty()) return why = "--agent " + agent + ": " + (agentsFile.empty() ? "no level file" : agentsFile) + " declares no agents", false;
+  if (agentsFile.empty()) return why = "--agent " + agent + ": needs a level file with agents (LEVEL.json, or --level)", false;
+  if (names.empty()) return why = "--agent " + agent + ": " + agentsFile + " declares no agents", false;
   for (size_t i = 0; i < names.size(); ++i)
     if (names[i] == agent) return out.push_back(AgentToCheck{int(i), agent}), true;
   std::string known;
