@@ -6,6 +6,9 @@
 // (a message naming the file or option; outputs are written atomically, none on bad input).
 // The first --why N islands, detours and budget findings carry their explanation (nav/explain: causes,
 // each with a change that was run) in the JSON ("why") and the HTML rows.
+// A level file with `agents` (nav/bake/Agents.h) is checked once per agent type, each on its own
+// bake with its own seeds; a seed off its type's navmesh is an islands finding. The JSON is then
+// {"mesh", "agents": [one report per type, with "agent": NAME]}, the JUnit one testsuite per type.
 // Options are declared with base::Args (nav/base/Args.h), which also writes `navbench check --help`.
 #include "app/cli/Cli.h"
 
@@ -33,6 +36,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <fcntl.h>
 #include <filesystem>
@@ -111,9 +115,10 @@ bool isLevelPath(const std::string& path) {
 }
 
 /// Loads MESH.bin, or bakes a level (as `navbench bake`) into `mesh`; a level's triangles go to
-/// verts/tris. False with `why`.
+/// verts/tris when `triangles`. A level with agents bakes agent type `agent` (its items and
+/// settings; Agents.h). False with `why`.
 bool loadInput(const std::string& path, nav::NavMesh& mesh, std::vector<float>& verts, std::vector<int>& tris,
-               int threads, std::string& why) {
+               int threads, std::string& why, int agent = 0, bool triangles = true) {
   if (!isLevelPath(path)) {
     if (nav::statusSucceeded(nav::loadTileSetFile(path, mesh, &why))) return true;
     if (why.compare(0, path.size(), path) != 0) why = path + ": " + why;
@@ -122,7 +127,12 @@ bool loadInput(const std::string& path, nav::NavMesh& mesh, std::vector<float>& 
 #ifdef NAVBENCH_CHECK_CAN_BAKE
   nav::bake::FileBakeInput input;
   nav::bake::BakeSettings settings;
-  if (!nav::bake::loadFileBakeInput(path, &input, &settings, &why)) return false;
+  nav::bake::Level lv;
+  if (!nav::bake::loadFileBakeInput(path, &input, &settings, &why, &lv)) return false;
+  if (!lv.agents.empty()) {
+    input = nav::bake::inputForAgent(input, agent);
+    settings = nav::bake::agentSettings(lv, agent);
+  }
   if (!settings.validate(&why)) return why = path + ": bad settings: " + why, false;
   char tmpl[] = "/tmp/navbench_check_XXXXXX";
   const int fd = mkstemp(tmpl);
@@ -138,7 +148,7 @@ bool loadInput(const std::string& path, nav::NavMesh& mesh, std::vector<float>& 
   if (!loaded) return false;
   nav::bake::BakeInput tri;
   nav::bake::BakeSettings unused;
-  if (nav::bake::loadBakeInput(path, &tri, &unused, &why)) {
+  if (triangles && nav::bake::loadBakeInput(path, &tri, &unused, &why)) {
     verts.swap(tri.verts);
     tris.swap(tri.tris);
   }
@@ -148,6 +158,8 @@ bool loadInput(const std::string& path, nav::NavMesh& mesh, std::vector<float>& 
   (void)verts;
   (void)tris;
   (void)threads;
+  (void)agent;
+  (void)triangles;
   why = path + ": this build has no baker (nav_bake): give a tile set (.bin)";
   return false;
 #endif
@@ -169,18 +181,59 @@ bool loadTriangles(const std::string& path, std::vector<float>& verts, std::vect
 #endif
 }
 
-/// A level file's `seeds` (nav/bake/LevelFile.h) into `out`; nothing for other paths. False with `why`.
-bool levelSeeds(const std::string& path, std::vector<Vec3>& out, std::string& why) {
+/// A level file's `seeds` (nav/bake/LevelFile.h) into `out`; nothing for other paths. `agent` >= 0:
+/// only the seeds for that agent type. False with `why`.
+bool levelSeeds(const std::string& path, std::vector<Vec3>& out, std::string& why, int agent = -1) {
   if (!endsWith(path, ".json")) return true;
 #ifdef NAVBENCH_CHECK_CAN_BAKE
   nav::bake::Level level;
   if (!nav::bake::loadLevelFile(path, &level, &why)) return false;
-  for (const std::array<float, 3>& p : level.seeds) out.push_back(Vec3{p[0], p[1], p[2]});
+  for (size_t i = 0; i < level.seeds.size(); ++i) {
+    const nav::bake::AgentMask mask = i < level.seedAgents.size() ? level.seedAgents[i] : nav::bake::kAllAgents;
+    if (agent >= 0 && !(mask & nav::bake::agentBit(agent))) continue;
+    const std::array<float, 3>& p = level.seeds[i];
+    out.push_back(Vec3{p[0], p[1], p[2]});
+  }
 #else
   (void)out;
   (void)why;
+  (void)agent;
 #endif
   return true;
+}
+
+/// One agent type to check: its index in the level's `agents` and its name ("" for a level
+/// without agents or a tile set).
+struct AgentToCheck {
+  int index = 0;
+  std::string name;
+};
+
+/// The agent types to check: every type of the level file `agentsFile` (MESH's, else --level's)
+/// or the one --agent names; one unnamed entry for a level without agents. `agent` for a file
+/// without agents, or naming none of them, is bad input. False with `why`.
+bool agentsToCheck(const std::string& agentsFile, const std::string& agent, std::vector<AgentToCheck>& out, std::string& why) {
+  std::vector<std::string> names;
+#ifdef NAVBENCH_CHECK_CAN_BAKE
+  if (endsWith(agentsFile, ".json")) {
+    nav::bake::Level level;
+    if (!nav::bake::loadLevelFile(agentsFile, &level, &why)) return false;
+    for (const nav::bake::AgentType& a : level.agents) names.push_back(a.name);
+  }
+#endif
+  out.clear();
+  if (agent.empty()) {
+    for (size_t i = 0; i < names.size(); ++i) out.push_back(AgentToCheck{int(i), names[i]});
+    if (out.empty()) out.push_back(AgentToCheck{});
+    return true;
+  }
+  if (agentsFile.empty()) return why = "--agent " + agent + ": needs a level file with agents (LEVEL.json, or --level)", false;
+  if (names.empty()) return why = "--agent " + agent + ": " + agentsFile + " declares no agents", false;
+  for (size_t i = 0; i < names.size(); ++i)
+    if (names[i] == agent) return out.push_back(AgentToCheck{int(i), agent}), true;
+  std::string known;
+  for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+  return why = "--agent " + agent + ": unknown agent in " + agentsFile + " (its agents: " + known + ")", false;
 }
 
 /// The viewer beside this executable (as app/CliMain.cpp starts it), or "" when there is none.
@@ -436,7 +489,7 @@ bool writeHtmlReport(const HtmlJob& job, const nav::NavMesh& mesh, const CheckRe
 }
 
 int runCheck(int argc, char** argv) {
-  std::string meshPath, levelPath, jsonOut, junitOut, writeBase, readBase, filterText, seedsText, htmlDir;
+  std::string meshPath, levelPath, jsonOut, junitOut, writeBase, readBase, filterText, seedsText, htmlDir, agent;
   std::string failOnText = "warning";
   CheckOptions opts;
   long long seed = 1;
@@ -462,9 +515,13 @@ int runCheck(int argc, char** argv) {
       .number("--min-width", "W", &opts.minWidth, 1e-6, 1e3, "narrow portal below W m")
       .number("--climb", "C", &opts.walkableClimb, 0.0, 1e3, "walkable climb for seams and surface (default: the tiles')")
       .text("--level", "OBJ|LEVEL", &levelPath, "the level's triangles for the surface check (with MESH.bin)")
+      .text("--agent", "NAME", &agent,
+            "check only this agent type of the level's `agents` (default: every type, each with its\n"
+            "own bake and seeds; --html, --baseline and --write-baseline files get .NAME before\n"
+            "their extension)")
       .integer("--threads", "N", &opts.threads, 0, 64, "pair workers (0: all cores)")
       .text("--json", "OUT.json", &jsonOut, "the JSON report")
-      .text("--junit", "OUT.xml", &junitOut, "JUnit XML: one testsuite, one testcase per check")
+      .text("--junit", "OUT.xml", &junitOut, "JUnit XML: one testsuite (per agent type), one testcase per check")
       .text("--html", "DIR", &htmlDir, "HTML report folder: summary, the worst findings with viewer pictures and scenarios")
       .integer("--html-max", "N", &htmlMax, 0, 1000, "findings with a row (and a picture) in the HTML report")
       .integer("--why", "N", &whyMax, 0, 1000,
@@ -508,58 +565,117 @@ int runCheck(int argc, char** argv) {
   std::string why;
   if (!opts.validate(&why)) return badOption(why);
 
-  Baseline baseline;
-  if (!readBase.empty() && !readBaseline(readBase, baseline, &why)) return badInput("--baseline: " + why);
-  nav::NavMesh mesh;
+  // The agent types: a level with `agents` is checked once per type (its own bake, seeds and
+  // outputs), else once, as a tile set or a level without agents.
+  std::vector<AgentToCheck> agents;
+  const std::string agentsFile = endsWith(meshPath, ".json") ? meshPath : levelPath;
+  if (!agentsToCheck(agentsFile, agent, agents, why)) return badInput(why);
+  const bool perAgent = !agents[0].name.empty();
+  // Per-agent files: the name before the extension (nav/bake/Agents.h's agentFilePath).
+  auto fileFor = [&](const std::string& path, const AgentToCheck& a) {
+#ifdef NAVBENCH_CHECK_CAN_BAKE
+    if (perAgent) return nav::bake::agentFilePath(path, a.name);
+#else
+    (void)a;
+#endif
+    return path;
+  };
+
+  struct Run {
+    AgentToCheck agent;
+    std::string label; ///< The mesh as reports name it ("MESH", or "MESH (agent NAME)")
+    CheckOptions opts;
+    nav::NavMesh mesh;
+    CheckResult result, unfiltered;
+    int known = 0;
+    nav::explain::FindingExplanations explained;
+    double secs = 0;
+  };
+  std::vector<std::unique_ptr<Run>> runs;
   std::vector<float> verts;
   std::vector<int> tris;
-  if (!loadInput(meshPath, mesh, verts, tris, opts.threads, why)) return badInput(why);
-  if (!levelPath.empty() && !loadTriangles(levelPath, verts, tris, why)) return badInput("--level: " + why);
-  // No --seeds: the level file's (the one checked, else --level's).
-  if (seedsText.empty() && (!levelSeeds(meshPath, opts.seeds, why) || (opts.seeds.empty() && !levelPath.empty() &&
-                                                                       !levelSeeds(levelPath, opts.seeds, why))))
-    return badInput(why);
-  LevelTriangles level;
-  level.verts = verts.data();
-  level.vertCount = int(verts.size() / 3);
-  level.tris = tris.data();
-  level.triCount = int(tris.size() / 3);
+  for (const AgentToCheck& a : agents) {
+    auto run = std::make_unique<Run>();
+    Run& r = *run;
+    r.agent = a;
+    r.label = perAgent ? meshPath + " (agent " + a.name + ")" : meshPath;
+    r.opts = opts;
+    const std::string problemOf = perAgent ? "agent " + a.name + ": " : "";
+    Baseline baseline;
+    if (!readBase.empty() && !readBaseline(fileFor(readBase, a), baseline, &why)) return badInput("--baseline: " + why);
+    const bool first = runs.empty();
+    if (!loadInput(meshPath, r.mesh, verts, tris, opts.threads, why, a.index, first)) return badInput(problemOf + why);
+    if (first && !levelPath.empty() && !loadTriangles(levelPath, verts, tris, why)) return badInput("--level: " + why);
+    // No --seeds: the level file's for this type (the one checked, else --level's).
+    const int seedAgent = perAgent ? a.index : -1;
+    if (seedsText.empty() &&
+        (!levelSeeds(meshPath, r.opts.seeds, why, seedAgent) ||
+         (r.opts.seeds.empty() && !levelPath.empty() && !levelSeeds(levelPath, r.opts.seeds, why, seedAgent))))
+      return badInput(why);
+    // A type's seed off its navmesh is where that type cannot stand: a finding, not bad input.
+    r.opts.seedsOffMeshAreFindings = perAgent && seedsText.empty();
+    LevelTriangles level;
+    level.verts = verts.data();
+    level.vertCount = int(verts.size() / 3);
+    level.tris = tris.data();
+    level.triCount = int(tris.size() / 3);
 
-  const auto t0 = std::chrono::steady_clock::now();
-  CheckResult result;
-  const nav::Status st = runChecks(mesh, filter, opts, result, &why, level.triCount ? &level : nullptr);
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (nav::statusFailed(st)) return badInput(meshPath + ": " + why);
-  // Outputs after everything that can fail on input: the HTML folder (the slowest) first.
-  CheckResult unfiltered;
-  if (!writeBase.empty()) unfiltered = result;
-  int known = 0;
-  if (!readBase.empty()) known = filterNew(result, baseline);
-  nav::explain::FindingExplanations explained;
-  if (whyMax > 0 && (!htmlDir.empty() || !jsonOut.empty()))
-    explained = nav::explain::explainFindings(mesh, filter, opts, result, whyMax);
-  if (!htmlDir.empty()) {
-    HtmlJob job;
-    job.dir = htmlDir;
-    job.meshPath = meshPath;
-    job.meshIsLevel = isLevelPath(meshPath);
-    job.levelPath = levelPath;
-    job.maxRows = htmlMax;
-    job.seconds = double(htmlTime);
-    job.seedsGiven = !seedsText.empty();
-    if (!writeHtmlReport(job, mesh, result, filter, opts, explained, why)) return badInput(why);
+    const auto t0 = std::chrono::steady_clock::now();
+    const nav::Status st = runChecks(r.mesh, filter, r.opts, r.result, &why, level.triCount ? &level : nullptr);
+    r.secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (nav::statusFailed(st)) return badInput(meshPath + ": " + problemOf + why);
+    if (!writeBase.empty()) r.unfiltered = r.result;
+    if (!readBase.empty()) r.known = filterNew(r.result, baseline);
+    if (whyMax > 0 && (!htmlDir.empty() || !jsonOut.empty()))
+      r.explained = nav::explain::explainFindings(r.mesh, filter, r.opts, r.result, whyMax);
+    runs.push_back(std::move(run));
   }
+
+  // Outputs after everything that can fail on input: the HTML folders (the slowest) first.
+  if (!htmlDir.empty())
+    for (const auto& r : runs) {
+      HtmlJob job;
+      job.dir = fileFor(htmlDir, r->agent);
+      job.meshPath = meshPath;
+      job.meshIsLevel = isLevelPath(meshPath);
+      job.levelPath = levelPath;
+      job.maxRows = htmlMax;
+      job.seconds = double(htmlTime) / double(runs.size());
+      job.seedsGiven = !seedsText.empty() || perAgent; // (the viewer floods from every seed of the level)
+      if (!writeHtmlReport(job, r->mesh, r->result, filter, r->opts, r->explained, why)) return badInput(why);
+    }
   if (!jsonOut.empty()) {
-    nlohmann::json report = reportJson(meshPath, result, opts);
-    addWhyJson(report, explained);
+    nlohmann::json report;
+    for (const auto& r : runs) {
+      nlohmann::json one = reportJson(meshPath, r->result, r->opts);
+      addWhyJson(one, r->explained);
+      if (!perAgent) {
+        report = std::move(one);
+        break;
+      }
+      one["agent"] = r->agent.name;
+      report["agents"].push_back(std::move(one));
+    }
+    if (perAgent) report["mesh"] = meshPath;
     if (!writeJsonReport(jsonOut, report, &why)) return badInput(why);
   }
-  if (!junitOut.empty() && !writeTextFile(junitOut, reportJunit({{meshPath, &result}}), &why)) return badInput(why);
-  if (!writeBase.empty() && !writeBaseline(writeBase, unfiltered, &why)) return badInput(why);
+  if (!junitOut.empty()) {
+    std::vector<JunitMesh> suites;
+    for (const auto& r : runs) suites.push_back({r->label, &r->result});
+    if (!writeTextFile(junitOut, reportJunit(suites), &why)) return badInput(why);
+  }
+  if (!writeBase.empty())
+    for (const auto& r : runs)
+      if (!writeBaseline(fileFor(writeBase, r->agent), r->unfiltered, &why)) return badInput(why);
 
-  if (!quiet) {
-    std::printf("%s: %d polys, %zu islands, %d pairs run (%d skipped), worst ratio %.3f, %.2f s\n", meshPath.c_str(),
-                result.polyCount, result.islands.size(), result.pairsRun, result.pairsSkipped, double(result.worstRatio), secs);
+  bool failed = false;
+  for (const auto& r : runs) {
+    const CheckResult& result = r->result;
+    failed = failed || hasFailures(result, failOn);
+    if (quiet) continue;
+    std::printf("%s: %d polys, %zu islands, %d pairs run (%d skipped), worst ratio %.3f, %.2f s\n", r->label.c_str(),
+                result.polyCount, result.islands.size(), result.pairsRun, result.pairsSkipped, double(result.worstRatio),
+                r->secs);
     for (int k = 0; k < CHECK_COUNT; ++k) {
       if (!result.ran[k]) {
         std::printf("  %-8s skipped%s\n", checkName(k), k == CHECK_SURFACE ? " (no level triangles)" : "");
@@ -570,9 +686,9 @@ int runCheck(int argc, char** argv) {
                   n == 1 ? "" : "s");
       for (const std::string& line : describeFindings(result, k, 5)) std::printf("      %s\n", line.c_str());
     }
-    if (!readBase.empty()) std::printf("  %d finding(s) known from %s\n", known, readBase.c_str());
+    if (!readBase.empty()) std::printf("  %d finding(s) known from %s\n", r->known, fileFor(readBase, r->agent).c_str());
   }
-  return hasFailures(result, failOn) ? 1 : 0;
+  return failed ? 1 : 0;
 }
 
 } // namespace
@@ -580,7 +696,7 @@ int runCheck(int argc, char** argv) {
 bool navbench::cli::loadMeshOrLevel(const std::string& path, nav::NavMesh& mesh, std::string& why) {
   std::vector<float> verts;
   std::vector<int> tris;
-  return loadInput(path, mesh, verts, tris, 0, why);
+  return loadInput(path, mesh, verts, tris, 0, why, 0, false); // (a level with agents: its first type)
 }
 
 NAVBENCH_SUBCOMMAND(check, "check", "find navmesh defects: islands, long detours, node budget, seams, links, narrow portals, surface", runCheck);

@@ -73,12 +73,13 @@ void BakeRunner::setEdits(std::vector<nav::bake::ConvexVolume> volumes, std::vec
 }
 
 bool sameVolume(const nav::bake::ConvexVolume& a, const nav::bake::ConvexVolume& b) {
-  return a.verts == b.verts && a.hmin == b.hmin && a.hmax == b.hmax && a.area == b.area;
+  return a.verts == b.verts && a.hmin == b.hmin && a.hmax == b.hmax && a.area == b.area && a.agents == b.agents;
 }
 
 bool sameLink(const nav::bake::OffMeshLink& a, const nav::bake::OffMeshLink& b) {
   return std::equal(a.start, a.start + 3, b.start) && std::equal(a.end, a.end + 3, b.end) && a.radius == b.radius &&
-         a.bidirectional == b.bidirectional && a.area == b.area && a.flags == b.flags && a.userId == b.userId;
+         a.bidirectional == b.bidirectional && a.area == b.area && a.flags == b.flags && a.userId == b.userId &&
+         a.agents == b.agents;
 }
 
 bool BakeRunner::editsChanged() const {

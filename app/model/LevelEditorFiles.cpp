@@ -137,10 +137,13 @@ void LevelEditor::saveScenario(nlohmann::json& out) const {
     nlohmann::json pts = nlohmann::json::array();
     for (size_t i = 0; i + 2 < v.verts.size(); i += 3) pts.push_back(vec3(&v.verts[i]));
     vols.push_back({{"area", int(v.area)}, {"hmin", v.hmin}, {"hmax", v.hmax}, {"verts", pts}});
+    if (v.agents != nav::bake::kAllAgents) vols.back()["agents"] = v.agents; // (a mask: scenarios carry no names)
   }
-  for (const OffMeshLink& l : links())
+  for (const OffMeshLink& l : links()) {
     ls.push_back({{"start", vec3(l.start)}, {"end", vec3(l.end)}, {"radius", l.radius}, {"bidirectional", l.bidirectional},
                   {"area", int(l.area)}, {"flags", int(l.flags)}, {"userId", l.userId}});
+    if (l.agents != nav::bake::kAllAgents) ls.back()["agents"] = l.agents;
+  }
   out["volumes"] = vols;
   out["links"] = ls;
   nlohmann::json removed = nlohmann::json::array();
@@ -171,8 +174,9 @@ bool LevelEditor::loadScenario(const nlohmann::json& json, std::string* why) {
     const base::JsonIn v = jv[i];
     ConvexVolume cv;
     int area = 0;
-    if (!v.object({"area", "hmin", "hmax", "verts"}) || !v.get("area", area, 0, 63) || !v.get("hmin", cv.hmin) ||
-        !v.get("hmax", cv.hmax) || !v["verts"].array())
+    if (!v.object({"area", "hmin", "hmax", "verts", "agents"}) || !v.get("area", area, 0, 63) || !v.get("hmin", cv.hmin) ||
+        !v.get("hmax", cv.hmax) || !v["verts"].array() ||
+        (v.has("agents") && !nav::bake::agentMaskFromJson(v["agents"], nullptr, &cv.agents)))
       return failed();
     cv.area = uint8_t(area);
     for (size_t k = 0; k < v["verts"].size(); ++k) {
@@ -191,7 +195,8 @@ bool LevelEditor::loadScenario(const nlohmann::json& json, std::string* why) {
     const base::JsonIn l = jl[i];
     OffMeshLink ol;
     int area = ol.area, flags = ol.flags;
-    if (!l.object({"start", "end", "radius", "bidirectional", "area", "flags", "userId"}) || !l["start"].getVec3(ol.start) ||
+    if (!l.object({"start", "end", "radius", "bidirectional", "area", "flags", "userId", "agents"}) ||
+        (l.has("agents") && !nav::bake::agentMaskFromJson(l["agents"], nullptr, &ol.agents)) || !l["start"].getVec3(ol.start) ||
         !l["end"].getVec3(ol.end) || !l.opt("radius", ol.radius) || !l.opt("bidirectional", ol.bidirectional) ||
         !l.opt("area", area, 0, 63) || !l.opt("flags", flags, 0, 0xffff) || !l.opt("userId", ol.userId))
       return failed();

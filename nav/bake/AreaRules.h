@@ -18,6 +18,7 @@
 // volumes are applied after, on the heightfield, and win over rules where they overlap.
 #pragma once
 
+#include "nav/bake/Agents.h"
 #include "nav/bake/LevelMesh.h"
 
 #include <cstdint>
@@ -30,7 +31,10 @@ struct AreaRule {
   std::string match;    ///< Glob over node, mesh and material names (see above)
   bool exclude = false; ///< True: matched triangles are not walkable; `area` is unused
   uint8_t area = 0;     ///< 0..62 (nav/NavAreas.h), when !exclude
-  bool operator==(const AreaRule& o) const { return match == o.match && exclude == o.exclude && (exclude || area == o.area); }
+  AgentMask agents = kAllAgents; ///< The agent types it applies to (Agents.h); the others skip it
+  bool operator==(const AreaRule& o) const {
+    return match == o.match && exclude == o.exclude && (exclude || area == o.area) && agents == o.agents;
+  }
   bool operator!=(const AreaRule& o) const { return !(*this == o); }
 };
 

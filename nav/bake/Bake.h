@@ -26,6 +26,7 @@
 #include "nav/NavAreas.h"
 #include "nav/NavMesh.h"
 #include "nav/TileBuilder.h"
+#include "nav/bake/Agents.h"
 #include "nav/bake/AreaRules.h"
 #include "nav/bake/BakeSettings.h"
 
@@ -44,6 +45,7 @@ struct ConvexVolume {
   std::vector<float> verts; ///< [(x, y, z) * n], n in 3..12, convex, either winding [Unit: wu]
   float hmin = 0, hmax = 0; ///< [Unit: wu]
   uint8_t area = AREA_GROUND;
+  AgentMask agents = kAllAgents; ///< The agent types it applies to (Agents.h)
 };
 
 /// An off-mesh connection (a jump link). Baked into the tile that holds its start; Detour-style
@@ -56,6 +58,7 @@ struct OffMeshLink {
   uint8_t area = AREA_JUMP;
   uint16_t flags = FLAG_JUMP;
   uint32_t userId = 0;        ///< 0: 1000 + index, like RecastDemo.
+  AgentMask agents = kAllAgents; ///< The agent types it applies to (Agents.h)
 };
 
 /// What a bake reads: the level's triangles and the level designer's additions.

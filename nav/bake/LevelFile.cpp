@@ -96,30 +96,37 @@ json settingsJson(const BakeSettings& s) {
   return j;
 }
 
+/// Reads setting `k` from `v` into *s; *known false when `k` names no setting.
+bool readSetting(const std::string& k, const base::JsonIn& v, BakeSettings* s, bool* known) {
+  bool ok = true;
+  *known = false;
+  auto read = [&](const auto& table) {
+    for (const auto& field : table)
+      if (k == field.name) {
+        *known = true;
+        ok = v.get(s->*field.ptr);
+      }
+  };
+  read(kFloatSettings);
+  read(kIntSettings);
+  read(kBoolSettings);
+  if (k == "partition") {
+    *known = true;
+    std::string name;
+    ok = v.get(name, 64);
+    if (ok && !partitionFromName(name.c_str(), &s->partition))
+      ok = v.fail("expected \"watershed\", \"monotone\" or \"layers\", got \"" + name + "\"");
+  }
+  return ok;
+}
+
 /// Reads the settings present in `in` over *s (ranges are BakeSettings::validate's, checked after).
 bool parseSettings(const base::JsonIn& in, BakeSettings* s) {
   if (!in.object()) return false;
   for (auto it = in.json().begin(); it != in.json().end(); ++it) {
-    const std::string& k = it.key();
-    const base::JsonIn v = in[k];
-    bool known = false, ok = true;
-    auto read = [&](const auto& table) {
-      for (const auto& field : table)
-        if (k == field.name) {
-          known = true;
-          ok = v.get(s->*field.ptr);
-        }
-    };
-    read(kFloatSettings);
-    read(kIntSettings);
-    read(kBoolSettings);
-    if (k == "partition") {
-      known = true;
-      std::string name;
-      ok = v.get(name, 64);
-      if (ok && !partitionFromName(name.c_str(), &s->partition))
-        ok = v.fail("expected \"watershed\", \"monotone\" or \"layers\", got \"" + name + "\"");
-    }
+    const base::JsonIn v = in[it.key()];
+    bool known = false;
+    const bool ok = readSetting(it.key(), v, s, &known);
     if (!known) return v.fail("unknown setting");
     if (!ok) return false;
   }
@@ -127,9 +134,95 @@ bool parseSettings(const base::JsonIn& in, BakeSettings* s) {
   return s->validate(&why) || in.fail(why);
 }
 
-bool parseVolume(const base::JsonIn& v, ConvexVolume* cv) {
-  if (!v.object({"area", "hmin", "hmax", "verts"}) || !getArea(v["area"], &cv->area) || !v.get("hmin", cv->hmin) ||
-      !v.get("hmax", cv->hmax))
+/// Copies the setting named `k` from `from` to *to; false when `k` names no setting.
+bool copySetting(const std::string& k, const BakeSettings& from, BakeSettings* to) {
+  bool known = false;
+  auto copy = [&](const auto& table) {
+    for (const auto& field : table)
+      if (k == field.name) {
+        known = true;
+        to->*field.ptr = from.*field.ptr;
+      }
+  };
+  copy(kFloatSettings);
+  copy(kIntSettings);
+  copy(kBoolSettings);
+  if (k == "partition") {
+    known = true;
+    to->partition = from.partition;
+  }
+  return known;
+}
+
+/// "#rrggbb" or [r, g, b] (0..255 each) -> 0xRRGGBB.
+bool getColor(const base::JsonIn& v, uint32_t* out) {
+  if (v.json().is_string()) {
+    std::string t;
+    if (!v.get(t, 16)) return false;
+    uint32_t c = 0;
+    bool ok = t.size() == 7 && t[0] == '#';
+    for (size_t i = 1; ok && i < 7; ++i) {
+      const char h = t[i];
+      const int d = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+      ok = d >= 0;
+      c = c * 16 + uint32_t(d < 0 ? 0 : d);
+    }
+    if (!ok) return v.fail("expected \"#rrggbb\" or [r, g, b], got \"" + t + "\"");
+    *out = c;
+    return true;
+  }
+  if (!v.array(3, 3)) return false;
+  uint32_t c = 0;
+  for (size_t i = 0; i < 3; ++i) {
+    int x = 0;
+    if (!v[i].get(x, 0, 255)) return false;
+    c = (c << 8) | uint32_t(x);
+  }
+  *out = c;
+  return true;
+}
+
+std::string colorText(uint32_t c) {
+  static const char* kHex = "0123456789abcdef";
+  std::string t = "#";
+  for (int shift = 20; shift >= 0; shift -= 4) t += kHex[(c >> shift) & 0xf];
+  return t;
+}
+
+/// One `agents` entry: name, colour and settings keys over `level`'s settings. Problems with its
+/// settings are reported as `agents[i] "name": key ...` (the file prefix comes from the errors).
+bool parseAgent(const base::JsonIn& v, const BakeSettings& level, int index, AgentType* out) {
+  if (!v.object()) return false;
+  AgentType a;
+  if (!v.has("name")) return v["name"].fail("missing: every agent type needs a name");
+  if (!v["name"].get(a.name, 64)) return false;
+  std::string problem;
+  if (!checkAgentName(a.name, &problem)) return v["name"].fail(problem);
+  const std::string where = v.path() + " \"" + a.name + "\"";
+  a.color = defaultAgentColor(index);
+  if (v.has("color") && !getColor(base::JsonIn(v.json()["color"], v.errors(), where + ": color"), &a.color)) return false;
+  a.settings = level;
+  for (auto it = v.json().begin(); it != v.json().end(); ++it) {
+    const std::string& k = it.key();
+    if (k == "name" || k == "color") continue;
+    bool known = false;
+    if (!readSetting(k, base::JsonIn(it.value(), v.errors(), where + ": " + k), &a.settings, &known)) return false;
+    if (!known) return v.errors().fail(where, "unknown key \"" + k + "\" (name, color or a settings key)");
+    a.overrides.push_back(k);
+  }
+  if (!a.settings.validate(&problem)) return v.errors().fail(where, problem);
+  *out = std::move(a);
+  return true;
+}
+
+/// The optional "agents" of a volume, link, rule or seed.
+bool optAgents(const base::JsonIn& v, const std::vector<AgentType>* agents, AgentMask* out) {
+  return !v.has("agents") || agentMaskFromJson(v["agents"], agents, out);
+}
+
+bool parseVolume(const base::JsonIn& v, const std::vector<AgentType>* agents, ConvexVolume* cv) {
+  if (!v.object({"area", "hmin", "hmax", "verts", "agents"}) || !getArea(v["area"], &cv->area) || !v.get("hmin", cv->hmin) ||
+      !v.get("hmax", cv->hmax) || !optAgents(v, agents, &cv->agents))
     return false;
   if (cv->hmin > cv->hmax) return v["hmin"].fail("hmin > hmax");
   const base::JsonIn vs = v["verts"];
@@ -142,8 +235,9 @@ bool parseVolume(const base::JsonIn& v, ConvexVolume* cv) {
   return true;
 }
 
-bool parseLink(const base::JsonIn& v, OffMeshLink* l) {
-  if (!v.object({"start", "end", "radius", "bidirectional", "area", "flags", "userId"}) || !v["start"].getVec3(l->start) ||
+bool parseLink(const base::JsonIn& v, const std::vector<AgentType>* agents, OffMeshLink* l) {
+  if (!v.object({"start", "end", "radius", "bidirectional", "area", "flags", "userId", "agents"}) ||
+      !optAgents(v, agents, &l->agents) || !v["start"].getVec3(l->start) ||
       !v["end"].getVec3(l->end) || !v.opt("radius", l->radius) || !v.opt("bidirectional", l->bidirectional) ||
       (v.has("area") && !getArea(v["area"], &l->area)) || (v.has("flags") && !getFlags(v["flags"], &l->flags)) ||
       !v.opt("userId", l->userId, 0, 0x7fffffff))
@@ -153,8 +247,9 @@ bool parseLink(const base::JsonIn& v, OffMeshLink* l) {
 }
 
 /// {"match": GLOB, "area": NAME} or {"match": GLOB, "exclude": true}.
-bool parseAreaRule(const base::JsonIn& v, AreaRule* rule) {
-  if (!v.object({"match", "area", "exclude"}) || !v.get("match", rule->match, 1024) || !v.opt("exclude", rule->exclude))
+bool parseAreaRule(const base::JsonIn& v, const std::vector<AgentType>* agents, AreaRule* rule) {
+  if (!v.object({"match", "area", "exclude", "agents"}) || !v.get("match", rule->match, 1024) ||
+      !v.opt("exclude", rule->exclude) || !optAgents(v, agents, &rule->agents))
     return false;
   std::string problem;
   if (!checkGlob(rule->match, &problem)) return v["match"].fail(problem);
@@ -168,13 +263,14 @@ bool parseAreaRule(const base::JsonIn& v, AreaRule* rule) {
 
 } // namespace
 
-json areaRulesToJson(const std::vector<AreaRule>& rules) {
+json areaRulesToJson(const std::vector<AreaRule>& rules, const std::vector<AgentType>* agents) {
   json a = json::array();
   for (const AreaRule& r : rules) {
     json o = json::object();
     o["match"] = r.match;
     if (r.exclude) o["exclude"] = true;
     else o["area"] = areaToJson(r.area);
+    if (r.agents != kAllAgents) o["agents"] = agentMaskToJson(r.agents, agents);
     a.push_back(o);
   }
   return a;
@@ -194,8 +290,31 @@ bool optList(const base::JsonIn& in, const char* key, std::vector<T>* out, Parse
   return true;
 }
 
+/// A seed: [x, y, z], or {"pos": [x, y, z], "agents": [...]}.
+bool parseSeed(const base::JsonIn& v, const std::vector<AgentType>* agents, std::array<float, 3>* p, AgentMask* mask) {
+  if (!v.json().is_object()) return v.getVec3(p->data());
+  return v.object({"pos", "agents"}) && v["pos"].getVec3(p->data()) && optAgents(v, agents, mask);
+}
+
+bool parseAgents(const base::JsonIn& in, const BakeSettings& level, std::vector<AgentType>* out) {
+  if (!in.array()) return false;
+  if (in.size() == 0) return in.fail("empty: leave \"agents\" out for one agent with the level's settings");
+  if (in.size() > size_t(kMaxAgentTypes))
+    return in.fail(std::to_string(in.size()) + " agent types; a level holds at most " + std::to_string(kMaxAgentTypes));
+  std::vector<AgentType> list(in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (!parseAgent(in[i], level, int(i), &list[i])) return false;
+    for (size_t j = 0; j < i; ++j)
+      if (list[j].name == list[i].name)
+        return in.errors().fail(in[i].path() + " \"" + list[i].name + "\"",
+                                "duplicate name (" + in[j].path() + " has it too)");
+  }
+  *out = std::move(list);
+  return true;
+}
+
 bool parseLevel(const base::JsonIn& in, Level* out) {
-  if (!in.object({"format", "version", "obj", "settings", "convexVolumes", "offMeshLinks", "seeds", "areaRules"}))
+  if (!in.object({"format", "version", "obj", "settings", "convexVolumes", "offMeshLinks", "seeds", "areaRules", "agents"}))
     return false;
   std::string format = "navbench-level";
   if (!in.opt("format", format, 64)) return false;
@@ -208,10 +327,27 @@ bool parseLevel(const base::JsonIn& in, Level* out) {
   if (!in["obj"].get(lv.objPath)) return false;
   if (lv.objPath.empty()) return in["obj"].fail("empty: the level file must name its OBJ file");
   if (in.has("settings") && !parseSettings(in["settings"], &lv.settings)) return false;
-  if (!optList(in, "convexVolumes", &lv.volumes, parseVolume) || !optList(in, "offMeshLinks", &lv.links, parseLink) ||
-      !optList(in, "seeds", &lv.seeds, [](const base::JsonIn& v, std::array<float, 3>* p) { return v.getVec3(p->data()); }) ||
-      (in.has("areaRules") && !areaRulesFromJson(in["areaRules"], &lv.areaRules)))
+  if (in.has("agents") && !parseAgents(in["agents"], lv.settings, &lv.agents)) return false;
+  const std::vector<AgentType>* agents = &lv.agents;
+  auto withAgents = [agents](auto parse) {
+    return [agents, parse](const base::JsonIn& v, auto* item) { return parse(v, agents, item); };
+  };
+  if (!optList(in, "convexVolumes", &lv.volumes, withAgents(parseVolume)) ||
+      !optList(in, "offMeshLinks", &lv.links, withAgents(parseLink)) ||
+      (in.has("areaRules") && !areaRulesFromJson(in["areaRules"], &lv.areaRules, agents)))
     return false;
+  if (in.has("seeds")) {
+    const base::JsonIn a = in["seeds"];
+    if (!a.array()) return false;
+    lv.seeds.resize(a.size());
+    lv.seedAgents.assign(a.size(), kAllAgents);
+    bool named = false;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (!parseSeed(a[i], agents, &lv.seeds[i], &lv.seedAgents[i])) return false;
+      named = named || lv.seedAgents[i] != kAllAgents;
+    }
+    if (!named) lv.seedAgents.clear();
+  }
   *out = std::move(lv);
   return true;
 }
@@ -232,12 +368,12 @@ bool settingsFrom(const json& j, base::JsonErrors& errors, BakeSettings* out) {
 
 } // namespace
 
-bool areaRulesFromJson(const base::JsonIn& list, std::vector<AreaRule>* out) {
+bool areaRulesFromJson(const base::JsonIn& list, std::vector<AreaRule>* out, const std::vector<AgentType>* agents) {
   std::vector<AreaRule> rules;
   if (!list.array()) return false;
   rules.resize(list.size());
   for (size_t i = 0; i < list.size(); ++i)
-    if (!parseAreaRule(list[i], &rules[i])) return false;
+    if (!parseAreaRule(list[i], agents, &rules[i])) return false;
   *out = std::move(rules);
   return true;
 }
@@ -277,6 +413,7 @@ bool saveLevelFile(const std::string& path, const Level& level, std::string* why
     json pts = json::array();
     for (size_t p = 0; p + 2 < v.verts.size(); p += 3) pts.push_back(base::exactVec3(&v.verts[p]));
     o["verts"] = pts;
+    if (v.agents != kAllAgents) o["agents"] = agentMaskToJson(v.agents, &level.agents);
     vols.push_back(o);
   }
   j["convexVolumes"] = vols;
@@ -290,14 +427,32 @@ bool saveLevelFile(const std::string& path, const Level& level, std::string* why
     o["area"] = areaToJson(l.area);
     o["flags"] = flagsToJson(l.flags);
     if (l.userId) o["userId"] = l.userId;
+    if (l.agents != kAllAgents) o["agents"] = agentMaskToJson(l.agents, &level.agents);
     links.push_back(o);
   }
   j["offMeshLinks"] = links;
-  if (!level.areaRules.empty()) j["areaRules"] = areaRulesToJson(level.areaRules);
+  if (!level.areaRules.empty()) j["areaRules"] = areaRulesToJson(level.areaRules, &level.agents);
   if (!level.seeds.empty()) {
     json seeds = json::array();
-    for (const std::array<float, 3>& p : level.seeds) seeds.push_back(base::exactVec3(p.data()));
+    for (size_t i = 0; i < level.seeds.size(); ++i) {
+      const AgentMask mask = i < level.seedAgents.size() ? level.seedAgents[i] : kAllAgents;
+      if (mask == kAllAgents) seeds.push_back(base::exactVec3(level.seeds[i].data()));
+      else seeds.push_back({{"pos", base::exactVec3(level.seeds[i].data())}, {"agents", agentMaskToJson(mask, &level.agents)}});
+    }
     j["seeds"] = seeds;
+  }
+  if (!level.agents.empty()) {
+    json agents = json::array();
+    for (const AgentType& a : level.agents) {
+      json o = json::object();
+      o["name"] = a.name;
+      o["color"] = colorText(a.color);
+      const json all = settingsJson(a.settings);
+      for (const std::string& k : a.overrides)
+        if (all.contains(k)) o[k] = all[k];
+      agents.push_back(o);
+    }
+    j["agents"] = agents;
   }
   const std::string text = j.dump(2) + "\n";
   std::string err; // temp file + rename: a failed write leaves the old file
@@ -308,6 +463,18 @@ bool saveLevelFile(const std::string& path, const Level& level, std::string* why
   return true;
 }
 
+bool applyAgentOverrides(const BakeSettings& base, const AgentType& a, BakeSettings* out, std::string* why) {
+  BakeSettings s = base;
+  for (const std::string& k : a.overrides) copySetting(k, a.settings, &s);
+  std::string problem;
+  if (!s.validate(&problem)) {
+    if (why) *why = "agent \"" + a.name + "\": " + problem;
+    return false;
+  }
+  *out = s;
+  return true;
+}
+
 std::string resolveObjPath(const std::string& levelPath, const Level& level) {
   if (level.objPath.empty() || level.objPath[0] == '/') return level.objPath;
   const size_t slash = levelPath.find_last_of('/');
@@ -315,19 +482,20 @@ std::string resolveObjPath(const std::string& levelPath, const Level& level) {
   return levelPath.substr(0, slash + 1) + level.objPath;
 }
 
-bool loadBakeInput(const std::string& path, BakeInput* input, BakeSettings* settings, std::string* why) {
+bool loadBakeInput(const std::string& path, BakeInput* input, BakeSettings* settings, std::string* why, Level* level) {
   const bool isJson = path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
   BakeInput in;
   BakeSettings s;
   std::string objPath = path;
+  Level lv;
+  lv.objPath = path;
   if (isJson) {
-    Level lv;
     if (!loadLevelFile(path, &lv, why)) return false;
     objPath = resolveObjPath(path, lv);
     s = lv.settings;
-    in.volumes = std::move(lv.volumes);
-    in.links = std::move(lv.links);
-    in.areaRules = std::move(lv.areaRules);
+    in.volumes = lv.volumes;
+    in.links = lv.links;
+    in.areaRules = lv.areaRules;
   }
   LevelMesh mesh;
   std::string objWhy;
@@ -346,6 +514,7 @@ bool loadBakeInput(const std::string& path, BakeInput* input, BakeSettings* sett
   }
   *input = std::move(in);
   *settings = s;
+  if (level) *level = std::move(lv);
   return true;
 }
 

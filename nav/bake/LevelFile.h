@@ -11,13 +11,18 @@
 //                         "bidirectional": true, "area": "jump", "flags": ["jump"] } ],
 //     "seeds": [[35, 3, 40]],                     // optional: where agents start (navbench check)
 //     "areaRules": [ { "match": "water*", "area": "water" },   // optional: areas from the OBJ's
-//                    { "match": "prop_*", "exclude": true } ]  // o / g / usemtl names (AreaRules.h)
+//                    { "match": "prop_*", "exclude": true } ], // o / g / usemtl names (AreaRules.h)
+//     "agents": [ { "name": "dog", "color": "#c08040", "agentRadius": 0.3, "agentHeight": 0.8 } ]
 //   }
+// Optional `agents` (Agents.h): each entry a name, a colour and any settings keys it overrides.
+// Volumes, links and area rules may then say `"agents": ["dog"]` (default: every type); a seed
+// may be {"pos": [x, y, z], "agents": ["dog"]} instead of a bare [x, y, z].
 // Areas are names (ground, water, road, door, grass, jump) or numbers 0..62; flags a list of names
 // (walk, swim, door, jump, disabled) or a number. Missing settings keep their defaults; unknown
 // keys are errors (a typo would otherwise be silently ignored).
 #pragma once
 
+#include "nav/bake/Agents.h"
 #include "nav/bake/Bake.h"
 #include "nav/bake/BakeSettings.h"
 
@@ -41,8 +46,13 @@ struct Level {
   /// Points agents start from (x, y, z): `navbench check` floods reachability from them when no
   /// --seeds is given. Written only when non-empty.
   std::vector<std::array<float, 3>> seeds;
+  /// The agent types each seed is for: [seeds.size()], or empty when every seed is for every
+  /// type. A seed some type must reach but cannot is a `navbench check` finding for that type.
+  std::vector<AgentMask> seedAgents;
   /// Areas from the triangles' names, tried in order (AreaRules.h). Written only when non-empty.
   std::vector<AreaRule> areaRules;
+  /// The agent types (Agents.h); empty: one agent with `settings`, as a file without `agents`.
+  std::vector<AgentType> agents;
 };
 
 /// Reads a level file. Errors name the file and the problem ("default.json: convexVolumes[0].area:
@@ -56,14 +66,19 @@ std::string resolveObjPath(const std::string& levelPath, const Level& level);
 /// Level file or bare OBJ -> bake input + settings: a ".json" path is read as a level file and its
 /// OBJ loaded (a missing OBJ is named); any other path is read as an OBJ with default settings
 /// and no volumes or links. The input is validated. The mesh's names (o / g / usemtl) come with
-/// it, for the level file's areaRules.
-bool loadBakeInput(const std::string& path, BakeInput* input, BakeSettings* settings, std::string* why);
+/// it, for the level file's areaRules. A level with agents: `input` holds every item with its
+/// mask and `settings` the level's; bake inputForAgent / agentSettings per type (Agents.h).
+/// `level` (optional) receives the level file as read (a bare mesh: its path as objPath).
+bool loadBakeInput(const std::string& path, BakeInput* input, BakeSettings* settings, std::string* why,
+                   Level* level = nullptr);
 
 /// A level file's areaRules list <-> JSON, as the level file writes and reads it (the viewer's
 /// scenarios and recovery journal carry edited rules the same way). Reading: false with the
 /// problem recorded in `list`'s errors ("FILE: areaRules[1].area: unknown area 'lava' ...").
-nlohmann::json areaRulesToJson(const std::vector<AreaRule>& rules);
-bool areaRulesFromJson(const base::JsonIn& list, std::vector<AreaRule>* out);
+/// `agents`: the level's types, so that rules' `agents` read and write as names; null: as numbers.
+nlohmann::json areaRulesToJson(const std::vector<AreaRule>& rules, const std::vector<AgentType>* agents = nullptr);
+bool areaRulesFromJson(const base::JsonIn& list, std::vector<AreaRule>* out,
+                       const std::vector<AgentType>* agents = nullptr);
 
 /// Settings <-> JSON text. settingsFromJson accepts a settings object or a level file (it uses
 /// its "settings"); fields missing keep the values already in *out.

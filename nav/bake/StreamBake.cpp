@@ -23,19 +23,21 @@ namespace nav::bake {
 
 using namespace detail;
 
-bool loadFileBakeInput(const std::string& path, FileBakeInput* input, BakeSettings* settings, std::string* why) {
+bool loadFileBakeInput(const std::string& path, FileBakeInput* input, BakeSettings* settings, std::string* why,
+                       Level* level) {
   const bool isJson = path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
   FileBakeInput in;
   BakeSettings s;
   in.objPath = path;
+  Level lv;
+  lv.objPath = path;
   if (isJson) {
-    Level lv;
     if (!loadLevelFile(path, &lv, why)) return false;
     in.objPath = resolveObjPath(path, lv);
     s = lv.settings;
-    in.volumes = std::move(lv.volumes);
-    in.links = std::move(lv.links);
-    in.areaRules = std::move(lv.areaRules);
+    in.volumes = lv.volumes;
+    in.links = lv.links;
+    in.areaRules = lv.areaRules;
   }
   if (::access(in.objPath.c_str(), R_OK) != 0) {
     const std::string msg = in.objPath + ": cannot open the file (missing or unreadable)";
@@ -44,6 +46,7 @@ bool loadFileBakeInput(const std::string& path, FileBakeInput* input, BakeSettin
   }
   *input = std::move(in);
   *settings = s;
+  if (level) *level = std::move(lv);
   return true;
 }
 

@@ -51,7 +51,10 @@ struct FileBakeInput {
 
 /// Level file (".json") or bare OBJ -> FileBakeInput + settings (a bare OBJ: default settings, no
 /// volumes or links). The OBJ is not read here (only checked to exist). Errors name the file.
-bool loadFileBakeInput(const std::string& path, FileBakeInput* input, BakeSettings* settings, std::string* why);
+/// A level with agents: as loadBakeInput (every item with its mask; see inputForAgent).
+/// `level` (optional) receives the level file as read.
+bool loadFileBakeInput(const std::string& path, FileBakeInput* input, BakeSettings* settings, std::string* why,
+                       Level* level = nullptr);
 /// The level of `input` read into memory as a BakeInput (the bakes that need the whole level:
 /// solo, --layers): its mesh (loadLevelMesh), volumes, links and, with rules, the rules and the
 /// mesh's names. False with "<path>: problem".

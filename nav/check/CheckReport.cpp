@@ -72,7 +72,7 @@ const char* severityName(Severity s) { return s == SEVERITY_ERROR ? "error" : "w
 int findingCount(const CheckResult& r, int kind) {
   if (kind < 0 || kind >= CHECK_COUNT || !r.ran[kind]) return 0;
   switch (kind) {
-  case CHECK_ISLANDS: return r.unreachableIslands();
+  case CHECK_ISLANDS: return r.unreachableIslands() + int(r.unreachedSeeds.size());
   case CHECK_DETOURS: return int(r.detours.size());
   case CHECK_BUDGET: return int(r.budget.size());
   case CHECK_SEAMS: return int(r.seams.size());
@@ -105,6 +105,10 @@ std::vector<std::string> describeFindings(const CheckResult& r, int kind, int ma
                       double(i.area));
         add(fmtPos(i.center) + b);
       }
+    for (const SeedFinding& f : r.unreachedSeeds) {
+      std::snprintf(b, sizeof(b), ": seed %d is not on the navmesh (this agent type cannot stand there)", f.index + 1);
+      add(fmtPos(f.pos) + b);
+    }
     break;
   case CHECK_DETOURS:
     for (const DetourFinding& d : r.detours) {
@@ -173,6 +177,11 @@ nlohmann::json reportJson(const std::string& meshName, const CheckResult& r, con
     islands.push_back({{"polys", i.polys}, {"area", base::exactFloat(i.area)}, {"center", vec(i.center)},
                        {"reachable", i.reachable}, {"unreachedPolys", i.unreachedPolys}, {"baselined", i.baselined}});
   j["islands"] = islands;
+  if (!r.unreachedSeeds.empty()) { // (only then: the reports of meshes without such seeds keep their shape)
+    json seeds = json::array();
+    for (const SeedFinding& f : r.unreachedSeeds) seeds.push_back({{"seed", f.index}, {"pos", vec(f.pos)}});
+    j["unreachedSeeds"] = seeds;
+  }
   json detours = json::array();
   for (const DetourFinding& d : r.detours)
     detours.push_back({{"start", vec(d.start)}, {"end", vec(d.end)}, {"detourLen", base::exactFloat(d.detourLen)},
@@ -267,6 +276,7 @@ Baseline baselineOf(const CheckResult& r) {
   if (r.ran[CHECK_ISLANDS])
     for (const Island& i : r.islands)
       if (!i.reachable) add(CHECK_ISLANDS, i.center, nullptr);
+  for (const SeedFinding& f : r.unreachedSeeds) add(CHECK_ISLANDS, f.pos, nullptr);
   for (const DetourFinding& d : r.detours) add(CHECK_DETOURS, d.start, &d.end);
   for (const BudgetFinding& f : r.budget) add(CHECK_BUDGET, f.start, &f.end);
   for (const SeamFinding& s : r.seams) add(CHECK_SEAMS, s.pos, nullptr);
@@ -342,6 +352,7 @@ int filterNew(CheckResult& r, const Baseline& b, float tol) {
       i.baselined = true;
       ++dropped;
     }
+  dropped += dropIf(r.unreachedSeeds, [&](const SeedFinding& f) { return known(b, CHECK_ISLANDS, f.pos, nullptr, tol); });
   dropped += dropIf(r.detours, [&](const DetourFinding& d) { return known(b, CHECK_DETOURS, d.start, &d.end, tol); });
   dropped += dropIf(r.budget, [&](const BudgetFinding& f) { return known(b, CHECK_BUDGET, f.start, &f.end, tol); });
   dropped += dropIf(r.seams, [&](const SeamFinding& s) { return known(b, CHECK_SEAMS, s.pos, nullptr, tol); });

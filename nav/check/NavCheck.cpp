@@ -598,6 +598,10 @@ Status runChecks(const NavMesh& mesh, const QueryFilter& filter, const CheckOpti
     PolyRef ref = 0;
     float pt[3];
     snapQuery.findNearestPoly(opts.seeds[s].data(), opts.seedExtents, &filter, &ref, pt);
+    if (!ref && opts.seedsOffMeshAreFindings) {
+      out.unreachedSeeds.push_back(SeedFinding{int(s), opts.seeds[s]});
+      continue;
+    }
     if (!ref) {
       if (why) {
         char b[160];
@@ -609,7 +613,7 @@ Status runChecks(const NavMesh& mesh, const QueryFilter& filter, const CheckOpti
     }
     stack.push_back(index.of(mesh, ref));
   }
-  if (opts.seeds.empty() && !out.islands.empty())
+  if (stack.empty() && !out.islands.empty())
     for (int i = 0; i < N; ++i)
       if (polyIsland[size_t(i)] == 0) stack.push_back(i);
   for (int i : stack) reached[size_t(i)] = 1;

@@ -56,6 +56,11 @@ struct CheckOptions {
   bool islands = true, detours = true, budget = true, seams = true, links = true, narrow = true,
        surface = true;
   std::vector<Vec3> seeds;             ///< Reachability seeds (snapped with seedExtents).
+  /// A seed with no poly within seedExtents: false, bad input (runChecks fails naming it); true,
+  /// an islands finding (CheckResult::unreachedSeeds): the agent type the seed is for cannot
+  /// stand there (a level's per-agent seeds). When no seed lands, the biggest island seeds the
+  /// flood, as without seeds.
+  bool seedsOffMeshAreFindings = false;
   float seedExtents[3] = {2, 4, 2};    ///< Half extents of the nearest-poly search for seeds and pair ends.
   int pairs = 2000;                    ///< Random pairs for detours and budget [Limit: 1..10^7].
   uint64_t seed = 1;                   ///< PRNG seed of the pairs.
@@ -76,6 +81,12 @@ struct LevelTriangles {
   int vertCount = 0;
   const int* tris = nullptr;    ///< [(a, b, c) * triCount]
   int triCount = 0;
+};
+
+/// A seed the navmesh has no poly at (CheckOptions::seedsOffMeshAreFindings).
+struct SeedFinding {
+  int index = 0; ///< Index in CheckOptions::seeds.
+  Vec3 pos{};
 };
 
 struct Island {
@@ -155,6 +166,8 @@ struct CheckResult {
   std::vector<NarrowFinding> narrow;
   std::vector<SurfaceFinding> surface;
   std::vector<HeatEntry> heat;          ///< Polys crossed by a sampled corridor, ref order.
+  /// Seeds off the navmesh (islands findings; only with seedsOffMeshAreFindings).
+  std::vector<SeedFinding> unreachedSeeds;
   /// Every poly the filter passes with its island (index in `islands`), in tile slot order: what
   /// the viewer tints to show an island.
   std::vector<std::pair<PolyRef, int>> polyIslands;

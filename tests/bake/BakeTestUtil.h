@@ -73,6 +73,27 @@ inline std::vector<uint8_t> saveAllOurs(const nav::NavMesh& mesh) {
   return out;
 }
 
+/// An agent type (nav/bake/Agents.h) over `base` with its own radius, height and climb.
+inline nav::bake::AgentType agentType(const nav::bake::BakeSettings& base, const std::string& name, float radius,
+                                      float height, float climb) {
+  nav::bake::AgentType a;
+  a.name = name;
+  a.color = nav::bake::defaultAgentColor(0);
+  a.settings = base;
+  a.settings.agentRadius = radius;
+  a.settings.agentHeight = height;
+  a.settings.agentMaxClimb = climb;
+  a.overrides = {"agentHeight", "agentMaxClimb", "agentRadius"};
+  return a;
+}
+
+/// The three agent types the agents tests and benchmarks use: small (r 0.3, h 1, climb 0.5),
+/// medium (`base`'s own) and large (r 1.2, h 3, climb 1.2).
+inline std::vector<nav::bake::AgentType> threeAgentTypes(const nav::bake::BakeSettings& base) {
+  return {agentType(base, "small", 0.3f, 1.0f, 0.5f), agentType(base, "medium", base.agentRadius, base.agentHeight, base.agentMaxClimb),
+          agentType(base, "large", 1.2f, 3.0f, 1.2f)};
+}
+
 /// Index of the first differing byte, or -1.
 inline long firstDiff(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
   const size_t n = std::min(a.size(), b.size());

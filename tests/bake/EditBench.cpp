@@ -14,6 +14,9 @@
 // open flat patch (all probe points over the mesh at one height, the path between the end points
 // straight and complete).
 //
+// `edit/<level>/<kind>_3agents`: the same edit on three agent types (small r 0.3 h 1, the level's
+// own, large r 1.2 h 3; nav/bake/Agents.h), each with its own baker and mesh: per type its items,
+// tilesTouching with its border, bakeTiles, replaceTiles; the cycle is the sum (no path).
 // Per level and edit kind: p50 / p95 / max of the cycle (Google Benchmark counters p50_ms, p95_ms,
 // tiles; the time column is the mean), then tables. Per level also the one-time costs: reading the
 // level, Baker::setInput (paid once per level in the viewer; `once/<level>/setInput` times it on a
@@ -31,6 +34,7 @@
 #include "nav/NavMesh.h"
 #include "nav/NavMeshQuery.h"
 #include "nav/QueryFilter.h"
+#include "nav/bake/Agents.h"
 #include "nav/bake/Bake.h"
 #ifdef NAVBENCH_HAVE_WORLDGEN
 #include "app/cli/WorldGen.h"
@@ -87,6 +91,16 @@ struct EditLevel {
   double readMs = 0, setInputMs = 0, wholeBakeMs = 0, genMs = -1;
   double firstRebakeMs = -1; ///< The site's tile re-baked right after setInput (builds the triangle index).
   std::string objPath;
+  /// Three agent types on the level (edit/<level>/<kind>_3agents), made on first use: each with its
+  /// own baker and whole-level mesh.
+  struct Agent {
+    std::string name;
+    BakeSettings settings;
+    Baker baker;
+    std::unique_ptr<NavMesh> mesh;
+  };
+  std::vector<std::unique_ptr<Agent>> agents;
+  double agentsBakeMs = 0; ///< The three whole bakes (not timed by the benchmark).
 };
 
 enum class EditKind { Volume, Link };
@@ -217,18 +231,26 @@ bool findSite(EditLevel& lv, std::string* why) {
   return false;
 }
 
-/// One edit cycle: `present` says whether the edit is in the level after it.
-bool cycle(EditLevel& lv, EditKind kind, bool present, Cycle* out, std::string* why) {
-  std::vector<ConvexVolume> volumes = lv.base.volumes;
-  std::vector<OffMeshLink> links = lv.base.links;
-  float bmin[3], bmax[3];
+/// The level's volumes and links with the edit of `kind` when `present`, and the edit's bounds.
+void editedItems(const EditLevel& lv, EditKind kind, bool present, std::vector<ConvexVolume>* volumes,
+                 std::vector<OffMeshLink>* links, float* bmin, float* bmax) {
+  *volumes = lv.base.volumes;
+  *links = lv.base.links;
   if (kind == EditKind::Volume) {
     editBounds(lv.site.volume, bmin, bmax);
-    if (present) volumes.push_back(lv.site.volume);
+    if (present) volumes->push_back(lv.site.volume);
   } else {
     editBounds(lv.site.link, bmin, bmax);
-    if (present) links.push_back(lv.site.link);
+    if (present) links->push_back(lv.site.link);
   }
+}
+
+/// One edit cycle: `present` says whether the edit is in the level after it.
+bool cycle(EditLevel& lv, EditKind kind, bool present, Cycle* out, std::string* why) {
+  std::vector<ConvexVolume> volumes;
+  std::vector<OffMeshLink> links;
+  float bmin[3], bmax[3];
+  editedItems(lv, kind, present, &volumes, &links, bmin, bmax);
   const Clock::time_point t0 = Clock::now();
   if (!lv.baker.setVolumesAndLinks(std::move(volumes), std::move(links), why)) return false;
   std::vector<TileCoord> tiles;
@@ -341,6 +363,98 @@ void benchEdit(benchmark::State& state, EditLevel* lv, EditKind kind) {
   state.counters["tiles"] = r.tiles;
   state.counters["bake_p50_ms"] = r.bakeP50;
   state.counters["path_p50_ms"] = r.pathP50;
+  g_results.push_back(r);
+}
+
+/// The level's three agent types (small, the level's own, large; nav/bake/Agents.h), each set into
+/// its own baker from the level's input and baked whole on 2 threads.
+bool prepareAgents(EditLevel& lv, std::string* why) {
+  if (!lv.agents.empty()) return true;
+  BakeInput in;
+  BakeSettings ignored;
+  if (!baketest::loadLevel(lv.objPath, &in, &ignored, why)) return false;
+  const Clock::time_point t0 = Clock::now();
+  for (const AgentType& type : baketest::threeAgentTypes(lv.settings)) {
+    auto ag = std::make_unique<EditLevel::Agent>();
+    ag->name = type.name;
+    ag->settings = type.settings;
+    BakeInput mine = in; // (the level's volumes and links apply to every type)
+    if (!ag->baker.setInput(std::move(mine), why)) return false;
+    BakeOptions opt;
+    opt.threads = 2;
+    BakeReport r;
+    if (!ag->baker.bake(ag->settings, opt, &r)) {
+      *why = lv.name + " (" + ag->name + "): whole bake: " + r.error;
+      return false;
+    }
+    ag->mesh = ag->baker.releaseNavMesh();
+    lv.agents.push_back(std::move(ag));
+  }
+  lv.agentsBakeMs = msSince(t0);
+  std::fprintf(stderr, "%s: three agent types baked whole in %.0f ms (2 threads)\n", lv.name.c_str(), lv.agentsBakeMs);
+  return true;
+}
+
+/// One edit cycle on every agent type: per type, its volumes and links (itemsForAgent) set,
+/// tilesTouching with its settings (its own border), bakeTiles on 2 threads, replaceTiles. No path.
+bool agentsCycle(EditLevel& lv, EditKind kind, bool present, Cycle* out, std::string* why) {
+  std::vector<ConvexVolume> volumes;
+  std::vector<OffMeshLink> links;
+  float bmin[3], bmax[3];
+  editedItems(lv, kind, present, &volumes, &links, bmin, bmax);
+  const Clock::time_point t0 = Clock::now();
+  int tileCount = 0;
+  for (size_t a = 0; a < lv.agents.size(); ++a) {
+    EditLevel::Agent& ag = *lv.agents[a];
+    std::vector<ConvexVolume> v;
+    std::vector<OffMeshLink> l;
+    itemsForAgent(volumes, links, int(a), &v, &l);
+    if (!ag.baker.setVolumesAndLinks(std::move(v), std::move(l), why)) return false;
+    std::vector<TileCoord> tiles;
+    ag.baker.tilesTouching(ag.settings, bmin, bmax, &tiles);
+    std::vector<RebakedTile> blobs;
+    BakeOptions opt;
+    opt.threads = 2;
+    BakeReport report;
+    if (!ag.baker.bakeTiles(ag.settings, tiles, opt, &blobs, &report)) {
+      *why = ag.name + ": bakeTiles: " + report.error;
+      return false;
+    }
+    if (!replaceTiles(*ag.mesh, blobs, why)) return false;
+    tileCount += int(tiles.size());
+  }
+  out->total = msSince(t0);
+  out->tiles = tileCount;
+  return true;
+}
+
+void benchEditAgents(benchmark::State& state, EditLevel* lv, EditKind kind) {
+  std::string why;
+  if (!prepareAgents(*lv, &why)) return state.SkipWithError(why.c_str());
+  Cycle c;
+  std::vector<double> total;
+  bool present = false;
+  for (auto _ : state) {
+    present = !present;
+    if (!agentsCycle(*lv, kind, present, &c, &why)) return state.SkipWithError(why.c_str());
+    state.SetIterationTime(c.total / 1000.0);
+    total.push_back(c.total);
+  }
+  if (present && !agentsCycle(*lv, kind, false, &c, &why)) return state.SkipWithError(why.c_str());
+  Result r;
+  r.level = lv->name;
+  r.label = lv->label;
+  r.kind = std::string(kindName(kind)) + ", 3 agent types";
+  r.n = int(total.size());
+  r.tiles = c.tiles;
+  r.p50 = percentile(total, 50);
+  r.p95 = percentile(total, 95);
+  r.max = percentile(total, 100);
+  r.bakeP50 = -1; // (the table's per-stage columns are for the one-type cycle)
+  state.counters["p50_ms"] = r.p50;
+  state.counters["p95_ms"] = r.p95;
+  state.counters["max_ms"] = r.max;
+  state.counters["tiles"] = r.tiles;
   g_results.push_back(r);
 }
 
@@ -474,9 +588,15 @@ void printTable() {
               "nearest polys + findPath + findStraightPath)\n");
   std::printf("| level | edit | tiles | cycles | p50 | p95 | max | bake p50 | swap p50 | path p50 | path m, without / with |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
-  for (const Result& r : g_results)
+  for (const Result& r : g_results) {
+    if (r.bakeP50 < 0) { // three agent types: the re-bake and swap of each type's tiles, no path
+      std::printf("| %s | %s | %d | %d | %.2f | %.2f | %.2f | - | - | - | - |\n", r.label.c_str(), r.kind.c_str(), r.tiles, r.n,
+                  r.p50, r.p95, r.max);
+      continue;
+    }
     std::printf("| %s | %s | %d | %d | %.2f | %.2f | %.2f | %.2f | %.3f | %.3f | %.1f / %.1f |\n", r.label.c_str(), r.kind.c_str(),
                 r.tiles, r.n, r.p50, r.p95, r.max, r.bakeP50, r.swapP50, r.pathP50, double(r.lenWithout), double(r.lenWith));
+  }
   std::printf("\nOne-time costs per level, ms\n");
   std::printf("| level | triangles | read level | Baker::setInput | first re-bake after it | whole bake, 2 threads | tiles |\n");
   std::printf("|---|---|---|---|---|---|---|\n");
@@ -570,6 +690,11 @@ int main(int argc, char** argv) {
   for (auto& lv : g_levels) {
     for (EditKind k : {EditKind::Volume, EditKind::Link})
       benchmark::RegisterBenchmark(("edit/" + lv->name + "/" + kindName(k)).c_str(), benchEdit, lv.get(), k)
+          ->Iterations(g_reps)
+          ->UseManualTime()
+          ->Unit(benchmark::kMillisecond);
+    for (EditKind k : {EditKind::Volume, EditKind::Link})
+      benchmark::RegisterBenchmark(("edit/" + lv->name + "/" + kindName(k) + "_3agents").c_str(), benchEditAgents, lv.get(), k)
           ->Iterations(g_reps)
           ->UseManualTime()
           ->Unit(benchmark::kMillisecond);

@@ -1,5 +1,5 @@
 // FuzzLevelFile.cpp: the level file (nav/bake/LevelFile.h, JSON) and settingsFromJson. A level
-// that loads must save and load again to the same settings.
+// that loads must save and load again to the same settings, agent types and masks.
 #include "nav/bake/LevelFile.h"
 #include "tests/fuzz/FuzzUtil.h"
 
@@ -22,6 +22,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!nav::bake::saveLevelFile(again, level, &why)) __builtin_trap();
   nav::bake::Level level2;
   if (!nav::bake::loadLevelFile(again, &level2, &why)) __builtin_trap(); // what we write, we read
+  // Agent types, their overrides and the items' masks come back as they were.
+  if (level2.agents.size() != level.agents.size() || level2.seedAgents != level.seedAgents ||
+      level2.areaRules != level.areaRules || level2.volumes.size() != level.volumes.size() ||
+      level2.links.size() != level.links.size())
+    __builtin_trap();
+  for (size_t i = 0; i < level.agents.size(); ++i)
+    if (level2.agents[i].name != level.agents[i].name || level2.agents[i].settings != level.agents[i].settings ||
+        level2.agents[i].overrides != level.agents[i].overrides || level2.agents[i].color != level.agents[i].color)
+      __builtin_trap();
+  for (size_t i = 0; i < level.volumes.size(); ++i)
+    if (level2.volumes[i].agents != level.volumes[i].agents) __builtin_trap();
+  for (size_t i = 0; i < level.links.size(); ++i)
+    if (level2.links[i].agents != level.links[i].agents) __builtin_trap();
   std::remove(again.c_str());
   return 0;
 }

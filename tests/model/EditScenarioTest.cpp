@@ -53,6 +53,37 @@ TEST(EditScenario, SavedEditsLoadIntoAFreshEditorAsTheyWere) {
   EXPECT_TRUE(b.editor.removeOnSave());
 }
 
+TEST(EditScenario, AgentMasksOfVolumesAndLinksComeBack) {
+  EditFixture a;
+  ASSERT_TRUE(a.open("scenario_masks"));
+  float c[3];
+  ASSERT_TRUE(a.polyCentre(1, 1, 0, c) || a.polyCentre(0, 0, 0, c));
+  nav::bake::ConvexVolume v;
+  v.verts = {c[0] - 1.5f, c[1], c[2] - 1, c[0] + 1, c[1], c[2] - 1, c[0], c[1], c[2] + 1.25f};
+  v.hmin = c[1] - 1;
+  v.hmax = c[1] + 2;
+  v.agents = 2; // the level's agent type 1 only
+  std::string why;
+  ASSERT_TRUE(a.editor.addVolume(v, &why)) << why;
+  a.editor.finish();
+  json saved;
+  a.editor.saveScenario(saved);
+  const json& vols = saved["volumes"];
+  ASSERT_FALSE(vols.empty());
+  EXPECT_EQ(vols.back()["agents"], 2);
+  for (size_t i = 0; i + 1 < vols.size(); ++i) EXPECT_FALSE(vols[i].contains("agents")) << "a volume for every type has no mask";
+  EditFixture b;
+  ASSERT_TRUE(b.open("scenario_masks_b"));
+  ASSERT_TRUE(b.editor.loadScenario(saved, &why)) << why;
+  b.editor.finish();
+  ASSERT_EQ(b.editor.volumes().size(), a.editor.volumes().size());
+  EXPECT_EQ(b.editor.volumes().back().agents, 2u);
+  json bad = saved;
+  bad["volumes"].back()["agents"] = 0;
+  EXPECT_FALSE(b.editor.loadScenario(bad, &why));
+  EXPECT_NE(why.find("agents"), std::string::npos) << why;
+}
+
 TEST(EditScenario, BadValuesAreRefusedWithTheirPathAndChangeNothing) {
   EditFixture f;
   ASSERT_TRUE(f.open("scenario_bad"));
