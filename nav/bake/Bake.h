@@ -44,6 +44,7 @@ struct ConvexVolume {
   std::vector<float> verts; ///< [(x, y, z) * n], n in 3..12, convex, either winding [Unit: wu]
   float hmin = 0, hmax = 0; ///< [Unit: wu]
   uint8_t area = AREA_GROUND;
+  uint32_t agents = 0xffffffffu; ///< AgentMask (Agents.h): the agent types it applies to.
 };
 
 /// An off-mesh connection (a jump link). Baked into the tile that holds its start; Detour-style
@@ -56,6 +57,7 @@ struct OffMeshLink {
   uint8_t area = AREA_JUMP;
   uint16_t flags = FLAG_JUMP;
   uint32_t userId = 0;        ///< 0: 1000 + index, like RecastDemo.
+  uint32_t agents = 0xffffffffu; ///< AgentMask (Agents.h): the agent types it applies to.
 };
 
 /// What a bake reads: the level's triangles and the level designer's additions.

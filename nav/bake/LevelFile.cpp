@@ -5,6 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace nav::bake {
 
 using nlohmann::json;
@@ -194,8 +197,25 @@ bool optList(const base::JsonIn& in, const char* key, std::vector<T>* out, Parse
   return true;
 }
 
+/// An agents[] entry: {"name": "truck", "color": "#d04020", <settings keys it overrides>...}.
+bool parseAgent(const base::JsonIn& v, const BakeSettings& level, AgentType* a) {
+  if (!v.object() || !v.get("name", a->name, 64)) return false;
+  if (a->name.empty()) return v["name"].fail("empty agent name");
+  std::string color = "#808080";
+  if (!v.opt("color", color, 16)) return false;
+  char* end = nullptr;
+  const unsigned long rgb = color.size() == 7 && color[0] == '#' ? std::strtoul(color.c_str() + 1, &end, 16) : 0;
+  if (!end || *end) return v["color"].fail("expected \"#rrggbb\", got \"" + color + "\"");
+  a->color = uint32_t(rgb);
+  json overrides = v.json();
+  overrides.erase("name");
+  overrides.erase("color");
+  a->settings = level;
+  return parseSettings(base::JsonIn(overrides, v.errors(), v.path()), &a->settings);
+}
+
 bool parseLevel(const base::JsonIn& in, Level* out) {
-  if (!in.object({"format", "version", "obj", "settings", "convexVolumes", "offMeshLinks", "seeds", "areaRules"}))
+  if (!in.object({"format", "version", "obj", "settings", "convexVolumes", "offMeshLinks", "seeds", "areaRules", "agents"}))
     return false;
   std::string format = "navbench-level";
   if (!in.opt("format", format, 64)) return false;
@@ -210,8 +230,13 @@ bool parseLevel(const base::JsonIn& in, Level* out) {
   if (in.has("settings") && !parseSettings(in["settings"], &lv.settings)) return false;
   if (!optList(in, "convexVolumes", &lv.volumes, parseVolume) || !optList(in, "offMeshLinks", &lv.links, parseLink) ||
       !optList(in, "seeds", &lv.seeds, [](const base::JsonIn& v, std::array<float, 3>* p) { return v.getVec3(p->data()); }) ||
-      (in.has("areaRules") && !areaRulesFromJson(in["areaRules"], &lv.areaRules)))
+      (in.has("areaRules") && !areaRulesFromJson(in["areaRules"], &lv.areaRules)) ||
+      !optList(in, "agents", &lv.agents, [&lv](const base::JsonIn& v, AgentType* a) { return parseAgent(v, lv.settings, a); }))
     return false;
+  for (size_t i = 0; i < lv.agents.size(); ++i)
+    for (size_t k = 0; k < i; ++k)
+      if (lv.agents[i].name == lv.agents[k].name) return in["agents"][i]["name"].fail("duplicate agent name '" + lv.agents[i].name + "'");
+  if (lv.agents.size() > size_t(kMaxAgentTypes)) return in["agents"].fail("more than 32 agent types");
   *out = std::move(lv);
   return true;
 }
@@ -298,6 +323,22 @@ bool saveLevelFile(const std::string& path, const Level& level, std::string* why
     json seeds = json::array();
     for (const std::array<float, 3>& p : level.seeds) seeds.push_back(base::exactVec3(p.data()));
     j["seeds"] = seeds;
+  }
+  if (!level.agents.empty()) {
+    json agents = json::array();
+    const json base = settingsJson(level.settings);
+    for (const AgentType& a : level.agents) {
+      char color[8];
+      std::snprintf(color, sizeof color, "#%06x", unsigned(a.color & 0xffffffu));
+      json o = json::object();
+      o["name"] = a.name;
+      o["color"] = color;
+      const json mine = settingsJson(a.settings);
+      for (auto it = mine.begin(); it != mine.end(); ++it)
+        if (base[it.key()] != it.value()) o[it.key()] = it.value();
+      agents.push_back(o);
+    }
+    j["agents"] = agents;
   }
   const std::string text = j.dump(2) + "\n";
   std::string err; // temp file + rename: a failed write leaves the old file

@@ -18,6 +18,7 @@
 // keys are errors (a typo would otherwise be silently ignored).
 #pragma once
 
+#include "nav/bake/Agents.h"
 #include "nav/bake/Bake.h"
 #include "nav/bake/BakeSettings.h"
 
@@ -43,6 +44,8 @@ struct Level {
   std::vector<std::array<float, 3>> seeds;
   /// Areas from the triangles' names, tried in order (AreaRules.h). Written only when non-empty.
   std::vector<AreaRule> areaRules;
+  /// Agent types (Agents.h); empty: one agent with `settings`. Written only when non-empty.
+  std::vector<AgentType> agents;
 };
 
 /// Reads a level file. Errors name the file and the problem ("default.json: convexVolumes[0].area:
