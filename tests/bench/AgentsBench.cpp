@@ -6,6 +6,7 @@
 //
 //   agents_bench [--smoke]     --smoke: one short repetition (the ctest run)
 #include "BenchUtil.h"
+#include "DetourCopy.h"
 
 #include "app/model/AgentCompare.h"
 #include "nav/NavMesh.h"
@@ -41,22 +42,6 @@ struct Agent {
 };
 Agent g_agents[kAgents];
 std::string g_names[kAgents];
-
-/// Detour's mesh from the same tile blobs, each at the same ref.
-dtNavMesh* detourCopy(const nav::NavMesh& m) {
-  dtNavMesh* d = dtAllocNavMesh();
-  dtNavMeshParams p;
-  std::memcpy(&p, &m.getParams(), sizeof p);
-  if (dtStatusFailed(d->init(&p))) return nullptr;
-  for (int i = 0; i < m.getMaxTiles(); ++i) {
-    const nav::MeshTile* t = m.getTile(i);
-    if (!t->header) continue;
-    auto* data = static_cast<unsigned char*>(dtAlloc(size_t(t->dataSize), DT_ALLOC_PERM));
-    std::memcpy(data, t->data, size_t(t->dataSize));
-    if (dtStatusFailed(d->addTile(data, t->dataSize, DT_TILE_FREE_DATA, m.getTileRef(t), nullptr))) dtFree(data);
-  }
-  return d;
-}
 
 void BM_CompareNav(benchmark::State& state) {
   navbench::AgentComparer comparer;
@@ -129,7 +114,7 @@ int main(int argc, char** argv) {
     Agent& ag = g_agents[a];
     ag.mesh = baker.releaseNavMesh();
     ag.query.init(ag.mesh.get(), kNodes);
-    ag.dt = detourCopy(*ag.mesh);
+    ag.dt = benchutil::detourCopy(*ag.mesh);
     ag.dq = dtAllocNavMeshQuery();
     if (!ag.dt || dtStatusFailed(ag.dq->init(ag.dt, kNodes))) {
       std::fprintf(stderr, "agents_bench: Detour refused %s's tiles\n", nav::bake::agentName(lf, a).c_str());
