@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <fstream>
 
@@ -193,6 +195,47 @@ TEST(AgentSet, AnEditRebakesTheTouchedTilesOfTheAgentsItAppliesToOnly) {
   f.editor.finish();
   EXPECT_EQ(f.agents.tilesRebaked(2), truckBefore + f.touched(2, bmin, bmax)); // the shared pool's undo only
   for (int i = 0; i < 3; ++i) EXPECT_EQ(test::meshBytes(f.agents.nav(i)->mesh()), f.freshBake(i)) << f.agents.type(i).name;
+}
+
+TEST(AgentSet, ScenarioKeysComeBackAndBadOnesAreNamed) {
+  AgentFixture f;
+  ASSERT_TRUE(f.open("agents_scenario"));
+  std::string why;
+  ASSERT_TRUE(f.agents.setActive(1, &why)) << why;
+  f.agents.compareOn = true;
+  f.agents.reachTarget = 0;
+  nlohmann::json saved;
+  f.agents.saveScenario(saved);
+  EXPECT_EQ(saved, nlohmann::json({{"active", "soldier"}, {"compare", true}, {"reach", false}, {"reachAgent", "dog"}}));
+
+  // Reopened: the scenario's agent is active from the start, its toggles on.
+  AgentFixture g;
+  ASSERT_TRUE(g.agents.loadScenario(saved, &why)) << why;
+  ASSERT_TRUE(g.open("agents_scenario2"));
+  EXPECT_EQ(g.agents.active(), 1);
+  EXPECT_TRUE(g.agents.compareOn);
+  EXPECT_EQ(g.agents.reachAgent(), 0);
+  // On an open level: applied once the bakes are done (poll), as a new navmesh.
+  ASSERT_TRUE(g.agents.loadScenario({{"active", "truck"}}, &why)) << why;
+  EXPECT_TRUE(g.agents.poll());
+  EXPECT_EQ(g.agents.active(), 2);
+  EXPECT_EQ(test::meshBytes(g.nav.mesh()), g.freshBake(2));
+
+  // Bad shapes are refused with the key named; an unknown agent is a Log line, nothing changes.
+  EXPECT_FALSE(g.agents.loadScenario({{"active", 3}}, &why));
+  EXPECT_NE(why.find("agents.active"), std::string::npos) << why;
+  EXPECT_FALSE(g.agents.loadScenario({{"actve", "dog"}}, &why));
+  EXPECT_NE(why.find("actve"), std::string::npos) << why;
+  ASSERT_TRUE(g.agents.loadScenario({{"active", "giant"}}, &why)) << why;
+  EXPECT_FALSE(g.agents.poll());
+  EXPECT_EQ(g.agents.active(), 2);
+  EXPECT_NE(g.log.entries().back().text.find("no agent type 'giant'"), std::string::npos) << g.log.entries().back().text;
+  // A level of one agent type: the set stays off and writes nothing.
+  g.agents.open(g.bake.input(), {g.level.agents[0]}, 0);
+  EXPECT_FALSE(g.agents.enabled());
+  nlohmann::json none;
+  g.agents.saveScenario(none);
+  EXPECT_TRUE(none.is_null());
 }
 
 TEST(AgentCompare, AnswersEveryAgentAndNamesWhyTheTruckHasNoPath) {
