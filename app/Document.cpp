@@ -118,6 +118,9 @@ bool Document::pollBake() {
     filterChanged();
   }
   if (!bake.poll(nav, m_log)) return false;
+  // Several agent types: that bake had the level's settings, no agent's; each agent bakes again
+  // from the level as it is now (its navmesh replaces this one when it arrives).
+  agents.rebakeAll(bake.input());
   navReplaced();
   return true;
 }

@@ -91,6 +91,18 @@ void AgentSet::open(const nav::bake::BakeInput& all, std::vector<nav::bake::Agen
   m_log.info("baking " + std::to_string(m_slots.size()) + " agent types in the background");
 }
 
+void AgentSet::rebakeAll(const nav::bake::BakeInput& all, int threads) {
+  if (!enabled()) return;
+  std::vector<nav::bake::AgentType> types;
+  std::vector<bool> shown;
+  for (const Slot& s : m_slots) {
+    types.push_back(s.type);
+    shown.push_back(s.visible);
+  }
+  open(all, std::move(types), m_active, threads);
+  for (size_t i = 0; i < shown.size(); ++i) m_slots[i].visible = shown[i];
+}
+
 int AgentSet::find(const std::string& name) const {
   for (size_t i = 0; i < m_slots.size(); ++i)
     if (m_slots[i].type.name == name) return int(i);

@@ -45,6 +45,9 @@ public:
   /// of each agent (inputForAgent, the agent's settings); the active agent's navmesh goes into the
   /// document's when its bake ends (poll()). `all`: the level's bake input (every volume and link).
   void open(const nav::bake::BakeInput& all, std::vector<nav::bake::AgentType> types, int active, int threads = 0);
+  /// Bakes every agent type again from `all` (the level as edited: the Bake panel's Build), keeping
+  /// the active agent and what is shown. Nothing when disabled.
+  void rebakeAll(const nav::bake::BakeInput& all, int threads = 0);
   /// No agent types (another file opened); bakes under way are cancelled.
   void clear();
   bool enabled() const { return m_slots.size() >= 2; }

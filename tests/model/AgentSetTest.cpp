@@ -159,6 +159,21 @@ TEST(AgentSet, BakesEveryAgentAsItsOwnBakeAndSwitchesTheActiveOne) {
   EXPECT_NE(why.find("no agent type 3"), std::string::npos) << why;
 }
 
+TEST(AgentSet, RebakeAllKeepsTheActiveAgentAndWhatIsShown) {
+  AgentFixture f;
+  ASSERT_TRUE(f.open("agents_rebake_all", 1));
+  f.agents.setVisible(2, false);
+  nav::NavMesh stale; // what a Build with the level's own settings leaves in the document
+  f.nav.adopt(std::move(stale), "level bake");
+  f.agents.rebakeAll(f.bake.input());
+  EXPECT_TRUE(f.agents.busy());
+  EXPECT_TRUE(f.agents.finish());
+  EXPECT_EQ(f.agents.active(), 1);
+  EXPECT_FALSE(f.agents.visible(2));
+  EXPECT_TRUE(f.agents.visible(0));
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(test::meshBytes(f.agents.nav(i)->mesh()), f.freshBake(i)) << f.agents.type(i).name;
+}
+
 TEST(AgentSet, AnEditRebakesTheTouchedTilesOfTheAgentsItAppliesToOnly) {
   AgentFixture f;
   ASSERT_TRUE(f.open("agents_edit"));
