@@ -48,8 +48,16 @@ bool isScenarioPath(const std::string& path) {
   return ss.str().find(kScenarioMarker) != std::string::npos;
 }
 
-Document::Document(Log& log, DocumentHost& host) : editor(bake, nav, log, history), m_log(log), m_host(host) {
+Document::Document(Log& log, DocumentHost& host) : editor(bake, nav, log, history), agents(nav, log), m_log(log), m_host(host) {
   editor.navmeshEdited = [this]() { navmeshEdited(); };
+  // Several agent types: the editor edits the active agent's navmesh; the others re-bake theirs.
+  editor.forAgent = [this](auto* volumes, auto* links, auto* settings) { agents.forActive(volumes, links, settings); };
+  editor.volumesLinksChanged = [this](const float* bmin, const float* bmax) {
+    const int revision = agents.revision();
+    const bool mine = agents.levelEdited(bake.input(), bmin, bmax);
+    if (agents.revision() != revision) m_host.navmeshReplaced(); // another agent's outline changed
+    return mine;
+  };
   why.settingsChanged = [this]() { filterChanged(); };
 }
 
@@ -97,6 +105,10 @@ void Document::filterChanged() {
 
 bool Document::pollBake() {
   editor.poll();
+  if (agents.poll()) { // the active agent's navmesh arrived, or a scenario's agent became active
+    navReplaced();
+    return true;
+  }
   // Obstacles: the tile cache rebuilds their tiles within a frame budget (headless runs: all of
   // them now, so scripted input and screenshots see the result); tools re-run on rebuilt tiles.
   if (TileCacheState* tc = nav.tileCache(); tc && tc->busy() && tc->poll(m_host.headless() ? 0.0 : 4.0) > 0) {
@@ -106,7 +118,22 @@ bool Document::pollBake() {
     filterChanged();
   }
   if (!bake.poll(nav, m_log)) return false;
+  // Several agent types: that bake had the level's settings, no agent's; each agent bakes again
+  // from the level as it is now (its navmesh replaces this one when it arrives).
+  agents.rebakeAll(bake.input());
   navReplaced();
+  return true;
+}
+
+bool Document::setActiveAgent(int index) {
+  std::string why;
+  if (!agents.setActive(index, &why)) {
+    m_log.error("agents: " + why);
+    return false;
+  }
+  m_log.info("agents: " + agents.type(index).name + " is the active agent");
+  editor.reset(); // its edits were of the other agent's navmesh
+  navmeshEdited(); // the tools re-run their queries on this agent's navmesh
   return true;
 }
 
@@ -125,6 +152,7 @@ bool Document::openLevel(const std::string& path, Level* preloaded, bool sibling
   const std::string ext = lowerExt(path);
   if (ext == ".bin" || ext == ".tcache" || ext == ".nbcap") return openNav(path);
   std::string objPath = path;
+  std::vector<nav::bake::AgentType> agentTypes;
   if (ext == ".json") { // a level file: its OBJ, then the .bin next to the level file
     nav::bake::Level lf;
     std::string why;
@@ -133,6 +161,7 @@ bool Document::openLevel(const std::string& path, Level* preloaded, bool sibling
       return false;
     }
     objPath = nav::bake::resolveObjPath(path, lf);
+    agentTypes = std::move(lf.agents);
   }
   std::string error;
   const double t0 = nowMs();
@@ -175,6 +204,13 @@ bool Document::openLevel(const std::string& path, Level* preloaded, bool sibling
   hover.poly = 0;
   // The Bake panel bakes this level (a level file brings its settings, volumes and links).
   if (!bake.setSource(path, m_log)) bake.clearSource();
+  if (agentTypes.size() >= 2 && bake.hasSource()) { // one navmesh per agent type, all baked now
+    agents.open(bake.input(), std::move(agentTypes), 0);
+    m_host.loadTimeBakeStarted();
+    m_host.openFilesChanged();
+    return true;
+  }
+  agents.clear();
   std::string bin = siblingBin(path);
   if (bin.empty() && ext == ".json") bin = siblingBin(objPath);
   std::string tcache = siblingTileCache(path); // a tile cache beside it: opened when there is no .bin
@@ -216,6 +252,7 @@ bool Document::openNav(const std::string& path, nav::NavMesh* preloaded) {
                 nav.polyCount(), nowMs() - t0);
   m_log.info(buf);
   editor.reset();
+  agents.clear(); // a tile set of its own: not the level's agents'
   capture.close(); // (openCapture opens its queries after this)
   m_host.navmeshReplaced(); // another mesh: no tile of the old one is drawn again
   hover.poly = 0;
@@ -322,6 +359,7 @@ Scenario Document::currentScenario(const std::string& baseDir) const {
   if (const TileCacheState* tc = nav.tileCache(); tc && !tc->obstacles().empty()) tc->saveObstacles(s.edits["obstacles"]);
   if (check.worthSaving()) check.saveScenario(s.check);
   if (why.shown) why.saveScenario(s.why);
+  agents.saveScenario(s.agents);
   if (capture.isOpen()) s.captureQuery = capture.selected();
   return s;
 }
@@ -454,6 +492,7 @@ bool Document::applyScenario(const Scenario& s, const std::string& baseDir, cons
     levelArg.clear();
     bake.clearSource();
   }
+  if (std::string why; s.agents.is_object() && !agents.loadScenario(s.agents, &why)) m_log.error(source + ": " + why);
   if (needLevel) openLevel(lvl, &tmpLevel, navFile.empty());
   if (needNav && navIsCapture) openCapture(navFile, &tmpMesh, &tmpCapture);
   else if (needNav) openNav(navFile, navIsCache ? nullptr : &tmpMesh);
@@ -508,7 +547,7 @@ bool Document::applyScenario(const Scenario& s, const std::string& baseDir, cons
   nlohmann::json levelEdits = s.edits; // (obstacles are the tile cache's, applied above)
   if (levelEdits.is_object()) levelEdits.erase("obstacles");
   if (levelEdits.is_object() && !(hasObstacles && levelEdits.empty())) {
-    if (bake.running()) { // a load-time bake: the edits go on the navmesh it makes
+    if (bake.running() || agents.busy()) { // a load-time bake: the edits go on the navmesh it makes
       m_afterBakeEdits = levelEdits;
     } else if (std::string why; !editor.loadScenario(levelEdits, &why)) {
       m_log.error(source + ": " + why);
@@ -517,7 +556,7 @@ bool Document::applyScenario(const Scenario& s, const std::string& baseDir, cons
   filterChanged();
   std::string why;
   if (!tool()->loadScenario(s.toolState, why)) m_log.error(source + ": tool.state." + why);
-  m_afterBake = bake.running(); // a load-time bake resets the tools when it ends: restore them then
+  m_afterBake = bake.running() || agents.busy(); // a load-time bake resets the tools when it ends: restore them then
   if (m_afterBake) {
     m_afterBakeTool = s.toolName;
     m_afterBakeState = s.toolState;

@@ -17,6 +17,7 @@
 #include "app/NavState.h"
 #include "app/Scenario.h"
 #include "app/ViewSettings.h"
+#include "app/model/AgentSet.h"
 #include "app/model/BakeRunner.h"
 #include "app/model/CaptureSession.h"
 #include "app/model/CheckModel.h"
@@ -101,6 +102,10 @@ public:
   std::string scenarioNote;
   History history;    ///< The one undo history: the editor's edits and the tools' input changes.
   LevelEditor editor; ///< Volumes, links, tiles and pruning edited in place (steps of `history`).
+  /// The level's agent types (a level file's `agents`): each one's navmesh, the active one's in
+  /// `nav`; Compare agents and Reachability (the Agents panel, F7).
+  AgentSet agents;
+  bool agentsVisible = false; ///< The Agents panel is shown.
   /// What is under the mouse this frame (set by the app; the tools read it through their context).
   struct Hover {
     bool hit = false;
@@ -122,6 +127,9 @@ public:
   /// Tiles of the open navmesh were re-baked, removed or had flags changed in place (LevelEditor's
   /// navmeshEdited): the overlays are redrawn and every tool re-runs its query on the same inputs.
   void navmeshEdited();
+  /// Makes agent type `index` the active one (its navmesh becomes `nav`; the tools re-run their
+  /// queries on it). False with a Log line when refused (bakes running, no such agent).
+  bool setActiveAgent(int index);
 
   // ---- opening ------------------------------------------------------------------------------
   /// Anything the user opens (command line, File > Open, drop): scenarios (.png, or .json with the
@@ -152,7 +160,7 @@ public:
   /// of an edit are swapped in.
   bool pollBake();
   /// Headless runs wait for these (and the Check panel's run) before their scripted input and screenshot.
-  bool baking() const { return bake.running() || editor.busy() || check.running() || (check.pendingRun() && nav.loaded()); }
+  bool baking() const { return bake.running() || editor.busy() || agents.busy() || check.running() || (check.pendingRun() && nav.loaded()); }
 
   // ---- scenarios (app/Scenario.h) -----------------------------------------------------------
   /// The open state as a scenario; paths relative to `baseDir` ("" = absolute paths).

@@ -104,6 +104,8 @@ void App::onKeyDown(const SDL_Keysym& key) {
     if (Panel* help = findPanel("Help")) *help->visible(m_doc) = !*help->visible(m_doc);
   if (key.sym == SDLK_F5)
     if (Panel* check = findPanel("Check")) *check->visible(m_doc) = !*check->visible(m_doc);
+  if (key.sym == SDLK_F7)
+    if (Panel* agents = findPanel("Agents")) *agents->visible(m_doc) = !*agents->visible(m_doc);
   if (key.sym == SDLK_F6 && !shift)
     if (Panel* why = findPanel("Why")) *why->visible(m_doc) = !*why->visible(m_doc);
   if (key.sym == SDLK_F6 && shift && m_doc.why.shown) // the first fix the tester can take, for a look (Ctrl+Z undoes it)

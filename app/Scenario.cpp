@@ -136,7 +136,7 @@ bool parseScenarioText(const std::string& text, const std::string& file, Scenari
     return done(in[kScenarioMarker].fail("version " + std::to_string(s.version) + " is newer than this NavBench reads (" +
                                          std::to_string(kScenarioVersion) + ")"));
   if (!in.object({kScenarioMarker, "level", "navmesh", "bakeSettingsHash", "camera", "tool", "filter", "navDraw", "view",
-                  "note", "edits", "check", "why", "capture"}) ||
+                  "note", "edits", "check", "why", "capture", "agents"}) ||
       !in.get("level", s.level) || !in.get("navmesh", s.navmesh))
     return done(false);
   if (s.level.empty() && s.navmesh.empty()) return done(in["level"].fail("neither a level nor a navmesh is given"));
@@ -163,6 +163,10 @@ bool parseScenarioText(const std::string& text, const std::string& file, Scenari
   if (in.has("why")) {
     if (!in["why"].object()) return done(false);
     s.why = j["why"];
+  }
+  if (in.has("agents")) {
+    if (!in["agents"].object()) return done(false);
+    s.agents = j["agents"];
   }
   if (in.has("capture")) {
     const base::JsonIn c = in["capture"];
@@ -206,6 +210,7 @@ std::string toJson(const Scenario& s) {
   if (s.edits.is_object() && !s.edits.empty()) j["edits"] = s.edits;
   if (s.check.is_object() && !s.check.empty()) j["check"] = s.check;
   if (s.why.is_object() && !s.why.empty()) j["why"] = s.why;
+  if (s.agents.is_object() && !s.agents.empty()) j["agents"] = s.agents;
   if (s.captureQuery >= 0) j["capture"] = {{"query", s.captureQuery}};
   // Invalid UTF-8 (a note pasted from elsewhere) is replaced rather than throwing.
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";

@@ -104,6 +104,9 @@ struct Scenario {
   nlohmann::json check;
   /// The Why panel (WhyModel::saveScenario: {"visible": bool}); null = hidden.
   nlohmann::json why;
+  /// The Agents panel (AgentSet::saveScenario: active agent, compare / reach toggles); null = the
+  /// level has one agent type.
+  nlohmann::json agents;
   /// With a path capture (.nbcap) navmesh: its selected query (the Captured queries panel's row,
   /// from 0); -1 = none. Checked against the capture's query count when applied.
   int captureQuery = -1;

@@ -7,6 +7,7 @@
 #include "app/panels/CapturePanel.h"
 #include "app/panels/CheckPanel.h"
 #include "app/panels/WhyPanel.h"
+#include "app/panels/AgentsPanel.h"
 #include "render/Gl.h"
 
 #include <imgui.h>
@@ -97,6 +98,7 @@ void App::drawScene(int w, int h) {
     if (m_doc.navDraw.changes) drawChanges(m_debugDraw, m_doc.editor.lastChanges(), m_doc.navDraw.lift * 2.0f);
     drawCheckOverlay(m_debugDraw, m_doc.check, m_doc.nav.mesh(), m_doc.navDraw.lift); // the Check panel's heatmap, finding
     drawWhyOverlay(m_debugDraw, m_doc.why, m_doc.nav.mesh(), m_doc.navDraw.lift);     // the Why panel's evidence
+    drawAgentsOverlay(m_debugDraw, m_doc.agents, m_doc.navDraw.lift); // other agents' outlines, compared paths, reach
     drawCaptureOverlay(m_debugDraw, m_doc.capture); // a path capture's selected query: the game's answer
   }
   if (Tool* t = m_doc.tool()) t->draw(m_debugDraw);

@@ -31,6 +31,8 @@ bool App::writeState(const std::string& path, std::string& error) const {
   m_doc.editor.dumpState(j["editor"]);
   m_doc.check.dumpState(j["check"]);
   m_doc.why.dumpState(j["why"]);
+  m_doc.agents.dumpState(j["agents"]);
+  j["agents"]["visible"] = m_doc.agentsVisible;
   // An open path capture: its queries' replays, the selected one's game and NavBench answers.
   m_doc.capture.toJson(j["capture"]);
   j["capture"]["visible"] = m_doc.captureVisible;

@@ -191,8 +191,9 @@ bool LevelEditor::prepare(std::string* why) {
   // wait for the next Build.
   nav::bake::BakeInput input = m_bake.input();
   if (m_rulesBase) input.areaRules = *m_rulesBase;
+  nav::bake::BakeSettings s = m_bake.settings;
+  if (forAgent) forAgent(&input.volumes, &input.links, &s);
   if (!baker->setInput(std::move(input), &err)) return fail("bake input: " + err);
-  const nav::bake::BakeSettings& s = m_bake.settings;
   const nav::NavMeshParams& params = m_nav.mesh().getParams();
   float bmin[3], bmax[3];
   baker->bounds(bmin, bmax);
@@ -488,7 +489,8 @@ void LevelEditor::apply(const Step& s, bool forward) {
   case Step::VolumesLinks: {
     m_bake.setEdits(forward ? s.volAfter : s.volBefore, forward ? s.linkAfter : s.linkBefore);
     std::vector<TileCoord> tiles;
-    if (m_baker) m_baker->tilesTouching(m_settings, s.bmin, s.bmax, &tiles);
+    const bool mine = !volumesLinksChanged || volumesLinksChanged(s.bmin, s.bmax);
+    if (m_baker && mine) m_baker->tilesTouching(m_settings, s.bmin, s.bmax, &tiles);
     m_requestMs = nowMs();
     queueTiles(tiles);
     break;
@@ -555,8 +557,10 @@ void LevelEditor::startJob() {
   if (m_jobTiles.empty()) return;
   std::sort(m_jobTiles.begin(), m_jobTiles.end());
   std::string why;
-  const nav::bake::BakeInput& in = m_bake.input();
-  if (!m_baker->setVolumesAndLinks(in.volumes, in.links, &why)) {
+  std::vector<nav::bake::ConvexVolume> volumes = m_bake.input().volumes;
+  std::vector<nav::bake::OffMeshLink> links = m_bake.input().links;
+  if (forAgent) forAgent(&volumes, &links, nullptr);
+  if (!m_baker->setVolumesAndLinks(std::move(volumes), std::move(links), &why)) {
     m_log.error("rebake: " + why + " (the old tiles are kept)");
     return;
   }

@@ -61,6 +61,15 @@ public:
   /// Called after tiles of the open navmesh were re-baked, removed or had flags changed in place
   /// (and after BakeRunner::markEdited): overlays are stale, the tools' queries re-run. May be empty.
   std::function<void()> navmeshEdited;
+  /// Several agent types (app/model/AgentSet.h): narrows the level's volumes and links to those of
+  /// the agent the open navmesh is for and gives its settings (any argument may be null). Unset:
+  /// the level's own.
+  std::function<void(std::vector<nav::bake::ConvexVolume>*, std::vector<nav::bake::OffMeshLink>*, nav::bake::BakeSettings*)>
+      forAgent;
+  /// After the volumes or links changed inside [bmin, bmax] (an edit, its undo or redo), before the
+  /// open navmesh's tiles are queued: false = the change does not apply to its agent, no tile of it
+  /// is re-baked. Unset: always re-baked.
+  std::function<bool(const float* bmin, const float* bmax)> volumesLinksChanged;
 
   // ---- what can be edited -------------------------------------------------------------------
   /// True when a level with bake input and a navmesh baked from it are open; else `why` says what

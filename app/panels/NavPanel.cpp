@@ -146,6 +146,7 @@ void drawHelpWindow(bool* open) {
       {"F5", "the Check panel: find islands, long detours, unlinked seams... (runs when opened)"},
       {"F6", "the Why panel: why the current path query gave its answer, with fixes to try"},
       {"Shift+F6", "Why panel: apply its first fix (Ctrl+Z undoes it)"},
+      {"F7", "the Agents panel: each agent type's navmesh, Compare agents, Reachability"},
       {"F1", "this window"},
   };
   if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {

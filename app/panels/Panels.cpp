@@ -18,6 +18,7 @@
   X(makeCapturePanel)       \
   X(makeCheckPanel)         \
   X(makeWhyPanel)           \
+  X(makeAgentsPanel)        \
   X(makeStatsOverlay)       \
   X(makeEmptySceneHint)     \
   X(makeImGuiDemo)          \

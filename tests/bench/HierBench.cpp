@@ -15,6 +15,7 @@
 //              [--updates N] [--tile CELLS] [--smoke]
 //   default: the 2 km world, 300 pairs; --smoke: the 64 m world, 20 pairs (the ctest run).
 #include "BenchWorld.h"
+#include "DetourCopy.h"
 #include "nav/HierPlanner.h"
 #include "nav/NavMeshQuery.h"
 #include "nav/ShortestPath.h"
@@ -68,22 +69,6 @@ struct Bench {
   std::vector<nav::PolyRef> npath = std::vector<nav::PolyRef>(65536);
 };
 std::unique_ptr<Bench> g;
-
-/// Detour's mesh from the same tile blobs, each at the same ref.
-dtNavMesh* detourCopy(const nav::NavMesh& m) {
-  dtNavMesh* d = dtAllocNavMesh();
-  dtNavMeshParams p;
-  std::memcpy(&p, &m.getParams(), sizeof p);
-  if (dtStatusFailed(d->init(&p))) return nullptr;
-  for (int i = 0; i < m.getMaxTiles(); ++i) {
-    const nav::MeshTile* t = m.getTile(i);
-    if (!t->header) continue;
-    auto* data = static_cast<unsigned char*>(dtAlloc(size_t(t->dataSize), DT_ALLOC_PERM));
-    std::memcpy(data, t->data, size_t(t->dataSize));
-    if (dtStatusFailed(d->addTile(data, t->dataSize, DT_TILE_FREE_DATA, m.getTileRef(t), nullptr))) dtFree(data);
-  }
-  return d;
-}
 
 double percentile(std::vector<double> v, double q) {
   if (v.empty()) return 0;
@@ -150,7 +135,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "hier_bench: %s\n", why.c_str());
     return 1;
   }
-  g->dt = detourCopy(g->mesh);
+  g->dt = benchutil::detourCopy(g->mesh);
   g->dq65535 = dtAllocNavMeshQuery();
   g->dq2048 = dtAllocNavMeshQuery();
   if (!g->dt || dtStatusFailed(g->dq65535->init(g->dt, 65535)) || dtStatusFailed(g->dq2048->init(g->dt, 2048))) {
