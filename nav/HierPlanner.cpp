@@ -132,8 +132,11 @@ int HierPlanner::update() {
     m_clusters.clear();
     m_clusterKeys.clear();
   }
-  std::vector<uint8_t> dirty(m_clusters.size(), 0);
-  std::vector<int> rebuild;
+  std::vector<uint8_t>& dirty = m_dirty;
+  std::vector<int>& rebuild = m_rebuild;
+  dirty.assign(m_clusters.size(), 0);
+  rebuild.clear();
+  bool poolTooSmall = !m_queryReady || int(m_poolPolys.size()) != maxTiles;
   auto markDirty = [&](int c) {
     if (c < 0) return;
     if (size_t(c) >= dirty.size()) dirty.resize(size_t(c) + 1, 0);
@@ -174,6 +177,7 @@ int HierPlanner::update() {
     sp.polyCount = t->header->polyCount;
     sp.x = t->header->x;
     sp.y = t->header->y;
+    if (!poolTooSmall && sp.polyCount > m_poolPolys[size_t(i)]) poolTooSmall = true;
     int64_t cx, cy;
     clusterCoords(sp.x, sp.y, &cx, &cy); // within int: |x / b| <= |x|
     int c = clusterAt(cx, cy);
@@ -194,18 +198,25 @@ int HierPlanner::update() {
   }
   if (rebuild.empty()) return 0; // flags or areas only: the graph does not depend on them
   std::sort(rebuild.begin(), rebuild.end());
+  m_ring.clear();
   for (int c : rebuild) rebuildCluster(c);
   const int rebuilt = int(rebuild.size());
-  // Edges across links point at entrance indices of the clusters around: rebuild those too.
-  const std::vector<int> done = rebuild;
-  for (int c : done)
-    for (int dy = -1; dy <= 1; ++dy)
-      for (int dx = -1; dx <= 1; ++dx)
-        markDirty(clusterAt(int64_t(m_clusters[size_t(c)].cx) + dx, int64_t(m_clusters[size_t(c)].cy) + dy));
-  std::sort(rebuild.begin(), rebuild.end());
   for (int c : rebuild) buildInter(c);
+  // The clusters around keep their entrances and intra-cluster edges (their links did not change),
+  // but their edges into a rebuilt cluster name its new entrance indices.
+  std::sort(m_ring.begin(), m_ring.end());
+  for (int k = 0; k < rebuilt; ++k) {
+    const Cluster& cl = m_clusters[size_t(rebuild[size_t(k)])];
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        const int n = clusterAt(int64_t(cl.cx) + dx, int64_t(cl.cy) + dy);
+        if (n < 0 || dirty[size_t(n)]) continue;
+        dirty[size_t(n)] = 2; // retargeted once
+        retargetInter(n);
+      }
+  }
   layoutNodes();
-  resizeQueryIfNeeded();
+  if (poolTooSmall) resizeQuery();
   return rebuilt;
 }
 
@@ -239,23 +250,8 @@ void HierPlanner::rebuildCluster(int c) {
     m_slots[size_t(s)].polyBase = n;
     n += uint32_t(m_slots[size_t(s)].polyCount);
   }
-  // Components over the links between the cluster's polygons.
-  m_uf.resize(n);
-  for (uint32_t i = 0; i < n; ++i) m_uf[i] = int32_t(i);
-  forEachClusterLink(cl, [&](const MeshTile*, const Poly&, uint32_t u, const Link&, const SlotPrint& o, uint32_t q) {
-    if (o.cluster != c) return;
-    const int a = findRoot(m_uf, int(u)), b = findRoot(m_uf, int(o.polyBase + q));
-    if (a != b) m_uf[size_t(std::max(a, b))] = std::min(a, b); // the root is the smallest index
-  });
-  cl.comp.resize(n);
-  uint32_t comps = 0;
-  for (uint32_t i = 0; i < n; ++i) {
-    const int r = findRoot(m_uf, int(i));
-    cl.comp[i] = uint32_t(r) == i ? comps++ : cl.comp[size_t(r)];
-  }
-
-  // Crossings: the cluster's links into other clusters, and other clusters' links landing here.
-  m_cross.clear();
+  // Centroids and area costs, then components and the adjacency (CSR, [Size: n + 1] starts) over
+  // the links between the cluster's polygons; forEachClusterLink visits u in ascending order.
   m_centroid.resize(size_t(n) * 3);
   m_polyCost.resize(n);
   for (int s : cl.slots) {
@@ -266,6 +262,30 @@ void HierPlanner::rebuildCluster(int c) {
       m_polyCost[base + uint32_t(i)] = m_costFilter.getAreaCost(t->polys[i].getArea());
     }
   }
+  m_uf.resize(n);
+  for (uint32_t i = 0; i < n; ++i) m_uf[i] = int32_t(i);
+  m_adjStart.assign(size_t(n) + 1, 0);
+  m_adj.clear();
+  uint32_t filled = 0; // m_adjStart[0..filled] are set
+  forEachClusterLink(cl, [&](const MeshTile*, const Poly&, uint32_t u, const Link&, const SlotPrint& o, uint32_t q) {
+    if (o.cluster != c) return;
+    const uint32_t v = o.polyBase + q;
+    const int a = findRoot(m_uf, int(u)), b = findRoot(m_uf, int(v));
+    if (a != b) m_uf[size_t(std::max(a, b))] = std::min(a, b); // the root is the smallest index
+    while (filled < u) m_adjStart[++filled] = uint32_t(m_adj.size());
+    const float w = vdist(&m_centroid[size_t(u) * 3], &m_centroid[size_t(v) * 3]) * 0.5f * (m_polyCost[u] + m_polyCost[v]);
+    m_adj.push_back(Adj{v, w});
+  });
+  while (filled < n) m_adjStart[++filled] = uint32_t(m_adj.size());
+  cl.comp.resize(n);
+  uint32_t comps = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    const int r = findRoot(m_uf, int(i));
+    cl.comp[i] = uint32_t(r) == i ? comps++ : cl.comp[size_t(r)];
+  }
+
+  // Crossings: the cluster's links into other clusters, and other clusters' links landing here.
+  m_cross.clear();
   forEachClusterLink(cl, [&](const MeshTile* t, const Poly& p, uint32_t u, const Link& l, const SlotPrint& o,
                              uint32_t) {
     if (o.cluster == c) return;
@@ -298,6 +318,7 @@ void HierPlanner::rebuildCluster(int c) {
               Crossing xr{uc, cl.comp[o.polyBase + q], o.polyBase + q, {0, 0, 0}};
               crossingPoint(u, p, l, xr.p);
               m_cross.push_back(xr);
+              m_ring.push_back(RingLink{uc, c, m_slots[size_t(us)].polyBase + uint32_t(i), o.polyBase + q});
             }
           }
         }
@@ -318,7 +339,8 @@ void HierPlanner::rebuildCluster(int c) {
       if (a.p[k] != b.p[k]) return a.p[k] < b.p[k];
     return false;
   });
-  std::vector<uint32_t> firstCross; // per entrance, into m_cross (plus an end marker)
+  std::vector<uint32_t>& firstCross = m_firstCross; // per entrance, into m_cross (plus an end marker)
+  firstCross.clear();
   for (size_t i = 0; i < m_cross.size();) {
     size_t j = i;
     double sum[3] = {0, 0, 0};
@@ -383,24 +405,12 @@ void HierPlanner::rebuildCluster(int c) {
         m_target[u] = 0; // settled
         if (--targets == 0) break;
       }
-      // u -> its tile and poly: the slot whose range holds u.
-      const size_t si = size_t(std::upper_bound(cl.slots.begin(), cl.slots.end(), u, [&](uint32_t v, int32_t s) {
-                                 return v < m_slots[size_t(s)].polyBase;
-                               }) - cl.slots.begin()) - 1;
-      const MeshTile* t = m_mesh->getTile(cl.slots[si]);
-      const Poly& p = t->polys[u - m_slots[size_t(cl.slots[si])].polyBase];
-      for (uint32_t k = p.firstLink; k != NULL_LINK; k = t->links[k].next) {
-        const PolyRef r = t->links[k].ref;
-        if (!r) continue;
-        const SlotPrint& o = m_slots[m_mesh->decodePolyIdTile(r)];
-        const uint32_t q = m_mesh->decodePolyIdPoly(r);
-        if (o.cluster != c || q >= uint32_t(o.polyCount)) continue;
-        const uint32_t v = o.polyBase + q;
-        const float nd =
-            d + vdist(&m_centroid[size_t(u) * 3], &m_centroid[size_t(v) * 3]) * 0.5f * (m_polyCost[u] + m_polyCost[v]);
-        if (nd < m_dist[v]) {
-          m_dist[v] = nd;
-          m_dheap.emplace_back(-nd, int32_t(v));
+      for (uint32_t k = m_adjStart[u]; k < m_adjStart[u + 1]; ++k) {
+        const Adj& e = m_adj[k];
+        const float nd = d + e.cost;
+        if (nd < m_dist[e.to]) {
+          m_dist[e.to] = nd;
+          m_dheap.emplace_back(-nd, int32_t(e.to));
           std::push_heap(m_dheap.begin(), m_dheap.end());
         }
       }
@@ -439,19 +449,13 @@ int HierPlanner::findEntrance(int c, int neighbour, uint32_t component) const {
 void HierPlanner::buildInter(int c) {
   Cluster& cl = m_clusters[size_t(c)];
   cl.inter.clear();
-  struct Pair {
-    int32_t from, cluster, to;
-    bool operator<(const Pair& o) const {
-      return from != o.from ? from < o.from : cluster != o.cluster ? cluster < o.cluster : to < o.to;
-    }
-    bool operator==(const Pair& o) const { return from == o.from && cluster == o.cluster && to == o.to; }
-  };
-  std::vector<Pair> pairs;
+  std::vector<InterPair>& pairs = m_pairs;
+  pairs.clear();
   forEachClusterLink(cl, [&](const MeshTile*, const Poly&, uint32_t u, const Link&, const SlotPrint& o, uint32_t q) {
     if (o.cluster == c) return;
     const int a = findEntrance(c, o.cluster, cl.comp[u]);
     const int b = findEntrance(o.cluster, c, m_clusters[size_t(o.cluster)].comp[o.polyBase + q]);
-    if (a >= 0 && b >= 0) pairs.push_back(Pair{a, o.cluster, b});
+    if (a >= 0 && b >= 0) pairs.push_back(InterPair{a, o.cluster, b});
   });
   std::sort(pairs.begin(), pairs.end());
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
@@ -463,6 +467,43 @@ void HierPlanner::buildInter(int c) {
     cl.ents[a].interCount = uint32_t(cl.inter.size()) - cl.ents[a].firstInter;
   }
   cl.inter.shrink_to_fit();
+}
+
+void HierPlanner::retargetInter(int n) {
+  Cluster& cl = m_clusters[size_t(n)];
+  std::vector<InterPair>& pairs = m_pairs;
+  pairs.clear();
+  auto it = std::lower_bound(m_ring.begin(), m_ring.end(), RingLink{n, INT32_MIN, 0, 0});
+  for (; it != m_ring.end() && it->from == n; ++it) {
+    const int a = findEntrance(n, it->to, cl.comp[it->fromPoly]);
+    const int b = findEntrance(it->to, n, m_clusters[size_t(it->to)].comp[it->toPoly]);
+    if (a >= 0 && b >= 0) pairs.push_back(InterPair{a, it->to, b});
+  }
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  // An entrance's edges all lead to its neighbour: those of entrances facing a rebuilt cluster are
+  // the pairs, the others stay.
+  std::vector<Edge>& out = m_interScratch;
+  out.clear();
+  size_t p = 0;
+  for (size_t a = 0; a < cl.ents.size(); ++a) {
+    Entrance& e = cl.ents[a];
+    const uint32_t first = uint32_t(out.size());
+    if (m_dirty[size_t(e.neighbour)] == 1) {
+      while (p < pairs.size() && pairs[p].from < int32_t(a)) ++p;
+      for (; p < pairs.size() && pairs[p].from == int32_t(a); ++p) out.push_back(Edge{pairs[p].cluster, pairs[p].to, 0.0f});
+    } else {
+      out.insert(out.end(), cl.inter.begin() + e.firstInter, cl.inter.begin() + e.firstInter + e.interCount);
+    }
+    e.firstInter = first;
+    e.interCount = uint32_t(out.size()) - first;
+  }
+  if (out.size() != cl.inter.size()) {
+    cl.inter.assign(out.begin(), out.end());
+    cl.inter.shrink_to_fit();
+  } else {
+    std::copy(out.begin(), out.end(), cl.inter.begin());
+  }
 }
 
 void HierPlanner::layoutNodes() {
@@ -489,12 +530,8 @@ void HierPlanner::layoutNodes() {
   m_corridorStamp = 0;
 }
 
-void HierPlanner::resizeQueryIfNeeded() {
+void HierPlanner::resizeQuery() {
   const int maxTiles = m_mesh->getMaxTiles();
-  bool need = !m_queryReady || int(m_poolPolys.size()) != maxTiles;
-  for (int i = 0; i < maxTiles && !need; ++i)
-    if (m_slots[size_t(i)].polyCount > m_poolPolys[size_t(i)]) need = true;
-  if (!need) return;
   m_poolPolys.assign(size_t(maxTiles), 0);
   m_queryReady = statusSucceeded(m_query.initUnlimited(m_mesh));
   if (!m_queryReady) return;

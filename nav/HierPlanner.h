@@ -153,8 +153,10 @@ private:
   void forEachClusterLink(const Cluster& cl, Fn fn) const;
   void rebuildCluster(int c); ///< Components, entrances, intra-cluster edges.
   void buildInter(int c);     ///< Edges across links (needs the neighbours' entrances).
+  /// The edges of cluster n's entrances facing a rebuilt cluster (m_dirty 1), from m_ring.
+  void retargetInter(int n);
   void layoutNodes();
-  void resizeQueryIfNeeded();
+  void resizeQuery();
   int findEntrance(int c, int neighbour, uint32_t component) const;
   uint32_t compOf(PolyRef ref) const;
   void relax(int id, float g, int parent, float h);
@@ -207,6 +209,35 @@ private:
   std::vector<std::pair<float, int32_t>> m_dheap;
   std::vector<uint32_t> m_target; ///< Per polygon: m_targetStamp while a Dijkstra still has to settle it.
   uint32_t m_targetStamp = 0;
+  struct Adj {
+    uint32_t to;
+    float cost; ///< Centroid to centroid * the mean area cost of both. [Unit: cost]
+  };
+  std::vector<uint32_t> m_adjStart; ///< Per polygon of the cluster being built: its first Adj.
+  std::vector<Adj> m_adj;
+  std::vector<uint32_t> m_firstCross;
+  // Update scratch.
+  std::vector<uint8_t> m_dirty; ///< Per cluster: 1 rebuilt, 2 its edges into rebuilt ones renewed.
+  std::vector<int> m_rebuild;
+  /// A link from a polygon of cluster `from` into one of the rebuilt cluster `to` (cluster polygon
+  /// indices), found by to's rebuild, sorted.
+  struct RingLink {
+    int32_t from, to;
+    uint32_t fromPoly, toPoly;
+    bool operator<(const RingLink& o) const {
+      return from != o.from ? from < o.from : to != o.to ? to < o.to : fromPoly != o.fromPoly ? fromPoly < o.fromPoly : toPoly < o.toPoly;
+    }
+  };
+  std::vector<RingLink> m_ring;
+  struct InterPair {
+    int32_t from, cluster, to;
+    bool operator<(const InterPair& o) const {
+      return from != o.from ? from < o.from : cluster != o.cluster ? cluster < o.cluster : to < o.to;
+    }
+    bool operator==(const InterPair& o) const { return from == o.from && cluster == o.cluster && to == o.to; }
+  };
+  std::vector<InterPair> m_pairs;
+  std::vector<Edge> m_interScratch;
 
   friend struct HierPassContext;
 };
