@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 
 namespace nav {
@@ -13,6 +14,10 @@ namespace {
 constexpr float INF = std::numeric_limits<float>::infinity();
 /// Tiles at one grid location looked at (NavMesh links at most 32 per location).
 constexpr int MAX_LAYERS = 64;
+/// Component of a polygon the graph's filter excludes.
+constexpr uint32_t NO_COMP = 0xffffffffu;
+/// Area cost for the graph's Dijkstra: below 0 (or NaN) it would never settle; 0 keeps it finite.
+float graphCost(float c) { return c >= 0.0f ? c : 0.0f; }
 
 void polyCentroid(const MeshTile* t, const Poly& p, float* c) {
   c[0] = c[1] = c[2] = 0;
@@ -82,7 +87,8 @@ HierPlanner::~HierPlanner() = default;
 Status HierPlanner::init(const NavMesh* mesh, const QueryFilter* costFilter, const Options& opts) {
   m_mesh = nullptr;
   m_slots.clear();
-  m_clusters.clear();
+  m_main = Graph();
+  m_filtered.clear();
   m_clusterKeys.clear();
   m_queryReady = false;
   m_poolPolys.clear();
@@ -100,6 +106,7 @@ Status HierPlanner::init(const NavMesh* mesh, const QueryFilter* costFilter, con
   if (!(m_opts.refineHeuristicScale >= 0.0f && m_opts.refineHeuristicScale <= 10.0f))
     m_opts.refineHeuristicScale = QueryFilter::DEFAULT_HEURISTIC_SCALE;
   m_partialReady = statusSucceeded(m_partialQuery.init(mesh, PARTIAL_NODES));
+  m_attributeGeneration = mesh->attributeGeneration();
   m_generation = mesh->generation() + 1; // differs: update() builds everything
   update();
   return SUCCESS;
@@ -126,15 +133,23 @@ int HierPlanner::clusterAt(int64_t cx, int64_t cy) const {
 int HierPlanner::update() {
   if (!m_mesh || m_mesh->generation() == m_generation) return 0;
   m_generation = m_mesh->generation();
+  if (m_mesh->attributeGeneration() != m_attributeGeneration) {
+    // Flags or areas changed somewhere: the graphs built for filters are dropped (rebuilt when a
+    // query needs them again); the default graph does not depend on flags.
+    m_attributeGeneration = m_mesh->attributeGeneration();
+    m_filtered.clear();
+  }
   const int maxTiles = m_mesh->getMaxTiles();
+  std::vector<Cluster>& clusters = m_main.clusters;
   if (int(m_slots.size()) != maxTiles) {
     m_slots.assign(size_t(maxTiles), SlotPrint());
-    m_clusters.clear();
+    clusters.clear();
     m_clusterKeys.clear();
+    m_filtered.clear();
   }
   std::vector<uint8_t>& dirty = m_dirty;
   std::vector<int>& rebuild = m_rebuild;
-  dirty.assign(m_clusters.size(), 0);
+  dirty.assign(clusters.size(), 0);
   rebuild.clear();
   bool poolTooSmall = !m_queryReady || int(m_poolPolys.size()) != maxTiles;
   auto markDirty = [&](int c) {
@@ -164,7 +179,7 @@ int HierPlanner::update() {
                       (!present || (sp.salt == t->salt && sp.data == t->data && sp.dataSize == t->dataSize));
     if (same) continue;
     if (sp.cluster >= 0) {
-      Cluster& old = m_clusters[size_t(sp.cluster)];
+      Cluster& old = clusters[size_t(sp.cluster)];
       old.slots.erase(std::find(old.slots.begin(), old.slots.end(), i));
       markDirty(sp.cluster);
       markAround(sp.x, sp.y);
@@ -182,15 +197,15 @@ int HierPlanner::update() {
     clusterCoords(sp.x, sp.y, &cx, &cy); // within int: |x / b| <= |x|
     int c = clusterAt(cx, cy);
     if (c < 0) {
-      c = int(m_clusters.size());
-      m_clusters.emplace_back();
-      m_clusters.back().cx = int(cx);
-      m_clusters.back().cy = int(cy);
+      c = int(clusters.size());
+      clusters.emplace_back();
+      clusters.back().cx = int(cx);
+      clusters.back().cy = int(cy);
       const uint64_t key = clusterKey(int(cx), int(cy));
       const auto entry = std::make_pair(key, int32_t(c));
       m_clusterKeys.insert(std::lower_bound(m_clusterKeys.begin(), m_clusterKeys.end(), entry), entry);
     }
-    Cluster& cl = m_clusters[size_t(c)];
+    Cluster& cl = clusters[size_t(c)];
     cl.slots.insert(std::lower_bound(cl.slots.begin(), cl.slots.end(), i), i);
     sp.cluster = c;
     markDirty(c);
@@ -198,26 +213,87 @@ int HierPlanner::update() {
   }
   if (rebuild.empty()) return 0; // flags or areas only: the graph does not depend on them
   std::sort(rebuild.begin(), rebuild.end());
-  m_ring.clear();
-  for (int c : rebuild) rebuildCluster(c);
   const int rebuilt = int(rebuild.size());
-  for (int c : rebuild) buildInter(c);
+  rebuildGraph(m_main);
+  // The graphs built for filters follow when a query next uses them.
+  for (auto& fg : m_filtered) {
+    fg->clusters.resize(clusters.size());
+    fg->stale.resize(clusters.size(), 0);
+    for (int c : rebuild) fg->stale[size_t(c)] = 1;
+    fg->anyStale = true;
+  }
+  if (poolTooSmall) resizeQuery();
+  return rebuilt;
+}
+
+void HierPlanner::rebuildGraph(Graph& g) {
+  std::vector<uint8_t>& dirty = m_dirty;
+  const std::vector<int>& rebuild = m_rebuild;
+  m_ring.clear();
+  for (int c : rebuild) rebuildCluster(g, c);
+  for (int c : rebuild) buildInter(g, c);
   // The clusters around keep their entrances and intra-cluster edges (their links did not change),
   // but their edges into a rebuilt cluster name its new entrance indices.
   std::sort(m_ring.begin(), m_ring.end());
-  for (int k = 0; k < rebuilt; ++k) {
-    const Cluster& cl = m_clusters[size_t(rebuild[size_t(k)])];
+  for (int c : rebuild) {
+    const Cluster& cl = m_main.clusters[size_t(c)];
     for (int dy = -1; dy <= 1; ++dy)
       for (int dx = -1; dx <= 1; ++dx) {
         const int n = clusterAt(int64_t(cl.cx) + dx, int64_t(cl.cy) + dy);
         if (n < 0 || dirty[size_t(n)]) continue;
         dirty[size_t(n)] = 2; // retargeted once
-        retargetInter(n);
+        retargetInter(g, n);
       }
   }
-  layoutNodes();
-  if (poolTooSmall) resizeQuery();
-  return rebuilt;
+  layoutNodes(g);
+}
+
+void HierPlanner::syncGraph(Graph& g) {
+  if (!g.anyStale) return;
+  m_dirty.assign(m_main.clusters.size(), 0);
+  m_rebuild.clear();
+  for (size_t c = 0; c < g.stale.size(); ++c)
+    if (g.stale[c]) {
+      m_dirty[c] = 1;
+      m_rebuild.push_back(int(c));
+    }
+  rebuildGraph(g);
+  std::fill(g.stale.begin(), g.stale.end(), 0);
+  g.anyStale = false;
+}
+
+HierPlanner::Graph* HierPlanner::graphFor(const QueryFilter& f) {
+  // A hook replaces the flag test: only the graph over every polygon is a superset of it.
+  if (f.passFn()) return &m_main;
+  const float* costs = f.areaCosts();
+  if (f.getIncludeFlags() == 0xffff && f.getExcludeFlags() == 0 &&
+      std::memcmp(costs, m_costFilter.areaCosts(), sizeof(float) * MAX_AREAS) == 0)
+    return &m_main;
+  Graph* found = nullptr;
+  for (auto& fg : m_filtered)
+    if (fg->include == f.getIncludeFlags() && fg->exclude == f.getExcludeFlags() &&
+        std::memcmp(fg->areaCost, costs, sizeof(float) * MAX_AREAS) == 0)
+      found = fg.get();
+  if (!found) {
+    if (m_filtered.size() >= MAX_FILTER_GRAPHS) { // the least recently used one goes
+      size_t lru = 0;
+      for (size_t k = 1; k < m_filtered.size(); ++k)
+        if (m_filtered[k]->lastUse < m_filtered[lru]->lastUse) lru = k;
+      m_filtered.erase(m_filtered.begin() + long(lru));
+    }
+    m_filtered.push_back(std::make_unique<Graph>());
+    found = m_filtered.back().get();
+    found->filtered = true;
+    found->include = f.getIncludeFlags();
+    found->exclude = f.getExcludeFlags();
+    std::memcpy(found->areaCost, costs, sizeof(float) * MAX_AREAS);
+    found->clusters.resize(m_main.clusters.size());
+    found->stale.assign(m_main.clusters.size(), 1);
+    found->anyStale = true;
+  }
+  found->lastUse = ++m_useClock;
+  syncGraph(*found);
+  return found;
 }
 
 template <class Fn>
@@ -239,14 +315,22 @@ void HierPlanner::forEachClusterLink(const Cluster& cl, Fn fn) const {
   }
 }
 
-void HierPlanner::rebuildCluster(int c) {
-  Cluster& cl = m_clusters[size_t(c)];
+void HierPlanner::rebuildCluster(Graph& g, int c) {
+  const Cluster& lay = m_main.clusters[size_t(c)];
+  Cluster& cl = g.clusters[size_t(c)];
+  const QueryFilter::FlagTest ft{g.include, g.exclude};
+  const bool filtered = g.filtered;
+  // The filter's polygon test, and the polygon a link leads to passes it.
+  auto passes = [&](const Poly& p) { return !filtered || ft.passes(p.flags); };
+  auto targetPasses = [&](PolyRef r, uint32_t q) {
+    return !filtered || ft.passes(m_mesh->getTile(int(m_mesh->decodePolyIdTile(r)))->polys[q].flags);
+  };
   cl.ents.clear();
   cl.intra.clear();
   cl.inter.clear();
   cl.comp.clear();
   uint32_t n = 0;
-  for (int s : cl.slots) {
+  for (int s : lay.slots) {
     m_slots[size_t(s)].polyBase = n;
     n += uint32_t(m_slots[size_t(s)].polyCount);
   }
@@ -254,12 +338,15 @@ void HierPlanner::rebuildCluster(int c) {
   // the links between the cluster's polygons; forEachClusterLink visits u in ascending order.
   m_centroid.resize(size_t(n) * 3);
   m_polyCost.resize(n);
-  for (int s : cl.slots) {
+  m_pass.resize(n);
+  const float* areaCost = filtered ? g.areaCost : m_costFilter.areaCosts();
+  for (int s : lay.slots) {
     const MeshTile* t = m_mesh->getTile(s);
     const uint32_t base = m_slots[size_t(s)].polyBase;
     for (int i = 0; i < t->header->polyCount; ++i) {
       polyCentroid(t, t->polys[i], &m_centroid[size_t(base + uint32_t(i)) * 3]);
-      m_polyCost[base + uint32_t(i)] = m_costFilter.getAreaCost(t->polys[i].getArea());
+      m_polyCost[base + uint32_t(i)] = graphCost(areaCost[t->polys[i].getArea()]);
+      m_pass[base + uint32_t(i)] = passes(t->polys[i]) ? 1 : 0;
     }
   }
   m_uf.resize(n);
@@ -267,9 +354,10 @@ void HierPlanner::rebuildCluster(int c) {
   m_adjStart.assign(size_t(n) + 1, 0);
   m_adj.clear();
   uint32_t filled = 0; // m_adjStart[0..filled] are set
-  forEachClusterLink(cl, [&](const MeshTile*, const Poly&, uint32_t u, const Link&, const SlotPrint& o, uint32_t q) {
+  forEachClusterLink(lay, [&](const MeshTile*, const Poly&, uint32_t u, const Link&, const SlotPrint& o, uint32_t q) {
     if (o.cluster != c) return;
     const uint32_t v = o.polyBase + q;
+    if (!m_pass[u] || !m_pass[v]) return;
     const int a = findRoot(m_uf, int(u)), b = findRoot(m_uf, int(v));
     if (a != b) m_uf[size_t(std::max(a, b))] = std::min(a, b); // the root is the smallest index
     while (filled < u) m_adjStart[++filled] = uint32_t(m_adj.size());
@@ -281,21 +369,21 @@ void HierPlanner::rebuildCluster(int c) {
   uint32_t comps = 0;
   for (uint32_t i = 0; i < n; ++i) {
     const int r = findRoot(m_uf, int(i));
-    cl.comp[i] = uint32_t(r) == i ? comps++ : cl.comp[size_t(r)];
+    cl.comp[i] = !m_pass[i] ? NO_COMP : uint32_t(r) == i ? comps++ : cl.comp[size_t(r)];
   }
 
   // Crossings: the cluster's links into other clusters, and other clusters' links landing here.
   m_cross.clear();
-  forEachClusterLink(cl, [&](const MeshTile* t, const Poly& p, uint32_t u, const Link& l, const SlotPrint& o,
-                             uint32_t) {
-    if (o.cluster == c) return;
+  forEachClusterLink(lay, [&](const MeshTile* t, const Poly& p, uint32_t u, const Link& l, const SlotPrint& o,
+                              uint32_t q) {
+    if (o.cluster == c || !m_pass[u] || !targetPasses(l.ref, q)) return;
     Crossing x{o.cluster, cl.comp[u], u, {0, 0, 0}};
     crossingPoint(t, p, l, x.p);
     m_cross.push_back(x);
   });
   {
     // The ring of tile locations around the cluster (64-bit: clusters at the ends of int's range).
-    const int64_t b = m_opts.clusterTiles, x0 = int64_t(cl.cx) * b, y0 = int64_t(cl.cy) * b;
+    const int64_t b = m_opts.clusterTiles, x0 = int64_t(lay.cx) * b, y0 = int64_t(lay.cy) * b;
     const MeshTile* around[MAX_LAYERS];
     for (int64_t y = y0 - 1; y <= y0 + b; ++y)
       for (int64_t x = x0 - 1; x <= x0 + b; ++x) {
@@ -309,12 +397,13 @@ void HierPlanner::rebuildCluster(int c) {
           if (uc == c || uc < 0) continue;
           for (int i = 0; i < u->header->polyCount; ++i) {
             const Poly& p = u->polys[i];
+            if (!passes(p)) continue;
             for (uint32_t k = p.firstLink; k != NULL_LINK; k = u->links[k].next) {
               const Link& l = u->links[k];
               if (!l.ref) continue;
               const SlotPrint& o = m_slots[m_mesh->decodePolyIdTile(l.ref)];
               const uint32_t q = m_mesh->decodePolyIdPoly(l.ref);
-              if (o.cluster != c || q >= uint32_t(o.polyCount)) continue;
+              if (o.cluster != c || q >= uint32_t(o.polyCount) || !m_pass[o.polyBase + q]) continue;
               Crossing xr{uc, cl.comp[o.polyBase + q], o.polyBase + q, {0, 0, 0}};
               crossingPoint(u, p, l, xr.p);
               m_cross.push_back(xr);
@@ -327,8 +416,8 @@ void HierPlanner::rebuildCluster(int c) {
   // A canonical order (neighbour by coordinates), so that neither the entrance order nor the
   // means below depend on the order tiles and clusters were added in.
   auto nbLess = [&](int a, int b) {
-    const Cluster& ca = m_clusters[size_t(a)];
-    const Cluster& cb = m_clusters[size_t(b)];
+    const Cluster& ca = m_main.clusters[size_t(a)];
+    const Cluster& cb = m_main.clusters[size_t(b)];
     return ca.cx != cb.cx ? ca.cx < cb.cx : ca.cy < cb.cy;
   };
   std::sort(m_cross.begin(), m_cross.end(), [&](const Crossing& a, const Crossing& b) {
@@ -433,11 +522,12 @@ void HierPlanner::rebuildCluster(int c) {
   cl.comp.shrink_to_fit();
 }
 
-int HierPlanner::findEntrance(int c, int neighbour, uint32_t component) const {
-  const std::vector<Entrance>& ents = m_clusters[size_t(c)].ents;
-  const Cluster& nb = m_clusters[size_t(neighbour)];
+int HierPlanner::findEntrance(const Graph& g, int c, int neighbour, uint32_t component) const {
+  if (component == NO_COMP) return -1;
+  const std::vector<Entrance>& ents = g.clusters[size_t(c)].ents;
+  const Cluster& nb = m_main.clusters[size_t(neighbour)];
   auto it = std::lower_bound(ents.begin(), ents.end(), 0, [&](const Entrance& e, int) {
-    const Cluster& en = m_clusters[size_t(e.neighbour)];
+    const Cluster& en = m_main.clusters[size_t(e.neighbour)];
     if (en.cx != nb.cx) return en.cx < nb.cx;
     if (en.cy != nb.cy) return en.cy < nb.cy;
     return e.component < int32_t(component);
@@ -446,15 +536,16 @@ int HierPlanner::findEntrance(int c, int neighbour, uint32_t component) const {
   return int(it - ents.begin());
 }
 
-void HierPlanner::buildInter(int c) {
-  Cluster& cl = m_clusters[size_t(c)];
+void HierPlanner::buildInter(Graph& g, int c) {
+  Cluster& cl = g.clusters[size_t(c)];
   cl.inter.clear();
   std::vector<InterPair>& pairs = m_pairs;
   pairs.clear();
-  forEachClusterLink(cl, [&](const MeshTile*, const Poly&, uint32_t u, const Link&, const SlotPrint& o, uint32_t q) {
+  forEachClusterLink(m_main.clusters[size_t(c)], [&](const MeshTile*, const Poly&, uint32_t u, const Link&,
+                                                     const SlotPrint& o, uint32_t q) {
     if (o.cluster == c) return;
-    const int a = findEntrance(c, o.cluster, cl.comp[u]);
-    const int b = findEntrance(o.cluster, c, m_clusters[size_t(o.cluster)].comp[o.polyBase + q]);
+    const int a = findEntrance(g, c, o.cluster, cl.comp[u]);
+    const int b = findEntrance(g, o.cluster, c, g.clusters[size_t(o.cluster)].comp[o.polyBase + q]);
     if (a >= 0 && b >= 0) pairs.push_back(InterPair{a, o.cluster, b});
   });
   std::sort(pairs.begin(), pairs.end());
@@ -469,14 +560,14 @@ void HierPlanner::buildInter(int c) {
   cl.inter.shrink_to_fit();
 }
 
-void HierPlanner::retargetInter(int n) {
-  Cluster& cl = m_clusters[size_t(n)];
+void HierPlanner::retargetInter(Graph& g, int n) {
+  Cluster& cl = g.clusters[size_t(n)];
   std::vector<InterPair>& pairs = m_pairs;
   pairs.clear();
   auto it = std::lower_bound(m_ring.begin(), m_ring.end(), RingLink{n, INT32_MIN, 0, 0});
   for (; it != m_ring.end() && it->from == n; ++it) {
-    const int a = findEntrance(n, it->to, cl.comp[it->fromPoly]);
-    const int b = findEntrance(it->to, n, m_clusters[size_t(it->to)].comp[it->toPoly]);
+    const int a = findEntrance(g, n, it->to, cl.comp[it->fromPoly]);
+    const int b = findEntrance(g, it->to, n, g.clusters[size_t(it->to)].comp[it->toPoly]);
     if (a >= 0 && b >= 0) pairs.push_back(InterPair{a, it->to, b});
   }
   std::sort(pairs.begin(), pairs.end());
@@ -506,28 +597,30 @@ void HierPlanner::retargetInter(int n) {
   }
 }
 
-void HierPlanner::layoutNodes() {
-  m_nodeBase.assign(m_clusters.size(), 0);
+void HierPlanner::layoutNodes(Graph& g) {
+  const std::vector<Cluster>& clusters = g.clusters;
+  g.nodeBase.assign(clusters.size(), 0);
   uint32_t n = 0;
-  for (size_t c = 0; c < m_clusters.size(); ++c) {
-    m_nodeBase[c] = n;
-    n += uint32_t(m_clusters[c].ents.size());
+  for (size_t c = 0; c < clusters.size(); ++c) {
+    g.nodeBase[c] = n;
+    n += uint32_t(clusters[c].ents.size());
   }
-  m_nodeCount = int(n);
-  m_nodeCluster.resize(n);
-  for (size_t c = 0; c < m_clusters.size(); ++c)
-    for (size_t e = 0; e < m_clusters[c].ents.size(); ++e) m_nodeCluster[m_nodeBase[c] + e] = int32_t(c);
+  g.nodeCount = int(n);
+  g.nodeCluster.resize(n);
+  for (size_t c = 0; c < clusters.size(); ++c)
+    for (size_t e = 0; e < clusters[c].ents.size(); ++e) g.nodeCluster[g.nodeBase[c] + e] = int32_t(c);
+  // The search arrays serve every graph: grown only. A node's stamp from an earlier search never
+  // equals the next search's, whatever graph it named.
   const size_t total = size_t(n) + 2;
-  m_g.resize(total);
-  m_f.resize(total);
-  m_parent.resize(total);
-  m_heap.resize(total);
-  m_heapPos.resize(total);
-  // Stamps of earlier layouts would name other nodes now: start over.
-  m_stamp.assign(total, 0);
-  m_searchStamp = 0;
-  m_clusterMark.assign(m_clusters.size(), 0);
-  m_corridorStamp = 0;
+  if (m_g.size() < total) {
+    m_g.resize(total);
+    m_f.resize(total);
+    m_parent.resize(total);
+    m_heap.resize(total);
+    m_heapPos.resize(total);
+    m_stamp.resize(total, 0);
+  }
+  if (m_clusterMark.size() < m_main.clusters.size()) m_clusterMark.resize(m_main.clusters.size(), 0);
 }
 
 void HierPlanner::resizeQuery() {
@@ -538,13 +631,29 @@ void HierPlanner::resizeQuery() {
   for (int i = 0; i < maxTiles; ++i) m_poolPolys[size_t(i)] = m_slots[size_t(i)].polyCount;
 }
 
+namespace {
+size_t clusterDataBytes(const HierPlanner::Cluster& c) {
+  return c.slots.capacity() * sizeof(int32_t) + c.comp.capacity() * sizeof(uint32_t) +
+         c.ents.capacity() * sizeof(HierPlanner::Entrance) +
+         (c.intra.capacity() + c.inter.capacity()) * sizeof(HierPlanner::Edge);
+}
+} // namespace
+
 size_t HierPlanner::graphBytes() const {
-  size_t b = m_slots.capacity() * sizeof(SlotPrint) + m_clusters.capacity() * sizeof(Cluster) +
-             m_clusterKeys.capacity() * sizeof(m_clusterKeys[0]) + m_nodeBase.capacity() * sizeof(uint32_t) +
-             m_nodeCluster.capacity() * sizeof(int32_t);
-  for (const Cluster& c : m_clusters)
-    b += c.slots.capacity() * sizeof(int32_t) + c.comp.capacity() * sizeof(uint32_t) +
-         c.ents.capacity() * sizeof(Entrance) + (c.intra.capacity() + c.inter.capacity()) * sizeof(Edge);
+  size_t b = m_slots.capacity() * sizeof(SlotPrint) + m_main.clusters.capacity() * sizeof(Cluster) +
+             m_clusterKeys.capacity() * sizeof(m_clusterKeys[0]) + m_main.nodeBase.capacity() * sizeof(uint32_t) +
+             m_main.nodeCluster.capacity() * sizeof(int32_t);
+  for (const Cluster& c : m_main.clusters) b += clusterDataBytes(c);
+  return b;
+}
+
+size_t HierPlanner::filterGraphBytes() const {
+  size_t b = 0;
+  for (const auto& g : m_filtered) {
+    b += sizeof(Graph) + g->clusters.capacity() * sizeof(Cluster) + g->nodeBase.capacity() * sizeof(uint32_t) +
+         g->nodeCluster.capacity() * sizeof(int32_t) + g->stale.capacity();
+    for (const Cluster& c : g->clusters) b += clusterDataBytes(c);
+  }
   return b;
 }
 
@@ -556,24 +665,33 @@ size_t HierPlanner::searchBytes() const {
 
 size_t HierPlanner::edgeCount() const {
   size_t n = 0;
-  for (const Cluster& c : m_clusters) n += c.intra.size() + c.inter.size();
+  for (const Cluster& c : m_main.clusters) n += c.intra.size() + c.inter.size();
   return n;
 }
 
-std::string HierPlanner::canonical() const {
+std::string HierPlanner::canonical() const { return canonicalOf(m_main); }
+
+std::string HierPlanner::canonical(const QueryFilter& filter) {
+  if (!m_mesh) return std::string();
+  if (m_mesh->generation() != m_generation) update();
+  return canonicalOf(*graphFor(filter));
+}
+
+std::string HierPlanner::canonicalOf(const Graph& g) const {
   std::string out;
   char buf[256];
   for (const auto& key : m_clusterKeys) { // by coordinates
-    const Cluster& cl = m_clusters[size_t(key.second)];
-    if (cl.slots.empty()) continue;
+    const Cluster& lay = m_main.clusters[size_t(key.second)];
+    const Cluster& cl = g.clusters[size_t(key.second)];
+    if (lay.slots.empty()) continue;
     uint64_t h = 1469598103934665603ull; // FNV-1a of the component array
     for (uint32_t c : cl.comp) h = (h ^ c) * 1099511628211ull;
-    std::snprintf(buf, sizeof buf, "cluster %d,%d tiles %zu polys %zu comps %016llx\n", cl.cx, cl.cy, cl.slots.size(),
+    std::snprintf(buf, sizeof buf, "cluster %d,%d tiles %zu polys %zu comps %016llx\n", lay.cx, lay.cy, lay.slots.size(),
                   cl.comp.size(), static_cast<unsigned long long>(h));
     out += buf;
     for (size_t e = 0; e < cl.ents.size(); ++e) {
       const Entrance& en = cl.ents[e];
-      const Cluster& nb = m_clusters[size_t(en.neighbour)];
+      const Cluster& nb = m_main.clusters[size_t(en.neighbour)];
       std::snprintf(buf, sizeof buf, " ent %zu nb %d,%d comp %d at %.2f %.2f %.2f\n", e, nb.cx, nb.cy, en.component,
                     double(en.pos[0]), double(en.pos[1]), double(en.pos[2]));
       out += buf;
@@ -584,7 +702,7 @@ std::string HierPlanner::canonical() const {
       }
       for (uint32_t k = 0; k < en.interCount; ++k) {
         const Edge& ed = cl.inter[en.firstInter + k];
-        const Cluster& to = m_clusters[size_t(ed.cluster)];
+        const Cluster& to = m_main.clusters[size_t(ed.cluster)];
         std::snprintf(buf, sizeof buf, "  to %d,%d.%d\n", to.cx, to.cy, ed.local);
         out += buf;
       }
@@ -641,48 +759,72 @@ int HierPlanner::popMin() {
   return top;
 }
 
-int HierPlanner::abstractSearch(int startCluster, uint32_t startComp, int endCluster, uint32_t endComp,
-                                const float* startPos, const float* endPos) {
-  const int S = m_nodeCount, G = m_nodeCount + 1;
+int HierPlanner::abstractSearch(const Graph& g, PolyRef startRef, PolyRef endRef, const float* startPos,
+                                const float* endPos) {
+  const int S = g.nodeCount, G = g.nodeCount + 1;
+  const int startCluster = m_slots[m_mesh->decodePolyIdTile(startRef)].cluster;
+  const int endCluster = m_slots[m_mesh->decodePolyIdTile(endRef)].cluster;
+  const uint32_t startComp = compOf(g, startRef), endComp = compOf(g, endRef);
   if (++m_searchStamp == 0) {
     std::fill(m_stamp.begin(), m_stamp.end(), 0u);
     m_searchStamp = 1;
   }
   m_heapSize = 0;
   relax(S, 0.0f, -1, vdist(startPos, endPos));
-  const Cluster& sc = m_clusters[size_t(startCluster)];
+  // The entrances of component k of cluster c as successors of the start.
+  auto fromStart = [&](int c, uint32_t k) {
+    if (c == endCluster && k == endComp && k != NO_COMP) relax(G, vdist(startPos, endPos), S, 0.0f);
+    const Cluster& cl = g.clusters[size_t(c)];
+    for (size_t e = 0; e < cl.ents.size(); ++e)
+      if (cl.ents[e].component == int32_t(k))
+        relax(int(g.nodeBase[size_t(c)] + e), vdist(startPos, cl.ents[e].pos), S, vdist(cl.ents[e].pos, endPos));
+  };
   while (m_heapSize > 0) {
     const int n = popMin();
     if (n == G) return G;
     ++m_stats.abstractExpanded;
     const float gn = m_g[size_t(n)];
     if (n == S) {
-      if (startCluster == endCluster && startComp == endComp) relax(G, vdist(startPos, endPos), S, 0.0f);
-      for (size_t e = 0; e < sc.ents.size(); ++e)
-        if (sc.ents[e].component == int32_t(startComp))
-          relax(int(m_nodeBase[size_t(startCluster)] + e), vdist(startPos, sc.ents[e].pos), S,
-                vdist(sc.ents[e].pos, endPos));
+      if (startRef == endRef) relax(G, 0.0f, S, 0.0f);
+      if (startComp != NO_COMP) {
+        fromStart(startCluster, startComp);
+        continue;
+      }
+      // The filter excludes the start polygon (a search leaves it all the same): its successors are
+      // the components of the polygons its links lead to.
+      const MeshTile* t = nullptr;
+      const Poly* p = nullptr;
+      m_mesh->getTileAndPolyByRefUnsafe(startRef, &t, &p);
+      for (uint32_t k = p->firstLink; k != NULL_LINK; k = t->links[k].next) {
+        const PolyRef r = t->links[k].ref;
+        if (!r) continue;
+        const SlotPrint& o = m_slots[m_mesh->decodePolyIdTile(r)];
+        const uint32_t q = m_mesh->decodePolyIdPoly(r);
+        if (o.cluster < 0 || q >= uint32_t(o.polyCount)) continue;
+        const uint32_t comp = g.clusters[size_t(o.cluster)].comp[o.polyBase + q];
+        if (comp != NO_COMP) fromStart(o.cluster, comp);
+      }
       continue;
     }
-    const int c = m_nodeCluster[size_t(n)];
-    const Cluster& cl = m_clusters[size_t(c)];
-    const Entrance& en = cl.ents[size_t(n) - m_nodeBase[size_t(c)]];
+    const int c = g.nodeCluster[size_t(n)];
+    const Cluster& cl = g.clusters[size_t(c)];
+    const Entrance& en = cl.ents[size_t(n) - g.nodeBase[size_t(c)]];
     if (c == endCluster && en.component == int32_t(endComp)) relax(G, gn + vdist(en.pos, endPos), n, 0.0f);
     for (uint32_t k = 0; k < en.intraCount; ++k) {
       const Edge& e = cl.intra[en.firstIntra + k];
-      relax(int(m_nodeBase[size_t(c)]) + e.local, gn + e.cost, n, vdist(cl.ents[size_t(e.local)].pos, endPos));
+      relax(int(g.nodeBase[size_t(c)]) + e.local, gn + e.cost, n, vdist(cl.ents[size_t(e.local)].pos, endPos));
     }
     for (uint32_t k = 0; k < en.interCount; ++k) {
       const Edge& e = cl.inter[en.firstInter + k];
-      const Entrance& to = m_clusters[size_t(e.cluster)].ents[size_t(e.local)];
-      relax(int(m_nodeBase[size_t(e.cluster)]) + e.local, gn + e.cost, n, vdist(to.pos, endPos));
+      const Entrance& to = g.clusters[size_t(e.cluster)].ents[size_t(e.local)];
+      relax(int(g.nodeBase[size_t(e.cluster)]) + e.local, gn + e.cost, n, vdist(to.pos, endPos));
     }
   }
   return -1;
 }
 
 void HierPlanner::markCluster(int c, int r) {
-  const Cluster& cl = m_clusters[size_t(c)];
+  const Cluster& cl = m_main.clusters[size_t(c)];
   for (int dy = -r; dy <= r; ++dy)
     for (int dx = -r; dx <= r; ++dx) {
       const int o = (dx || dy) ? clusterAt(int64_t(cl.cx) + dx, int64_t(cl.cy) + dy) : c;
@@ -693,9 +835,9 @@ void HierPlanner::markCluster(int c, int r) {
     }
 }
 
-uint32_t HierPlanner::compOf(PolyRef ref) const {
+uint32_t HierPlanner::compOf(const Graph& g, PolyRef ref) const {
   const SlotPrint& sp = m_slots[m_mesh->decodePolyIdTile(ref)];
-  return m_clusters[size_t(sp.cluster)].comp[sp.polyBase + m_mesh->decodePolyIdPoly(ref)];
+  return g.clusters[size_t(sp.cluster)].comp[sp.polyBase + m_mesh->decodePolyIdPoly(ref)];
 }
 
 Status HierPlanner::findPath(PolyRef startRef, PolyRef endRef, const float* startPos, const float* endPos,
@@ -712,9 +854,11 @@ Status HierPlanner::findPath(PolyRef startRef, PolyRef endRef, const float* star
   const int sc = m_slots[m_mesh->decodePolyIdTile(startRef)].cluster;
   const int ec = m_slots[m_mesh->decodePolyIdTile(endRef)].cluster;
 
-  const int goal = abstractSearch(sc, compOf(startRef), ec, compOf(endRef), startPos, endPos);
+  const Graph& g = *graphFor(*filter);
+  m_stats.filterGraph = &g != &m_main;
+  const int goal = abstractSearch(g, startRef, endRef, startPos, endPos);
   if (goal < 0) {
-    // Not connected whatever the filter: a bounded search's partial corridor toward the goal (the
+    // Not connected under the filter: a bounded search's partial corridor toward the goal (the
     // answer "no path" is exact; running out of its nodes says nothing more).
     if (!m_partialReady) return FAILURE | OUT_OF_MEMORY;
     const Status st =
@@ -731,11 +875,11 @@ Status HierPlanner::findPath(PolyRef startRef, PolyRef endRef, const float* star
   auto markCorridor = [&](int radius) {
     markCluster(sc, radius);
     markCluster(ec, radius);
-    for (int n = m_parent[size_t(goal)]; n >= 0 && n < m_nodeCount; n = m_parent[size_t(n)])
-      markCluster(m_nodeCluster[size_t(n)], radius);
+    for (int n = m_parent[size_t(goal)]; n >= 0 && n < g.nodeCount; n = m_parent[size_t(n)])
+      markCluster(g.nodeCluster[size_t(n)], radius);
   };
   markCorridor(r);
-  for (int n = m_parent[size_t(goal)]; n >= 0 && n < m_nodeCount; n = m_parent[size_t(n)]) ++m_stats.abstractPathNodes;
+  for (int n = m_parent[size_t(goal)]; n >= 0 && n < g.nodeCount; n = m_parent[size_t(n)]) ++m_stats.abstractPathNodes;
 
   HierPassContext ctx{filter, m_slots.data(), m_clusterMark.data(), m_corridorStamp, m_mesh};
   m_wrap = *filter;

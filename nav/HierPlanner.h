@@ -38,6 +38,7 @@
 #include "nav/NavMeshQuery.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,7 @@ struct HierStats {
   bool connected = false;   ///< The abstract search found a path.
   bool widened = false;     ///< The corridor search missed the end; it ran again one cluster wider.
   bool fallback = false;    ///< The wider one missed it too; an unrestricted search ran.
+  bool filterGraph = false; ///< The abstract search ran on the graph built for the filter's flags and costs.
 };
 
 class HierPlanner {
@@ -106,13 +108,22 @@ public:
   size_t graphBytes() const;
   /// Bytes of the search's own arrays (abstract search state, corridor marks), query pool excluded.
   size_t searchBytes() const;
-  int entranceCount() const { return m_nodeCount; }
+  int entranceCount() const { return m_main.nodeCount; }
   size_t edgeCount() const;
 
   /// The graph as text in a canonical order (clusters by coordinates, entrances by (neighbour
   /// cluster, component), edges sorted, positions and costs rounded): the graphs of two planners
   /// on the same mesh print the same, whatever the order the tiles came and went in.
   std::string canonical() const;
+  /// The same for the graph `filter`'s queries search (built or brought up to date first; the
+  /// default graph for filters that use it).
+  std::string canonical(const QueryFilter& filter);
+
+  /// Graphs built for filters (see the file comment), at most MAX_FILTER_GRAPHS.
+  static constexpr int MAX_FILTER_GRAPHS = 4;
+  int filterGraphCount() const { return int(m_filtered.size()); }
+  /// Bytes of the graphs built for filters (beside graphBytes, which is the default graph's).
+  size_t filterGraphBytes() const;
 
   // ---- Internal records (public for the implementation's helpers).
   struct Edge {
@@ -151,30 +162,51 @@ private:
   /// of the cluster's polygons to a polygon of a tile the graph knows.
   template <class Fn>
   void forEachClusterLink(const Cluster& cl, Fn fn) const;
-  void rebuildCluster(int c); ///< Components, entrances, intra-cluster edges.
-  void buildInter(int c);     ///< Edges across links (needs the neighbours' entrances).
+  /// One abstract graph: the default one (every polygon, the build filter's costs; its clusters
+  /// also hold the layout: coordinates and tile slots) or one built for a filter's flags and area
+  /// costs (its clusters' cx, cy and slots unused).
+  struct Graph {
+    std::vector<Cluster> clusters;   ///< Indexed as the default graph's.
+    std::vector<uint32_t> nodeBase;  ///< Global node id of each cluster's first entrance.
+    std::vector<int32_t> nodeCluster; ///< Cluster of each global entrance id.
+    int nodeCount = 0;
+    bool filtered = false; ///< Polygons failing (include, exclude) are left out.
+    uint16_t include = 0xffff, exclude = 0;
+    float areaCost[MAX_AREAS] = {};
+    std::vector<uint8_t> stale; ///< Per cluster: rebuilt when a query next uses the graph.
+    bool anyStale = false;
+    uint64_t lastUse = 0;
+  };
+  void rebuildCluster(Graph& g, int c); ///< Components, entrances, intra-cluster edges.
+  void buildInter(Graph& g, int c);     ///< Edges across links (needs the neighbours' entrances).
   /// The edges of cluster n's entrances facing a rebuilt cluster (m_dirty 1), from m_ring.
-  void retargetInter(int n);
-  void layoutNodes();
+  void retargetInter(Graph& g, int n);
+  /// Rebuilds m_rebuild's clusters (m_dirty 1 for them, 0 elsewhere) and renews the edges around.
+  void rebuildGraph(Graph& g);
+  void syncGraph(Graph& g); ///< Rebuilds the stale clusters of a filter's graph.
+  /// The graph a query under f searches: the default one for filters with a hook or with the
+  /// default flags and build costs, else the (built, up to date) one for f's flags and costs.
+  Graph* graphFor(const QueryFilter& f);
+  std::string canonicalOf(const Graph& g) const;
+  void layoutNodes(Graph& g);
   void resizeQuery();
-  int findEntrance(int c, int neighbour, uint32_t component) const;
-  uint32_t compOf(PolyRef ref) const;
+  int findEntrance(const Graph& g, int c, int neighbour, uint32_t component) const;
+  uint32_t compOf(const Graph& g, PolyRef ref) const;
   void relax(int id, float g, int parent, float h);
   int popMin();
-  int abstractSearch(int startCluster, uint32_t startComp, int endCluster, uint32_t endComp, const float* startPos,
-                     const float* endPos);
+  int abstractSearch(const Graph& g, PolyRef startRef, PolyRef endRef, const float* startPos, const float* endPos);
   void markCluster(int c, int radius); ///< c and the clusters within `radius` of it join the corridor.
 
   const NavMesh* m_mesh = nullptr;
   QueryFilter m_costFilter;
   Options m_opts;
   uint64_t m_generation = 0;
+  uint64_t m_attributeGeneration = 0; ///< The mesh's attributeGeneration() the filters' graphs saw.
   std::vector<SlotPrint> m_slots;
-  std::vector<Cluster> m_clusters;
+  Graph m_main; ///< The default graph.
+  std::vector<std::unique_ptr<Graph>> m_filtered; ///< Built for filters, least recently used dropped first.
+  uint64_t m_useClock = 0;
   std::vector<std::pair<uint64_t, int32_t>> m_clusterKeys; ///< (key, cluster), sorted by key.
-  std::vector<uint32_t> m_nodeBase; ///< Global node id of each cluster's first entrance.
-  std::vector<int32_t> m_nodeCluster; ///< Cluster of each global entrance id.
-  int m_nodeCount = 0;
   NavMeshQuery m_query;
   /// Nodes of the search that answers unconnected pairs (Detour's default pool).
   static constexpr int PARTIAL_NODES = 2048;
@@ -185,7 +217,7 @@ private:
   QueryFilter m_wrap; ///< The caller's filter with the corridor test (findPath).
   Stats m_stats;
 
-  // Abstract search state, [Size: m_nodeCount + 2] (start and goal at the end).
+  // Abstract search state, [Size: at least the largest graph's nodeCount + 2] (start and goal at the end).
   std::vector<float> m_g, m_f;
   std::vector<int32_t> m_parent;
   std::vector<uint32_t> m_stamp;
@@ -205,6 +237,7 @@ private:
   };
   std::vector<Crossing> m_cross;
   std::vector<float> m_dist, m_centroid, m_polyCost;
+  std::vector<uint8_t> m_pass; ///< Per polygon of the cluster being built: it passes the graph's filter.
   std::vector<int32_t> m_uf;
   std::vector<std::pair<float, int32_t>> m_dheap;
   std::vector<uint32_t> m_target; ///< Per polygon: m_targetStamp while a Dijkstra still has to settle it.
