@@ -12,6 +12,10 @@ namespace nav {
 namespace {
 
 constexpr float INF = std::numeric_limits<float>::infinity();
+constexpr double DINF = std::numeric_limits<double>::infinity();
+constexpr float FMAX = std::numeric_limits<float>::max();
+/// A cost or distance as a finite float: overflows (coordinates near FLT_MAX) and NaN become FLT_MAX.
+float capped(float w) { return w <= FMAX ? w : FMAX; }
 /// Tiles at one grid location looked at (NavMesh links at most 32 per location).
 constexpr int MAX_LAYERS = 64;
 /// Component of a polygon the graph's filter excludes.
@@ -358,13 +362,24 @@ void HierPlanner::rebuildCluster(Graph& g, int c) {
     if (o.cluster != c) return;
     const uint32_t v = o.polyBase + q;
     if (!m_pass[u] || !m_pass[v]) return;
-    const int a = findRoot(m_uf, int(u)), b = findRoot(m_uf, int(v));
-    if (a != b) m_uf[size_t(std::max(a, b))] = std::min(a, b); // the root is the smallest index
     while (filled < u) m_adjStart[++filled] = uint32_t(m_adj.size());
-    const float w = vdist(&m_centroid[size_t(u) * 3], &m_centroid[size_t(v) * 3]) * 0.5f * (m_polyCost[u] + m_polyCost[v]);
+    const float w =
+        capped(vdist(&m_centroid[size_t(u) * 3], &m_centroid[size_t(v) * 3]) * 0.5f * (m_polyCost[u] + m_polyCost[v]));
     m_adj.push_back(Adj{v, w});
   });
   while (filled < n) m_adjStart[++filled] = uint32_t(m_adj.size());
+  // Components join polygons linked both ways only, so that each polygon of a component reaches
+  // every other (one-way links, off-mesh connections', become crossings below).
+  for (uint32_t u = 0; u < n; ++u)
+    for (uint32_t k = m_adjStart[u]; k < m_adjStart[u + 1]; ++k) {
+      const uint32_t v = m_adj[k].to;
+      if (v <= u) continue; // each pair once, from its smaller end
+      bool back = false;
+      for (uint32_t j = m_adjStart[v]; j < m_adjStart[v + 1] && !back; ++j) back = m_adj[j].to == u;
+      if (!back) continue;
+      const int a = findRoot(m_uf, int(u)), b = findRoot(m_uf, int(v));
+      if (a != b) m_uf[size_t(std::max(a, b))] = std::min(a, b); // the root is the smallest index
+    }
   cl.comp.resize(n);
   uint32_t comps = 0;
   for (uint32_t i = 0; i < n; ++i) {
@@ -372,11 +387,22 @@ void HierPlanner::rebuildCluster(Graph& g, int c) {
     cl.comp[i] = !m_pass[i] ? NO_COMP : uint32_t(r) == i ? comps++ : cl.comp[size_t(r)];
   }
 
-  // Crossings: the cluster's links into other clusters, and other clusters' links landing here.
+  // Crossings: the cluster's links into other clusters, and other clusters' links landing here;
+  // a one-way link between two components of the cluster is a crossing of both (neighbour: c).
   m_cross.clear();
   forEachClusterLink(lay, [&](const MeshTile* t, const Poly& p, uint32_t u, const Link& l, const SlotPrint& o,
                               uint32_t q) {
-    if (o.cluster == c || !m_pass[u] || !targetPasses(l.ref, q)) return;
+    if (!m_pass[u]) return;
+    if (o.cluster == c) {
+      const uint32_t v = o.polyBase + q;
+      if (!m_pass[v] || cl.comp[v] == cl.comp[u]) return;
+      Crossing x{c, cl.comp[u], u, {0, 0, 0}};
+      crossingPoint(t, p, l, x.p);
+      m_cross.push_back(x);
+      m_cross.push_back(Crossing{c, cl.comp[v], v, {x.p[0], x.p[1], x.p[2]}});
+      return;
+    }
+    if (!targetPasses(l.ref, q)) return;
     Crossing x{o.cluster, cl.comp[u], u, {0, 0, 0}};
     crossingPoint(t, p, l, x.p);
     m_cross.push_back(x);
@@ -459,7 +485,7 @@ void HierPlanner::rebuildCluster(Graph& g, int c) {
     for (size_t b = 0; b < ne && !others; ++b)
       if (b != a && cl.ents[b].component == cl.ents[a].component) others = true;
     if (!others) continue;
-    std::fill(m_dist.begin(), m_dist.end(), INF);
+    std::fill(m_dist.begin(), m_dist.end(), DINF);
     m_dheap.clear();
     // The search stops once every crossing polygon of the component's other entrances is settled.
     if (++m_targetStamp == 0) {
@@ -477,7 +503,7 @@ void HierPlanner::rebuildCluster(Graph& g, int c) {
     }
     for (uint32_t x = firstCross[a]; x < firstCross[a + 1]; ++x) {
       const Crossing& cr = m_cross[x];
-      const float d = vdist(cr.p, &m_centroid[size_t(cr.poly) * 3]) * m_polyCost[cr.poly];
+      const double d = capped(vdist(cr.p, &m_centroid[size_t(cr.poly) * 3]) * m_polyCost[cr.poly]);
       if (d < m_dist[cr.poly]) {
         m_dist[cr.poly] = d;
         m_dheap.emplace_back(-d, int32_t(cr.poly));
@@ -486,7 +512,7 @@ void HierPlanner::rebuildCluster(Graph& g, int c) {
     }
     while (!m_dheap.empty()) {
       std::pop_heap(m_dheap.begin(), m_dheap.end());
-      const float d = -m_dheap.back().first;
+      const double d = -m_dheap.back().first;
       const uint32_t u = uint32_t(m_dheap.back().second);
       m_dheap.pop_back();
       if (d > m_dist[u]) continue;
@@ -496,7 +522,7 @@ void HierPlanner::rebuildCluster(Graph& g, int c) {
       }
       for (uint32_t k = m_adjStart[u]; k < m_adjStart[u + 1]; ++k) {
         const Adj& e = m_adj[k];
-        const float nd = d + e.cost;
+        const double nd = d + double(e.cost);
         if (nd < m_dist[e.to]) {
           m_dist[e.to] = nd;
           m_dheap.emplace_back(-nd, int32_t(e.to));
@@ -506,13 +532,13 @@ void HierPlanner::rebuildCluster(Graph& g, int c) {
     }
     for (size_t b = 0; b < ne; ++b) {
       if (b == a || cl.ents[b].component != cl.ents[a].component) continue;
-      float best = INF;
+      double best = DINF;
       for (uint32_t x = firstCross[b]; x < firstCross[b + 1]; ++x) {
         const Crossing& cr = m_cross[x];
-        const float d = m_dist[cr.poly];
-        if (d < INF) best = std::min(best, d + vdist(&m_centroid[size_t(cr.poly) * 3], cr.p) * m_polyCost[cr.poly]);
+        const double d = m_dist[cr.poly];
+        if (d < DINF) best = std::min(best, d + capped(vdist(&m_centroid[size_t(cr.poly) * 3], cr.p) * m_polyCost[cr.poly]));
       }
-      if (best < INF) cl.intra.push_back(Edge{int32_t(c), int32_t(b), best});
+      if (best < DINF) cl.intra.push_back(Edge{int32_t(c), int32_t(b), float(std::min(best, double(FMAX)))});
     }
     cl.ents[a].intraCount = uint32_t(cl.intra.size()) - cl.ents[a].firstIntra;
   }
@@ -543,7 +569,7 @@ void HierPlanner::buildInter(Graph& g, int c) {
   pairs.clear();
   forEachClusterLink(m_main.clusters[size_t(c)], [&](const MeshTile*, const Poly&, uint32_t u, const Link&,
                                                      const SlotPrint& o, uint32_t q) {
-    if (o.cluster == c) return;
+    if (o.cluster == c && cl.comp[u] == cl.comp[o.polyBase + q]) return;
     const int a = findEntrance(g, c, o.cluster, cl.comp[u]);
     const int b = findEntrance(g, o.cluster, c, g.clusters[size_t(o.cluster)].comp[o.polyBase + q]);
     if (a >= 0 && b >= 0) pairs.push_back(InterPair{a, o.cluster, b});
@@ -714,12 +740,14 @@ std::string HierPlanner::canonicalOf(const Graph& g) const {
 // ---- Query ------------------------------------------------------------------------------------
 
 void HierPlanner::relax(int id, float g, int parent, float h) {
+  // A node reached for the first time is always queued, whatever g + h: an infinite or NaN cost
+  // (overflow on huge coordinates) orders the search badly but never hides a connection.
   if (m_stamp[size_t(id)] != m_searchStamp) {
     m_stamp[size_t(id)] = m_searchStamp;
-    m_g[size_t(id)] = INF;
     m_heapPos[size_t(id)] = -1;
+  } else if (!(g < m_g[size_t(id)])) {
+    return;
   }
-  if (!(g < m_g[size_t(id)])) return;
   m_g[size_t(id)] = g;
   m_f[size_t(id)] = g + h;
   m_parent[size_t(id)] = parent;

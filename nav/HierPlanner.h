@@ -236,10 +236,13 @@ private:
     float p[3];
   };
   std::vector<Crossing> m_cross;
-  std::vector<float> m_dist, m_centroid, m_polyCost;
+  /// Dijkstra distances in double: sums of costs capped at FLT_MAX stay finite, so "reached" never
+  /// depends on coordinates (a hostile tile's 1e38 vertices).
+  std::vector<double> m_dist;
+  std::vector<float> m_centroid, m_polyCost;
   std::vector<uint8_t> m_pass; ///< Per polygon of the cluster being built: it passes the graph's filter.
   std::vector<int32_t> m_uf;
-  std::vector<std::pair<float, int32_t>> m_dheap;
+  std::vector<std::pair<double, int32_t>> m_dheap;
   std::vector<uint32_t> m_target; ///< Per polygon: m_targetStamp while a Dijkstra still has to settle it.
   uint32_t m_targetStamp = 0;
   struct Adj {

@@ -223,7 +223,7 @@ TEST(HierPlanner, GeneratedWorldCompleteWheneverAStarIs) {
 }
 
 // Random filters (include / exclude flags, area costs) on levels with random flags, areas and
-// off-mesh connections: the graph ignores flags, the refinement and its fallback do not.
+// off-mesh connections (one-way ones included).
 void checkLevel(const std::string& file) {
   const std::string path = levelPath(file);
   if (path.empty()) GTEST_SKIP() << "SKIPPED: " << sharedLevelMissing(file);
@@ -245,11 +245,14 @@ void checkLevel(const std::string& file) {
     fallbacks += s.fallbacks;
     own += s.filterGraph;
   }
-  // Fallbacks remain where one-way off-mesh links make the graph's components (undirected) join
-  // polygons that cannot reach each other: the whole-mesh search then proves there is no path.
   std::printf("%s: %d complete, %d partial, %d corridors widened, %d fallbacks, %d on the filter's graph\n",
               file.c_str(), complete, partial, widened, fallbacks, own);
   EXPECT_GT(complete, 50);
+  // Flag filters search a graph of their own, one-way off-mesh links included: the corridor holds
+  // a path whenever one exists, and "no path" needs no whole-mesh search.
+  EXPECT_EQ(widened, 0);
+  EXPECT_EQ(fallbacks, 0);
+  EXPECT_GT(own, 0);
 }
 
 // Filters excluding flags on a world without one-way links: each gets a graph of its own (at most
@@ -331,7 +334,8 @@ TEST(HierPlanner, DefaultTileSet) {
   EXPECT_LE(s.meanGap(), 0.02);
 }
 
-// One tile, no clusters to cross: answers as the A*'s; a mesh without tiles refuses queries.
+// One tile, no clusters to cross (its only entrances are the ends of one-way off-mesh links,
+// between two of its components): answers as the A*'s; a mesh without tiles refuses queries.
 TEST(HierPlanner, OneTileWorld) {
   std::string why;
   const DualMesh* d = loadDual(defaultLevel(), false, true, &why);
@@ -339,7 +343,18 @@ TEST(HierPlanner, OneTileWorld) {
   ASSERT_EQ(d->nav.tileCount(), 1);
   nav::HierPlanner hp;
   ASSERT_TRUE(nav::statusSucceeded(hp.init(&d->nav)));
-  EXPECT_EQ(hp.entranceCount(), 0);
+  {
+    const std::string g = hp.canonical();
+    ASSERT_EQ(g.find("cluster "), 0u);
+    EXPECT_EQ(g.find("cluster ", 1), std::string::npos) << "one cluster";
+    EXPECT_EQ(g.find(" nb "), g.find(" nb 0,0 ")) << "entrances face the cluster itself only";
+    EXPECT_EQ(g.find("  to "), g.find("  to 0,0.")) << "edges stay in the cluster";
+  }
+  nav::QueryFilter none;
+  none.setIncludeFlags(0);
+  nav::HierPlanner ho;
+  ASSERT_TRUE(nav::statusSucceeded(ho.init(&d->nav)));
+  EXPECT_EQ(ho.canonical(none).find(" ent "), std::string::npos) << "no polygon passes: no entrance";
   const nav::QueryFilter f;
   const PairStats s = checkPairs(d->nav, hp, f, f, 100, 9);
   EXPECT_GT(s.complete, 50);
