@@ -2,35 +2,46 @@
 //
 // Abstract graph (built by init, kept in step with the mesh by update):
 //   * a cluster = the tiles (all layers) of a square of clusterTiles x clusterTiles tile locations;
-//   * per cluster, the connected components of its polygons over the links between them (every
-//     link, whatever the polygon flags: the graph's connectivity is a superset of any filter's);
+//   * per cluster, the components of its polygons over the links between them that go both ways
+//     (every polygon of a component reaches every other inside the cluster);
 //   * an entrance = (cluster, component, neighbour cluster): the links from that component into
 //     that cluster (tile-border portals, off-mesh connections) and the links landing in that
-//     component from it (one-way off-mesh connections included). Its position is the mean of the
-//     crossing points (portal midpoints, off-mesh end points);
+//     component from it. A one-way link between two components of one cluster (an off-mesh
+//     connection's landing) makes an entrance of each with the cluster itself as neighbour. Its
+//     position is the mean of the crossing points (portal midpoints, off-mesh end points);
 //   * edges: entrance -> entrance of the same component, costed by a Dijkstra over the cluster's
-//     polygons (centroid to centroid, distance * area cost of the build filter), and entrance ->
-//     entrance across every link between the two clusters (cost 0).
+//     polygons (centroid to centroid, distance * area cost), and entrance -> entrance across every
+//     link between them (cost 0).
+// Graphs: the default one covers every polygon, whatever its flags, with the build filter's area
+// costs. A query whose filter has no pass hook and differs from the default (flags 0xffff / 0) or
+// from the build costs searches a graph of its own, built over the polygons passing the filter's
+// include / exclude flags with its area costs: built when a query first needs it, at most
+// MAX_FILTER_GRAPHS kept (the least recently used dropped), its clusters rebuilt at its next query
+// after tile changes, dropped whole after setPolyFlags / setPolyArea (NavMesh::attributeGeneration).
 // Query (findPath): A* over the entrances from the start polygon's component to the end polygon's
-// (straight-line costs from / to the query points); the clusters of the abstract path (and those
-// within Options::corridorRadius clusters of them) become a corridor, and NavMeshQuery::findPath
-// runs inside it under the caller's filter and costs, with its own heuristic scale
+// (straight-line costs from / to the query points; a start polygon the filter excludes leads to
+// the components its links reach); the clusters of the abstract path (and those within
+// Options::corridorRadius clusters of them) become a corridor, and NavMeshQuery::findPath runs
+// inside it under the caller's filter and costs, with its own heuristic scale
 // (Options::refineHeuristicScale: a weighted A*, so lengths are close to findPath's, not equal).
 // The result is an ordinary polygon corridor (findStraightPath, the smooth path and the crowd use
 // it unchanged).
 //
-// Completeness: a path under any filter maps to an abstract path (superset connectivity), so when
-// the abstract search fails the points are not connected: PARTIAL_RESULT, with the corridor to the
-// polygon nearest the goal that a 2,048-node search reaches (never OUT_OF_NODES: the answer "no
-// path" is exact, the corridor best effort, at Detour's default cost). When the corridor search
-// does not reach the end (a filter that blocks what the graph allows), it runs again in a corridor
-// one cluster wider, then without a corridor, with a node per polygon and state (it cannot run out
-// of nodes): complete whenever connected, never OUT_OF_NODES.
+// Completeness: a path under the filter maps to an abstract path on the graph the query searches,
+// so when the abstract search fails the points are not connected: PARTIAL_RESULT, with the
+// corridor to the polygon nearest the goal that a 2,048-node search reaches (never OUT_OF_NODES:
+// the answer "no path" is exact, the corridor best effort, at Detour's default cost). Reachability
+// never depends on costs (huge coordinates overflow them). With a filter graph the corridor holds
+// a path whenever the abstract search finds one. On the default graph a hook or flags-0 polygons
+// may block what the graph allows: the corridor search then runs again one cluster wider, then
+// without a corridor, with a node per polygon and state (it cannot run out of nodes): complete
+// whenever connected, never OUT_OF_NODES.
 //
-// Memory: the graph (graphBytes), the search arrays (searchBytes, sized at update) and the
-// query's node pool (NavMeshQuery::initUnlimited: about 32 bytes per polygon plus its nodes). No
-// allocation per query on an unchanged mesh; a query on a mesh whose generation() changed updates
-// first (that update allocates).
+// Memory: the graphs (graphBytes: the default one; filterGraphBytes: the filters'), the search
+// arrays (searchBytes, sized at update) and the query's node pool (NavMeshQuery::initUnlimited:
+// about 32 bytes per polygon plus its nodes). No allocation per query on an unchanged mesh with
+// a filter whose graph is built; a query on a mesh whose generation() changed updates first, and
+// a filter's first query (or first after tile changes) builds its graph (both allocate).
 //
 // Not thread-safe: one planner per thread (it owns one NavMeshQuery).
 #pragma once
@@ -81,15 +92,16 @@ public:
   HierPlanner(const HierPlanner&) = delete;
   HierPlanner& operator=(const HierPlanner&) = delete;
 
-  /// Builds the graph of every tile of `mesh` (it must outlive the planner). costFilter (null: the
-  /// default filter) gives the area costs of the intra-cluster edges; its flags are not used.
+  /// Builds the default graph of every tile of `mesh` (it must outlive the planner). costFilter
+  /// (null: the default filter) gives the area costs of its intra-cluster edges; its flags are not used.
   /// FAILURE | INVALID_PARAM on a null mesh or a mesh without tile slots.
   Status init(const NavMesh* mesh, const QueryFilter* costFilter = nullptr, const Options& opts = Options());
   /// Brings the graph up to date when the mesh's generation() changed: the clusters of the tiles
   /// whose slot changed (salt, data block, data size) and of the tiles around them are rebuilt. A
   /// tile replaced in place by one at the same ref (addTile's lastRef restoring the salt) in a block
   /// at the same address and of the same size goes unnoticed: call init again after such a swap.
-  /// Returns how many clusters were rebuilt (0 when no tile changed: flags and areas do not count).
+  /// Returns how many clusters of the default graph were rebuilt (0 when no tile changed: flags and
+  /// areas do not count; they drop the filters' graphs).
   int update();
 
   /// The hierarchical search (see the file comment). Arguments and status bits as
