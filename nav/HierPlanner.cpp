@@ -365,7 +365,7 @@ void HierPlanner::rebuildCluster(Graph& g, int c) {
     while (filled < u) m_adjStart[++filled] = uint32_t(m_adj.size());
     const float w =
         capped(vdist(&m_centroid[size_t(u) * 3], &m_centroid[size_t(v) * 3]) * 0.5f * (m_polyCost[u] + m_polyCost[v]));
-    m_adj.push_back(Adj{v, w});
+    m_adj.push_back(Adj{v, w, 0});
   });
   while (filled < n) m_adjStart[++filled] = uint32_t(m_adj.size());
   // Components join polygons linked both ways only, so that each polygon of a component reaches
@@ -375,8 +375,13 @@ void HierPlanner::rebuildCluster(Graph& g, int c) {
       const uint32_t v = m_adj[k].to;
       if (v <= u) continue; // each pair once, from its smaller end
       bool back = false;
-      for (uint32_t j = m_adjStart[v]; j < m_adjStart[v + 1] && !back; ++j) back = m_adj[j].to == u;
+      for (uint32_t j = m_adjStart[v]; j < m_adjStart[v + 1]; ++j)
+        if (m_adj[j].to == u) {
+          m_adj[j].twoWay = 1;
+          back = true;
+        }
       if (!back) continue;
+      m_adj[k].twoWay = 1;
       const int a = findRoot(m_uf, int(u)), b = findRoot(m_uf, int(v));
       if (a != b) m_uf[size_t(std::max(a, b))] = std::min(a, b); // the root is the smallest index
     }
@@ -474,27 +479,46 @@ void HierPlanner::rebuildCluster(Graph& g, int c) {
   }
   firstCross.push_back(uint32_t(m_cross.size()));
 
-  // Intra-cluster edges: a Dijkstra over the cluster's polygons from each entrance's crossings.
+  // Intra-cluster edges: a Dijkstra over the component's two-way links from an entrance's crossings
+  // to those of the component's other entrances. Two-way links have symmetric costs, so each pair
+  // needs one search: entrance a's reaches the entrances after it in the component. A component has
+  // at most 9 entrances (one per neighbour cluster and one for the cluster itself).
   m_dist.resize(n);
   if (m_target.size() < n) m_target.resize(n, 0);
   const size_t ne = cl.ents.size();
-  for (size_t a = 0; a < ne; ++a) {
-    cl.ents[a].firstIntra = uint32_t(cl.intra.size());
-    cl.ents[a].intraCount = 0;
-    bool others = false;
-    for (size_t b = 0; b < ne && !others; ++b)
-      if (b != a && cl.ents[b].component == cl.ents[a].component) others = true;
-    if (!others) continue;
+  std::vector<int32_t>& order = m_entOrder; // entrances by component, index order within each
+  order.resize(ne);
+  for (size_t i = 0; i < ne; ++i) order[i] = int32_t(i);
+  std::stable_sort(order.begin(), order.end(), [&](int32_t x, int32_t y) {
+    return cl.ents[size_t(x)].component < cl.ents[size_t(y)].component;
+  });
+  m_entRank.resize(ne);
+  m_entGroup.resize(ne);
+  size_t K = 1;
+  for (size_t i = 0, j = 0; i < ne; i = j) {
+    for (j = i; j < ne && cl.ents[size_t(order[j])].component == cl.ents[size_t(order[i])].component; ++j) {
+      m_entRank[size_t(order[j])] = uint32_t(j - i);
+      m_entGroup[size_t(order[j])] = uint32_t(i);
+    }
+    K = std::max(K, j - i);
+  }
+  m_pairCost.assign(ne * K, DINF); // [a * K + rank of b]
+  for (size_t gi = 0; gi < ne; ++gi) {
+    const size_t a = size_t(order[gi]);
+    const int32_t comp = cl.ents[a].component;
+    size_t end = gi + 1;
+    while (end < ne && cl.ents[size_t(order[end])].component == comp) ++end;
+    if (end == gi + 1) continue; // the last of its component: its pairs are done
     std::fill(m_dist.begin(), m_dist.end(), DINF);
     m_dheap.clear();
-    // The search stops once every crossing polygon of the component's other entrances is settled.
+    // The search stops once every crossing polygon of the entrances after a is settled.
     if (++m_targetStamp == 0) {
       std::fill(m_target.begin(), m_target.end(), 0u);
       m_targetStamp = 1;
     }
     int targets = 0;
-    for (size_t b = 0; b < ne; ++b) {
-      if (b == a || cl.ents[b].component != cl.ents[a].component) continue;
+    for (size_t gj = gi + 1; gj < end; ++gj) {
+      const size_t b = size_t(order[gj]);
       for (uint32_t x = firstCross[b]; x < firstCross[b + 1]; ++x)
         if (m_target[m_cross[x].poly] != m_targetStamp) {
           m_target[m_cross[x].poly] = m_targetStamp;
@@ -522,6 +546,7 @@ void HierPlanner::rebuildCluster(Graph& g, int c) {
       }
       for (uint32_t k = m_adjStart[u]; k < m_adjStart[u + 1]; ++k) {
         const Adj& e = m_adj[k];
+        if (!e.twoWay) continue;
         const double nd = d + double(e.cost);
         if (nd < m_dist[e.to]) {
           m_dist[e.to] = nd;
@@ -530,15 +555,24 @@ void HierPlanner::rebuildCluster(Graph& g, int c) {
         }
       }
     }
-    for (size_t b = 0; b < ne; ++b) {
-      if (b == a || cl.ents[b].component != cl.ents[a].component) continue;
+    for (size_t gj = gi + 1; gj < end; ++gj) {
+      const size_t b = size_t(order[gj]);
       double best = DINF;
       for (uint32_t x = firstCross[b]; x < firstCross[b + 1]; ++x) {
         const Crossing& cr = m_cross[x];
         const double d = m_dist[cr.poly];
         if (d < DINF) best = std::min(best, d + capped(vdist(&m_centroid[size_t(cr.poly) * 3], cr.p) * m_polyCost[cr.poly]));
       }
-      if (best < DINF) cl.intra.push_back(Edge{int32_t(c), int32_t(b), float(std::min(best, double(FMAX)))});
+      m_pairCost[a * K + m_entRank[b]] = best;
+      m_pairCost[b * K + m_entRank[a]] = best;
+    }
+  }
+  for (size_t a = 0; a < ne; ++a) {
+    cl.ents[a].firstIntra = uint32_t(cl.intra.size());
+    for (size_t gj = m_entGroup[a]; gj < ne && cl.ents[size_t(order[gj])].component == cl.ents[a].component; ++gj) {
+      const size_t b = size_t(order[gj]);
+      const double cost = m_pairCost[a * K + m_entRank[b]];
+      if (b != a && cost < DINF) cl.intra.push_back(Edge{int32_t(c), int32_t(b), float(std::min(cost, double(FMAX)))});
     }
     cl.ents[a].intraCount = uint32_t(cl.intra.size()) - cl.ents[a].firstIntra;
   }

@@ -259,11 +259,15 @@ private:
   uint32_t m_targetStamp = 0;
   struct Adj {
     uint32_t to;
-    float cost; ///< Centroid to centroid * the mean area cost of both. [Unit: cost]
+    float cost;      ///< Centroid to centroid * the mean area cost of both. [Unit: cost]
+    uint8_t twoWay;  ///< The link back exists too (the intra-cluster Dijkstra uses only these).
   };
   std::vector<uint32_t> m_adjStart; ///< Per polygon of the cluster being built: its first Adj.
   std::vector<Adj> m_adj;
   std::vector<uint32_t> m_firstCross;
+  std::vector<int32_t> m_entOrder;           ///< Entrances by component.
+  std::vector<uint32_t> m_entRank, m_entGroup; ///< Per entrance: rank in its component, its group's start in m_entOrder.
+  std::vector<double> m_pairCost;            ///< Intra-cluster costs, [entrance * group size + rank].
   // Update scratch.
   std::vector<uint8_t> m_dirty; ///< Per cluster: 1 rebuilt, 2 its edges into rebuilt ones renewed.
   std::vector<int> m_rebuild;
