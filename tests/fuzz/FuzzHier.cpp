@@ -9,7 +9,8 @@
 // Edits: remove a tile, add a removed one back, rebake (remove + add the same bytes), set a
 // polygon's flags, update the planner now. Checked beyond "no crash, no sanitizer report":
 //   - a refusal of the tile set says why;
-//   - after the edits, the updated graph prints as a fresh build's (HierPlanner::canonical);
+//   - after the edits, the updated graphs (the default one and the filter's, built before the
+//     edits) print as a fresh build's (HierPlanner::canonical);
 //   - each pair (random points, filter-free): the planner's answer is complete exactly when a
 //     polygon A* with a node per polygon (it cannot run out of nodes) is, never OUT_OF_NODES; a
 //     complete corridor starts at the start polygon, ends at the end polygon and follows links.
@@ -76,6 +77,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   nav::HierPlanner hp;
   if (nav::statusFailed(hp.init(&mesh, nullptr, opts))) __builtin_trap(); // a loaded mesh has tile slots
+  (void)hp.canonical(filter); // the filter's graph (when it gets one) built now, then kept up to date
 
   std::vector<std::vector<uint8_t>> removed;
   auto present = [&] {
@@ -116,6 +118,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     nav::HierPlanner fresh;
     if (nav::statusFailed(fresh.init(&mesh, nullptr, hp.options()))) __builtin_trap();
     if (fresh.canonical() != hp.canonical()) __builtin_trap();
+    if (fresh.canonical(filter) != hp.canonical(filter)) __builtin_trap();
   }
 
   nav::NavMeshQuery ref, rnd;
