@@ -2,35 +2,46 @@
 //
 // Abstract graph (built by init, kept in step with the mesh by update):
 //   * a cluster = the tiles (all layers) of a square of clusterTiles x clusterTiles tile locations;
-//   * per cluster, the connected components of its polygons over the links between them (every
-//     link, whatever the polygon flags: the graph's connectivity is a superset of any filter's);
+//   * per cluster, the components of its polygons over the links between them that go both ways
+//     (every polygon of a component reaches every other inside the cluster);
 //   * an entrance = (cluster, component, neighbour cluster): the links from that component into
 //     that cluster (tile-border portals, off-mesh connections) and the links landing in that
-//     component from it (one-way off-mesh connections included). Its position is the mean of the
-//     crossing points (portal midpoints, off-mesh end points);
+//     component from it. A one-way link between two components of one cluster (an off-mesh
+//     connection's landing) makes an entrance of each with the cluster itself as neighbour. Its
+//     position is the mean of the crossing points (portal midpoints, off-mesh end points);
 //   * edges: entrance -> entrance of the same component, costed by a Dijkstra over the cluster's
-//     polygons (centroid to centroid, distance * area cost of the build filter), and entrance ->
-//     entrance across every link between the two clusters (cost 0).
+//     polygons (centroid to centroid, distance * area cost), and entrance -> entrance across every
+//     link between them (cost 0).
+// Graphs: the default one covers every polygon, whatever its flags, with the build filter's area
+// costs. A query whose filter has no pass hook and differs from the default (flags 0xffff / 0) or
+// from the build costs searches a graph of its own, built over the polygons passing the filter's
+// include / exclude flags with its area costs: built when a query first needs it, at most
+// MAX_FILTER_GRAPHS kept (the least recently used dropped), its clusters rebuilt at its next query
+// after tile changes, dropped whole after setPolyFlags / setPolyArea (NavMesh::attributeGeneration).
 // Query (findPath): A* over the entrances from the start polygon's component to the end polygon's
-// (straight-line costs from / to the query points); the clusters of the abstract path (and those
-// within Options::corridorRadius clusters of them) become a corridor, and NavMeshQuery::findPath
-// runs inside it under the caller's filter and costs, with its own heuristic scale
+// (straight-line costs from / to the query points; a start polygon the filter excludes leads to
+// the components its links reach); the clusters of the abstract path (and those within
+// Options::corridorRadius clusters of them) become a corridor, and NavMeshQuery::findPath runs
+// inside it under the caller's filter and costs, with its own heuristic scale
 // (Options::refineHeuristicScale: a weighted A*, so lengths are close to findPath's, not equal).
 // The result is an ordinary polygon corridor (findStraightPath, the smooth path and the crowd use
 // it unchanged).
 //
-// Completeness: a path under any filter maps to an abstract path (superset connectivity), so when
-// the abstract search fails the points are not connected: PARTIAL_RESULT, with the corridor to the
-// polygon nearest the goal that a 2,048-node search reaches (never OUT_OF_NODES: the answer "no
-// path" is exact, the corridor best effort, at Detour's default cost). When the corridor search
-// does not reach the end (a filter that blocks what the graph allows), it runs again in a corridor
-// one cluster wider, then without a corridor, with a node per polygon and state (it cannot run out
-// of nodes): complete whenever connected, never OUT_OF_NODES.
+// Completeness: a path under the filter maps to an abstract path on the graph the query searches,
+// so when the abstract search fails the points are not connected: PARTIAL_RESULT, with the
+// corridor to the polygon nearest the goal that a 2,048-node search reaches (never OUT_OF_NODES:
+// the answer "no path" is exact, the corridor best effort, at Detour's default cost). Reachability
+// never depends on costs (huge coordinates overflow them). With a filter graph the corridor holds
+// a path whenever the abstract search finds one. On the default graph a hook or flags-0 polygons
+// may block what the graph allows: the corridor search then runs again one cluster wider, then
+// without a corridor, with a node per polygon and state (it cannot run out of nodes): complete
+// whenever connected, never OUT_OF_NODES.
 //
-// Memory: the graph (graphBytes), the search arrays (searchBytes, sized at update) and the
-// query's node pool (NavMeshQuery::initUnlimited: about 32 bytes per polygon plus its nodes). No
-// allocation per query on an unchanged mesh; a query on a mesh whose generation() changed updates
-// first (that update allocates).
+// Memory: the graphs (graphBytes: the default one; filterGraphBytes: the filters'), the search
+// arrays (searchBytes, sized at update) and the query's node pool (NavMeshQuery::initUnlimited:
+// about 32 bytes per polygon plus its nodes). No allocation per query on an unchanged mesh with
+// a filter whose graph is built; a query on a mesh whose generation() changed updates first, and
+// a filter's first query (or first after tile changes) builds its graph (both allocate).
 //
 // Not thread-safe: one planner per thread (it owns one NavMeshQuery).
 #pragma once
@@ -38,6 +49,7 @@
 #include "nav/NavMeshQuery.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -67,6 +79,7 @@ struct HierStats {
   bool connected = false;   ///< The abstract search found a path.
   bool widened = false;     ///< The corridor search missed the end; it ran again one cluster wider.
   bool fallback = false;    ///< The wider one missed it too; an unrestricted search ran.
+  bool filterGraph = false; ///< The abstract search ran on the graph built for the filter's flags and costs.
 };
 
 class HierPlanner {
@@ -79,15 +92,16 @@ public:
   HierPlanner(const HierPlanner&) = delete;
   HierPlanner& operator=(const HierPlanner&) = delete;
 
-  /// Builds the graph of every tile of `mesh` (it must outlive the planner). costFilter (null: the
-  /// default filter) gives the area costs of the intra-cluster edges; its flags are not used.
+  /// Builds the default graph of every tile of `mesh` (it must outlive the planner). costFilter
+  /// (null: the default filter) gives the area costs of its intra-cluster edges; its flags are not used.
   /// FAILURE | INVALID_PARAM on a null mesh or a mesh without tile slots.
   Status init(const NavMesh* mesh, const QueryFilter* costFilter = nullptr, const Options& opts = Options());
   /// Brings the graph up to date when the mesh's generation() changed: the clusters of the tiles
   /// whose slot changed (salt, data block, data size) and of the tiles around them are rebuilt. A
   /// tile replaced in place by one at the same ref (addTile's lastRef restoring the salt) in a block
   /// at the same address and of the same size goes unnoticed: call init again after such a swap.
-  /// Returns how many clusters were rebuilt (0 when no tile changed: flags and areas do not count).
+  /// Returns how many clusters of the default graph were rebuilt (0 when no tile changed: flags and
+  /// areas do not count; they drop the filters' graphs).
   int update();
 
   /// The hierarchical search (see the file comment). Arguments and status bits as
@@ -106,13 +120,22 @@ public:
   size_t graphBytes() const;
   /// Bytes of the search's own arrays (abstract search state, corridor marks), query pool excluded.
   size_t searchBytes() const;
-  int entranceCount() const { return m_nodeCount; }
+  int entranceCount() const { return m_main.nodeCount; }
   size_t edgeCount() const;
 
   /// The graph as text in a canonical order (clusters by coordinates, entrances by (neighbour
   /// cluster, component), edges sorted, positions and costs rounded): the graphs of two planners
   /// on the same mesh print the same, whatever the order the tiles came and went in.
   std::string canonical() const;
+  /// The same for the graph `filter`'s queries search (built or brought up to date first; the
+  /// default graph for filters that use it).
+  std::string canonical(const QueryFilter& filter);
+
+  /// Graphs built for filters (see the file comment), at most MAX_FILTER_GRAPHS.
+  static constexpr int MAX_FILTER_GRAPHS = 4;
+  int filterGraphCount() const { return int(m_filtered.size()); }
+  /// Bytes of the graphs built for filters (beside graphBytes, which is the default graph's).
+  size_t filterGraphBytes() const;
 
   // ---- Internal records (public for the implementation's helpers).
   struct Edge {
@@ -151,28 +174,51 @@ private:
   /// of the cluster's polygons to a polygon of a tile the graph knows.
   template <class Fn>
   void forEachClusterLink(const Cluster& cl, Fn fn) const;
-  void rebuildCluster(int c); ///< Components, entrances, intra-cluster edges.
-  void buildInter(int c);     ///< Edges across links (needs the neighbours' entrances).
-  void layoutNodes();
-  void resizeQueryIfNeeded();
-  int findEntrance(int c, int neighbour, uint32_t component) const;
-  uint32_t compOf(PolyRef ref) const;
+  /// One abstract graph: the default one (every polygon, the build filter's costs; its clusters
+  /// also hold the layout: coordinates and tile slots) or one built for a filter's flags and area
+  /// costs (its clusters' cx, cy and slots unused).
+  struct Graph {
+    std::vector<Cluster> clusters;   ///< Indexed as the default graph's.
+    std::vector<uint32_t> nodeBase;  ///< Global node id of each cluster's first entrance.
+    std::vector<int32_t> nodeCluster; ///< Cluster of each global entrance id.
+    int nodeCount = 0;
+    bool filtered = false; ///< Polygons failing (include, exclude) are left out.
+    uint16_t include = 0xffff, exclude = 0;
+    float areaCost[MAX_AREAS] = {};
+    std::vector<uint8_t> stale; ///< Per cluster: rebuilt when a query next uses the graph.
+    bool anyStale = false;
+    uint64_t lastUse = 0;
+  };
+  void rebuildCluster(Graph& g, int c); ///< Components, entrances, intra-cluster edges.
+  void buildInter(Graph& g, int c);     ///< Edges across links (needs the neighbours' entrances).
+  /// The edges of cluster n's entrances facing a rebuilt cluster (m_dirty 1), from m_ring.
+  void retargetInter(Graph& g, int n);
+  /// Rebuilds m_rebuild's clusters (m_dirty 1 for them, 0 elsewhere) and renews the edges around.
+  void rebuildGraph(Graph& g);
+  void syncGraph(Graph& g); ///< Rebuilds the stale clusters of a filter's graph.
+  /// The graph a query under f searches: the default one for filters with a hook or with the
+  /// default flags and build costs, else the (built, up to date) one for f's flags and costs.
+  Graph* graphFor(const QueryFilter& f);
+  std::string canonicalOf(const Graph& g) const;
+  void layoutNodes(Graph& g);
+  void resizeQuery();
+  int findEntrance(const Graph& g, int c, int neighbour, uint32_t component) const;
+  uint32_t compOf(const Graph& g, PolyRef ref) const;
   void relax(int id, float g, int parent, float h);
   int popMin();
-  int abstractSearch(int startCluster, uint32_t startComp, int endCluster, uint32_t endComp, const float* startPos,
-                     const float* endPos);
+  int abstractSearch(const Graph& g, PolyRef startRef, PolyRef endRef, const float* startPos, const float* endPos);
   void markCluster(int c, int radius); ///< c and the clusters within `radius` of it join the corridor.
 
   const NavMesh* m_mesh = nullptr;
   QueryFilter m_costFilter;
   Options m_opts;
   uint64_t m_generation = 0;
+  uint64_t m_attributeGeneration = 0; ///< The mesh's attributeGeneration() the filters' graphs saw.
   std::vector<SlotPrint> m_slots;
-  std::vector<Cluster> m_clusters;
+  Graph m_main; ///< The default graph.
+  std::vector<std::unique_ptr<Graph>> m_filtered; ///< Built for filters, least recently used dropped first.
+  uint64_t m_useClock = 0;
   std::vector<std::pair<uint64_t, int32_t>> m_clusterKeys; ///< (key, cluster), sorted by key.
-  std::vector<uint32_t> m_nodeBase; ///< Global node id of each cluster's first entrance.
-  std::vector<int32_t> m_nodeCluster; ///< Cluster of each global entrance id.
-  int m_nodeCount = 0;
   NavMeshQuery m_query;
   /// Nodes of the search that answers unconnected pairs (Detour's default pool).
   static constexpr int PARTIAL_NODES = 2048;
@@ -183,7 +229,7 @@ private:
   QueryFilter m_wrap; ///< The caller's filter with the corridor test (findPath).
   Stats m_stats;
 
-  // Abstract search state, [Size: m_nodeCount + 2] (start and goal at the end).
+  // Abstract search state, [Size: at least the largest graph's nodeCount + 2] (start and goal at the end).
   std::vector<float> m_g, m_f;
   std::vector<int32_t> m_parent;
   std::vector<uint32_t> m_stamp;
@@ -202,11 +248,48 @@ private:
     float p[3];
   };
   std::vector<Crossing> m_cross;
-  std::vector<float> m_dist, m_centroid, m_polyCost;
+  /// Dijkstra distances in double: sums of costs capped at FLT_MAX stay finite, so "reached" never
+  /// depends on coordinates (a hostile tile's 1e38 vertices).
+  std::vector<double> m_dist;
+  std::vector<float> m_centroid, m_polyCost;
+  std::vector<uint8_t> m_pass; ///< Per polygon of the cluster being built: it passes the graph's filter.
   std::vector<int32_t> m_uf;
-  std::vector<std::pair<float, int32_t>> m_dheap;
+  std::vector<std::pair<double, int32_t>> m_dheap;
   std::vector<uint32_t> m_target; ///< Per polygon: m_targetStamp while a Dijkstra still has to settle it.
   uint32_t m_targetStamp = 0;
+  struct Adj {
+    uint32_t to;
+    float cost;      ///< Centroid to centroid * the mean area cost of both. [Unit: cost]
+    uint8_t twoWay;  ///< The link back exists too (the intra-cluster Dijkstra uses only these).
+  };
+  std::vector<uint32_t> m_adjStart; ///< Per polygon of the cluster being built: its first Adj.
+  std::vector<Adj> m_adj;
+  std::vector<uint32_t> m_firstCross;
+  std::vector<int32_t> m_entOrder;           ///< Entrances by component.
+  std::vector<uint32_t> m_entRank, m_entGroup; ///< Per entrance: rank in its component, its group's start in m_entOrder.
+  std::vector<double> m_pairCost;            ///< Intra-cluster costs, [entrance * group size + rank].
+  // Update scratch.
+  std::vector<uint8_t> m_dirty; ///< Per cluster: 1 rebuilt, 2 its edges into rebuilt ones renewed.
+  std::vector<int> m_rebuild;
+  /// A link from a polygon of cluster `from` into one of the rebuilt cluster `to` (cluster polygon
+  /// indices), found by to's rebuild, sorted.
+  struct RingLink {
+    int32_t from, to;
+    uint32_t fromPoly, toPoly;
+    bool operator<(const RingLink& o) const {
+      return from != o.from ? from < o.from : to != o.to ? to < o.to : fromPoly != o.fromPoly ? fromPoly < o.fromPoly : toPoly < o.toPoly;
+    }
+  };
+  std::vector<RingLink> m_ring;
+  struct InterPair {
+    int32_t from, cluster, to;
+    bool operator<(const InterPair& o) const {
+      return from != o.from ? from < o.from : cluster != o.cluster ? cluster < o.cluster : to < o.to;
+    }
+    bool operator==(const InterPair& o) const { return from == o.from && cluster == o.cluster && to == o.to; }
+  };
+  std::vector<InterPair> m_pairs;
+  std::vector<Edge> m_interScratch;
 
   friend struct HierPassContext;
 };

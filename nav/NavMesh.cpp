@@ -260,6 +260,8 @@ void NavMesh::swap(NavMesh& o) {
   navSwap(m_polyMask, o.m_polyMask);
   changed();
   o.changed();
+  m_attributeGeneration = m_generation; // other polygons: their flags and areas count as changed
+  o.m_attributeGeneration = o.m_generation;
 }
 
 Status NavMesh::init(const NavMeshParams& params, std::string* why) {
@@ -970,6 +972,7 @@ Status NavMesh::setPolyFlags(PolyRef ref, uint16_t flags) {
   if (statusFailed(s)) return FAILURE | INVALID_PARAM;
   const_cast<Poly*>(poly)->flags = flags;
   changed();
+  m_attributeGeneration = m_generation;
   return SUCCESS;
 }
 
@@ -987,6 +990,7 @@ Status NavMesh::setPolyArea(PolyRef ref, uint8_t area) {
   if (statusFailed(getTileAndPolyByRef(ref, &tile, &poly))) return FAILURE | INVALID_PARAM;
   const_cast<Poly*>(poly)->setArea(area);
   changed();
+  m_attributeGeneration = m_generation;
   return SUCCESS;
 }
 

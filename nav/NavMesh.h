@@ -92,6 +92,9 @@ public:
   /// flags or areas: init, swap, addTile, removeTile, setPolyFlags, setPolyArea. Caches derived
   /// from the mesh (ShortestPath's corner cache) compare it to know when to forget.
   uint64_t generation() const { return m_generation; }
+  /// The generation() of the last setPolyFlags or setPolyArea (0: none since init): caches that
+  /// depend on flags or areas but follow tile changes on their own (HierPlanner) compare it.
+  uint64_t attributeGeneration() const { return m_attributeGeneration; }
   /// Tile slot i (0 <= i < getMaxTiles()); its header is null when the slot is empty.
   const MeshTile* getTile(int i) const { return &m_tiles[i]; }
 
@@ -195,6 +198,7 @@ private:
     m_polyMask = (1u << polyBits) - 1;
   }
   uint64_t m_generation = 0;
+  uint64_t m_attributeGeneration = 0;
   void changed(); ///< m_generation = a new value.
 };
 

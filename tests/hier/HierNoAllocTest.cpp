@@ -1,5 +1,6 @@
-// HierNoAllocTest.cpp: the hierarchical search allocates at init / update only: findPath and
-// findStraightPath on its corridors across a generated world run without a single allocation.
+// HierNoAllocTest.cpp: the hierarchical search allocates at init / update and when a filter's graph
+// is built only: findPath (default filter, and a filter whose graph exists) and findStraightPath on
+// its corridors across a generated world run without a single allocation.
 // The global operator new is replaced in this executable to count allocations.
 #include "BigWorld.h"
 #include "nav/HierPlanner.h"
@@ -22,11 +23,24 @@ TEST(HierNoAlloc, QueriesDoNotAllocate) {
   nav::HierPlanner hp;
   ASSERT_TRUE(nav::statusSucceeded(hp.init(&m->nav, nullptr, o)));
   nav::QueryFilter f;
+  // A filter with a graph of its own (flags excluded, other area costs): built by its first query.
+  nav::QueryFilter g;
+  g.setExcludeFlags(0x10);
+  g.setAreaCost(0, 2.0f);
   constexpr int MAX = 16384;
   std::vector<nav::PolyRef> path(MAX), refs(MAX);
   std::vector<float> pts(size_t(MAX) * 3);
   std::vector<uint8_t> flags(MAX);
   seedRandom(7);
+  {
+    const float p[3] = {0, 0, 0};
+    nav::PolyRef r;
+    float rp[3];
+    ASSERT_TRUE(nav::statusSucceeded(hp.query().findRandomPoint(&f, frand, &r, rp)));
+    int n = 0;
+    hp.findPath(r, r, rp, p, &g, path.data(), &n, MAX);
+    ASSERT_EQ(hp.filterGraphCount(), 1);
+  }
   int found = 0, corridors = 0;
   navtest::startCountingAllocs();
   for (int i = 0; i < 100; ++i) {
@@ -35,7 +49,9 @@ TEST(HierNoAlloc, QueriesDoNotAllocate) {
     if (!nav::statusSucceeded(hp.query().findRandomPoint(&f, frand, &s, sp))) continue;
     if (!nav::statusSucceeded(hp.query().findRandomPoint(&f, frand, &e, ep))) continue;
     int n = 0;
-    if (!nav::statusSucceeded(hp.findPath(s, e, sp, ep, &f, path.data(), &n, MAX)) || n == 0) continue;
+    const nav::QueryFilter& qf = i % 2 ? g : f;
+    if (!nav::statusSucceeded(hp.findPath(s, e, sp, ep, &qf, path.data(), &n, MAX)) || n == 0) continue;
+    EXPECT_EQ(hp.lastStats().filterGraph, i % 2 == 1);
     corridors += hp.lastStats().abstractPathNodes > 0 ? 1 : 0;
     int sn = 0;
     hp.query().findStraightPath(sp, ep, path.data(), n, pts.data(), flags.data(), refs.data(), &sn, MAX);

@@ -11,6 +11,7 @@
 #include "nav/TileSetFile.h"
 #include "nav/check/CheckReport.h"
 #include "nav/check/NavCheck.h"
+#include "tests/support/RecastPolyMesh.h"
 
 #include <gtest/gtest.h>
 
@@ -22,6 +23,10 @@
 #include <vector>
 
 using namespace querytest;
+using navtest::FLAG_DISABLED;
+using navtest::FLAG_DOOR;
+using navtest::FLAG_SWIM;
+using navtest::FLAG_WALK;
 
 namespace {
 
@@ -60,6 +65,7 @@ void expectWalkable(const nav::NavMesh& mesh, const nav::QueryFilter& f, const s
 
 struct PairStats {
   int pairs = 0, complete = 0, partial = 0, widened = 0, fallbacks = 0;
+  int filterGraph = 0; ///< Pairs whose abstract search ran on a graph built for the filter.
   std::vector<double> gaps; ///< Straight length / the A*'s - 1, complete pairs.
   double meanGap() const {
     double s = 0;
@@ -101,6 +107,7 @@ PairStats checkPairs(const nav::NavMesh& mesh, nav::HierPlanner& hp, const nav::
     ++s.pairs;
     s.widened += hp.lastStats().widened ? 1 : 0;
     s.fallbacks += hp.lastStats().fallback ? 1 : 0;
+    s.filterGraph += hp.lastStats().filterGraph ? 1 : 0;
     if (hc) {
       ++s.complete;
       EXPECT_EQ(hpath[0], sr);
@@ -216,7 +223,7 @@ TEST(HierPlanner, GeneratedWorldCompleteWheneverAStarIs) {
 }
 
 // Random filters (include / exclude flags, area costs) on levels with random flags, areas and
-// off-mesh connections: the graph ignores flags, the refinement and its fallback do not.
+// off-mesh connections (one-way ones included).
 void checkLevel(const std::string& file) {
   const std::string path = levelPath(file);
   if (path.empty()) GTEST_SKIP() << "SKIPPED: " << sharedLevelMissing(file);
@@ -227,7 +234,7 @@ void checkLevel(const std::string& file) {
   nav::HierPlanner hp;
   ASSERT_TRUE(nav::statusSucceeded(hp.init(&d->nav, nullptr, smallClusters())));
   const nav::QueryFilter all;
-  int complete = 0, partial = 0, widened = 0, fallbacks = 0;
+  int complete = 0, partial = 0, widened = 0, fallbacks = 0, own = 0;
   for (int k = 0; k < 6; ++k) {
     Filters f;
     randomFilter(f, k == 0);
@@ -236,10 +243,74 @@ void checkLevel(const std::string& file) {
     partial += s.partial;
     widened += s.widened;
     fallbacks += s.fallbacks;
+    own += s.filterGraph;
   }
-  std::printf("%s: %d complete, %d partial, %d corridors widened, %d fallbacks\n", file.c_str(), complete, partial,
-              widened, fallbacks);
+  std::printf("%s: %d complete, %d partial, %d corridors widened, %d fallbacks, %d on the filter's graph\n",
+              file.c_str(), complete, partial, widened, fallbacks, own);
   EXPECT_GT(complete, 50);
+  // Flag filters search a graph of their own, one-way off-mesh links included: the corridor holds
+  // a path whenever one exists, and "no path" needs no whole-mesh search.
+  EXPECT_EQ(widened, 0);
+  EXPECT_EQ(fallbacks, 0);
+  EXPECT_GT(own, 0);
+}
+
+// Filters excluding flags on a world without one-way links: each gets a graph of its own (at most
+// MAX_FILTER_GRAPHS kept, the least recently used dropped), so the abstract answer is the A*'s:
+// complete exactly when it is, and no corridor search misses (no widening, no whole-mesh search).
+TEST(HierPlanner, FiltersExcludingFlagsSearchTheirOwnGraph) {
+  std::string why;
+  const DualMesh* d = generatedWorld(&why);
+  ASSERT_NE(d, nullptr) << why;
+  auto mesh = editableCopy(*d);
+  ASSERT_NE(mesh, nullptr);
+  seedRandom(41);
+  // Water in patches (a tile's polygons together, so that some pairs are cut off), doors, disabled.
+  for (int i = 0; i < mesh->getMaxTiles(); ++i) {
+    const nav::MeshTile* t = mesh->getTile(i);
+    if (!t->header) continue;
+    const bool water = irand(4) == 0;
+    for (int k = 0; k < t->header->polyCount; ++k) {
+      const int r = irand(10);
+      const uint16_t f = water ? FLAG_SWIM : r == 0 ? (FLAG_WALK | FLAG_DOOR) : r == 1 ? (FLAG_WALK | FLAG_DISABLED) : FLAG_WALK;
+      mesh->setPolyFlags(mesh->getPolyRefBase(t) | nav::PolyRef(k), f);
+    }
+  }
+  nav::HierPlanner hp;
+  ASSERT_TRUE(nav::statusSucceeded(hp.init(mesh.get(), nullptr, smallClusters())));
+  const nav::QueryFilter all;
+  static const uint16_t incs[] = {0xffff, FLAG_WALK, FLAG_WALK | FLAG_SWIM, FLAG_WALK | FLAG_DOOR};
+  static const uint16_t excs[] = {FLAG_SWIM, FLAG_DISABLED, FLAG_DOOR, FLAG_SWIM | FLAG_DOOR, 0};
+  int complete = 0, partial = 0, widened = 0, fallbacks = 0, own = 0, pairs = 0;
+  for (int k = 0; k < 8; ++k) {
+    nav::QueryFilter f;
+    f.setIncludeFlags(incs[irand(4)]);
+    f.setExcludeFlags(excs[irand(5)]);
+    if (f.getIncludeFlags() == 0xffff && f.getExcludeFlags() == 0) f.setExcludeFlags(FLAG_SWIM);
+    for (int a = 0; a < 4; ++a) f.setAreaCost(a, irand(2) ? 1.0f : 1.0f + 4.0f * frand());
+    const PairStats s = checkPairs(*mesh, hp, f, all, 60, 500 + uint64_t(k));
+    complete += s.complete;
+    partial += s.partial;
+    widened += s.widened;
+    fallbacks += s.fallbacks;
+    own += s.filterGraph;
+    pairs += s.pairs;
+    EXPECT_LE(hp.filterGraphCount(), nav::HierPlanner::MAX_FILTER_GRAPHS);
+  }
+  std::printf("filters excluding flags: %d pairs, %d complete, %d partial, %d widened, %d fallbacks, %d on the "
+              "filter's graph; %d graphs kept, %zu bytes (default graph %zu)\n",
+              pairs, complete, partial, widened, fallbacks, own, hp.filterGraphCount(), hp.filterGraphBytes(),
+              hp.graphBytes());
+  EXPECT_GT(complete, 100);
+  EXPECT_GT(partial, 50) << "water patches and excluded flags cut pairs off";
+  EXPECT_EQ(own, pairs);
+  EXPECT_EQ(widened, 0);
+  EXPECT_EQ(fallbacks, 0);
+  EXPECT_EQ(hp.filterGraphCount(), nav::HierPlanner::MAX_FILTER_GRAPHS);
+  EXPECT_LE(hp.filterGraphBytes(), size_t(nav::HierPlanner::MAX_FILTER_GRAPHS) * 2 * hp.graphBytes());
+  // The default filter and filters with a hook keep the default graph.
+  const PairStats sd = checkPairs(*mesh, hp, all, all, 20, 600);
+  EXPECT_EQ(sd.filterGraph, 0);
 }
 
 TEST(HierPlanner, DefaultLevelRandomFilters) { checkLevel("default"); }
@@ -263,7 +334,8 @@ TEST(HierPlanner, DefaultTileSet) {
   EXPECT_LE(s.meanGap(), 0.02);
 }
 
-// One tile, no clusters to cross: answers as the A*'s; a mesh without tiles refuses queries.
+// One tile, no clusters to cross (its only entrances are the ends of one-way off-mesh links,
+// between two of its components): answers as the A*'s; a mesh without tiles refuses queries.
 TEST(HierPlanner, OneTileWorld) {
   std::string why;
   const DualMesh* d = loadDual(defaultLevel(), false, true, &why);
@@ -271,7 +343,18 @@ TEST(HierPlanner, OneTileWorld) {
   ASSERT_EQ(d->nav.tileCount(), 1);
   nav::HierPlanner hp;
   ASSERT_TRUE(nav::statusSucceeded(hp.init(&d->nav)));
-  EXPECT_EQ(hp.entranceCount(), 0);
+  {
+    const std::string g = hp.canonical();
+    ASSERT_EQ(g.find("cluster "), 0u);
+    EXPECT_EQ(g.find("cluster ", 1), std::string::npos) << "one cluster";
+    EXPECT_EQ(g.find(" nb "), g.find(" nb 0,0 ")) << "entrances face the cluster itself only";
+    EXPECT_EQ(g.find("  to "), g.find("  to 0,0.")) << "edges stay in the cluster";
+  }
+  nav::QueryFilter none;
+  none.setIncludeFlags(0);
+  nav::HierPlanner ho;
+  ASSERT_TRUE(nav::statusSucceeded(ho.init(&d->nav)));
+  EXPECT_EQ(ho.canonical(none).find(" ent "), std::string::npos) << "no polygon passes: no entrance";
   const nav::QueryFilter f;
   const PairStats s = checkPairs(d->nav, hp, f, f, 100, 9);
   EXPECT_GT(s.complete, 50);
@@ -394,17 +477,35 @@ TEST(HierPlanner, IslandsAreNeverComplete) {
 // Random tile edits (removed, added back, rebaked = removed and added at once, a second layer at
 // a location) while the planner is open: the updated graph equals the graph built from scratch,
 // queries after each edit answer as the A* on the edited mesh.
-void checkEdits(const DualMesh* d, int rounds, uint64_t seed) {
+void checkEdits(const DualMesh* d, int rounds, uint64_t seed, bool randomFlags) {
   auto mesh = editableCopy(*d);
   ASSERT_NE(mesh, nullptr);
+  seedRandom(seed);
+  if (randomFlags) {
+    static const uint16_t flags[] = {FLAG_WALK, FLAG_WALK, FLAG_WALK, FLAG_SWIM, FLAG_WALK | FLAG_DOOR, FLAG_WALK | FLAG_DISABLED};
+    for (int i = 0; i < mesh->getMaxTiles(); ++i) {
+      const nav::MeshTile* t = mesh->getTile(i);
+      if (!t->header) continue;
+      for (int k = 0; k < t->header->polyCount; ++k)
+        mesh->setPolyFlags(mesh->getPolyRefBase(t) | nav::PolyRef(k), flags[irand(6)]);
+    }
+  }
+  // Filters with graphs of their own: flags excluded, area costs.
+  nav::QueryFilter noSwim, walkOnly;
+  noSwim.setExcludeFlags(FLAG_SWIM | FLAG_DISABLED);
+  noSwim.setAreaCost(1, 3.0f);
+  walkOnly.setIncludeFlags(FLAG_WALK);
+  walkOnly.setExcludeFlags(FLAG_DOOR);
   nav::HierPlanner hp;
   ASSERT_TRUE(nav::statusSucceeded(hp.init(mesh.get(), nullptr, smallClusters())));
   ASSERT_FALSE(hp.canonical().empty());
+  ASSERT_NE(hp.canonical(noSwim), hp.canonical()) << "the filter's graph leaves polygons out";
+  (void)hp.canonical(walkOnly);
+  EXPECT_EQ(hp.filterGraphCount(), 2);
   struct Removed {
     std::vector<uint8_t> bytes;
   };
   std::vector<Removed> removed;
-  seedRandom(seed);
   auto presentSlots = [&] {
     std::vector<int> s;
     for (int i = 0; i < mesh->getMaxTiles(); ++i)
@@ -456,10 +557,17 @@ void checkEdits(const DualMesh* d, int rounds, uint64_t seed) {
     }
     if (round % 2) hp.update(); // else the queries below bring the graph up to date
     const PairStats s = checkPairs(*mesh, hp, nav::QueryFilter(), nav::QueryFilter(), 25, 1000 + uint64_t(round));
+    // The filters' graphs follow the edits when a query uses them (walkOnly's only every other round).
+    const PairStats sf = checkPairs(*mesh, hp, round % 2 ? walkOnly : noSwim, nav::QueryFilter(), 10, 2000 + uint64_t(round));
+    EXPECT_EQ(sf.filterGraph, sf.pairs);
     nav::HierPlanner fresh;
     ASSERT_TRUE(nav::statusSucceeded(fresh.init(mesh.get(), nullptr, smallClusters())));
     ASSERT_EQ(hp.canonical(), fresh.canonical());
     EXPECT_EQ(hp.entranceCount(), fresh.entranceCount());
+    if (round % 4 == 3) {
+      ASSERT_EQ(hp.canonical(noSwim), fresh.canonical(noSwim));
+      ASSERT_EQ(hp.canonical(walkOnly), fresh.canonical(walkOnly));
+    }
   }
   EXPECT_GT(layered, 0);
   // Flags changed: the graph is unchanged (it does not depend on them); queries see the flags.
@@ -470,20 +578,28 @@ void checkEdits(const DualMesh* d, int rounds, uint64_t seed) {
   const std::string before = hp.canonical();
   EXPECT_EQ(hp.update(), 0);
   EXPECT_EQ(hp.canonical(), before);
+  // The filters' graphs do: rebuilt with the new flags.
+  EXPECT_EQ(hp.filterGraphCount(), 0);
+  for (int k = 0; k < t->header->polyCount; ++k) mesh->setPolyFlags(mesh->getPolyRefBase(t) | nav::PolyRef(k), FLAG_SWIM);
+  nav::HierPlanner fresh;
+  ASSERT_TRUE(nav::statusSucceeded(fresh.init(mesh.get(), nullptr, smallClusters())));
+  EXPECT_EQ(hp.canonical(noSwim), fresh.canonical(noSwim));
+  const PairStats sf = checkPairs(*mesh, hp, noSwim, nav::QueryFilter(), 20, 3000);
+  EXPECT_EQ(sf.filterGraph, sf.pairs);
 }
 
 TEST(HierPlanner, IncrementalUpdateEqualsRebuild) {
   std::string why;
   const DualMesh* d = loadDual(defaultLevel(), true, true, &why); // random flags, areas, off-mesh links
   ASSERT_NE(d, nullptr) << why;
-  checkEdits(d, 24, 77);
+  checkEdits(d, 24, 77, false);
 }
 
 TEST(HierPlanner, IncrementalUpdateEqualsRebuildGeneratedWorld) {
   std::string why;
   const DualMesh* d = generatedWorld(&why);
   ASSERT_NE(d, nullptr) << why;
-  checkEdits(d, 16, 78);
+  checkEdits(d, 16, 78, true);
 }
 
 // The graph is small next to the mesh it describes.
