@@ -86,6 +86,12 @@ struct Doc {
   Doc() { doc.initTools(makeTools); }
   PathTool& path() { return *static_cast<PathTool*>(doc.tools[1].get()); }
   std::string scenarioJson(const std::string& baseDir) const { return toJson(doc.currentScenario(baseDir)); }
+  /// Pathfind Straight active, from `start` to `end`.
+  void setPath(const glm::vec3& start, const glm::vec3& end) {
+    doc.setActiveTool(1);
+    path().model.setStart(start);
+    path().model.setEnd(end);
+  }
 };
 
 /// Two points on the open navmesh a complete path of several polys joins (found by the query).
@@ -151,9 +157,7 @@ TEST(Document, AScenarioAppliedIsCapturedBackTheSame) {
   ASSERT_TRUE(a.doc.openAny(dir + "/default.json"));
   glm::vec3 s, e;
   ASSERT_TRUE(pathEnds(a.doc.nav, s, e));
-  a.doc.setActiveTool(1);
-  a.path().model.setStart(s);
-  a.path().model.setEnd(e);
+  a.setPath(s, e);
   ASSERT_TRUE(nav::statusSucceeded(a.path().model.status()));
   a.doc.navDraw.portals = true;
   a.doc.navDraw.polyEdges = false;
@@ -196,9 +200,7 @@ TEST(Document, ABadScenarioChangesNothing) {
   ASSERT_TRUE(d.doc.openAny(dir + "/default.json"));
   glm::vec3 s, e;
   ASSERT_TRUE(pathEnds(d.doc.nav, s, e));
-  d.doc.setActiveTool(1);
-  d.path().model.setStart(s);
-  d.path().model.setEnd(e);
+  d.setPath(s, e);
   const Scenario good = d.doc.currentScenario(dir);
   const std::string before = toJson(good);
   const std::string navPath = d.doc.nav.path();
@@ -299,9 +301,7 @@ TEST(Document, CheckAndWhyRunOnTheOpenNavmesh) {
 
   glm::vec3 s, e;
   ASSERT_TRUE(pathEnds(d.doc.nav, s, e));
-  d.doc.setActiveTool(1);
-  d.path().model.setStart(s);
-  d.path().model.setEnd(e);
+  d.setPath(s, e);
   d.doc.why.shown = true;
   EXPECT_TRUE(d.doc.why.update(d.doc.nav, &d.path().model));
   EXPECT_TRUE(d.doc.why.hasQuery()) << d.doc.why.error();
