@@ -47,7 +47,10 @@ Scenario Document::currentScenario(const std::string& baseDir) const {
   std::error_code ec;
   if (nav.loaded() && fs::is_regular_file(nav.path(), ec)) s.navmesh = rel(nav.path());
   if (!s.level.empty() && lowerExt(levelArg) == ".json") {
-    s.bakeSettingsHash = m_levelSettingsHash; // the level file's settings as opened
+    // The level file's settings: the Bake panel's while they are not edited (they are the file's,
+    // as opened or as last saved into it), else as the file was opened.
+    const bool asInFile = bake.source() == levelArg && !bake.settingsChanged();
+    s.bakeSettingsHash = asInFile ? bakeSettingsHash(nav::bake::settingsToJson(bake.settings)) : m_levelSettingsHash;
   } else if (!s.level.empty() && bake.hasSource()) { // an OBJ: the settings the Bake panel bakes it with
     s.bakeSettingsHash = bakeSettingsHash(nav::bake::settingsToJson(bake.settings));
   }

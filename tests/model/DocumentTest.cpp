@@ -141,14 +141,24 @@ TEST(Document, OpensALevelFileWithTheTileSetBesideIt) {
   EXPECT_GE(d.host.levels, 1);
   EXPECT_GE(d.host.navmeshes, 1);
   EXPECT_EQ(d.host.bakes, 0) << "the .bin beside it is opened, not baked";
-  // The scenario carries the level file's settings hash as the file was when opened (read once).
-  nav::bake::Level lf;
-  std::string why;
-  ASSERT_TRUE(nav::bake::loadLevelFile(dir + "/default.json", &lf, &why)) << why;
-  const std::string hash = bakeSettingsHash(nav::bake::settingsToJson(lf.settings));
-  EXPECT_EQ(d.doc.currentScenario(dir).bakeSettingsHash, hash);
+  // The scenario carries the hash of the level file's settings: as opened, then as saved into it
+  // from the Bake panel; the file is not read again for it.
+  auto fileHash = [&]() {
+    nav::bake::Level lf;
+    std::string why;
+    EXPECT_TRUE(nav::bake::loadLevelFile(dir + "/default.json", &lf, &why)) << why;
+    return bakeSettingsHash(nav::bake::settingsToJson(lf.settings));
+  };
+  const std::string opened = fileHash();
+  EXPECT_EQ(d.doc.currentScenario(dir).bakeSettingsHash, opened);
+  d.doc.bake.settings.cellSize += 0.05f;
+  EXPECT_EQ(d.doc.currentScenario(dir).bakeSettingsHash, opened) << "settings edited, not saved: the file's";
+  ASSERT_TRUE(d.doc.bake.saveSettings(d.log));
+  const std::string saved = fileHash();
+  EXPECT_NE(saved, opened);
+  EXPECT_EQ(d.doc.currentScenario(dir).bakeSettingsHash, saved);
   writeText(dir + "/default.json", "{ broken");
-  EXPECT_EQ(d.doc.currentScenario(dir).bakeSettingsHash, hash);
+  EXPECT_EQ(d.doc.currentScenario(dir).bakeSettingsHash, saved);
 }
 
 TEST(Document, AScenarioAppliedIsCapturedBackTheSame) {
