@@ -2,8 +2,9 @@
 // frame loop that routes input and draws. What the user has open lives in the Document; the tools
 // (tools/) and panels (panels/) are registered lists; the scripted input of headless runs
 // (ScriptDriver), scenario and screenshot actions (ScenarioActions), prompts (Prompts), menus and
-// shortcuts (Menus.cpp), the 3D view (SceneDraw.cpp), the state dump (StateDump.cpp) and the frame
-// benchmark (FrameBenchmark.cpp) each have a file of their own.
+// shortcuts (Menus.cpp), the 3D view (SceneDraw.cpp), the state dump (StateDump.cpp), the frame
+// benchmark (FrameBenchmark.cpp) and the recovery journal with the stop signals (AppRecovery.cpp)
+// each have a file of their own.
 //
 // Frame order follows the ImGui SDL2 + OpenGL3 example: events -> ImGui new frame -> UI ->
 // ImGui::Render -> 3D scene (level, tool debug draw) -> ImGui draw data -> swap.
@@ -72,7 +73,9 @@ private:
   void drawScene(int w, int h);          // SceneDraw.cpp
   Panel* findPanel(const char* name);
   void openFileDialog();
-  // Recovery journal (App.cpp).
+  /// Writes the panel layout to `path` atomically ("" = not saved: headless runs).
+  static void saveImguiIni(const std::string& path);
+  // Recovery journal and stop signals (AppRecovery.cpp).
   /// Keeps the journal in step (interactive runs): written on a change while unsaved, removed once clean.
   void updateJournal();
   /// A level was opened: restore its journal (--recover), or ask (interactive), or leave it.
@@ -97,6 +100,8 @@ private:
   void askForMovedFiles(const MovedFiles& moved) override { m_prompts.askForMovedFiles(moved); }
   void loadTimeBakeStarted() override;
   void openFilesChanged() override;
+  bool readImageText(const std::string& path, std::vector<std::pair<std::string, std::string>>& text,
+                     std::string& error) override;
 
   AppOptions m_opt;
   bool m_headless = false;

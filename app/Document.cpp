@@ -2,10 +2,7 @@
 
 #include "app/Settings.h"
 #include "app/TileCacheState.h"
-#include "app/tools/Tools.h"
-#include "nav/TileSetFile.h"
 #include "nav/bake/LevelFile.h"
-#include "render/Screenshot.h"
 
 #include <algorithm>
 #include <cctype>
@@ -48,6 +45,12 @@ bool isScenarioPath(const std::string& path) {
   return ss.str().find(kScenarioMarker) != std::string::npos;
 }
 
+bool DocumentHost::readImageText(const std::string& path, std::vector<std::pair<std::string, std::string>>&,
+                                 std::string& error) {
+  error = path + ": images are not read here (no image reader)";
+  return false;
+}
+
 Document::Document(Log& log, DocumentHost& host) : editor(bake, nav, log, history), agents(nav, log), m_log(log), m_host(host) {
   editor.navmeshEdited = [this]() { navmeshEdited(); };
   // Several agent types: the editor edits the active agent's navmesh; the others re-bake theirs.
@@ -63,7 +66,8 @@ Document::Document(Log& log, DocumentHost& host) : editor(bake, nav, log, histor
 
 Document::~Document() { tools.clear(); }
 
-void Document::initTools() {
+void Document::initTools(ToolFactory makeTools) {
+  m_makeTools = std::move(makeTools);
   m_toolCtx.level = &level;
   m_toolCtx.log = &m_log;
   m_toolCtx.nav = &nav;
@@ -77,7 +81,7 @@ void Document::initTools() {
       if (tool.get() == t) history.push(tool.get());
   };
   m_toolCtx.bake = &bake; // the tools' Bake button when no navmesh is open
-  tools = createTools();
+  tools = m_makeTools ? m_makeTools() : std::vector<std::unique_ptr<Tool>>();
   for (auto& t : tools) t->init(m_toolCtx);
 }
 
@@ -149,19 +153,26 @@ bool Document::openAny(const std::string& path) {
 }
 
 bool Document::openLevel(const std::string& path, Level* preloaded, bool siblingNav) {
+  return openLevelFile(path, nullptr, preloaded, siblingNav);
+}
+
+bool Document::openLevelFile(const std::string& path, const nav::bake::Level* levelFile, Level* preloaded, bool siblingNav) {
   const std::string ext = lowerExt(path);
   if (ext == ".bin" || ext == ".tcache" || ext == ".nbcap") return openNav(path);
   std::string objPath = path;
   std::vector<nav::bake::AgentType> agentTypes;
-  if (ext == ".json") { // a level file: its OBJ, then the .bin next to the level file
-    nav::bake::Level lf;
+  nav::bake::Level read;
+  if (ext == ".json" && !levelFile) { // a level file: its OBJ, then the .bin next to the level file
     std::string why;
-    if (!nav::bake::loadLevelFile(path, &lf, &why)) {
+    if (!nav::bake::loadLevelFile(path, &read, &why)) {
       m_log.error(why + (level.empty() ? std::string() : " (keeping " + level.path() + ")"));
       return false;
     }
-    objPath = nav::bake::resolveObjPath(path, lf);
-    agentTypes = std::move(lf.agents);
+    levelFile = &read;
+  }
+  if (ext == ".json") {
+    objPath = nav::bake::resolveObjPath(path, *levelFile);
+    agentTypes = levelFile->agents;
   }
   std::string error;
   const double t0 = nowMs();
@@ -170,12 +181,14 @@ bool Document::openLevel(const std::string& path, Level* preloaded, bool sibling
     m_levelLoader.cancel();
     Level dropped;
     m_levelLoader.take(dropped, error);
+    m_levelLoadFile.reset();
     error.clear();
   }
   std::error_code sizeError;
   const auto objBytes = preloaded ? 0 : fs::file_size(objPath, sizeError);
   if (!preloaded && !m_host.headless() && !sizeError && objBytes > kAsyncLevelBytes) {
     m_levelLoader.start(objPath, path);
+    m_levelLoadFile = ext == ".json" ? std::make_unique<nav::bake::Level>(*levelFile) : nullptr;
     m_levelLoadSiblingNav = siblingNav;
     m_log.info("opening " + objPath + " (" + std::to_string(objBytes >> 20) + " MiB) in the background");
     return true;
@@ -187,6 +200,7 @@ bool Document::openLevel(const std::string& path, Level* preloaded, bool sibling
     return false;
   }
   levelArg = path;
+  m_levelSettingsHash = ext == ".json" ? bakeSettingsHash(nav::bake::settingsToJson(levelFile->settings)) : std::string();
   const TriMesh& m = level.mesh();
   char buf[256];
   std::snprintf(buf, sizeof buf, "opened %s: %d vertices, %d triangles (%d faces), %.1f ms", path.c_str(), m.vertCount(),
@@ -276,6 +290,7 @@ void Document::pollLevelLoad() {
   Level loaded;
   std::string error;
   const LoadResult r = m_levelLoader.take(loaded, error);
+  const std::unique_ptr<nav::bake::Level> levelFile = std::move(m_levelLoadFile);
   std::string nav;
   nav.swap(m_levelLoadNav);
   if (r != LoadResult::Ok) {
@@ -289,7 +304,7 @@ void Document::pollLevelLoad() {
   char buf[96];
   std::snprintf(buf, sizeof buf, "loaded in the background in %.1f ms", ms);
   m_log.info(buf);
-  openLevel(path, &loaded, m_levelLoadSiblingNav && nav.empty());
+  openLevelFile(path, levelFile.get(), &loaded, m_levelLoadSiblingNav && nav.empty());
   if (!nav.empty()) openNav(nav);
 }
 
@@ -313,280 +328,4 @@ void Document::navReplaced() {
   m_host.openFilesChanged();
 }
 
-Scenario Document::currentScenario(const std::string& baseDir) const {
-  Scenario s;
-  auto rel = [&](const std::string& p) { return p.empty() ? p : baseDir.empty() ? absolutePath(p) : relativeTo(baseDir, p); };
-  if (!level.empty() && !levelFromNav) s.level = rel(levelArg.empty() ? level.path() : levelArg);
-  std::error_code ec;
-  if (nav.loaded() && fs::is_regular_file(nav.path(), ec)) s.navmesh = rel(nav.path());
-  if (!s.level.empty() && lowerExt(levelArg) == ".json") {
-    nav::bake::Level lf;
-    std::string why;
-    if (nav::bake::loadLevelFile(levelArg, &lf, &why)) s.bakeSettingsHash = bakeSettingsHash(nav::bake::settingsToJson(lf.settings));
-  } else if (!s.level.empty() && bake.hasSource()) { // an OBJ: the settings the Bake panel bakes it with
-    s.bakeSettingsHash = bakeSettingsHash(nav::bake::settingsToJson(bake.settings));
-  }
-  s.camera.target[0] = camera.target.x;
-  s.camera.target[1] = camera.target.y;
-  s.camera.target[2] = camera.target.z;
-  s.camera.yaw = camera.yaw;
-  s.camera.pitch = camera.pitch;
-  s.camera.distance = camera.distance;
-  s.camera.fovY = camera.fovY;
-  if (const Tool* t = activeTool >= 0 && activeTool < int(tools.size()) ? tools[size_t(activeTool)].get() : nullptr) {
-    s.toolName = t->name();
-    t->saveScenario(s.toolState);
-  }
-  const nav::QueryFilter& f = nav.filter();
-  s.filter.includeFlags = f.getIncludeFlags();
-  s.filter.excludeFlags = f.getExcludeFlags();
-  s.filter.heuristicScale = f.getHeuristicScale();
-  s.filter.maxNodes = nav.maxNodes();
-  for (int a = 0; a < nav::MAX_AREAS; ++a)
-    if (f.getAreaCost(a) != 1.0f || f.getAreaEnterCost(a) != 0.0f) s.filter.areas.push_back({a, f.getAreaCost(a), f.getAreaEnterCost(a)});
-  s.navDraw.polys = navDraw.polys;
-  s.navDraw.polyEdges = navDraw.polyEdges;
-  s.navDraw.tileBorders = navDraw.tileBorders;
-  s.navDraw.portals = navDraw.portals;
-  s.navDraw.offMeshLinks = navDraw.offMeshLinks;
-  s.navDraw.detailMesh = navDraw.detailMesh;
-  s.navDraw.bvTree = navDraw.bvTree;
-  s.navDraw.tileLabels = navDraw.tileLabels;
-  s.navDraw.lift = navDraw.lift;
-  s.view = view;
-  s.note = scenarioNote;
-  if (editor.hasEdits()) editor.saveScenario(s.edits);
-  if (const TileCacheState* tc = nav.tileCache(); tc && !tc->obstacles().empty()) tc->saveObstacles(s.edits["obstacles"]);
-  if (check.worthSaving()) check.saveScenario(s.check);
-  if (why.shown) why.saveScenario(s.why);
-  agents.saveScenario(s.agents);
-  if (capture.isOpen()) s.captureQuery = capture.selected();
-  return s;
-}
-
-bool Document::openScenarioFile(const std::string& path) {
-  Scenario s;
-  std::string err;
-  bool ok;
-  if (lowerExt(path) == ".png") {
-    render::Image img;
-    ok = render::readPng(path, img, err);
-    if (ok && !scenarioFromPngText(img.text, s, err)) {
-      err = path + ": " + err;
-      ok = false;
-    }
-  } else {
-    ok = loadScenarioFile(path, s, err);
-  }
-  if (!ok) {
-    m_log.error(err + (level.empty() && !nav.loaded() ? std::string() : " (nothing changed)"));
-    m_host.notify(err, true);
-    return false;
-  }
-  return applyScenario(s, fs::path(absolutePath(path)).parent_path().string(), path);
-}
-
-bool Document::applyScenario(const Scenario& s, const std::string& baseDir, const std::string& source) {
-  auto fail = [&](const std::string& what) {
-    const std::string msg = source + ": " + what;
-    m_log.error(msg + (level.empty() && !nav.loaded() ? std::string() : " (nothing changed)"));
-    m_host.notify(msg, true);
-    return false;
-  };
-  std::error_code ec;
-  auto exists = [&](const std::string& p) { return p.empty() || fs::is_regular_file(p, ec); };
-  auto resolve = [&](const std::string& p) {
-    std::string r = resolveFrom(baseDir, p);
-    if (!exists(r) && !p.empty() && fs::path(p).is_relative() && fs::is_regular_file(p, ec)) r = p; // relative to the cwd
-    return r;
-  };
-  const std::string lvl = resolve(s.level), nm = resolve(s.navmesh);
-  if (!exists(lvl) || !exists(nm)) {
-    std::string what;
-    if (!exists(lvl)) what = "level '" + s.level + "' not found (looked at " + lvl + ")";
-    if (!exists(nm)) what += std::string(what.empty() ? "" : "; ") + "tile set '" + s.navmesh + "' not found (looked at " + nm + ")";
-    if (!m_host.asksForMovedFiles()) return fail(what);
-    m_log.warning(source + ": " + what + ": asking for the moved files");
-    MovedFiles moved;
-    moved.scenario = s;
-    moved.baseDir = baseDir;
-    moved.source = source;
-    moved.level = lvl;
-    moved.navmesh = nm;
-    moved.levelMissing = !exists(lvl);
-    moved.navMissing = !exists(nm);
-    m_host.askForMovedFiles(moved);
-    return false;
-  }
-  // The tool: known, and its state valid (checked on a fresh instance: nothing changes yet).
-  const int toolIndex = findTool(s.toolName);
-  if (toolIndex < 0) {
-    return fail("tool.name: unknown tool '" + s.toolName + "' (tools: " + toolNames() + ")");
-  }
-  {
-    std::vector<std::unique_ptr<Tool>> fresh = createTools();
-    ToolContext none;
-    fresh[size_t(toolIndex)]->init(none);
-    std::string why;
-    if (!fresh[size_t(toolIndex)]->loadScenario(s.toolState, why)) return fail("tool.state." + why);
-  }
-  // Files: read everything into temporaries first; only then replace what is open.
-  const bool levelIsBin = lowerExt(lvl) == ".bin";
-  const std::string navFile = levelIsBin && nm.empty() ? lvl : nm;
-  const std::string curLevel = level.empty() || levelFromNav || levelArg.empty() ? std::string() : absolutePath(levelArg);
-  const bool needLevel = !lvl.empty() && !levelIsBin && absolutePath(lvl) != curLevel;
-  const bool dropLevel = (lvl.empty() || levelIsBin) && !level.empty() && !levelFromNav; // the navmesh alone is shown
-  bool needNav = !navFile.empty() && !(nav.loaded() && absolutePath(nav.path()) == absolutePath(navFile));
-  if ((needLevel || dropLevel) && !navFile.empty()) needNav = true; // opening a level closes the old navmesh
-  Level tmpLevel;
-  if (needLevel) {
-    std::string objPath = lvl, why;
-    if (lowerExt(lvl) == ".json") {
-      nav::bake::Level lf;
-      if (!nav::bake::loadLevelFile(lvl, &lf, &why)) return fail(why);
-      objPath = nav::bake::resolveObjPath(lvl, lf);
-    }
-    if (!tmpLevel.load(objPath, why)) return fail(why);
-  }
-  // Obstacles (edits.obstacles) go on a tile cache (.tcache) navmesh.
-  const bool navIsCache = lowerExt(navFile) == ".tcache";
-  std::vector<Obstacle> obstacles;
-  const bool hasObstacles = s.edits.is_object() && s.edits.contains("obstacles");
-  if (hasObstacles) {
-    std::string why;
-    if (!TileCacheState::parseObstacles(s.edits["obstacles"], &obstacles, &why)) return fail("edits." + why);
-    if (!obstacles.empty() && !navIsCache && !(navFile.empty() && nav.tileCache()))
-      return fail("edits.obstacles: obstacles need a tile cache (.tcache) navmesh, not " +
-                  (navFile.empty() ? std::string("none") : navFile));
-  }
-  // A path capture (.nbcap) navmesh: its queries come with it; the selected one is checked here.
-  const bool navIsCapture = lowerExt(navFile) == ".nbcap";
-  if (s.captureQuery >= 0 && !navIsCapture)
-    return fail("capture: a selected query needs a path capture (.nbcap) navmesh, not " +
-                (navFile.empty() ? std::string("none") : navFile));
-  nav::NavMesh tmpMesh;
-  nav::Capture tmpCapture;
-  if (needNav && navIsCapture) {
-    std::string why;
-    if (nav::statusFailed(nav::loadCaptureFile(navFile, tmpMesh, tmpCapture, &why)))
-      return fail(why.empty() ? navFile + ": cannot load the capture" : why);
-  }
-  if (const size_t n = needNav ? tmpCapture.queries.size() : capture.queries().size(); s.captureQuery >= int(n))
-    return fail("capture.query: " + std::to_string(s.captureQuery) + " is past the capture's last query (it has " +
-                std::to_string(n) + ")");
-  if (needNav && navIsCapture) {
-    // (read above)
-  } else if (needNav && navIsCache) { // checked now, opened at the commit
-    TileCacheState check;
-    std::string why;
-    if (!check.open(navFile, why)) return fail(why);
-  } else if (needNav) {
-    std::string why;
-    const nav::Status st = nav::loadTileSetFile(navFile, tmpMesh, &why);
-    if (nav::statusFailed(st)) return fail(why.empty() ? navFile + ": cannot load tile set" : why);
-  }
-  // Commit.
-  if (dropLevel) {
-    level.clear();
-    levelFromNav = false;
-    levelArg.clear();
-    bake.clearSource();
-  }
-  if (std::string why; s.agents.is_object() && !agents.loadScenario(s.agents, &why)) m_log.error(source + ": " + why);
-  if (needLevel) openLevel(lvl, &tmpLevel, navFile.empty());
-  if (needNav && navIsCapture) openCapture(navFile, &tmpMesh, &tmpCapture);
-  else if (needNav) openNav(navFile, navIsCache ? nullptr : &tmpMesh);
-  if (TileCacheState* tc = nav.tileCache(); tc && (hasObstacles || !tc->obstacles().empty())) {
-    std::string why;
-    if (!tc->setAll(obstacles, &why)) m_log.error(source + ": edits.obstacles: " + why);
-  }
-  if (!s.bakeSettingsHash.empty() && lowerExt(lvl) == ".json") {
-    nav::bake::Level lf;
-    std::string why;
-    if (nav::bake::loadLevelFile(lvl, &lf, &why) && bakeSettingsHash(nav::bake::settingsToJson(lf.settings)) != s.bakeSettingsHash)
-      m_log.warning(source + ": the bake settings of " + lvl +
-                    " changed since the scenario was saved: the navmesh may differ from the reporter's");
-  } else if (!s.bakeSettingsHash.empty() && !lvl.empty() && !levelIsBin && bake.hasSource() &&
-             bakeSettingsHash(nav::bake::settingsToJson(bake.settings)) != s.bakeSettingsHash) {
-    m_log.warning(source + ": the scenario's bake settings differ from the Bake panel's for " + lvl +
-                  ": a navmesh baked here may differ from the reporter's");
-  }
-  nav::QueryFilter f;
-  f.setIncludeFlags(uint16_t(s.filter.includeFlags));
-  f.setExcludeFlags(uint16_t(s.filter.excludeFlags));
-  f.setHeuristicScale(s.filter.heuristicScale);
-  for (const ScenarioAreaCost& a : s.filter.areas) {
-    f.setAreaCost(a.area, a.cost);
-    f.setAreaEnterCost(a.area, a.enterCost);
-  }
-  nav.filter() = f;
-  nav.setMaxNodes(s.filter.maxNodes);
-  if (capture.isOpen()) { // the scenario's tool state and filter, not the query's, are shown
-    if (capture.select(s.captureQuery, false)) std::copy(capture.selectedQuery()->halfExtents, capture.selectedQuery()->halfExtents + 3, nav.extents);
-    capture.takeShowRequest();
-  }
-  navDraw.polys = s.navDraw.polys;
-  navDraw.polyEdges = s.navDraw.polyEdges;
-  navDraw.tileBorders = s.navDraw.tileBorders;
-  navDraw.portals = s.navDraw.portals;
-  navDraw.offMeshLinks = s.navDraw.offMeshLinks;
-  navDraw.detailMesh = s.navDraw.detailMesh;
-  navDraw.bvTree = s.navDraw.bvTree;
-  navDraw.tileLabels = s.navDraw.tileLabels;
-  navDraw.lift = s.navDraw.lift;
-  const bool slopeChanged = view.walkableSlopeDeg != s.view.walkableSlopeDeg;
-  view = s.view;
-  if (slopeChanged && !level.empty()) m_host.levelRecolour();
-  camera.target = glm::vec3(s.camera.target[0], s.camera.target[1], s.camera.target[2]);
-  camera.yaw = s.camera.yaw;
-  camera.pitch = s.camera.pitch;
-  camera.distance = s.camera.distance;
-  camera.fovY = s.camera.fovY;
-  setActiveTool(toolIndex);
-  m_afterBakeEdits = nlohmann::json();
-  nlohmann::json levelEdits = s.edits; // (obstacles are the tile cache's, applied above)
-  if (levelEdits.is_object()) levelEdits.erase("obstacles");
-  if (levelEdits.is_object() && !(hasObstacles && levelEdits.empty())) {
-    if (bake.running() || agents.busy()) { // a load-time bake: the edits go on the navmesh it makes
-      m_afterBakeEdits = levelEdits;
-    } else if (std::string why; !editor.loadScenario(levelEdits, &why)) {
-      m_log.error(source + ": " + why);
-    }
-  }
-  filterChanged();
-  std::string why;
-  if (!tool()->loadScenario(s.toolState, why)) m_log.error(source + ": tool.state." + why);
-  m_afterBake = bake.running() || agents.busy(); // a load-time bake resets the tools when it ends: restore them then
-  if (m_afterBake) {
-    m_afterBakeTool = s.toolName;
-    m_afterBakeState = s.toolState;
-  }
-  if (s.check.is_object() && !check.loadScenario(s.check, &why)) m_log.error(source + ": " + why);
-  if (!this->why.loadScenario(s.why.is_object() ? s.why : nlohmann::json{{"visible", false}}, &why)) m_log.error(source + ": " + why);
-  scenarioNote = s.note;
-  if (lowerExt(source) == ".json") scenarioPath = source;
-  m_log.info("opened scenario " + source + " (" + s.toolName + ")");
-  m_host.notify("Opened scenario " + source, false);
-  return true;
-}
-
-bool Document::saveScenarioAs(const std::string& path) {
-  if (level.empty() && !nav.loaded()) {
-    m_log.error("save scenario: nothing is open");
-    return false;
-  }
-  std::string err;
-  std::error_code ec;
-  const fs::path parent = fs::path(absolutePath(path)).parent_path();
-  fs::create_directories(parent, ec);
-  if (!saveScenarioFile(path, currentScenario(parent.string()), err)) {
-    m_log.error("save scenario: " + err);
-    m_host.notify("Scenario not saved: " + err, true);
-    return false;
-  }
-  scenarioPath = path;
-  m_log.info("Saved scenario " + path);
-  m_host.notify("Saved scenario " + path, false);
-  return true;
-}
 } // namespace navbench

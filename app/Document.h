@@ -3,17 +3,25 @@
 // The document owns the level (OBJ, level file, or a tile set's own detail mesh), the tile set
 // with its query filter and node budget, the models (the bake runner with the level's bake input
 // and edits, the level editor, the one undo history, the test-case file), the tools and their
-// states, the camera, the view and navmesh drawing options, and the scenario path and note. Its operations are the ones a user names: open a file, apply
-// a scenario, capture the current state as a scenario, save it. They reach the window, the GPU
-// and the user only through DocumentHost (the app), so the frame loop stays a router.
+// states, the camera, the view and navmesh drawing options, and the scenario path and note. Its
+// operations are the ones a user names: open a file, apply a scenario, capture the current state
+// as a scenario, save it. They reach the window, the GPU and the user only through DocumentHost
+// (the app), so the frame loop stays a router.
+//
+// Headless: no SDL, ImGui or GL (navbench_document, tested in tests/model). The tools come from
+// the factory given to initTools (the viewer's createTools, tools/Tools.h; tests pass their own),
+// screenshots' embedded scenarios are read through the host.
 //
 // Errors name the file and the problem, go to the log and (through the host) to a toast; a failed
-// open or scenario changes nothing that is open.
+// open or scenario changes nothing that is open. Applying a scenario (DocumentScenario.cpp) is
+// three steps: validate (its paths, tool, level file, obstacles, capture query: nothing read
+// into the document), load (the OBJ, tile set or capture read into temporaries) and commit (they
+// replace what is open); only the commit changes the document.
 #pragma once
 
 #include "app/Level.h"
 #include "app/Log.h"
-#include "app/NavDraw.h"
+#include "app/NavDrawOptions.h"
 #include "app/NavState.h"
 #include "app/Scenario.h"
 #include "app/ViewSettings.h"
@@ -30,9 +38,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
+
+namespace nav::bake {
+struct Level;
+}
 
 namespace navbench {
 
@@ -69,7 +83,14 @@ public:
   virtual void loadTimeBakeStarted() = 0;
   /// The open files changed (window title).
   virtual void openFilesChanged() = 0;
+  /// The text chunks (keyword, text) of the PNG at `path` (a screenshot's embedded scenario).
+  /// Default, for hosts without an image reader: false, with a message naming the file.
+  virtual bool readImageText(const std::string& path, std::vector<std::pair<std::string, std::string>>& text,
+                             std::string& error);
 };
+
+/// Makes the tools, in the order of the Tools panel (the viewer: createTools, tools/Tools.h).
+using ToolFactory = std::function<std::vector<std::unique_ptr<Tool>>()>;
 
 class Document {
 public:
@@ -78,8 +99,9 @@ public:
   Document(const Document&) = delete;
   Document& operator=(const Document&) = delete;
 
-  /// Creates the tools (tools/Tools.cpp) with their context; once, before anything else.
-  void initTools();
+  /// Creates the tools with `makeTools` and gives them their context; once, before anything else.
+  /// The factory is kept: a scenario's tool state is checked on a fresh tool before it is applied.
+  void initTools(ToolFactory makeTools);
 
   // ---- what is open -------------------------------------------------------------------------
   Level level;
@@ -175,12 +197,32 @@ public:
   bool saveScenarioAs(const std::string& path);
 
 private:
+  struct ScenarioPlan;  ///< What validateScenario found (DocumentScenario.cpp).
+  struct ScenarioFiles; ///< What loadScenarioFiles read.
+  /// openLevel with the level file already parsed (`levelFile`, null for an OBJ or when it is to be
+  /// read here): each open reads the level file once.
+  bool openLevelFile(const std::string& path, const nav::bake::Level* levelFile, Level* preloaded, bool siblingNav);
+  /// Scenario step 1: resolves and checks every path, the tool and its state (on a fresh tool),
+  /// the level file (read), the obstacles and the capture query's navmesh. Changes nothing. False
+  /// with `error`; `plan.movedFiles` when only the files are missing (the host may ask for them).
+  bool validateScenario(const Scenario& s, const std::string& baseDir, ScenarioPlan& plan, std::string& error) const;
+  /// Scenario step 2: reads the OBJ, tile set or capture the plan needs into `files`. Changes nothing.
+  bool loadScenarioFiles(const Scenario& s, const ScenarioPlan& plan, ScenarioFiles& files, std::string& error) const;
+  /// Scenario step 3: what was read replaces what is open, then the camera, filter, draw options,
+  /// tool, edits and panels of `s`. Problems past this point (an edit that no longer applies) are
+  /// logged; the rest of the scenario still applies.
+  void commitScenario(const Scenario& s, ScenarioPlan& plan, ScenarioFiles& files, const std::string& source);
   void navReplaced();
   Log& m_log;
   DocumentHost& m_host;
   ToolContext m_toolCtx;
+  ToolFactory m_makeTools;
   LevelLoader m_levelLoader;        ///< A big level loading in the background (openLevel).
+  std::unique_ptr<nav::bake::Level> m_levelLoadFile; ///< Its level file, parsed (null: an OBJ).
   bool m_levelLoadSiblingNav = true;
+  /// bakeSettingsHash of the open level file's settings, as read when it was opened ("" = no
+  /// level file open).
+  std::string m_levelSettingsHash;
   std::string m_levelLoadNav;       ///< Tile set to open once the background level load ends.
   /// Tool part of a scenario waiting for a load-time bake to finish (the bake resets the tools).
   bool m_afterBake = false;

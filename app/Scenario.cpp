@@ -44,13 +44,13 @@ struct FloatField {
   float T::*ptr;
   double lo, hi; ///< The range read (JsonIn::get).
 };
-const BoolField<ScenarioNavDraw> kNavDrawBools[] = {
-    {"polys", &ScenarioNavDraw::polys},         {"polyEdges", &ScenarioNavDraw::polyEdges},
-    {"tileBorders", &ScenarioNavDraw::tileBorders}, {"portals", &ScenarioNavDraw::portals},
-    {"offMeshLinks", &ScenarioNavDraw::offMeshLinks}, {"detailMesh", &ScenarioNavDraw::detailMesh},
-    {"bvTree", &ScenarioNavDraw::bvTree},       {"tileLabels", &ScenarioNavDraw::tileLabels},
+const BoolField<NavDrawOptions> kNavDrawBools[] = {
+    {"polys", &NavDrawOptions::polys},         {"polyEdges", &NavDrawOptions::polyEdges},
+    {"tileBorders", &NavDrawOptions::tileBorders}, {"portals", &NavDrawOptions::portals},
+    {"offMeshLinks", &NavDrawOptions::offMeshLinks}, {"detailMesh", &NavDrawOptions::detailMesh},
+    {"bvTree", &NavDrawOptions::bvTree},       {"tileLabels", &NavDrawOptions::tileLabels},
 };
-const FloatField<ScenarioNavDraw> kNavDrawFloats[] = {{"lift", &ScenarioNavDraw::lift, -10.0, 10.0}};
+const FloatField<NavDrawOptions> kNavDrawFloats[] = {{"lift", &NavDrawOptions::lift, -10.0, 10.0}};
 const BoolField<ViewSettings> kViewBools[] = {
     {"drawLevel", &ViewSettings::drawLevel}, {"wireframe", &ViewSettings::wireframe},
     {"grid", &ViewSettings::grid},           {"showStats", &ViewSettings::showStats},

@@ -28,6 +28,7 @@
 // functions of their input, fuzzed by tests/fuzz.
 #pragma once
 
+#include "app/NavDrawOptions.h"
 #include "app/ViewSettings.h"
 #include "nav/base/Json.h"
 
@@ -60,13 +61,6 @@ struct ScenarioCamera {
   float fovY = 0.785398185f;   ///< [Unit: rad] [Limit: 0.1..3]
 };
 
-/// The navmesh drawing toggles (NavDrawOptions' fields; NavDraw.h needs render, core cannot).
-struct ScenarioNavDraw {
-  bool polys = true, polyEdges = true, tileBorders = true, portals = false, offMeshLinks = true;
-  bool detailMesh = false, bvTree = false, tileLabels = false;
-  float lift = 0.04f; ///< [Unit: wu] [Limit: -10..10]
-};
-
 /// One area whose costs differ from the QueryFilter constructor's (cost 1, entering cost 0).
 struct ScenarioAreaCost {
   int area = 0;         ///< [Limit: 0..63]
@@ -92,7 +86,8 @@ struct Scenario {
   std::string toolName;                             ///< Tool::name() of the active tool.
   nlohmann::json toolState = nlohmann::json::object(); ///< What that tool's saveScenario() wrote.
   ScenarioFilter filter;
-  ScenarioNavDraw navDraw;
+  /// The navmesh drawing toggles; `changes` is not saved (a view choice, kept when a scenario opens).
+  NavDrawOptions navDraw;
   ViewSettings view;
   std::string note;
   /// Level edits not in the level file yet (LevelEditor::saveScenario: volumes, links, removed

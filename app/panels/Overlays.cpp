@@ -3,6 +3,7 @@
 // coordinates, the empty
 // scene's hint, and Dear ImGui's demo window (View > ImGui demo).
 #include "app/Document.h"
+#include "app/NavDraw.h"
 #include "app/panels/Panels.h"
 
 #include <imgui.h>
