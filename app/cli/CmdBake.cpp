@@ -229,7 +229,8 @@ int runBake(int argc, char** argv) {
     lastPercent = -1;
     lastStage = nav::bake::BakeStage::Count;
     if (layers) {
-      const int rc = bakeLayersCli(level, lv.agents.empty() ? layerInput : nav::bake::inputForAgent(layerInput, j.agent),
+      const std::string label = level + (j.name.empty() ? "" : " (agent " + j.name + ")");
+      const int rc = bakeLayersCli(label, lv.agents.empty() ? layerInput : nav::bake::inputForAgent(layerInput, j.agent),
                                    j.settings, target, opt);
       if (rc != 0) {
         removeTemps();

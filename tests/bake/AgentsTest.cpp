@@ -362,6 +362,22 @@ TEST(AgentsBakeCli, BadAgentsExitTwoNamingTheAgent) {
   std::remove(level.c_str());
 }
 
+TEST(AgentsBakeCli, NothingIsWrittenUnlessEveryTypeBakes) {
+  Level lv = threeAgentLevel();
+  lv.agents.resize(2);
+  lv.agents[1].settings.tileSize = 300; // valid settings, but a tile cache layer holds at most 255 cells
+  lv.agents[1].overrides.push_back("tileSize");
+  const std::string level = saveLevel(lv, "half.json");
+  const std::string out = tempPath("half.tcache");
+  const Cli c = bake({level, "--layers", "-o", out, "-q"});
+  EXPECT_EQ(c.code, 1) << c.out << c.err;
+  EXPECT_NE(c.err.find("medium"), std::string::npos) << c.err;
+  EXPECT_FALSE(baketest::fileExists(nav::bake::agentFilePath(out, "small"))) << "the small type baked, but not every type did";
+  EXPECT_FALSE(baketest::fileExists(nav::bake::agentFilePath(out, "medium")));
+  EXPECT_FALSE(baketest::fileExists(nav::bake::agentFilePath(out, "small") + ".partial-" + std::to_string(::getpid())));
+  std::remove(level.c_str());
+}
+
 // --- an item for one type changes that type's tiles only ------------------------------------------
 
 /// Every tile of the grid baked alone (Baker::bakeTiles: the blobs before linking), by grid index.

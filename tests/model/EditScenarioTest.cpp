@@ -15,15 +15,21 @@ using navbench::test::EditFixture;
 using navbench::test::meshBytes;
 using nlohmann::json;
 
+/// A small triangular volume round the centre of a poly of tile (1, 1) (or (0, 0)).
+bool volumeNearAPoly(EditFixture& f, nav::bake::ConvexVolume* v) {
+  float c[3];
+  if (!f.polyCentre(1, 1, 0, c) && !f.polyCentre(0, 0, 0, c)) return false;
+  v->verts = {c[0] - 1.5f, c[1], c[2] - 1, c[0] + 1, c[1], c[2] - 1, c[0], c[1], c[2] + 1.25f};
+  v->hmin = c[1] - 1;
+  v->hmax = c[1] + 2;
+  return true;
+}
+
 TEST(EditScenario, SavedEditsLoadIntoAFreshEditorAsTheyWere) {
   EditFixture a;
   ASSERT_TRUE(a.open("scenario_a"));
-  float c[3];
-  ASSERT_TRUE(a.polyCentre(1, 1, 0, c) || a.polyCentre(0, 0, 0, c));
   nav::bake::ConvexVolume v;
-  v.verts = {c[0] - 1.5f, c[1], c[2] - 1, c[0] + 1, c[1], c[2] - 1, c[0], c[1], c[2] + 1.25f};
-  v.hmin = c[1] - 1;
-  v.hmax = c[1] + 2;
+  ASSERT_TRUE(volumeNearAPoly(a, &v));
   v.area = nav::AREA_ROAD;
   std::string why;
   ASSERT_TRUE(a.editor.addVolume(v, &why)) << why;
@@ -56,12 +62,8 @@ TEST(EditScenario, SavedEditsLoadIntoAFreshEditorAsTheyWere) {
 TEST(EditScenario, AgentMasksOfVolumesAndLinksComeBack) {
   EditFixture a;
   ASSERT_TRUE(a.open("scenario_masks"));
-  float c[3];
-  ASSERT_TRUE(a.polyCentre(1, 1, 0, c) || a.polyCentre(0, 0, 0, c));
   nav::bake::ConvexVolume v;
-  v.verts = {c[0] - 1.5f, c[1], c[2] - 1, c[0] + 1, c[1], c[2] - 1, c[0], c[1], c[2] + 1.25f};
-  v.hmin = c[1] - 1;
-  v.hmax = c[1] + 2;
+  ASSERT_TRUE(volumeNearAPoly(a, &v));
   v.agents = 2; // the level's agent type 1 only
   std::string why;
   ASSERT_TRUE(a.editor.addVolume(v, &why)) << why;
