@@ -59,6 +59,8 @@ void Document::initTools() {
   m_toolCtx.level = &level;
   m_toolCtx.log = &m_log;
   m_toolCtx.nav = &nav;
+  hier.setNav(&nav);
+  m_toolCtx.hier = &hier;
   m_toolCtx.hoverPos = &hover.pos; // tools that show what is under the mouse (A* Stepper)
   m_toolCtx.hoverHit = &hover.hit;
   m_toolCtx.view = &view; // which sides of the level a click hits (Pick's triangle readout)
@@ -112,6 +114,7 @@ bool Document::pollBake() {
 
 void Document::navmeshEdited() {
   hover.poly = 0;
+  hier.meshEdited();
   m_host.navmeshReplaced();
   filterChanged();
 }
@@ -260,6 +263,7 @@ void Document::navReplaced() {
   editor.reset();
   capture.close(); // a bake replaced the capture's navmesh
   hover.poly = 0;
+  hier.reset();
   m_host.navmeshReplaced(); // a different mesh: its tiles are drawn anew
   for (auto& t : tools) t->onLevelChanged();
   if (m_afterBake) { // a scenario opened on a level that had to be baked: its edits and tool state, now

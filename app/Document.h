@@ -11,6 +11,7 @@
 // open or scenario changes nothing that is open.
 #pragma once
 
+#include "app/model/HierSearch.h"
 #include "app/Level.h"
 #include "app/Log.h"
 #include "app/NavDraw.h"
@@ -85,6 +86,7 @@ public:
   bool levelFromNav = false; ///< The level shown is the navmesh's own detail mesh (no OBJ open).
   std::string levelArg;      ///< What openLevel was given (.obj or level .json), as given.
   NavState nav;
+  HierSearch hier;           ///< nav's hierarchical planner (built on first use, updated on edits).
   NavDrawOptions navDraw;
   ViewSettings view;
   render::Camera camera;
