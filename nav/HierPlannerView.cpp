@@ -1,7 +1,7 @@
 // HierPlannerView.cpp: HierPlanner's inspection block (HierPlanner.h, end of the class): the graph
 // read back for drawing, and findPath's abstract search and refinement filter run piece by piece
 // for the viewer's A* Stepper. The abstract loop is findPath's (HierPlanner::abstractSearch) with
-// a pop limit; tests/hier checks that both give the same pops and path.
+// a pop limit; tests/model/HierModelTest.cpp checks that both give the same pops and path.
 #include "nav/HierPlanner.h"
 #include "nav/NavMath.h"
 
