@@ -14,8 +14,8 @@ glm::vec3 at(const float* p) { return glm::vec3(p[0], p[1], p[2]) + kLift; }
 } // namespace
 
 void drawHierGraph(render::DebugDraw& dd, const nav::HierPlanner& p) {
-  const uint32_t entCol = render::rgba(0, 200, 190, 230), intraCol = render::rgba(0, 170, 160, 110),
-                 interCol = render::rgba(150, 80, 255, 200);
+  const uint32_t entCol = render::rgba(10, 30, 110, 240), intraCol = render::rgba(20, 40, 120, 110),
+                 interCol = render::rgba(170, 40, 200, 210);
   for (int c = 0; c < p.clusterCount(); ++c) {
     const nav::HierPlanner::Cluster& cl = p.cluster(c);
     for (size_t i = 0; i < cl.ents.size(); ++i) {

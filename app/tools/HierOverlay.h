@@ -1,7 +1,7 @@
 // HierOverlay.h: drawing the hierarchical search (nav/HierPlanner.h) over the level: the abstract
 // graph (entrances, their edges within a cluster and across cluster borders), an abstract path,
 // and the abstract search's nodes as the A* Stepper shows them. Colours:
-//   entrances teal points; edges within a cluster thin teal lines, across borders thin violet;
+//   entrances navy points; edges within a cluster thin navy lines, across borders thin violet;
 //   the abstract path thick yellow; search nodes closed amber, open blue, the last popped red.
 #pragma once
 

@@ -210,17 +210,20 @@ void Tester::algorithmUi(PathTesterModel& m) {
       ImGui::Text("%.0f", r.us);
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(r.complete ? "complete"
-                             : (r.status & nav::OUT_OF_NODES) ? "partial, out of nodes"
+                             : (r.status & nav::OUT_OF_NODES) ? "out of nodes" // partial too
                              : r.corridor.empty()              ? "none"
                                                                : "partial");
     }
     ImGui::EndTable();
   }
   const PathRun& h = m.pathRun(PATH_HIERARCHICAL);
-  if (h.ran)
+  if (h.ran) {
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("abstract: %d entrances popped, %d on the path, %d clusters%s", h.hier.abstractExpanded,
                         h.hier.abstractPathNodes, h.hier.corridorClusters,
                         h.hier.fallback ? ", no corridor" : h.hier.widened ? ", widened" : "");
+    ImGui::PopTextWrapPos();
+  }
 }
 
 void Tester::drawAlgorithm(render::DebugDraw& dd, PathTesterModel& m) const {

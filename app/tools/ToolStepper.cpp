@@ -87,7 +87,7 @@ void ToolStepper::drawResult(render::DebugDraw& dd) {
         for (int c = 0; c < p->clusterCount(); ++c) // the corridor's clusters: their entrances
           if (p->inCorridor(c))
             for (const auto& e : p->cluster(c).ents)
-              dd.point(glm::vec3(e.pos[0], e.pos[1], e.pos[2]) + kUp, render::rgba(0, 200, 190, 200), 6.0f);
+              dd.point(glm::vec3(e.pos[0], e.pos[1], e.pos[2]) + kUp, render::rgba(10, 30, 110, 220), 6.0f);
     }
     drawHierPath(dd, m.abstractPathPoints(), render::rgba(255, 230, 0, 250));
     if (m.inAbstractPhase()) return;
