@@ -205,6 +205,8 @@ public:
   void setHier(HierSearch* hier) { m_hier = hier; }
   /// The planner in use (built on first use), null without a navmesh.
   nav::HierPlanner* planner();
+  /// Its holder (build and update times), null before the first use without a shared one.
+  const HierSearch* hierSearch() const { return m_hier ? m_hier : m_ownHier.get(); }
   /// The algorithm's last answer (ran is false unless it is the mode's algorithm or sideBySide).
   const PathRun& pathRun(int algo) const { return m_runs[algo == PATH_HIERARCHICAL ? 1 : 0]; }
   /// With the graph overlay on and a hierarchical answer: the abstract path's points, the start,

@@ -222,6 +222,9 @@ void Tester::algorithmUi(PathTesterModel& m) {
     ImGui::TextDisabled("abstract: %d entrances popped, %d on the path, %d clusters%s", h.hier.abstractExpanded,
                         h.hier.abstractPathNodes, h.hier.corridorClusters,
                         h.hier.fallback ? ", no corridor" : h.hier.widened ? ", widened" : "");
+    const HierSearch* hs = m.hierSearch();
+    if (hs && hs->built()) // its first use builds it: that query's "Query time" includes the build
+      ImGui::TextDisabled("graph: %d entrances, built in %.1f ms", m.planner()->entranceCount(), hs->buildMs());
     ImGui::PopTextWrapPos();
   }
 }

@@ -278,8 +278,12 @@ void ToolStepper::summaryUi() {
     int closed = 0;
     for (const StepperModel::NodeInfo& n : m.nodes())
       if (n.flags & nav::NODE_CLOSED) ++closed;
-    ImGui::Text("Step %d/%d: open %d, closed %d, nodes %d/%d", m.index(), m.total(), int(m.open().size()), closed,
-                int(m.nodes().size()), m.nodeBudget());
+    if (m.algorithm() == StepperModel::ALGO_HIERARCHICAL) // the planner's query: a node per polygon, no budget
+      ImGui::Text("Step %d/%d: open %d, closed %d, nodes %d", m.index(), m.total(), int(m.open().size()), closed,
+                  int(m.nodes().size()));
+    else
+      ImGui::Text("Step %d/%d: open %d, closed %d, nodes %d/%d", m.index(), m.total(), int(m.open().size()), closed,
+                  int(m.nodes().size()), m.nodeBudget());
   } else if (!m.isAStar()) {
     ImGui::Text("Step %d/%d: %d nodes, %d open", m.index(), m.total(), int(m.exactNodes().size()), m.exactOpen());
     const int made = m.exactPrevCount() >= 0 ? int(m.exactNodes().size()) - m.exactPrevCount() : 0;
@@ -314,6 +318,38 @@ void ToolStepper::tableUi() {
     return;
   }
   summaryUi();
+  if (m.inAbstractPhase()) { // the abstract search's entrances by f (id, g, f, parent; open first)
+    std::vector<nav::HierPlanner::AbstractNode> nodes = m.abstractNodes();
+    std::stable_sort(nodes.begin(), nodes.end(), [](const auto& a, const auto& b) {
+      return a.open != b.open ? a.open : a.f < b.f;
+    });
+    if (ImGui::BeginTable("abstract", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV,
+                          ImVec2(0, std::max(ImGui::GetContentRegionAvail().y, ImGui::GetTextLineHeightWithSpacing() * 4)))) {
+      ImGui::TableSetupScrollFreeze(0, 1);
+      for (const char* h : {"entrance", "state", "g", "f", "parent"}) ImGui::TableSetupColumn(h);
+      ImGui::TableHeadersRow();
+      ImGuiListClipper clip;
+      clip.Begin(int(nodes.size()));
+      while (clip.Step())
+        for (int r = clip.DisplayStart; r < clip.DisplayEnd; ++r) {
+          const nav::HierPlanner::AbstractNode& n = nodes[size_t(r)];
+          ImGui::TableNextRow();
+          ImGui::TableNextColumn();
+          ImGui::Text("%d", n.id);
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(n.id == m.abstractLastPopped() ? "popped" : n.open ? "open" : "closed");
+          ImGui::TableNextColumn();
+          ImGui::Text("%.2f", double(n.g));
+          ImGui::TableNextColumn();
+          ImGui::Text("%.2f", double(n.f));
+          ImGui::TableNextColumn();
+          ImGui::Text("%d", n.parent);
+        }
+      ImGui::EndTable();
+    }
+    ImGui::End();
+    return;
+  }
   if (!m.isAStar()) {
     std::vector<int> order(m.exactNodes().size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = int(i);
