@@ -2,8 +2,9 @@
 // world baked here (tiles of 19.2 m, so clusters of 8 x 8 tiles: several clusters): the path
 // Pathfind Straight shows with "hierarchical" is the one `navbench query --hierarchical` gives
 // (the same TestCaseRunner code), side by side runs both, scenarios keep the choice (old ones
-// open as Detour's A*), and the Stepper steps the abstract search then the refinement, to the
-// planner's own answer, back and forth with the same states.
+// open as Detour's A*), a removed tile updates the shared graph to the one built from scratch,
+// and the Stepper steps the abstract search then the refinement, to the planner's own answer,
+// back and forth with the same states.
 #include "TesterFixture.h"
 
 #include "app/NavState.h"
@@ -295,4 +296,45 @@ TEST_F(HierModel, StepperStepsTheAbstractSearchThenTheRefinementToThePlannersAns
   std::string error;
   ASSERT_TRUE(r.loadScenario(saved, error)) << error;
   EXPECT_EQ(test::stateOf(r), test::stateOf(m));
+}
+
+TEST_F(HierModel, ATileRemovedUpdatesTheSharedGraphAndThePathGoesAround) {
+  glm::vec3 a, b;
+  farPair(&a, &b);
+  StraightModel m;
+  m.setNav(&nav);
+  m.setHier(&hier);
+  m.setPathAlgorithm(PATH_HIERARCHICAL);
+  m.setStart(a);
+  m.setEnd(b);
+  ASSERT_TRUE(m.pathRun(PATH_HIERARCHICAL).complete);
+  // A tile the corridor crosses halfway, neither the start's nor the end's, removed as the edit
+  // tools do (Document::navmeshEdited calls meshEdited, then every tool recomputes).
+  const std::vector<nav::PolyRef> before(m.corridor(), m.corridor() + m.corridorSize());
+  const uint32_t startTile = nav.mesh().decodePolyIdTile(before.front()), endTile = nav.mesh().decodePolyIdTile(before.back());
+  uint32_t gone = startTile;
+  for (size_t i = before.size() / 2; i < before.size() && (gone == startTile || gone == endTile); ++i)
+    gone = nav.mesh().decodePolyIdTile(before[i]);
+  ASSERT_NE(gone, startTile);
+  ASSERT_NE(gone, endTile);
+  const nav::MeshTile* tile = nav.mesh().getTile(int(gone));
+  ASSERT_NE(tile, nullptr);
+  uint8_t* data = nullptr;
+  int size = 0;
+  ASSERT_TRUE(nav::statusSucceeded(nav.mesh().removeTile(nav.mesh().getTileRef(tile), &data, &size)));
+  delete[] data; // null when the mesh owned (and freed) it
+  hier.meshEdited();
+  EXPECT_GT(hier.updatedClusters(), 0);
+  nav::HierPlanner fresh;
+  ASSERT_TRUE(nav::statusSucceeded(fresh.init(&nav.mesh())));
+  EXPECT_EQ(hier.planner()->canonical(), fresh.canonical()) << "the updated graph is the one built from scratch";
+  m.recomputeAll();
+  std::vector<nav::PolyRef> path(TesterModel::kMaxPolys);
+  int n = 0;
+  const nav::Status st = fresh.findPath(m.startRef(), m.endRef(), &a.x, &b.x, &nav.filter(), path.data(), &n,
+                                        TesterModel::kMaxPolys);
+  EXPECT_EQ(m.status(), st);
+  EXPECT_EQ(std::vector<nav::PolyRef>(m.corridor(), m.corridor() + m.corridorSize()),
+            std::vector<nav::PolyRef>(path.begin(), path.begin() + n));
+  for (int i = 0; i < m.corridorSize(); ++i) EXPECT_NE(nav.mesh().decodePolyIdTile(m.corridor()[i]), gone);
 }
