@@ -174,6 +174,7 @@ bool Document::openLevel(const std::string& path, Level* preloaded, bool sibling
   // The navmesh of the previous level does not belong to this one: open this level's own, if any.
   editor.reset();
   nav.clear();
+  hier.reset();
   capture.close();
   hover.poly = 0;
   // The Bake panel bakes this level (a level file brings its settings, volumes and links).
@@ -229,6 +230,7 @@ bool Document::openNav(const std::string& path, nav::NavMesh* preloaded) {
     m_host.levelReplaced();
     m_log.info("no OBJ open: clicks hit the navmesh's detail triangles");
   }
+  hier.rebuild(); // the same NavState object holds another mesh: the old graph must go
   for (auto& t : tools) t->onLevelChanged();
   m_host.fileOpened(path);
   m_host.openFilesChanged();
@@ -263,7 +265,7 @@ void Document::navReplaced() {
   editor.reset();
   capture.close(); // a bake replaced the capture's navmesh
   hover.poly = 0;
-  hier.reset();
+  hier.rebuild(); // the new navmesh's graph now, not in the first hierarchical query's time
   m_host.navmeshReplaced(); // a different mesh: its tiles are drawn anew
   for (auto& t : tools) t->onLevelChanged();
   if (m_afterBake) { // a scenario opened on a level that had to be baked: its edits and tool state, now

@@ -86,7 +86,7 @@ public:
   bool levelFromNav = false; ///< The level shown is the navmesh's own detail mesh (no OBJ open).
   std::string levelArg;      ///< What openLevel was given (.obj or level .json), as given.
   NavState nav;
-  HierSearch hier;           ///< nav's hierarchical planner (built on first use, updated on edits).
+  HierSearch hier;           ///< nav's hierarchical planner (built when it opens, updated on edits).
   NavDrawOptions navDraw;
   ViewSettings view;
   render::Camera camera;

@@ -1,6 +1,7 @@
 // HierSearch.h: the hierarchical planner (nav/HierPlanner.h) of the open navmesh, shared by the
-// path modes and the A* Stepper. Built on first use after a navmesh opens (reset()), brought up to
-// date where tiles changed (meshEdited(), and before each query through the mesh's generation).
+// path modes and the A* Stepper. The document builds it when a navmesh opens (rebuild());
+// elsewhere (tests) the first use builds it. Brought up to date where tiles changed
+// (meshEdited(), and before each query through the mesh's generation).
 // The graph's edge costs use the default filter's area costs, as `navbench query --hierarchical`.
 //
 // No SDL, ImGui or GL here: tests/model drives it on a NavState directly.
@@ -26,6 +27,11 @@ public:
   nav::HierPlanner* planner();
   /// Another navmesh (or the same object reloaded): the graph is built again at the next use.
   void reset();
+  /// reset(), then the graph of the open navmesh built now (the document, when a navmesh opens).
+  void rebuild() {
+    reset();
+    planner();
+  }
   /// Tiles of the open navmesh changed in place: the clusters around them are rebuilt now.
   void meshEdited();
   bool built() const { return m_planner != nullptr; }

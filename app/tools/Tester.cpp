@@ -223,7 +223,7 @@ void Tester::algorithmUi(PathTesterModel& m) {
                         h.hier.abstractPathNodes, h.hier.corridorClusters,
                         h.hier.fallback ? ", no corridor" : h.hier.widened ? ", widened" : "");
     const HierSearch* hs = m.hierSearch();
-    if (hs && hs->built()) // its first use builds it: that query's "Query time" includes the build
+    if (hs && hs->built())
       ImGui::TextDisabled("graph: %d entrances, built in %.1f ms", m.planner()->entranceCount(), hs->buildMs());
     ImGui::PopTextWrapPos();
   }
