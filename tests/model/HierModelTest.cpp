@@ -108,6 +108,14 @@ protected:
       }
     ASSERT_GT(best, 100.0f);
   }
+  /// A model on this world's NavState and shared planner, with start a and end b.
+  template <class M>
+  void place(M& m, const glm::vec3& a, const glm::vec3& b) {
+    m.setNav(&nav);
+    m.setHier(&hier);
+    m.setStart(a);
+    m.setEnd(b);
+  }
   NavState nav;
   nav::NavMeshQuery q;
   HierSearch hier;
@@ -165,10 +173,7 @@ TEST_F(HierModel, SideBySideRunsBothAndTheOverlayHasTheAbstractPath) {
   glm::vec3 a, b;
   farPair(&a, &b);
   StraightModel m;
-  m.setNav(&nav);
-  m.setHier(&hier);
-  m.setStart(a);
-  m.setEnd(b);
+  place(m, a, b);
   EXPECT_FALSE(m.pathRun(PATH_HIERARCHICAL).ran);
   m.setSideBySide(true);
   m.setShowGraph(true);
@@ -203,10 +208,7 @@ TEST_F(HierModel, ScenarioKeepsTheAlgorithmAndOldScenariosOpenAsDetour) {
   glm::vec3 a, b;
   farPair(&a, &b);
   FollowModel m;
-  m.setNav(&nav);
-  m.setHier(&hier);
-  m.setStart(a);
-  m.setEnd(b);
+  place(m, a, b);
   m.setPathAlgorithm(PATH_HIERARCHICAL);
   m.setSideBySide(true);
   json saved;
@@ -240,10 +242,7 @@ TEST_F(HierModel, StepperStepsTheAbstractSearchThenTheRefinementToThePlannersAns
   glm::vec3 a, b;
   farPair(&a, &b);
   StepperModel m;
-  m.setNav(&nav);
-  m.setHier(&hier);
-  m.setStart(a);
-  m.setEnd(b);
+  place(m, a, b);
   m.setAlgorithm(StepperModel::ALGO_HIERARCHICAL);
   std::vector<nav::PolyRef> path(TesterModel::kMaxPolys);
   int n = 0;
@@ -302,11 +301,8 @@ TEST_F(HierModel, ATileRemovedUpdatesTheSharedGraphAndThePathGoesAround) {
   glm::vec3 a, b;
   farPair(&a, &b);
   StraightModel m;
-  m.setNav(&nav);
-  m.setHier(&hier);
+  place(m, a, b);
   m.setPathAlgorithm(PATH_HIERARCHICAL);
-  m.setStart(a);
-  m.setEnd(b);
   ASSERT_TRUE(m.pathRun(PATH_HIERARCHICAL).complete);
   // A tile the corridor crosses halfway, neither the start's nor the end's, removed as the edit
   // tools do (Document::navmeshEdited calls meshEdited, then every tool recomputes).
