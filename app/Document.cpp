@@ -71,6 +71,8 @@ void Document::initTools(ToolFactory makeTools) {
   m_toolCtx.level = &level;
   m_toolCtx.log = &m_log;
   m_toolCtx.nav = &nav;
+  hier.setNav(&nav);
+  m_toolCtx.hier = &hier;
   m_toolCtx.hoverPos = &hover.pos; // tools that show what is under the mouse (A* Stepper)
   m_toolCtx.hoverHit = &hover.hit;
   m_toolCtx.view = &view; // which sides of the level a click hits (Pick's triangle readout)
@@ -143,6 +145,7 @@ bool Document::setActiveAgent(int index) {
 
 void Document::navmeshEdited() {
   hover.poly = 0;
+  hier.meshEdited();
   m_host.navmeshReplaced();
   filterChanged();
 }
@@ -214,6 +217,7 @@ bool Document::openLevelFile(const std::string& path, const nav::bake::Level* le
   // The navmesh of the previous level does not belong to this one: open this level's own, if any.
   editor.reset();
   nav.clear();
+  hier.reset();
   capture.close();
   hover.poly = 0;
   // The Bake panel bakes this level (a level file brings its settings, volumes and links).
@@ -277,6 +281,7 @@ bool Document::openNav(const std::string& path, nav::NavMesh* preloaded) {
     m_host.levelReplaced();
     m_log.info("no OBJ open: clicks hit the navmesh's detail triangles");
   }
+  hier.rebuild(); // the same NavState object holds another mesh: the old graph must go
   for (auto& t : tools) t->onLevelChanged();
   m_host.fileOpened(path);
   m_host.openFilesChanged();
@@ -312,6 +317,7 @@ void Document::navReplaced() {
   editor.reset();
   capture.close(); // a bake replaced the capture's navmesh
   hover.poly = 0;
+  hier.rebuild(); // the new navmesh's graph now, not in the first hierarchical query's time
   m_host.navmeshReplaced(); // a different mesh: its tiles are drawn anew
   for (auto& t : tools) t->onLevelChanged();
   if (m_afterBake) { // a scenario opened on a level that had to be baked: its edits and tool state, now

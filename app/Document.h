@@ -19,6 +19,7 @@
 // replace what is open); only the commit changes the document.
 #pragma once
 
+#include "app/model/HierSearch.h"
 #include "app/Level.h"
 #include "app/Log.h"
 #include "app/NavDrawOptions.h"
@@ -108,6 +109,7 @@ public:
   bool levelFromNav = false; ///< The level shown is the navmesh's own detail mesh (no OBJ open).
   std::string levelArg;      ///< What openLevel was given (.obj or level .json), as given.
   NavState nav;
+  HierSearch hier;           ///< nav's hierarchical planner (built when it opens, updated on edits).
   NavDrawOptions navDraw;
   ViewSettings view;
   render::Camera camera;

@@ -292,6 +292,67 @@ private:
   std::vector<Edge> m_interScratch;
 
   friend struct HierPassContext;
+
+  // ---- Inspection (the viewer's graph overlay and A* Stepper; nav/HierPlannerView.cpp) ---------
+  // Read-only views of the graph, and findPath's abstract search and refinement run piece by
+  // piece. These allocate (viewer use, not per query); the search state they leave is findPath's
+  // own, so a findPath in between replaces it.
+public:
+  int clusterCount() const { return int(m_clusters.size()); }
+  const Cluster& cluster(int c) const { return m_clusters[size_t(c)]; }
+  /// Global id of entrance `local` of cluster c, in 0..entranceCount()-1.
+  int entranceId(int c, int local) const { return int(m_nodeBase[size_t(c)]) + local; }
+  /// The cluster of a global entrance id.
+  int entranceCluster(int id) const { return m_nodeCluster[size_t(id)]; }
+  const Entrance& entrance(int id) const {
+    const int c = m_nodeCluster[size_t(id)];
+    return m_clusters[size_t(c)].ents[size_t(id) - m_nodeBase[size_t(c)]];
+  }
+  /// The cluster of a polygon, -1 when the graph does not know its tile.
+  int clusterOfPoly(PolyRef ref) const;
+
+  /// A node of the abstract search: an entrance id, or abstractStartId() / abstractGoalId().
+  struct AbstractNode {
+    int id = -1;
+    int parent = -1; ///< Node id it was reached from, -1 for the start.
+    float g = 0, f = 0;
+    bool open = false; ///< In the open list (else closed: expanded).
+    float pos[3] = {0, 0, 0};
+  };
+  int abstractStartId() const { return m_nodeCount; }
+  int abstractGoalId() const { return m_nodeCount + 1; }
+  /// findPath's abstract search from (startRef, startPos) to (endRef, endPos), stopped after
+  /// maxPops pops of its open list (the goal's pop, which ends it, counts). Returns the pops done;
+  /// *finished: the search ended (goal popped or open list empty), *reached: the goal was popped;
+  /// *lastPopped: the node id popped last (-1 none). -1 on invalid input (as findPath's).
+  int searchAbstract(PolyRef startRef, PolyRef endRef, const float* startPos, const float* endPos, int maxPops,
+                     bool* finished, bool* reached, int* lastPopped);
+  /// The nodes the last searchAbstract touched, ascending ids (the start's and goal's positions are the query points).
+  void abstractNodes(std::vector<AbstractNode>* out) const;
+  /// The abstract path of the last searchAbstract that reached the goal: node ids, start first,
+  /// goal last (empty otherwise).
+  void abstractPath(std::vector<int>* ids) const;
+  /// The refinement pass findPath's last call ended with: 0 the corridor, 1 the corridor one
+  /// cluster wider, 2 no corridor (lastStats().widened / fallback).
+  int lastRefinePass() const { return m_stats.fallback ? 2 : m_stats.widened ? 1 : 0; }
+  /// After a searchAbstract that reached the goal: marks the corridor of refinement pass `pass`
+  /// (as findPath does) and returns the filter that pass searches with (`filter` restricted to it,
+  /// with the refinement's heuristic scale; pass 2: `filter` itself). Valid until the next call;
+  /// null when the last search did not reach the goal.
+  const QueryFilter* refineFilter(const QueryFilter* filter, int pass);
+  /// Is cluster c in the corridor refineFilter marked last?
+  bool inCorridor(int c) const { return c >= 0 && size_t(c) < m_clusterMark.size() && m_clusterMark[size_t(c)] == m_corridorStamp; }
+
+private:
+  /// refineFilter's context (its filter's userData): the caller's filter and the corridor marks.
+  struct ViewPass {
+    const QueryFilter* user = nullptr;
+    const HierPlanner* planner = nullptr;
+  };
+  ViewPass m_viewPass;
+  QueryFilter m_viewFilter;
+  int m_viewGoal = -1; ///< The goal's id when the last searchAbstract reached it, else -1.
+  int m_viewStartCluster = -1, m_viewEndCluster = -1; ///< Of the last searchAbstract.
 };
 
 } // namespace nav

@@ -13,7 +13,8 @@
 namespace navbench {
 
 namespace {
-const char* const kAlgoKeys[StepperModel::ALGO_COUNT] = {"findPath", "closestPoint", "sliced", "anyAngle", "exact"};
+const char* const kAlgoKeys[StepperModel::ALGO_COUNT] = {"findPath", "closestPoint", "sliced", "anyAngle", "exact",
+                                                               "hierarchical"};
 glm::vec3 v3(const float* p) { return glm::vec3(p[0], p[1], p[2]); }
 } // namespace
 
@@ -134,6 +135,10 @@ void StepperModel::countTotal() {
   NavState* nav = m_nav;
   int done = 0;
   m_total = 0;
+  if (m_algo == ALGO_HIERARCHICAL) {
+    countHier();
+    return;
+  }
   if (m_algo == ALGO_EXACT) {
     nav::Status st = m_exact->initSlicedFindPath(m_startRef, m_endRef, &m_start.x, &m_end.x, &nav->filter());
     if (nav::statusInProgress(st)) m_exact->updateSlicedFindPath(INT_MAX, &done);
@@ -196,6 +201,11 @@ void StepperModel::goTo(int k) {
   k = std::max(0, std::min(k, m_total));
   if (!m_nav || !m_startRef || !m_endRef || !prepare()) return;
   if (m_algo == ALGO_EXACT && !m_exact) return;
+  if (m_algo == ALGO_HIERARCHICAL) {
+    goToHier(k);
+    return;
+  }
+  m_active = m_query.get();
   clearState();
   nav::Status st;
   if (m_live && k > m_index) { // continue the live sliced search
@@ -254,7 +264,7 @@ void StepperModel::capture(nav::Status st) {
   }
 
   if (m_startRef != m_endRef) {
-    const nav::SearchView v = m_query->searchView();
+    const nav::SearchView v = m_active->searchView();
     const nav::Node* base = v.nodeCount > 0 ? &v.pool->nodeAt(0) : nullptr;
     m_nodes.resize(size_t(v.nodeCount));
     for (int i = 0; i < v.nodeCount; ++i) {
@@ -289,7 +299,7 @@ void StepperModel::capture(nav::Status st) {
         r.ev = ev;
         r.node = (ev.node && base) ? int(ev.node - base) : -1;
         if (r.node >= 0) std::copy(ev.node->pos, ev.node->pos + 3, r.pos);
-        else m_query->getEdgeMidPoint(ev.parent, ev.neighbour, r.pos);
+        else m_active->getEdgeMidPoint(ev.parent, ev.neighbour, r.pos);
         r.ev.node = nullptr; // not kept: the pool changes with the next search
         m_relax.push_back(r);
       }
@@ -299,17 +309,95 @@ void StepperModel::capture(nav::Status st) {
   if (!done) return;
   m_finished = true;
   if (isSliced() && !nav::statusFailed(st)) {
-    const nav::Status fs = m_query->finalizeSlicedFindPath(path.data(), &n, kMaxPolys);
+    const nav::Status fs = m_active->finalizeSlicedFindPath(path.data(), &n, kMaxPolys);
     m_corridor.assign(path.begin(), path.begin() + n);
     m_status = fs | (st & nav::STATUS_DETAIL_MASK);
     m_live = false;
   }
   if (m_corridor.empty()) return;
   float endPos[3] = {m_end.x, m_end.y, m_end.z};
-  if (m_corridor.back() != m_endRef) m_query->closestPointOnPoly(m_corridor.back(), &m_end.x, endPos, nullptr);
+  if (m_corridor.back() != m_endRef) m_active->closestPointOnPoly(m_corridor.back(), &m_end.x, endPos, nullptr);
   m_straight.resize(size_t(kMaxPolys) * 3);
-  m_query->findStraightPath(&m_start.x, endPos, m_corridor.data(), int(m_corridor.size()), m_straight.data(), nullptr,
+  m_active->findStraightPath(&m_start.x, endPos, m_corridor.data(), int(m_corridor.size()), m_straight.data(), nullptr,
                             nullptr, &m_nstraight, kMaxPolys);
+}
+
+void StepperModel::countHier() {
+  // The planner's own answer says which refinement pass answered; the abstract search's pops and
+  // that pass's expansions, counted by running them once, make the total.
+  m_hierAbstract = m_hierPass = 0;
+  m_hierReached = false;
+  nav::HierPlanner* p = planner();
+  if (!p) return;
+  std::vector<nav::PolyRef> path(static_cast<size_t>(kMaxPolys));
+  int n = 0;
+  p->findPath(m_startRef, m_endRef, &m_start.x, &m_end.x, &m_nav->filter(), path.data(), &n, kMaxPolys);
+  m_hierPass = p->lastRefinePass();
+  bool finished = false;
+  int last = -1;
+  m_hierAbstract = std::max(0, p->searchAbstract(m_startRef, m_endRef, &m_start.x, &m_end.x, INT_MAX, &finished,
+                                                 &m_hierReached, &last));
+  m_total = m_hierAbstract;
+  const nav::QueryFilter* f = m_hierReached ? p->refineFilter(&m_nav->filter(), m_hierPass) : nullptr;
+  if (!f) return;
+  m_observer->restart(INT_MAX);
+  p->query().setSearchObserver(m_observer.get());
+  p->query().findPath(m_startRef, m_endRef, &m_start.x, &m_end.x, f, path.data(), &n, kMaxPolys);
+  p->query().setSearchObserver(nullptr);
+  m_total += m_observer->expansions;
+}
+
+void StepperModel::goToHier(int k) {
+  clearState();
+  m_hierNodes.clear();
+  m_hierPath.clear();
+  m_hierPathPts.clear();
+  m_hierLast = -1;
+  m_index = k;
+  nav::HierPlanner* p = planner();
+  if (!p) return;
+  bool finished = false, reached = false;
+  const int pops = std::min(k, m_hierAbstract);
+  p->searchAbstract(m_startRef, m_endRef, &m_start.x, &m_end.x, pops, &finished, &reached, &m_hierLast);
+  p->abstractNodes(&m_hierNodes);
+  m_nodesUsed = int(m_hierNodes.size()); // the refinement's capture() counts its own nodes
+  if (reached) {
+    p->abstractPath(&m_hierPath);
+    for (int id : m_hierPath) {
+      const float* q = id == p->abstractStartId() ? &m_start.x : id == p->abstractGoalId() ? &m_end.x : p->entrance(id).pos;
+      m_hierPathPts.insert(m_hierPathPts.end(), q, q + 3);
+    }
+  }
+  nav::Status st = nav::IN_PROGRESS;
+  if (k > m_hierAbstract) { // the refinement, stopped after k - abstractSteps() expansions
+    const nav::QueryFilter* f = p->refineFilter(&m_nav->filter(), m_hierPass);
+    if (!f) return;
+    std::vector<nav::PolyRef> path(static_cast<size_t>(kMaxPolys));
+    int n = 0;
+    m_observer->restart(k - m_hierAbstract);
+    p->query().setSearchObserver(m_observer.get());
+    st = p->query().findPath(m_startRef, m_endRef, &m_start.x, &m_end.x, f, path.data(), &n, kMaxPolys);
+    p->query().setSearchObserver(nullptr);
+    m_active = &p->query();
+    capture(nav::IN_PROGRESS); // the nodes and the relaxations; the end is the planner's answer below
+  }
+  m_searchStatus = m_status = st;
+  if (k < m_total) {
+    m_searchStatus = m_status = nav::IN_PROGRESS;
+    return;
+  }
+  std::vector<nav::PolyRef> path(static_cast<size_t>(kMaxPolys));
+  int n = 0;
+  m_searchStatus = m_status =
+      p->findPath(m_startRef, m_endRef, &m_start.x, &m_end.x, &m_nav->filter(), path.data(), &n, kMaxPolys);
+  m_corridor.assign(path.begin(), path.begin() + n);
+  m_finished = true;
+  if (m_corridor.empty()) return;
+  float endPos[3] = {m_end.x, m_end.y, m_end.z};
+  if (m_corridor.back() != m_endRef) m_nav->query().closestPointOnPoly(m_corridor.back(), &m_end.x, endPos, nullptr);
+  m_straight.resize(size_t(kMaxPolys) * 3);
+  m_nav->query().findStraightPath(&m_start.x, endPos, m_corridor.data(), int(m_corridor.size()), m_straight.data(),
+                                  nullptr, nullptr, &m_nstraight, kMaxPolys);
 }
 
 int StepperModel::nodeNear(const glm::vec3& p) const {
@@ -390,6 +478,18 @@ void StepperModel::dumpResult(nlohmann::json& out) const {
   out["searchStatus"] = m_searchStatus;
   out["corridor"] = m_corridor;
   out["straight"] = std::vector<float>(m_straight.begin(), m_straight.begin() + m_nstraight * 3);
+  if (m_algo == ALGO_HIERARCHICAL) {
+    int open = 0;
+    for (const auto& n : m_hierNodes) open += n.open ? 1 : 0;
+    out["abstract"] = {{"phase", inAbstractPhase() ? "abstract" : "refine"},
+                       {"steps", m_hierAbstract},
+                       {"refinePass", m_hierPass},
+                       {"reached", m_hierReached},
+                       {"nodes", int(m_hierNodes.size())},
+                       {"open", open},
+                       {"lastPopped", m_hierLast},
+                       {"path", m_hierPath}};
+  }
   if (m_algo == ALGO_EXACT) {
     out["exactNodes"] = int(m_exactNodes.size());
     out["exactOpen"] = m_exactOpen;
@@ -441,7 +541,7 @@ bool StepperModel::loadOptions(const base::JsonIn& in) {
     for (int i = 0; i < ALGO_COUNT && a.is_string(); ++i)
       if (a.get<std::string>() == kAlgoKeys[i]) algo = i;
     if (algo < 0)
-      return in["algorithm"].fail("expected one of findPath, closestPoint, sliced, anyAngle, exact; got " + a.dump());
+      return in["algorithm"].fail("expected one of findPath, closestPoint, sliced, anyAngle, exact, hierarchical; got " + a.dump());
   }
   if (algo != m_algo) m_selected = -1; // an index into the other algorithm's nodes
   m_algo = algo;          // the recompute that follows counts this algorithm's expansions

@@ -8,7 +8,11 @@
 //
 // Algorithms: findPath (Detour's A*, nodes at edge midpoints, one node per polygon and tile-border
 // side), findPath with the closest-point cost model, Detour's sliced findPath, the sliced any-angle
-// search (raycast shortcuts), and the exact search (nav::ShortestPath: intervals and roots). The A*
+// search (raycast shortcuts), the exact search (nav::ShortestPath: intervals and roots), and the
+// hierarchical search (nav/HierPlanner.h: its abstract A* over tile-border entrances, one pop a
+// step, then the refinement's A* inside the corridor of clusters, one expansion a step; the end is
+// HierPlanner::findPath's own answer; of a refinement that had to widen the corridor or search
+// without one, the pass that answered is stepped). The A*
 // ones are explained through nav::SearchObserver: every neighbour relaxation of the last expansion
 // with its result (accepted new / better, rejected: worse total, filtered, out of nodes, ...).
 //
@@ -19,6 +23,7 @@
 #pragma once
 
 #include "app/model/TesterModel.h"
+#include "nav/HierPlanner.h"
 #include "nav/NavMeshQuery.h"
 
 #include <memory>
@@ -37,8 +42,8 @@ public:
   ~StepperModel() override;
   const char* name() const override { return "A* Stepper"; }
 
-  enum Algo { ALGO_FINDPATH, ALGO_CLOSEST, ALGO_SLICED, ALGO_ANY_ANGLE, ALGO_EXACT, ALGO_COUNT };
-  /// Stable names (scenario files, dumps): findPath, closestPoint, sliced, anyAngle, exact.
+  enum Algo { ALGO_FINDPATH, ALGO_CLOSEST, ALGO_SLICED, ALGO_ANY_ANGLE, ALGO_EXACT, ALGO_HIERARCHICAL, ALGO_COUNT };
+  /// Stable names (scenario files, dumps): findPath, closestPoint, sliced, anyAngle, exact, hierarchical.
   static const char* algoKey(int algo);
   /// The stable name of a relaxation result ("acceptNew", "rejectWorse", ...).
   static const char* resultKey(uint8_t result);
@@ -107,6 +112,18 @@ public:
   float exactLen() const { return m_exactLen; }
   float resultLength() const override;
 
+  // The hierarchical search (ALGO_HIERARCHICAL).
+  // (The planner: PathTesterModel::planner(), the app's shared one set by setHier.)
+  /// Steps 0..abstractSteps() are the abstract search's pops; the rest the refinement's expansions.
+  int abstractSteps() const { return m_hierAbstract; }
+  bool inAbstractPhase() const { return m_algo == ALGO_HIERARCHICAL && m_index <= m_hierAbstract; }
+  /// The abstract search at index() (all of it once in the refinement).
+  const std::vector<nav::HierPlanner::AbstractNode>& abstractNodes() const { return m_hierNodes; }
+  int abstractLastPopped() const { return m_hierLast; } ///< Node id, -1 none.
+  /// The abstract path once the goal is popped: points (start, entrances, end) [(x, y, z) * n].
+  const std::vector<float>& abstractPathPoints() const { return m_hierPathPts; }
+  int refinePass() const { return m_hierPass; } ///< HierPlanner::lastRefinePass() of this query.
+
 protected:
   void recompute() override;
   void dumpResult(nlohmann::json& out) const override;
@@ -126,9 +143,17 @@ private:
   /// The live exact search from expansion `from` to k (> from), noting the node count at k-1.
   nav::Status continueExact(int from, int k);
   void capture(nav::Status st);    ///< Copies the search state (and finalizes at the end).
+  void countHier();                ///< m_total of the hierarchical search (abstract pops + refinement).
+  void goToHier(int k);
   void clearState();
 
   std::unique_ptr<nav::NavMeshQuery> m_query;
+  nav::NavMeshQuery* m_active = nullptr; ///< The query capture() reads (m_query, or the planner's).
+  int m_hierAbstract = 0, m_hierPass = 0, m_hierLast = -1;
+  bool m_hierReached = false;
+  std::vector<nav::HierPlanner::AbstractNode> m_hierNodes;
+  std::vector<int> m_hierPath;
+  std::vector<float> m_hierPathPts;
   std::unique_ptr<Observer> m_observer;
   std::unique_ptr<nav::ShortestPath> m_exact;
   const void* m_boundMesh = nullptr;

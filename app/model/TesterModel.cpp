@@ -1,11 +1,13 @@
 #include "app/model/TesterModel.h"
 
 #include "app/NavState.h"
+#include "app/model/HierSearch.h"
 #include "nav/ShortestPath.h"
 #include "nav/base/Json.h"
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 
@@ -235,15 +237,152 @@ std::string TesterModel::caption() const {
   return c;
 }
 
+PathTesterModel::~PathTesterModel() = default;
+
+const char* PathTesterModel::pathAlgoKey(int algo) { return algo == PATH_HIERARCHICAL ? "hierarchical" : "detour"; }
+
+void PathTesterModel::setPathAlgorithm(int algo) {
+  m_algo = algo == PATH_HIERARCHICAL ? PATH_HIERARCHICAL : PATH_DETOUR;
+  recomputeAll();
+}
+
+void PathTesterModel::setSideBySide(bool on) {
+  m_sideBySide = on;
+  recomputeAll();
+}
+
+void PathTesterModel::setShowGraph(bool on) {
+  m_showGraph = on;
+  recomputeAll(); // the abstract path is kept only while the overlay is on
+}
+
+nav::HierPlanner* PathTesterModel::planner() {
+  if (!m_hier) {
+    if (!m_ownHier) m_ownHier = std::make_unique<HierSearch>();
+    m_ownHier->setNav(m_nav);
+  }
+  return (m_hier ? m_hier : m_ownHier.get())->planner();
+}
+
+void PathTesterModel::runAlgorithm(int algo, nav::PolyRef* polys, int* npolys, PathRun& run) {
+  run = PathRun();
+  run.ran = true;
+  *npolys = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  if (algo == PATH_HIERARCHICAL) {
+    nav::HierPlanner* p = planner();
+    if (!p) {
+      run.status = nav::FAILURE;
+      return;
+    }
+    const auto t1 = std::chrono::steady_clock::now(); // the first use builds the graph: not the query's time
+    run.status = p->findPath(m_startRef, m_endRef, &m_start.x, &m_end.x, &m_nav->filter(), polys, npolys, kMaxPolys);
+    run.us = microsSince(t1);
+    run.hier = p->lastStats();
+    run.nodes = run.hier.abstractExpanded + run.hier.refineNodes;
+  } else {
+    run.status = m_nav->query().findPath(m_startRef, m_endRef, &m_start.x, &m_end.x, &m_nav->filter(), polys, npolys,
+                                         kMaxPolys);
+    run.us = microsSince(t0);
+    run.nodes = m_nav->query().searchView().nodeCount;
+  }
+  run.corridor.assign(polys, polys + *npolys);
+  run.complete = nav::statusSucceeded(run.status) && !(run.status & nav::PARTIAL_RESULT) && *npolys > 0 &&
+                 polys[*npolys - 1] == m_endRef;
+  if (*npolys == 0) return;
+  float endPos[3] = {m_end.x, m_end.y, m_end.z};
+  if (polys[*npolys - 1] != m_endRef) m_nav->query().closestPointOnPoly(polys[*npolys - 1], &m_end.x, endPos, nullptr);
+  std::vector<float> pts(size_t(kMaxPolys) * 3);
+  int n = 0;
+  m_nav->query().findStraightPath(&m_start.x, endPos, polys, *npolys, pts.data(), nullptr, nullptr, &n, kMaxPolys);
+  run.straight.assign(pts.begin(), pts.begin() + n * 3);
+  run.len = polylineLength(pts.data(), n);
+}
+
 bool PathTesterModel::findCorridor(float* endPos) {
   m_npath = 0;
+  m_runs[0] = m_runs[1] = PathRun();
+  m_abstractPts.clear();
   if (!m_nav || !m_startRef || !m_endRef) return false;
-  m_status = m_nav->query().findPath(m_startRef, m_endRef, &m_start.x, &m_end.x, &m_nav->filter(), m_path.data(), &m_npath,
-                                     kMaxPolys);
-  m_nodesUsed = m_nav->query().searchView().nodeCount;
+  const int algo = m_offersAlgo ? m_algo : PATH_DETOUR;
+  PathRun& run = m_runs[algo == PATH_HIERARCHICAL ? 1 : 0];
+  runAlgorithm(algo, m_path.data(), &m_npath, run);
+  m_status = run.status;
+  m_nodesUsed = run.nodes;
+  if (m_offersAlgo && m_sideBySide) {
+    const int other = algo == PATH_HIERARCHICAL ? PATH_DETOUR : PATH_HIERARCHICAL;
+    m_otherPath.resize(size_t(kMaxPolys));
+    int n = 0;
+    runAlgorithm(other, m_otherPath.data(), &n, m_runs[other == PATH_HIERARCHICAL ? 1 : 0]);
+  }
+  nav::HierPlanner* p = m_offersAlgo && m_showGraph && m_runs[1].ran ? planner() : nullptr;
+  bool finished = false, reached = false;
+  int last = -1;
+  if (p && p->searchAbstract(m_startRef, m_endRef, &m_start.x, &m_end.x, INT_MAX, &finished, &reached, &last) > 0 &&
+      reached) {
+    std::vector<int> ids;
+    p->abstractPath(&ids);
+    for (int id : ids) {
+      const float* q = id == p->abstractStartId() ? &m_start.x : id == p->abstractGoalId() ? &m_end.x : p->entrance(id).pos;
+      m_abstractPts.insert(m_abstractPts.end(), q, q + 3);
+    }
+  }
   if (m_npath == 0) return false;
   corridorEnd(endPos);
   return true;
+}
+
+void PathTesterModel::dumpAlgorithm(nlohmann::json& out) const {
+  out["algorithm"] = pathAlgoKey(m_algo);
+  out["sideBySide"] = m_sideBySide;
+  out["graph"] = m_showGraph;
+  // Each algorithm's figures, times included, only where they are shown: other dumps stay
+  // comparable run to run.
+  if (!m_sideBySide && m_algo != PATH_HIERARCHICAL) return;
+  nlohmann::json runs = nlohmann::json::object();
+  for (int a = 0; a < PATH_ALGO_COUNT; ++a) {
+    const PathRun& r = pathRun(a);
+    if (!r.ran) continue;
+    nlohmann::json j = {{"status", r.status},       {"complete", r.complete}, {"polys", int(r.corridor.size())},
+                        {"corners", int(r.straight.size() / 3)}, {"len", r.len}, {"nodes", r.nodes},
+                        {"us", r.us},               {"corridor", r.corridor}};
+    if (a == PATH_HIERARCHICAL)
+      j["hier"] = {{"abstractExpanded", r.hier.abstractExpanded}, {"abstractPathNodes", r.hier.abstractPathNodes},
+                   {"corridorClusters", r.hier.corridorClusters}, {"refineNodes", r.hier.refineNodes},
+                   {"connected", r.hier.connected},               {"widened", r.hier.widened},
+                   {"fallback", r.hier.fallback}};
+    runs[pathAlgoKey(a)] = j;
+  }
+  out["runs"] = runs;
+  if (m_showGraph) out["abstractPath"] = m_abstractPts;
+}
+
+void PathTesterModel::saveAlgorithmOptions(nlohmann::json& out) const {
+  out["algorithm"] = pathAlgoKey(m_algo);
+  out["sideBySide"] = m_sideBySide;
+  out["graph"] = m_showGraph;
+}
+
+bool PathTesterModel::parseAlgorithmOptions(const base::JsonIn& in, AlgoOptions* o) const {
+  *o = AlgoOptions(); // keys a scenario lacks: Detour's A*, nothing beside it
+  if (!in.opt("sideBySide", o->sideBySide) || !in.opt("graph", o->graph)) return false;
+  if (!in.has("algorithm")) return true;
+  const nlohmann::json& a = in["algorithm"].json();
+  o->algo = -1;
+  for (int i = 0; i < PATH_ALGO_COUNT && a.is_string(); ++i)
+    if (a.get<std::string>() == pathAlgoKey(i)) o->algo = i;
+  if (o->algo < 0) return in["algorithm"].fail("expected one of detour, hierarchical; got " + a.dump());
+  return true;
+}
+
+void PathTesterModel::applyAlgorithmOptions(const AlgoOptions& o) {
+  m_algo = o.algo;
+  m_sideBySide = o.sideBySide;
+  m_showGraph = o.graph;
+}
+
+std::string PathTesterModel::captionDetail() const {
+  return m_offersAlgo && m_algo == PATH_HIERARCHICAL ? " (hierarchical)" : "";
 }
 
 void PathTesterModel::corridorEnd(float* endPos) const {

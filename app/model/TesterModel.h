@@ -8,6 +8,8 @@
 // No SDL, ImGui, GL or render here: tests/model drives these models on a NavState directly.
 #pragma once
 
+#include "app/model/HierSearch.h"
+#include "nav/HierPlanner.h"
 #include "nav/NavTypes.h"
 
 #include <glm/glm.hpp>
@@ -159,12 +161,57 @@ private:
   ShortestComparison m_sp;
 };
 
+/// The corridor search of a path mode: Detour's A* (the NavState's query and node budget) or the
+/// hierarchical search over tiles (HierSearch's planner, nav/HierPlanner.h).
+enum PathAlgo { PATH_DETOUR, PATH_HIERARCHICAL, PATH_ALGO_COUNT };
+
+/// One algorithm's answer on the mode's start and end (the side-by-side table and drawing).
+struct PathRun {
+  bool ran = false;
+  nav::Status status = 0;
+  std::vector<nav::PolyRef> corridor;
+  std::vector<float> straight; ///< findStraightPath along the corridor [(x, y, z) * corners]
+  float len = 0;               ///< Of the straight path, 3D [Unit: wu].
+  int nodes = 0;    ///< Detour: search nodes used; hierarchical: entrances popped + refinement nodes.
+  double us = 0;    ///< The corridor search alone [Unit: microseconds].
+  bool complete = false; ///< Succeeded, not partial, the corridor ends on the end poly.
+  nav::HierStats hier;   ///< The hierarchical search's figures.
+};
+
 /// A mode with a path from the start toward the end (Pathfind Follow / Straight / Sliced, A*
 /// Stepper): the polygon corridor and the straight path along it.
+///
+/// Modes that offer the algorithm choice (Follow, Straight) take these scenario options besides
+/// their own: {"algorithm": "detour" | "hierarchical" (absent: detour), "sideBySide": bool (both
+/// algorithms run, each in pathRun()), "graph": bool (the abstract graph overlay)}.
 class PathTesterModel : public TesterModel {
 public:
-  /// comparesShortest: the mode offers the "Shortest path" comparison with its corridor.
-  explicit PathTesterModel(bool comparesShortest = false) : m_comparesShortest(comparesShortest) {}
+  /// comparesShortest: the mode offers the "Shortest path" comparison with its corridor;
+  /// offersAlgorithm: the choice of corridor search (PathAlgo).
+  explicit PathTesterModel(bool comparesShortest = false, bool offersAlgorithm = false)
+      : m_offersAlgo(offersAlgorithm), m_comparesShortest(comparesShortest) {}
+  ~PathTesterModel() override;
+
+  /// Stable names (scenario files, dumps): "detour", "hierarchical".
+  static const char* pathAlgoKey(int algo);
+  bool offersAlgorithm() const { return m_offersAlgo; }
+  int pathAlgorithm() const { return m_algo; }
+  void setPathAlgorithm(int algo);
+  bool sideBySide() const { return m_sideBySide; }
+  void setSideBySide(bool on);
+  bool showGraph() const { return m_showGraph; }
+  void setShowGraph(bool on);
+  /// The app's shared planner (the document's); without one the mode builds its own.
+  void setHier(HierSearch* hier) { m_hier = hier; }
+  /// The planner in use (built on first use), null without a navmesh.
+  nav::HierPlanner* planner();
+  /// Its holder (build and update times), null before the first use without a shared one.
+  const HierSearch* hierSearch() const { return m_hier ? m_hier : m_ownHier.get(); }
+  /// The algorithm's last answer (ran is false unless it is the mode's algorithm or sideBySide).
+  const PathRun& pathRun(int algo) const { return m_runs[algo == PATH_HIERARCHICAL ? 1 : 0]; }
+  /// With the graph overlay on and a hierarchical answer: the abstract path's points, the start,
+  /// the entrances crossed, the end [(x, y, z) * n].
+  const std::vector<float>& abstractPath() const { return m_abstractPts; }
   int corridorForShortest(const nav::PolyRef** polys) const override {
     if (!m_comparesShortest) return -1;
     *polys = m_path.data();
@@ -186,6 +233,20 @@ protected:
   void corridorEnd(float* endPos) const;
   /// "corridor": [poly refs], "straight": [(x, y, z) * m_nstraight].
   void dumpPath(nlohmann::json& out) const;
+  /// The algorithm options ("algorithm", "sideBySide", "graph") and, side by side or with the
+  /// hierarchical search, each run's figures ("runs": {"detour": {status, complete, polys, corners,
+  /// len, nodes, us, corridor}, "hierarchical": {..., "hier": HierStats}}, "abstractPath").
+  void dumpAlgorithm(nlohmann::json& out) const;
+  /// The algorithm options (see the class comment), checked then applied by the caller's
+  /// applyAlgorithmOptions() once all of a mode's options are valid.
+  void saveAlgorithmOptions(nlohmann::json& out) const;
+  struct AlgoOptions {
+    int algo = PATH_DETOUR;
+    bool sideBySide = false, graph = false;
+  };
+  bool parseAlgorithmOptions(const base::JsonIn& in, AlgoOptions* out) const;
+  void applyAlgorithmOptions(const AlgoOptions& o);
+  std::string captionDetail() const override;
 
   std::vector<nav::PolyRef> m_path = std::vector<nav::PolyRef>(kMaxPolys); ///< [Size: kMaxPolys], m_npath used.
   int m_npath = 0;
@@ -194,6 +255,16 @@ protected:
   int m_nstraight = 0;
 
 private:
+  /// Runs `algo` into `polys` [Size: kMaxPolys] and `run` (figures and straight path).
+  void runAlgorithm(int algo, nav::PolyRef* polys, int* npolys, PathRun& run);
+  bool m_offersAlgo;
+  int m_algo = PATH_DETOUR;
+  bool m_sideBySide = false, m_showGraph = false;
+  HierSearch* m_hier = nullptr;
+  std::unique_ptr<HierSearch> m_ownHier;
+  PathRun m_runs[2];
+  std::vector<nav::PolyRef> m_otherPath; ///< The side-by-side algorithm's corridor buffer [Size: kMaxPolys].
+  std::vector<float> m_abstractPts;
   bool m_comparesShortest;
 };
 

@@ -19,7 +19,7 @@ namespace navbench {
 
 /// findPath + the whole smooth path (nav::findSmoothPath), and stepping a PathFollower along the
 /// corridor (step(), or play: one step per 0.05 s of update()). Options: {"steps": the step()
-/// calls since the last recompute, replayed after a load}.
+/// calls since the last recompute, replayed after a load} and the algorithm's (TesterModel.h).
 class FollowModel : public PathTesterModel {
 public:
   FollowModel();
@@ -59,10 +59,11 @@ private:
   int m_restoreSteps = 0; ///< Steps to replay after a scenario load.
 };
 
-/// findPath + findStraightPath with the crossing option. Options: {"crossing": 0 none, 1 area, 2 all}.
+/// findPath (or the hierarchical search) + findStraightPath with the crossing option. Options:
+/// {"crossing": 0 none, 1 area, 2 all} and the algorithm's (TesterModel.h).
 class StraightModel : public PathTesterModel {
 public:
-  StraightModel() : PathTesterModel(true) {}
+  StraightModel() : PathTesterModel(true, true) {}
   const char* name() const override { return "Pathfind Straight"; }
   int crossing() const { return m_crossing; }
   void setCrossing(int crossing);

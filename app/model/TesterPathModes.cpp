@@ -10,7 +10,7 @@ namespace navbench {
 
 // ---- Pathfind Follow ----------------------------------------------------------------------------
 
-FollowModel::FollowModel() : PathTesterModel(true), m_follower(std::make_unique<nav::PathFollower>()) {}
+FollowModel::FollowModel() : PathTesterModel(true, true), m_follower(std::make_unique<nav::PathFollower>()) {}
 FollowModel::~FollowModel() = default;
 
 void FollowModel::recompute() {
@@ -66,14 +66,22 @@ void FollowModel::dumpResult(nlohmann::json& out) const {
   out["smooth"] = std::vector<float>(m_smooth.begin(), m_smooth.begin() + m_nsmooth * 3);
   out["smoothCount"] = m_nsmooth;
   dumpShortest(out);
+  dumpAlgorithm(out);
 }
 
-void FollowModel::saveOptions(nlohmann::json& out) const { out["steps"] = m_steps; }
+void FollowModel::saveOptions(nlohmann::json& out) const {
+  out["steps"] = m_steps;
+  saveAlgorithmOptions(out);
+}
 
 bool FollowModel::loadOptions(const base::JsonIn& in) {
   int steps = 0;
-  if (!in.object({"steps"}) || !in.opt("steps", steps, 0, 100000)) return false;
+  AlgoOptions algo;
+  if (!in.object({"steps", "algorithm", "sideBySide", "graph"}) || !in.opt("steps", steps, 0, 100000) ||
+      !parseAlgorithmOptions(in, &algo))
+    return false;
   m_restoreSteps = steps;
+  applyAlgorithmOptions(algo);
   return true;
 }
 
@@ -104,14 +112,22 @@ void StraightModel::dumpResult(nlohmann::json& out) const {
   out["straightFlags"] = std::vector<int>(m_flags.begin(), m_flags.begin() + m_nstraight);
   out["crossing"] = m_crossing;
   dumpShortest(out);
+  dumpAlgorithm(out);
 }
 
-void StraightModel::saveOptions(nlohmann::json& out) const { out["crossing"] = m_crossing; }
+void StraightModel::saveOptions(nlohmann::json& out) const {
+  out["crossing"] = m_crossing;
+  saveAlgorithmOptions(out);
+}
 
 bool StraightModel::loadOptions(const base::JsonIn& in) {
   int crossing = m_crossing;
-  if (!in.object({"crossing"}) || !in.opt("crossing", crossing, 0, 2)) return false;
+  AlgoOptions algo;
+  if (!in.object({"crossing", "algorithm", "sideBySide", "graph"}) || !in.opt("crossing", crossing, 0, 2) ||
+      !parseAlgorithmOptions(in, &algo))
+    return false;
   m_crossing = crossing;
+  applyAlgorithmOptions(algo);
   return true;
 }
 

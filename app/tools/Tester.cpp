@@ -4,6 +4,7 @@
 #include "app/NavState.h"
 #include "app/model/TesterModes.h"
 #include "app/tools/BakeButtonUi.h"
+#include "app/tools/HierOverlay.h"
 #include "render/DebugDraw.h"
 
 #include <imgui.h>
@@ -19,6 +20,7 @@ Tester::~Tester() = default;
 void Tester::init(ToolContext& ctx) {
   Tool::init(ctx);
   m_model->setNav(ctx.nav);
+  if (auto* pm = dynamic_cast<PathTesterModel*>(m_model.get())) pm->setHier(ctx.hier);
   m_model->inputChanged = [this] {
     if (m_ctx && m_ctx->inputChanged) m_ctx->inputChanged(this);
   };
@@ -174,6 +176,76 @@ void Tester::drawFoundPolys(render::DebugDraw& dd, const nav::PolyRef* refs, con
 
 void Tester::drawStartCircle(render::DebugDraw& dd, float radius) const {
   dd.circle(m_model->start() + glm::vec3(0, 0.3f, 0), radius, render::rgba(64, 16, 0, 220), 2.0f, true, 48);
+}
+
+namespace {
+const uint32_t kAlgoCol[PATH_ALGO_COUNT] = {render::rgba(230, 50, 50, 240), render::rgba(30, 200, 80, 240)};
+const char* const kAlgoLabel[PATH_ALGO_COUNT] = {"Detour A*", "Hierarchical"};
+} // namespace
+
+void Tester::algorithmUi(PathTesterModel& m) {
+  int algo = m.pathAlgorithm();
+  if (ImGui::Combo("Search", &algo, kAlgoLabel, PATH_ALGO_COUNT) && algo != m.pathAlgorithm()) m.setPathAlgorithm(algo);
+  bool side = m.sideBySide(), graph = m.showGraph();
+  if (ImGui::Checkbox("Side by side", &side)) m.setSideBySide(side);
+  ImGui::SameLine();
+  if (ImGui::Checkbox("Abstract graph", &graph)) m.setShowGraph(graph);
+  if (!m.sideBySide() && m.pathAlgorithm() != PATH_HIERARCHICAL) return;
+  if (ImGui::BeginTable("algos", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
+    for (const char* h : {"search", "length m", "nodes", "time us", "result"}) ImGui::TableSetupColumn(h);
+    ImGui::TableHeadersRow();
+    for (int a = 0; a < PATH_ALGO_COUNT; ++a) {
+      const PathRun& r = m.pathRun(a);
+      if (!r.ran) continue;
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      const uint32_t c = kAlgoCol[a];
+      ImGui::TextColored(ImVec4(float(c & 0xff) / 255.0f, float((c >> 8) & 0xff) / 255.0f, float((c >> 16) & 0xff) / 255.0f, 1),
+                         "%s", kAlgoLabel[a]);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.1f", double(r.len));
+      ImGui::TableNextColumn();
+      ImGui::Text("%d", r.nodes);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.0f", r.us);
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(r.complete ? "complete"
+                             : (r.status & nav::OUT_OF_NODES) ? "out of nodes" // partial too
+                             : r.corridor.empty()              ? "none"
+                                                               : "partial");
+    }
+    ImGui::EndTable();
+  }
+  const PathRun& h = m.pathRun(PATH_HIERARCHICAL);
+  if (h.ran) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("abstract: %d entrances popped, %d on the path, %d clusters%s", h.hier.abstractExpanded,
+                        h.hier.abstractPathNodes, h.hier.corridorClusters,
+                        h.hier.fallback ? ", no corridor" : h.hier.widened ? ", widened" : "");
+    const HierSearch* hs = m.hierSearch();
+    if (hs && hs->built())
+      ImGui::TextDisabled("graph: %d entrances, built in %.1f ms", m.planner()->entranceCount(), hs->buildMs());
+    ImGui::PopTextWrapPos();
+  }
+}
+
+void Tester::drawAlgorithm(render::DebugDraw& dd, PathTesterModel& m) const {
+  if (m.showGraph()) {
+    if (const nav::HierPlanner* p = m.planner()) drawHierGraph(dd, *p);
+    drawHierPath(dd, m.abstractPath(), render::rgba(255, 230, 0, 250));
+  }
+  if (!m.sideBySide()) return;
+  const glm::vec3 up(0, 0.6f, 0);
+  for (int a = 0; a < PATH_ALGO_COUNT; ++a) {
+    const std::vector<float>& pts = m.pathRun(a).straight;
+    for (size_t i = 3; i + 2 < pts.size(); i += 3)
+      dd.line(glm::vec3(pts[i - 3], pts[i - 2], pts[i - 1]) + up, glm::vec3(pts[i], pts[i + 1], pts[i + 2]) + up,
+              kAlgoCol[a], 4.0f, false);
+    if (pts.size() >= 3 && !m.pathRun(a).complete) { // where the partial path stops
+      const glm::vec3 q(pts[pts.size() - 3], pts[pts.size() - 2] + 0.6f, pts[pts.size() - 1]);
+      dd.cross(q, 1.2f, kAlgoCol[a], 4.0f, false);
+    }
+  }
 }
 
 void Tester::radiusUi(const char* label, float lo, float hi) {

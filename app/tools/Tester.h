@@ -62,6 +62,12 @@ protected:
   void drawShortest(render::DebugDraw& dd) const;
   /// The "Shortest path" checkbox and the comparison with the mode's path (otherLen [Unit: wu]).
   void shortestUi(const char* otherName, float otherLen);
+  /// The algorithm choice of a path mode (Detour's A* / hierarchical), the side-by-side toggle and
+  /// table (length, nodes, time of each), and the abstract-graph overlay toggle.
+  void algorithmUi(PathTesterModel& m);
+  /// With side by side on: each algorithm's straight path in its colour (Detour's red, the
+  /// hierarchical one green); with the overlay on: the abstract graph and the abstract path.
+  void drawAlgorithm(render::DebugDraw& dd, PathTesterModel& m) const;
   /// A slider for a RadiusTesterModel's radius (recomputes when moved).
   void radiusUi(const char* label, float lo, float hi);
 

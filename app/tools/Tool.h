@@ -27,6 +27,7 @@ class DebugDraw;
 namespace navbench {
 
 class BakeRunner;
+class HierSearch;
 class Level;
 class LevelEditor;
 class Log;
@@ -59,6 +60,9 @@ struct ToolContext {
   /// The bake runner: with no navmesh open the tools offer its bake (drawNoNavmesh,
   /// app/tools/BakeButtonUi.h). Null where there is no app (tests).
   BakeRunner* bake = nullptr;
+  /// The open navmesh's hierarchical planner (app/model/HierSearch.h), shared by the path modes
+  /// and the A* Stepper. Null where there is no app (tests): each model builds its own.
+  HierSearch* hier = nullptr;
 };
 
 /// A tool is a HistoryClient: a tool that records input changes keeps them in its own undo list

@@ -41,10 +41,12 @@ void ToolFollow::drawResult(render::DebugDraw& dd) {
     dd.line(pos + up * 5.0f, steer + up * 5.0f, render::rgba(0, 200, 255), 2.0f);
     dd.cross(steer + up * 5.0f, 0.3f, render::rgba(0, 200, 255));
   }
+  drawAlgorithm(dd, model());
 }
 
 void ToolFollow::resultUi() {
   FollowModel& m = model();
+  algorithmUi(m);
   ImGui::Text("Corridor %d polys", m.corridorSize());
   ImGui::Text("Smooth path %d points, %.2f m", m.smoothSize(), double(m.resultLength()));
   if (ImGui::Button("Step (Space)")) m.step();

@@ -1,6 +1,7 @@
 #include "app/tools/ToolStepper.h"
 
 #include "app/NavState.h"
+#include "app/tools/HierOverlay.h"
 #include "nav/NodePool.h"
 #include "render/DebugDraw.h"
 
@@ -18,7 +19,7 @@ namespace {
 
 const char* const kAlgoLabels[StepperModel::ALGO_COUNT] = {
     "findPath (Detour A*)", "findPath, closest-point cost", "Sliced findPath (Detour)", "Sliced, any-angle",
-    "Exact search (shortest path)"};
+    "Exact search (shortest path)", "Hierarchical (abstract, then refinement)"};
 
 uint32_t resultColor(uint8_t r, uint8_t a = 255) {
   switch (r) {
@@ -77,6 +78,19 @@ void ToolStepper::drawResult(render::DebugDraw& dd) {
   if (m.finished()) {
     drawCorridor(dd, m.finalCorridor().data(), int(m.finalCorridor().size()));
     drawStraight(dd, m.straight(), nullptr, m.straightSize());
+  }
+  if (m.algorithm() == StepperModel::ALGO_HIERARCHICAL) { // the abstract search, then its path over the refinement
+    if (const nav::HierPlanner* p = model().planner()) {
+      if (m.inAbstractPhase())
+        drawHierSearch(dd, *p, m.abstractNodes(), m.abstractLastPopped(), &m.start().x, &m.end().x);
+      else
+        for (int c = 0; c < p->clusterCount(); ++c) // the corridor's clusters: their entrances
+          if (p->inCorridor(c))
+            for (const auto& e : p->cluster(c).ents)
+              dd.point(glm::vec3(e.pos[0], e.pos[1], e.pos[2]) + kUp, render::rgba(10, 30, 110, 220), 6.0f);
+    }
+    drawHierPath(dd, m.abstractPathPoints(), render::rgba(255, 230, 0, 250));
+    if (m.inAbstractPhase()) return;
   }
   if (!m.isAStar()) { // intervals (cyan), roots (orange), parent links (yellow)
     for (size_t i = 0; i < m.exactNodes().size(); ++i) {
@@ -249,13 +263,28 @@ void ToolStepper::resultUi() {
 void ToolStepper::summaryUi() {
   const StepperModel& m = model();
   ImGui::PushTextWrapPos(0.0f); // the notes wrap in the window instead of being cut
-  if (m.isAStar()) {
+  if (m.inAbstractPhase()) {
+    int open = 0;
+    for (const auto& n : m.abstractNodes()) open += n.open ? 1 : 0;
+    ImGui::Text("Step %d/%d: abstract search, pop %d/%d: %d entrances, %d open", m.index(), m.total(), m.index(),
+                m.abstractSteps(), int(m.abstractNodes().size()), open);
+    ImGui::TextDisabled("Entrances closed amber, open blue, last popped red; the abstract path yellow");
+  } else if (m.algorithm() == StepperModel::ALGO_HIERARCHICAL) {
+    ImGui::Text("Step %d/%d: refinement %d/%d inside the corridor%s", m.index(), m.total(), m.index() - m.abstractSteps(),
+                m.total() - m.abstractSteps(),
+                m.refinePass() == 2 ? " (none: the search ran without one)" : m.refinePass() == 1 ? " (widened)" : "");
+  }
+  if (m.isAStar() && !m.inAbstractPhase()) {
     int closed = 0;
     for (const StepperModel::NodeInfo& n : m.nodes())
       if (n.flags & nav::NODE_CLOSED) ++closed;
-    ImGui::Text("Step %d/%d: open %d, closed %d, nodes %d/%d", m.index(), m.total(), int(m.open().size()), closed,
-                int(m.nodes().size()), m.nodeBudget());
-  } else {
+    if (m.algorithm() == StepperModel::ALGO_HIERARCHICAL) // the planner's query: a node per polygon, no budget
+      ImGui::Text("Step %d/%d: open %d, closed %d, nodes %d", m.index(), m.total(), int(m.open().size()), closed,
+                  int(m.nodes().size()));
+    else
+      ImGui::Text("Step %d/%d: open %d, closed %d, nodes %d/%d", m.index(), m.total(), int(m.open().size()), closed,
+                  int(m.nodes().size()), m.nodeBudget());
+  } else if (!m.isAStar()) {
     ImGui::Text("Step %d/%d: %d nodes, %d open", m.index(), m.total(), int(m.exactNodes().size()), m.exactOpen());
     const int made = m.exactPrevCount() >= 0 ? int(m.exactNodes().size()) - m.exactPrevCount() : 0;
     if (made > 0 && m.exactExpanded() >= 0)
@@ -289,6 +318,38 @@ void ToolStepper::tableUi() {
     return;
   }
   summaryUi();
+  if (m.inAbstractPhase()) { // the abstract search's entrances by f (id, g, f, parent; open first)
+    std::vector<nav::HierPlanner::AbstractNode> nodes = m.abstractNodes();
+    std::stable_sort(nodes.begin(), nodes.end(), [](const auto& a, const auto& b) {
+      return a.open != b.open ? a.open : a.f < b.f;
+    });
+    if (ImGui::BeginTable("abstract", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV,
+                          ImVec2(0, std::max(ImGui::GetContentRegionAvail().y, ImGui::GetTextLineHeightWithSpacing() * 4)))) {
+      ImGui::TableSetupScrollFreeze(0, 1);
+      for (const char* h : {"entrance", "state", "g", "f", "parent"}) ImGui::TableSetupColumn(h);
+      ImGui::TableHeadersRow();
+      ImGuiListClipper clip;
+      clip.Begin(int(nodes.size()));
+      while (clip.Step())
+        for (int r = clip.DisplayStart; r < clip.DisplayEnd; ++r) {
+          const nav::HierPlanner::AbstractNode& n = nodes[size_t(r)];
+          ImGui::TableNextRow();
+          ImGui::TableNextColumn();
+          ImGui::Text("%d", n.id);
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(n.id == m.abstractLastPopped() ? "popped" : n.open ? "open" : "closed");
+          ImGui::TableNextColumn();
+          ImGui::Text("%.2f", double(n.g));
+          ImGui::TableNextColumn();
+          ImGui::Text("%.2f", double(n.f));
+          ImGui::TableNextColumn();
+          ImGui::Text("%d", n.parent);
+        }
+      ImGui::EndTable();
+    }
+    ImGui::End();
+    return;
+  }
   if (!m.isAStar()) {
     std::vector<int> order(m.exactNodes().size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = int(i);

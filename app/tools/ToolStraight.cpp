@@ -8,10 +8,12 @@ namespace navbench {
 void ToolStraight::drawResult(render::DebugDraw& dd) {
   drawShortest(dd);
   drawPath(dd, model());
+  drawAlgorithm(dd, model());
 }
 
 void ToolStraight::resultUi() {
   StraightModel& m = model();
+  algorithmUi(m);
   const char* items[] = {"None", "Area", "All"};
   int crossing = m.crossing();
   if (ImGui::Combo("Crossings", &crossing, items, 3)) m.setCrossing(crossing);
