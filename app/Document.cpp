@@ -81,6 +81,7 @@ void Document::initTools(ToolFactory makeTools) {
       if (tool.get() == t) history.push(tool.get());
   };
   m_toolCtx.bake = &bake; // the tools' Bake button when no navmesh is open
+  m_toolCtx.agents = &agents; // the Crowd tool's agent types
   tools = m_makeTools ? m_makeTools() : std::vector<std::unique_ptr<Tool>>();
   for (auto& t : tools) t->init(m_toolCtx);
 }

@@ -26,6 +26,7 @@ class DebugDraw;
 
 namespace navbench {
 
+class AgentSet;
 class BakeRunner;
 class Level;
 class LevelEditor;
@@ -59,6 +60,9 @@ struct ToolContext {
   /// The bake runner: with no navmesh open the tools offer its bake (drawNoNavmesh,
   /// app/tools/BakeButtonUi.h). Null where there is no app (tests).
   BakeRunner* bake = nullptr;
+  /// The level's agent types (app/model/AgentSet.h; disabled without them): the Crowd tool's
+  /// agents take the active type. Null where there is no app (tests).
+  AgentSet* agents = nullptr;
 };
 
 /// A tool is a HistoryClient: a tool that records input changes keeps them in its own undo list
