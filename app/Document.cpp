@@ -53,6 +53,13 @@ bool DocumentHost::readImageText(const std::string& path, std::vector<std::pair<
 
 Document::Document(Log& log, DocumentHost& host) : editor(bake, nav, log, history), agents(nav, log), m_log(log), m_host(host) {
   editor.navmeshEdited = [this]() { navmeshEdited(); };
+  // Several agent types: saving the navmesh writes every agent's (OUT.<name>.bin).
+  bake.agentMeshes = [this]() {
+    std::vector<std::pair<std::string, const nav::NavMesh*>> out;
+    for (int i = 0; agents.enabled() && i < agents.count(); ++i)
+      out.emplace_back(agents.type(i).name, agents.nav(i) ? &agents.nav(i)->mesh() : nullptr);
+    return out;
+  };
   // Several agent types: the editor edits the active agent's navmesh; the others re-bake theirs.
   editor.forAgent = [this](auto* volumes, auto* links, auto* settings) { agents.forActive(volumes, links, settings); };
   editor.volumesLinksChanged = [this](const float* bmin, const float* bmax) {
@@ -83,6 +90,7 @@ void Document::initTools(ToolFactory makeTools) {
       if (tool.get() == t) history.push(tool.get());
   };
   m_toolCtx.bake = &bake; // the tools' Bake button when no navmesh is open
+  m_toolCtx.agents = &agents; // the Crowd tool's agent types
   tools = m_makeTools ? m_makeTools() : std::vector<std::unique_ptr<Tool>>();
   for (auto& t : tools) t->init(m_toolCtx);
 }

@@ -154,6 +154,13 @@ public:
   /// Makes agent type `index` the active one (its navmesh becomes `nav`; the tools re-run their
   /// queries on it). False with a Log line when refused (bakes running, no such agent).
   bool setActiveAgent(int index);
+  /// The agent types' navmeshes for the Check panel's per-agent run (DocumentCheck.cpp); empty
+  /// without agent types (the checks run on `nav` alone).
+  std::vector<CheckAgent> checkAgents() const;
+  /// Selects the Check panel's finding `i` (-1: none); a finding of another agent type makes that
+  /// type active first (its results stay: the navmeshes only moved). False when out of range or
+  /// the agent could not be made active (a Log line).
+  bool selectCheckFinding(int i);
 
   // ---- opening ------------------------------------------------------------------------------
   /// Anything the user opens (command line, File > Open, drop): scenarios (.png, or .json with the

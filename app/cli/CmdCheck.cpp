@@ -15,6 +15,7 @@
 #include "nav/NavMesh.h"
 #include "nav/base/Args.h"
 #include "nav/TileSetFile.h"
+#include "nav/check/AgentSeeds.h"
 #include "nav/check/CheckHtml.h"
 #include "nav/check/CheckReport.h"
 #include "nav/check/NavCheck.h"
@@ -181,21 +182,17 @@ bool loadTriangles(const std::string& path, std::vector<float>& verts, std::vect
 #endif
 }
 
-/// A level file's `seeds` (nav/bake/LevelFile.h) into `out`; nothing for other paths. `agent` >= 0:
-/// only the seeds for that agent type. False with `why`.
-bool levelSeeds(const std::string& path, std::vector<Vec3>& out, std::string& why, int agent = -1) {
+/// A level file's `seeds` (nav/bake/LevelFile.h) into `opts` (nav/check/AgentSeeds.h: the Check
+/// panel takes them the same way); nothing for other paths. `agent` >= 0: only the seeds for that
+/// agent type, a seed off its navmesh a finding. False with `why`.
+bool levelSeeds(const std::string& path, CheckOptions& opts, std::string& why, int agent = -1) {
   if (!endsWith(path, ".json")) return true;
 #ifdef NAVBENCH_CHECK_CAN_BAKE
   nav::bake::Level level;
   if (!nav::bake::loadLevelFile(path, &level, &why)) return false;
-  for (size_t i = 0; i < level.seeds.size(); ++i) {
-    const nav::bake::AgentMask mask = i < level.seedAgents.size() ? level.seedAgents[i] : nav::bake::kAllAgents;
-    if (agent >= 0 && !(mask & nav::bake::agentBit(agent))) continue;
-    const std::array<float, 3>& p = level.seeds[i];
-    out.push_back(Vec3{p[0], p[1], p[2]});
-  }
+  addAgentSeeds(opts, level.seeds, level.seedAgents, agent);
 #else
-  (void)out;
+  (void)opts;
   (void)why;
   (void)agent;
 #endif
@@ -608,12 +605,11 @@ int runCheck(int argc, char** argv) {
     if (first && !levelPath.empty() && !loadTriangles(levelPath, verts, tris, why)) return badInput("--level: " + why);
     // No --seeds: the level file's for this type (the one checked, else --level's).
     const int seedAgent = perAgent ? a.index : -1;
+    // (A type's seed off its navmesh is where that type cannot stand: a finding, not bad input.)
     if (seedsText.empty() &&
-        (!levelSeeds(meshPath, r.opts.seeds, why, seedAgent) ||
-         (r.opts.seeds.empty() && !levelPath.empty() && !levelSeeds(levelPath, r.opts.seeds, why, seedAgent))))
+        (!levelSeeds(meshPath, r.opts, why, seedAgent) ||
+         (r.opts.seeds.empty() && !levelPath.empty() && !levelSeeds(levelPath, r.opts, why, seedAgent))))
       return badInput(why);
-    // A type's seed off its navmesh is where that type cannot stand: a finding, not bad input.
-    r.opts.seedsOffMeshAreFindings = perAgent && seedsText.empty();
     LevelTriangles level;
     level.verts = verts.data();
     level.vertCount = int(verts.size() / 3);

@@ -1,10 +1,13 @@
 #include "app/model/BakeRunner.h"
 
 #include "nav/TileSetFile.h"
+#include "nav/bake/Agents.h"
 #include "nav/bake/LevelFile.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 namespace navbench {
@@ -186,6 +189,10 @@ bool BakeRunner::save(const NavState& nav, Log& log) {
     log.error("save navmesh: no navmesh open");
     return false;
   }
+  if (agentMeshes) {
+    const std::vector<std::pair<std::string, const nav::NavMesh*>> meshes = agentMeshes();
+    if (!meshes.empty()) return saveAgents(nav, meshes, log);
+  }
   std::string why;
   std::unique_ptr<nav::NavMesh> other;
   if (meshToSave && !meshToSave(nav.mesh(), &other, &why)) {
@@ -197,6 +204,51 @@ bool BakeRunner::save(const NavState& nav, Log& log) {
     return false;
   }
   log.info("saved " + m_savePath);
+  m_unsaved = false;
+  return true;
+}
+
+bool BakeRunner::saveAgents(const NavState& nav, const std::vector<std::pair<std::string, const nav::NavMesh*>>& meshes,
+                            Log& log) {
+  std::string why;
+  for (const auto& m : meshes)
+    if (!m.second) {
+      log.error(m_savePath + ": not saved: agent " + m.first + " has no navmesh yet (its bake runs)");
+      return false;
+    }
+  std::vector<std::string> outs, temps;
+  auto dropTemps = [&temps]() {
+    for (const std::string& t : temps) std::remove(t.c_str());
+  };
+  for (const auto& m : meshes) {
+    const std::string out = nav::bake::agentFilePath(m_savePath, m.first);
+    std::unique_ptr<nav::NavMesh> other;
+    if (m.second == &nav.mesh() && meshToSave && !meshToSave(nav.mesh(), &other, &why)) {
+      dropTemps();
+      log.error(out + ": not saved (nor the other agents'): " + why);
+      return false;
+    }
+    const std::string temp = out + ".saving";
+    if (nav::statusFailed(nav::saveTileSetFile(other ? *other : *m.second, temp, &why))) {
+      dropTemps();
+      log.error(out + ": cannot save (nor the other agents'): " + why);
+      return false;
+    }
+    outs.push_back(out);
+    temps.push_back(temp);
+  }
+  // Every agent's file written: they go into place (each rename is atomic).
+  std::string saved;
+  for (size_t i = 0; i < outs.size(); ++i) {
+    if (std::rename(temps[i].c_str(), outs[i].c_str()) != 0) {
+      const std::string problem = std::strerror(errno);
+      for (size_t k = i; k < temps.size(); ++k) std::remove(temps[k].c_str());
+      log.error(outs[i] + ": cannot save: " + problem + (saved.empty() ? "" : " (saved:" + saved + ")"));
+      return false;
+    }
+    saved += " " + outs[i];
+  }
+  log.info("saved" + saved);
   m_unsaved = false;
   return true;
 }

@@ -13,6 +13,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace navbench {
@@ -66,7 +67,14 @@ public:
   void markEdited() { m_unsaved = true; }
   /// Saves the open navmesh to savePath() (atomic); false + log message on failure.
   /// With meshToSave set, what it gives is written instead (the open mesh is never changed).
+  /// A level with agent types (agentMeshes gives some) writes every type's navmesh to
+  /// nav::bake::agentFilePath(savePath(), NAME) instead (OUT.<name>.bin, as `navbench bake`
+  /// does), all or none: each into a temporary file beside it, renamed once all are written
+  /// (meshToSave applies to the open one, the active type's).
   bool save(const NavState& nav, Log& log);
+  /// Set by the document: each agent type's name and navmesh (null: still baking, nothing is
+  /// saved then); empty without agent types.
+  std::function<std::vector<std::pair<std::string, const nav::NavMesh*>>()> agentMeshes;
   /// Set by LevelEditor: the mesh to write for the open one (`out` left null: the open one as it
   /// is), e.g. without the polys the Prune tool removes on save; false + `why`: nothing is saved.
   std::function<bool(const nav::NavMesh& open, std::unique_ptr<nav::NavMesh>* out, std::string* why)> meshToSave;
@@ -101,6 +109,7 @@ private:
   std::vector<nav::bake::OffMeshLink> m_savedLinks;
   std::vector<nav::bake::AreaRule> m_savedRules;
   std::string m_savePath;
+  bool saveAgents(const NavState& nav, const std::vector<std::pair<std::string, const nav::NavMesh*>>& meshes, Log& log);
 };
 
 /// Same volume / link: every field equal (exact floats).

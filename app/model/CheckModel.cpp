@@ -3,6 +3,7 @@
 
 #include "nav/NavMesh.h"
 #include "nav/TileSetFile.h"
+#include "nav/check/AgentSeeds.h"
 #include "nav/base/Json.h"
 
 #include <nlohmann/json.hpp>
@@ -17,13 +18,15 @@ using namespace nav::check;
 
 /// One run's inputs (a snapshot) and outputs, owned by the model, filled by the worker thread.
 struct CheckModel::Run {
-  std::vector<uint8_t> tiles;      ///< The mesh as a tile set (saveTileSet).
+  struct Item {
+    CheckReportOf report;       ///< Its agent, options, and (filled) result.
+    std::vector<uint8_t> tiles; ///< The mesh as a tile set (saveTileSet).
+  };
+  std::vector<Item> items;         ///< One per agent type (one without types).
   std::vector<float> verts;        ///< The level's triangles (may be empty).
   std::vector<int> tris;
-  CheckOptions options;
   uint16_t include = 0, exclude = 0;
-  CheckResult result;
-  nav::Status status = 0;
+  nav::Status status = nav::SUCCESS;
   std::string why;
   double seconds = 0;
 };
@@ -54,6 +57,20 @@ void grow(Vec3& lo, Vec3& hi, const Vec3& p) {
 }
 
 /// Bounds of the given points, padded by `pad` in x and z and at most 1 wu in y (a flat view).
+/// The generations of the meshes checked, as one key (a single mesh: its generation).
+uint64_t keyOf(const std::vector<CheckAgent>& agents) {
+  if (agents.size() == 1) return agents[0].mesh ? agents[0].mesh->generation() : 0;
+  uint64_t h = 1469598103934665603ull;
+  for (const CheckAgent& a : agents) h = (h ^ (a.mesh ? a.mesh->generation() : 0)) * 1099511628211ull;
+  return h;
+}
+
+bool allMeshes(const std::vector<CheckAgent>& agents) {
+  for (const CheckAgent& a : agents)
+    if (!a.mesh || a.mesh->getMaxTiles() <= 0) return false;
+  return !agents.empty();
+}
+
 void boundsOf(CheckFocus& f, std::initializer_list<Vec3> pts, float pad) {
   f.boundsMin = f.boundsMax = *pts.begin();
   for (const Vec3& p : pts) grow(f.boundsMin, f.boundsMax, p);
@@ -74,6 +91,17 @@ CheckModel::~CheckModel() {
 }
 
 bool CheckModel::start(const nav::NavMesh& mesh, const LevelTris& level, std::string* why) {
+  CheckAgent one;
+  one.index = -1;
+  one.mesh = &mesh;
+  return startRun({one}, level, why);
+}
+
+bool CheckModel::start(const std::vector<CheckAgent>& agents, const LevelTris& level, std::string* why) {
+  return startRun(agents, level, why);
+}
+
+bool CheckModel::startRun(const std::vector<CheckAgent>& agents, const LevelTris& level, std::string* why) {
   std::string err;
   if (!options.validate(&err)) {
     if (why) *why = err;
@@ -86,18 +114,38 @@ bool CheckModel::start(const nav::NavMesh& mesh, const LevelTris& level, std::st
     m_run.reset();
   }
   auto run = std::make_unique<Run>();
-  if (nav::statusFailed(nav::saveTileSet(mesh, run->tiles, &err)) || run->tiles.empty()) {
-    if (why) *why = err.empty() ? "the navmesh has no tiles" : err;
+  for (const CheckAgent& a : agents) {
+    const std::string of = a.index >= 0 ? "agent " + a.name + ": " : "";
+    if (!a.mesh) {
+      if (why) *why = of + "no navmesh (still baking)";
+      return false;
+    }
+    Run::Item item;
+    if (nav::statusFailed(nav::saveTileSet(*a.mesh, item.tiles, &err)) || item.tiles.empty()) {
+      if (why) *why = of + (err.empty() ? "the navmesh has no tiles" : err);
+      return false;
+    }
+    item.report.index = a.index;
+    item.report.name = a.name;
+    item.report.color = a.color;
+    item.report.options = options;
+    if (a.index >= 0) { // the type's own seeds, as `navbench check LEVEL.json` takes them
+      item.report.options.seeds.clear();
+      nav::check::addAgentSeeds(item.report.options, levelSeeds, levelSeedAgents, a.index);
+    }
+    run->items.push_back(std::move(item));
+  }
+  if (run->items.empty()) {
+    if (why) *why = "no navmesh to check";
     return false;
   }
   if (level.verts && level.tris) {
     run->verts = *level.verts;
     run->tris = *level.tris;
   }
-  run->options = options;
   run->include = includeFlags;
   run->exclude = excludeFlags;
-  m_checkedGen = m_seenGen = mesh.generation();
+  m_checkedGen = m_seenGen = keyOf(agents);
   m_pendingRun = false;
   m_cancel = false;
   m_done = false;
@@ -110,24 +158,30 @@ bool CheckModel::start(const nav::NavMesh& mesh, const LevelTris& level, std::st
   Run* r = m_run.get();
   m_worker = std::make_unique<std::thread>([this, r]() {
     const auto t0 = std::chrono::steady_clock::now();
-    nav::NavMesh copy;
-    r->status = nav::loadTileSet(r->tiles.data(), r->tiles.size(), copy, &r->why, "navmesh");
-    if (nav::statusSucceeded(r->status)) {
-      nav::QueryFilter filter = defaultCheckFilter();
-      filter.setIncludeFlags(r->include);
-      filter.setExcludeFlags(r->exclude);
-      LevelTriangles lv;
-      lv.verts = r->verts.data();
-      lv.vertCount = int(r->verts.size() / 3);
-      lv.tris = r->tris.data();
-      lv.triCount = int(r->tris.size() / 3);
-      r->status = runChecks(copy, filter, r->options, r->result, &r->why, lv.triCount ? &lv : nullptr,
-                            [this](const char* stage, float f) {
-                              m_progress = f;
-                              std::lock_guard<std::mutex> lock(m_phaseMutex);
-                              m_phase = stage;
-                            },
-                            &m_cancel);
+    const float n = float(r->items.size());
+    for (size_t i = 0; i < r->items.size() && nav::statusSucceeded(r->status); ++i) {
+      Run::Item& item = r->items[i];
+      const std::string of = item.report.index >= 0 ? "agent " + item.report.name + ": " : "";
+      nav::NavMesh copy;
+      r->status = nav::loadTileSet(item.tiles.data(), item.tiles.size(), copy, &r->why, "navmesh");
+      if (nav::statusSucceeded(r->status)) {
+        nav::QueryFilter filter = defaultCheckFilter();
+        filter.setIncludeFlags(r->include);
+        filter.setExcludeFlags(r->exclude);
+        LevelTriangles lv;
+        lv.verts = r->verts.data();
+        lv.vertCount = int(r->verts.size() / 3);
+        lv.tris = r->tris.data();
+        lv.triCount = int(r->tris.size() / 3);
+        r->status = runChecks(copy, filter, item.report.options, item.report.result, &r->why, lv.triCount ? &lv : nullptr,
+                              [this, i, n, &of](const char* stage, float f) {
+                                m_progress = (float(i) + f) / n;
+                                std::lock_guard<std::mutex> lock(m_phaseMutex);
+                                m_phase = of + stage;
+                              },
+                              &m_cancel);
+      }
+      if (nav::statusFailed(r->status) && !r->why.empty() && r->why != "cancelled") r->why = of + r->why;
     }
     r->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     m_done = true;
@@ -159,47 +213,76 @@ void CheckModel::finish() {
     return;
   }
   m_error.clear();
-  m_result = std::move(r->result);
+  const int shownIndex = m_reports[size_t(m_current)].index;
+  m_reports.clear();
+  for (Run::Item& item : r->items) m_reports.push_back(std::move(item.report));
   m_hasResult = true;
   ++m_runs;
-  m_heat.clear();
-  for (const HeatEntry& h : m_result.heat) m_heat.emplace_back(h.ref, h.ratio);
-  std::sort(m_heat.begin(), m_heat.end());
   buildFindings();
   m_selected = -1;
+  m_current = -1; // (the heatmap of the new results)
+  showAgent(shownIndex);
   if (m_pendingKind >= 0) {
     for (size_t i = 0; i < m_findings.size(); ++i)
-      if (m_findings[i].kind == m_pendingKind && m_findings[i].index == m_pendingIndex) m_selected = int(i);
+      if (m_findings[i].kind == m_pendingKind && m_findings[i].index == m_pendingIndex &&
+          (m_pendingAgent.empty() || m_reports[size_t(m_findings[i].report)].name == m_pendingAgent))
+        select(int(i));
     m_pendingKind = m_pendingIndex = -1;
+    m_pendingAgent.clear();
   }
+}
+
+void CheckModel::showAgent(int index) {
+  int current = 0;
+  for (size_t i = 0; i < m_reports.size(); ++i)
+    if (m_reports[i].index == index) current = int(i);
+  if (current == m_current) return;
+  m_current = current;
+  m_heat.clear();
+  for (const HeatEntry& h : result().heat) m_heat.emplace_back(h.ref, h.ratio);
+  std::sort(m_heat.begin(), m_heat.end());
 }
 
 void CheckModel::buildFindings() {
   m_findings.clear();
-  for (int k : listOrder()) {
-    if (!m_result.ran[k]) continue;
-    const std::vector<std::string> lines = describeFindings(m_result, k, 1 << 30);
-    std::vector<int> index; // the result entries the lines are of
-    if (k == CHECK_ISLANDS) {
-      for (size_t i = 0; i < m_result.islands.size(); ++i)
-        if (m_result.islands[i].isFinding()) index.push_back(int(i));
-    } else {
-      for (size_t i = 0; i < lines.size(); ++i) index.push_back(int(i));
+  for (size_t rep = 0; rep < m_reports.size(); ++rep) {
+    const CheckResult& res = m_reports[rep].result;
+    for (int k : listOrder()) {
+      if (!res.ran[k]) continue;
+      const std::vector<std::string> lines = describeFindings(res, k, 1 << 30);
+      std::vector<int> index; // the result entries the lines are of
+      if (k == CHECK_ISLANDS) {
+        for (size_t i = 0; i < res.islands.size(); ++i)
+          if (res.islands[i].isFinding()) index.push_back(int(i));
+      } else {
+        for (size_t i = 0; i < lines.size(); ++i) index.push_back(int(i));
+      }
+      for (size_t i = 0; i < lines.size() && i < index.size(); ++i)
+        m_findings.push_back(CheckFinding{int(rep), k, index[i], checkSeverity(k), lines[i]});
     }
-    for (size_t i = 0; i < lines.size() && i < index.size(); ++i)
-      m_findings.push_back(CheckFinding{k, index[i], checkSeverity(k), lines[i]});
   }
 }
 
 bool CheckModel::poll(const nav::NavMesh* mesh, const LevelTris& level, double nowMs, bool wantFresh) {
+  std::vector<CheckAgent> one(1);
+  one[0].index = -1;
+  one[0].mesh = mesh;
+  return pollRun(one, level, nowMs, wantFresh);
+}
+
+bool CheckModel::poll(const std::vector<CheckAgent>& agents, const LevelTris& level, double nowMs, bool wantFresh) {
+  return pollRun(agents, level, nowMs, wantFresh);
+}
+
+bool CheckModel::pollRun(const std::vector<CheckAgent>& agents, const LevelTris& level, double nowMs, bool wantFresh) {
   bool arrived = false;
   if (m_worker && m_done) {
     const int before = m_runs;
     finish();
     arrived = m_runs != before;
   }
-  if (!mesh || mesh->getMaxTiles() <= 0) return arrived;
-  const uint64_t gen = mesh->generation();
+  if (!allMeshes(agents)) return arrived;
+  const uint64_t gen = keyOf(agents);
   if (gen != m_seenGen) {
     m_seenGen = gen;
     m_changedAt = nowMs;
@@ -210,7 +293,7 @@ bool CheckModel::poll(const nav::NavMesh* mesh, const LevelTris& level, double n
   const bool want = m_pendingRun || (autoRerun && wantFresh && (m_hasResult || !m_error.empty()) && gen != m_checkedGen);
   if (want && nowMs - m_changedAt >= (m_pendingRun ? 0.0 : debounceMs)) {
     std::string why;
-    if (!start(*mesh, level, &why)) {
+    if (!startRun(agents, level, &why)) {
       m_error = why;
       m_pendingRun = false;
       m_checkedGen = gen; // (not again until it changes)
@@ -221,11 +304,26 @@ bool CheckModel::poll(const nav::NavMesh* mesh, const LevelTris& level, double n
 
 bool CheckModel::stale(const nav::NavMesh* mesh) const { return m_hasResult && mesh && mesh->generation() != m_checkedGen; }
 
-int CheckModel::count(int kind) const { return m_hasResult ? findingCount(m_result, kind) : 0; }
+bool CheckModel::stale(const std::vector<CheckAgent>& agents) const {
+  return m_hasResult && allMeshes(agents) && keyOf(agents) != m_checkedGen;
+}
+
+void CheckModel::keepResults(const std::vector<CheckAgent>& agents) {
+  if (running() || !allMeshes(agents)) return;
+  m_checkedGen = m_seenGen = keyOf(agents);
+}
+
+int CheckModel::count(int kind) const { return count(m_current, kind); }
+
+int CheckModel::count(int report, int kind) const {
+  if (!m_hasResult || report < 0 || report >= int(m_reports.size())) return 0;
+  return findingCount(m_reports[size_t(report)].result, kind);
+}
 
 bool CheckModel::select(int i) {
   if (i < -1 || i >= int(m_findings.size())) return false;
   m_selected = i;
+  if (i >= 0) showAgent(m_reports[size_t(m_findings[size_t(i)].report)].index);
   return true;
 }
 
@@ -234,6 +332,7 @@ CheckFocus CheckModel::focus(int i) const {
   if (i < 0 || i >= int(m_findings.size())) return f;
   const CheckFinding& c = m_findings[size_t(i)];
   const size_t k = size_t(c.index);
+  const CheckResult& res = m_reports[size_t(c.report)].result; // (the finding's report)
   auto spot = [&f](const Vec3& pos, const Vec3& a, const Vec3& b) {
     f.kind = CheckFocus::Spot;
     f.pos = pos;
@@ -242,10 +341,10 @@ CheckFocus CheckModel::focus(int i) const {
   };
   switch (c.kind) {
   case CHECK_ISLANDS: {
-    const Island& is = m_result.islands[k];
+    const Island& is = res.islands[k];
     f.kind = CheckFocus::Island;
     f.pos = is.center;
-    for (const auto& pi : m_result.polyIslands)
+    for (const auto& pi : res.polyIslands)
       if (pi.second == c.index) f.polys.push_back(pi.first);
     // Frame a square of about the island's size around its centre (its polys' extent is the view's).
     const float r = std::max(3.0f, std::sqrt(std::max(is.area, 0.0f)));
@@ -254,8 +353,8 @@ CheckFocus CheckModel::focus(int i) const {
   }
   case CHECK_DETOURS:
   case CHECK_BUDGET: {
-    const PairEnds& p = c.kind == CHECK_DETOURS ? static_cast<const PairEnds&>(m_result.detours[k])
-                                                : static_cast<const PairEnds&>(m_result.budget[k]);
+    const PairEnds& p = c.kind == CHECK_DETOURS ? static_cast<const PairEnds&>(res.detours[k])
+                                                : static_cast<const PairEnds&>(res.budget[k]);
     f.kind = CheckFocus::Pair;
     f.pos = f.a = p.start;
     f.b = p.end;
@@ -263,16 +362,16 @@ CheckFocus CheckModel::focus(int i) const {
     break;
   }
   case CHECK_SEAMS:
-    spot(m_result.seams[k].pos, m_result.seams[k].a, m_result.seams[k].b);
+    spot(res.seams[k].pos, res.seams[k].a, res.seams[k].b);
     break;
   case CHECK_LINKS:
-    spot(m_result.links[k].pos, m_result.links[k].start, m_result.links[k].end);
+    spot(res.links[k].pos, res.links[k].start, res.links[k].end);
     break;
   case CHECK_NARROW:
-    spot(m_result.narrow[k].pos, m_result.narrow[k].a, m_result.narrow[k].b);
+    spot(res.narrow[k].pos, res.narrow[k].a, res.narrow[k].b);
     break;
   case CHECK_SURFACE: {
-    const SurfaceFinding& s = m_result.surface[k];
+    const SurfaceFinding& s = res.surface[k];
     Vec3 below = s.pos;
     below[1] -= s.dist; // down (or up) to the level surface
     spot(s.pos, s.pos, below);
@@ -312,6 +411,7 @@ void CheckModel::saveScenario(nlohmann::json& out) const {
   if (m_selected >= 0) {
     const CheckFinding& f = m_findings[size_t(m_selected)];
     out["selected"] = {{"kind", checkName(f.kind)}, {"index", f.index}};
+    if (m_reports[size_t(f.report)].index >= 0) out["selected"]["agent"] = m_reports[size_t(f.report)].name;
   }
 }
 
@@ -319,14 +419,27 @@ void CheckModel::dumpState(nlohmann::json& out) const {
   auto vec = [](const Vec3& v) { return nlohmann::json::array({v[0], v[1], v[2]}); };
   nlohmann::json counts = nlohmann::json::object(), list = nlohmann::json::array();
   for (int k = 0; k < CHECK_COUNT; ++k)
-    if (m_hasResult && m_result.ran[k]) counts[checkName(k)] = count(k);
-  for (size_t i = 0; i < m_findings.size() && i < 20; ++i)
+    if (m_hasResult && result().ran[k]) counts[checkName(k)] = count(k);
+  for (size_t i = 0; i < m_findings.size() && i < 20; ++i) {
     list.push_back({{"kind", checkName(m_findings[i].kind)}, {"index", m_findings[i].index}, {"text", m_findings[i].text},
                     {"severity", severityName(m_findings[i].severity)}});
+    if (m_reports[size_t(m_findings[i].report)].index >= 0) list.back()["agent"] = m_reports[size_t(m_findings[i].report)].name;
+  }
   out = {{"shown", shown},         {"running", running()},       {"runs", m_runs},
          {"error", m_error},       {"hasResult", m_hasResult},   {"counts", counts},
          {"findingCount", m_findings.size()}, {"findings", list}, {"selected", m_selected},
          {"heatmap", heatmap},     {"heatPolys", m_heat.size()}};
+  if (m_hasResult && m_reports.front().index >= 0) { // per agent type: its counts
+    nlohmann::json agents = nlohmann::json::array();
+    for (size_t r = 0; r < m_reports.size(); ++r) {
+      nlohmann::json c = nlohmann::json::object();
+      for (int k = 0; k < CHECK_COUNT; ++k)
+        if (m_reports[r].result.ran[k]) c[checkName(k)] = count(int(r), k);
+      agents.push_back({{"name", m_reports[r].name}, {"counts", c}});
+    }
+    out["agents"] = agents;
+    out["shownAgent"] = m_reports[size_t(m_current)].name;
+  }
   if (m_selected >= 0) {
     const CheckFocus f = focus(m_selected);
     static const char* kinds[] = {"none", "pair", "island", "spot"};
@@ -342,6 +455,7 @@ bool CheckModel::loadScenario(const nlohmann::json& in, std::string* why) {
   long long seed = 0, include = 0, exclude = 0;
   bool heat = false;
   int kind = -1, index = -1;
+  std::string agent;
   const base::JsonIn op = j["options"];
   bool shownIn = false;
   bool ok = j.object({"options", "heatmap", "selected", "visible"}) && j.opt("heatmap", heat) && j.opt("visible", shownIn) &&
@@ -366,7 +480,8 @@ bool CheckModel::loadScenario(const nlohmann::json& in, std::string* why) {
   if (ok && j.has("selected") && !j.json()["selected"].is_null()) {
     const base::JsonIn s = j["selected"];
     std::string name;
-    ok = s.object({"kind", "index"}) && s.get("kind", name, size_t(32)) && s.get("index", index, 0, 1 << 30);
+    ok = s.object({"kind", "index", "agent"}) && s.get("kind", name, size_t(32)) && s.get("index", index, 0, 1 << 30) &&
+         s.opt("agent", agent, size_t(32));
     kind = ok ? kindByName(name) : -1;
     if (ok && kind < 0) ok = s["kind"].fail("unknown check '" + name + "'");
   }
@@ -382,6 +497,7 @@ bool CheckModel::loadScenario(const nlohmann::json& in, std::string* why) {
   shown = shownIn;
   m_pendingKind = kind;
   m_pendingIndex = index;
+  m_pendingAgent = agent;
   m_pendingRun = kind >= 0 || shown;
   return true;
 }

@@ -11,6 +11,13 @@
 // is shown); a change during a run cancels it first.
 // Deterministic: the pairs come from `options.seed`, so the same mesh and options give the same
 // findings in the same order (scenarios store the options and the selected finding, not results).
+//
+// A level with agent types (app/model/AgentSet.h) is checked once per type, as `navbench check
+// LEVEL.json` does: each type's navmesh with `options` and that type's seeds of the level
+// (levelSeeds / levelSeedAgents through nav/check/AgentSeeds.h, the CLI's code). The results are
+// one report per type (reports()); the findings are grouped per type (in the order given), and
+// result() and the heatmap are the shown type's (showAgent: the active one). A level without
+// types is one report, as before.
 #pragma once
 
 #include "nav/check/CheckReport.h"
@@ -45,10 +52,28 @@ struct CheckFocus {
 
 /// One row of the findings list.
 struct CheckFinding {
+  int report = 0; ///< The report it is of (CheckModel::reports(); 0 without agent types).
   int kind = 0;  ///< nav::check::CheckKind.
   int index = 0; ///< In the result's vector of that kind (islands: in `islands`).
   nav::check::Severity severity = nav::check::SEVERITY_WARNING;
   std::string text; ///< "(x, y, z): what" (describeFindings' line).
+};
+
+/// One agent type's navmesh to check (a level with agent types).
+struct CheckAgent {
+  int index = 0;     ///< The type's index in the level's `agents`.
+  std::string name;
+  uint32_t color = 0; ///< 0xRRGGBB
+  const nav::NavMesh* mesh = nullptr; ///< Null: not baked yet (nothing runs).
+};
+
+/// One agent type's results (the only one, index -1 and no name, without agent types).
+struct CheckReportOf {
+  int index = -1;
+  std::string name;
+  uint32_t color = 0;
+  nav::check::CheckOptions options; ///< What it ran with (its seeds included).
+  nav::check::CheckResult result;
 };
 
 class CheckModel {
@@ -72,6 +97,11 @@ public:
   /// Something a scenario should keep: the panel shown, a finding selected or the heatmap on.
   bool worthSaving() const { return shown || heatmap || m_selected >= 0; }
 
+  /// The level file's reachability seeds and their agent masks (nav/bake/LevelFile.h's seeds and
+  /// seedAgents): each agent type's run takes its own (with agent types only; without, `options.seeds`).
+  std::vector<nav::check::Vec3> levelSeeds;
+  std::vector<uint32_t> levelSeedAgents;
+
   /// Level triangles for the surface check (copied by start()); null / empty: no surface check.
   struct LevelTris {
     const std::vector<float>* verts = nullptr; ///< [(x, y, z) * n]
@@ -81,6 +111,9 @@ public:
   /// Starts a run on a snapshot of `mesh` (a running one is cancelled first). False with `why` when
   /// it cannot start (no tiles, options out of range).
   bool start(const nav::NavMesh& mesh, const LevelTris& level, std::string* why = nullptr);
+  /// Starts a run on every agent type's navmesh (snapshots; see above). False with `why` when one
+  /// has no navmesh or no tiles, or the options are out of range.
+  bool start(const std::vector<CheckAgent>& agents, const LevelTris& level, std::string* why = nullptr);
   /// Asks the run to stop; poll() then reports it cancelled (the old results stay).
   void cancel();
   bool running() const { return m_worker != nullptr; }
@@ -94,16 +127,31 @@ public:
   /// generation differs from the one checked, `wantFresh` and autoRerun, starts a re-run
   /// debounceMs after the last change (nowMs: a steady clock). `mesh` null: no navmesh open.
   bool poll(const nav::NavMesh* mesh, const LevelTris& level, double nowMs, bool wantFresh);
+  /// The same for a level with agent types: a change of any type's navmesh re-runs them all; an
+  /// agent without a navmesh (baking) counts as no navmesh open.
+  bool poll(const std::vector<CheckAgent>& agents, const LevelTris& level, double nowMs, bool wantFresh);
   /// The checked mesh changed since the results (an edit not re-checked yet).
   bool stale(const nav::NavMesh* mesh) const;
+  bool stale(const std::vector<CheckAgent>& agents) const;
+  /// The agent types' navmeshes moved between holders without changing (another agent made
+  /// active): the results stay theirs, nothing re-runs. Only call it when they were not stale.
+  void keepResults(const std::vector<CheckAgent>& agents);
 
   bool hasResult() const { return m_hasResult; }
-  const nav::check::CheckResult& result() const { return m_result; }
+  /// The shown report's result (showAgent).
+  const nav::check::CheckResult& result() const { return m_reports[size_t(m_current)].result; }
+  /// One report per checked agent type (one without agent types); the last run's.
+  const std::vector<CheckReportOf>& reports() const { return m_reports; }
+  /// The report result() and the heatmap are of: agent type `index`'s (the active one), else the first.
+  void showAgent(int index);
+  int shownReport() const { return m_current; }
   /// Errors first, then warnings; within a severity in check order, within a check in the
   /// result's order (detours: worst first).
   const std::vector<CheckFinding>& findings() const { return m_findings; }
-  /// Findings of a check (0 when it did not run).
+  /// Findings of a check in the shown report (0 when it did not run).
   int count(int kind) const;
+  /// Findings of a check in report `report`.
+  int count(int report, int kind) const;
   /// "cancelled" / why the last run failed; "" after a good run.
   const std::string& error() const { return m_error; }
   /// Seconds the last finished run took.
@@ -111,7 +159,7 @@ public:
   /// Runs finished (results taken) since construction.
   int runs() const { return m_runs; }
 
-  /// Selects finding `i` of findings() (-1: none). False when out of range.
+  /// Selects finding `i` of findings() (-1: none), showing its report. False when out of range.
   bool select(int i);
   int selected() const { return m_selected; }
   /// What finding `i` is about (None when out of range).
@@ -121,7 +169,7 @@ public:
 
   /// The options and selection for a scenario: {"options": {"checks": [NAME...], "pairs", "seed",
   /// "includeFlags", "excludeFlags", "detourRatio", "detourMin", "nodeBudget", "minWidth"},
-  /// "selected": {"kind": NAME, "index": N} | null, "heatmap": bool, "visible": bool}.
+  /// "selected": {"kind": NAME, "index": N[, "agent": NAME]} | null, "heatmap": bool, "visible": bool}.
   void saveScenario(nlohmann::json& out) const;
   /// Restores saveScenario()'s JSON: the options now, the selection once the next run's results
   /// arrive (the run is deterministic, so it is the same finding). False with `why` (a JSON path
@@ -137,6 +185,8 @@ private:
   struct Run;
   void finish();
   void buildFindings();
+  bool startRun(const std::vector<CheckAgent>& agents, const LevelTris& level, std::string* why);
+  bool pollRun(const std::vector<CheckAgent>& agents, const LevelTris& level, double nowMs, bool wantFresh);
   std::unique_ptr<Run> m_run;
   std::unique_ptr<std::thread> m_worker;
   std::atomic<bool> m_cancel{false}, m_done{false};
@@ -144,7 +194,8 @@ private:
   mutable std::mutex m_phaseMutex;
   std::string m_phase;
 
-  nav::check::CheckResult m_result;
+  std::vector<CheckReportOf> m_reports{1}; ///< (one empty report before the first run)
+  int m_current = 0;
   std::vector<CheckFinding> m_findings;
   std::vector<std::pair<nav::PolyRef, float>> m_heat; ///< Sorted by ref.
   bool m_hasResult = false;
@@ -152,11 +203,12 @@ private:
   double m_seconds = 0;
   int m_runs = 0;
   int m_selected = -1;
-  uint64_t m_checkedGen = 0;  ///< Generation of the mesh the results (or the running run) are of.
-  uint64_t m_seenGen = 0;     ///< Last generation poll() saw.
+  uint64_t m_checkedGen = 0;  ///< Generation(s) of the mesh(es) the results (or the running run) are of.
+  uint64_t m_seenGen = 0;     ///< Last generation(s) poll() saw.
   double m_changedAt = 0;     ///< When poll() saw it change.
   bool m_pendingRun = false;
   int m_pendingKind = -1, m_pendingIndex = -1; ///< A scenario's selection, for the next results.
+  std::string m_pendingAgent;
 };
 
 } // namespace navbench

@@ -3,6 +3,7 @@
 
 #include "app/Log.h"
 #include "app/NavState.h"
+#include "app/model/AgentSet.h"
 #include "nav/base/Json.h"
 
 #include <nlohmann/json.hpp>
@@ -52,13 +53,64 @@ void CrowdModel::bind(NavState* nav, Log* log) {
   m_log = log;
 }
 
+bool CrowdModel::typeMeshes(std::vector<const nav::NavMesh*>& meshes, std::string* why) {
+  const AgentSet& a = *m_agents;
+  std::vector<std::string> names;
+  float radius = 0.0f;
+  for (int i = 0; i < a.count(); ++i) {
+    names.push_back(a.type(i).name);
+    radius = std::max(radius, a.type(i).settings.agentRadius);
+  }
+  const std::vector<ScenarioNavType>& types = m_timeline.history().navTypes;
+  bool same = types.size() == names.size();
+  for (size_t i = 0; same && i < names.size(); ++i) same = types[i].name == names[i];
+  // A crowd without agents takes the level's types (one with agents keeps its own: a loaded file).
+  std::string ignored;
+  if (!same) m_timeline.setAgentTypes(names, &ignored);
+  if (m_timeline.history().maxAgentRadius < radius) m_timeline.setMaxAgentRadius(radius, &ignored);
+  for (const ScenarioNavType& t : m_timeline.history().navTypes) {
+    const int i = a.find(t.name);
+    const NavState* nav = i >= 0 ? a.nav(i) : nullptr;
+    if (i < 0) return *why = "type " + t.name + " is not an agent type of this level", false;
+    if (!nav) return *why = "agent " + t.name + " has no navmesh yet (" + a.bakeState(i) + ")", false;
+    meshes.push_back(&nav->mesh());
+  }
+  return true;
+}
+
+int CrowdModel::crowdTypeOf(int agent) const {
+  if (!m_agents || agent < 0 || agent >= m_agents->count()) return 0;
+  const std::vector<ScenarioNavType>& types = m_timeline.history().navTypes;
+  for (size_t t = 0; t < types.size(); ++t)
+    if (types[t].name == m_agents->type(agent).name) return int(t) + 1;
+  return 0;
+}
+
+bool CrowdModel::typeColor(int t, uint32_t* rgb) const {
+  const std::vector<ScenarioNavType>& types = m_timeline.history().navTypes;
+  if (!m_agents || !m_agents->enabled() || t < 1 || t > int(types.size())) return false;
+  const int i = m_agents->find(types[size_t(t - 1)].name);
+  if (i < 0) return false;
+  *rgb = m_agents->type(i).color;
+  return true;
+}
+
 bool CrowdModel::ensure() {
   if (!m_nav || !m_nav->loaded()) return false;
   std::string why;
-  if (!m_timeline.attach(&m_nav->mesh(), &why)) {
+  std::vector<const nav::NavMesh*> meshes{&m_nav->mesh()};
+  if (m_agents && m_agents->enabled() && !typeMeshes(meshes, &why)) {
     fail("crowd: " + why);
     return false;
   }
+  // Another agent made active moves the navmeshes: the crowd is made again, at the same tick.
+  const bool wasAttached = m_timeline.attached();
+  const int at = m_timeline.tick();
+  if (!m_timeline.attach(meshes.data(), int(meshes.size()), &why)) {
+    fail("crowd: " + why);
+    return false;
+  }
+  if (wasAttached && m_timeline.tick() != at && m_wantTick < 0) m_wantTick = at;
   if (m_wantTick >= 0) { // a scenario's tick, reached once the navmesh is there
     const int t = m_wantTick;
     m_wantTick = -1;
@@ -173,6 +225,14 @@ ScenarioAgentParams CrowdModel::agentParams() const {
   p.avoidancePriority = uint8_t(std::max(0, std::min(o.priority, 255)));
   if (o.radius > 0.0f && o.radius < p.radius) { // finite and inside the crowd's MAXRADIUS
     p.radius = o.radius;
+    p.collisionQueryRange = p.radius * 12.0f;
+    p.pathOptimizationRange = p.radius * 30.0f;
+  }
+  if (m_agents && m_agents->enabled()) { // the active agent's type and size
+    const nav::bake::BakeSettings& s = m_agents->type(m_agents->active()).settings;
+    p.navType = uint8_t(crowdTypeOf(m_agents->active()));
+    p.radius = std::min(s.agentRadius, m_timeline.history().maxAgentRadius);
+    p.height = s.agentHeight;
     p.collisionQueryRange = p.radius * 12.0f;
     p.pathOptimizationRange = p.radius * 30.0f;
   }

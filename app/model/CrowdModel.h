@@ -20,6 +20,7 @@ class JsonIn;
 
 namespace navbench {
 
+class AgentSet;
 class Log;
 class NavState;
 
@@ -43,6 +44,16 @@ public:
 
   /// The open navmesh (its query finds random points) and the log (may be null). Kept.
   void bind(NavState* nav, Log* log);
+  /// The level's agent types (null or disabled: none). With them the crowd's agent types are the
+  /// level's, each planning on its own navmesh: a `navmesh NAME` line per type (set while the crowd
+  /// has no agents, with a MAXRADIUS that fits the largest type; type `default` is the active
+  /// agent's navmesh and no new agent takes it), and new agents take the active agent's type, its
+  /// agentRadius and agentHeight. A loaded crowd keeps its types; one the level lacks is an error.
+  /// Kept.
+  void bindAgents(const AgentSet* agents) { m_agents = agents; }
+  /// The colour of crowd agent type t (0xRRGGBB): its agent type's; false when it has none
+  /// (no agent types, or `default`).
+  bool typeColor(int t, uint32_t* rgb) const;
   /// The crowd on the open navmesh (made on first use, at the tick a loaded scenario asked for);
   /// false when there is none.
   bool ensure();
@@ -90,7 +101,8 @@ public:
   /// The selected agent, or every agent, is driven at full speed toward p by a velocity request
   /// (RecastDemo's Shift + move target), no path.
   void setVelocity(const glm::vec3& p);
-  /// The parameters of an added agent: the crowd's radius and the options.
+  /// The parameters of an added agent: the crowd's radius and the options; with agent types, the
+  /// active agent's type, radius and height.
   nav::crowd::ScenarioAgentParams agentParams() const;
   CrowdAgentOptions options;
   int mode = MODE_AGENTS;
@@ -122,6 +134,10 @@ public:
 
 private:
   bool issue(const std::vector<nav::crowd::ScenarioCommand>& cmds);
+  /// With agent types: the crowd's types set to the level's (see bindAgents) and a navmesh per type.
+  bool typeMeshes(std::vector<const nav::NavMesh*>& meshes, std::string* why);
+  /// The crowd type of agent type `agent` (its `navmesh` line + 1), 0 when the crowd has none.
+  int crowdTypeOf(int agent) const;
   bool advance();
   /// The history s at tick atTick with agent `selected` selected (reached now, or by ensure() once
   /// there is a navmesh).
@@ -129,6 +145,7 @@ private:
 
   CrowdTimeline m_timeline;
   NavState* m_nav = nullptr;
+  const AgentSet* m_agents = nullptr;
   Log* m_log = nullptr;
   bool m_running = false;
   double m_acc = 0; ///< Wall time not yet played [Unit: s]

@@ -150,6 +150,25 @@ bool CrowdTimeline::setAgentTypes(const std::vector<std::string>& names, std::st
   return true;
 }
 
+bool CrowdTimeline::setMaxAgentRadius(float radius, std::string* why) {
+  for (const ScenarioCommand& c : m_full.commands)
+    if (c.op == ScenarioOp::Agent) {
+      if (why) *why = "the crowd's agent radius is set before the first agent (the crowd has agents)";
+      return false;
+    }
+  if (!(radius > 0.0f) || radius > nav::crowd::SCENARIO_MAX_AGENT_RADIUS) {
+    if (why) *why = "agent radius " + std::to_string(radius) + " is outside (0, 100] wu";
+    return false;
+  }
+  if (m_full.maxAgentRadius == radius) return true;
+  m_full.maxAgentRadius = radius;
+  if (!m_runner) return true;
+  // The runner's crowd is made with the radius: make it again.
+  std::vector<const nav::NavMesh*> meshes = m_meshes;
+  detach();
+  return attach(meshes.data(), int(meshes.size()), why);
+}
+
 void CrowdTimeline::adopt(Scenario&& full, int ticks) {
   detach();
   m_full = std::move(full);

@@ -86,6 +86,10 @@ public:
   /// agent line is recorded; false with *why otherwise, or for a bad or repeated name. A crowd
   /// already attached restarts with them (attach it again with a mesh per type).
   bool setAgentTypes(const std::vector<std::string>& names, std::string* why);
+  /// The `crowd` line's MAXRADIUS of the history [Unit: wu] [Limit: (0, 100]] (what agent types
+  /// of several sizes need). Only while no agent line is recorded; false with *why otherwise. A
+  /// crowd already attached restarts with it.
+  bool setMaxAgentRadius(float radius, std::string* why);
   /// 1 + the history's `navmesh` lines.
   int agentTypeCount() const { return 1 + int(m_full.navTypes.size()); }
   /// Drops the crowd, its checkpoints and trails (the history stays).

@@ -6,6 +6,7 @@
 #include "app/Document.h"
 #include "app/panels/Panels.h"
 #include "app/tools/BakeButtonUi.h"
+#include "nav/bake/Agents.h"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -170,6 +171,8 @@ void drawBakeWindow(BakeRunner& bake, LevelEditor& editor, NavState& nav, Log& l
   ImGui::BeginDisabled(!nav.loaded() || busy);
   if (ImGui::Button("Save .bin")) bake.save(nav, log);
   ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled) && bake.agentMeshes && !bake.agentMeshes().empty())
+    ImGui::SetTooltip("Writes every agent type's navmesh beside this path: %s", nav::bake::agentFilePath(savePath, "NAME").c_str());
   ImGui::BeginDisabled(!bake.hasSource() || busy);
   if (ImGui::Button("Save settings to level file")) bake.saveSettings(log);
   ImGui::EndDisabled();

@@ -41,18 +41,27 @@ struct CheckView {
   std::string seedsOf = "\n"; ///< The level whose `seeds` the options hold.
 };
 
-/// A level file's reachability seeds (as `navbench check LEVEL.json` takes them); none for others.
-std::vector<Vec3> levelSeeds(const std::string& level, Log& log) {
-  std::vector<Vec3> out;
-  if (lowerExt(level) != ".json") return out;
+/// A level file's reachability seeds (as `navbench check LEVEL.json` takes them) into the model:
+/// every seed as the options' (no agent types), the seeds and their agent masks for the per-agent
+/// runs; none for other files.
+void levelSeeds(const std::string& level, CheckModel& m, Log& log) {
+  m.options.seeds.clear();
+  m.levelSeeds.clear();
+  m.levelSeedAgents.clear();
+  if (lowerExt(level) != ".json") return;
   nav::bake::Level lf;
   std::string why;
   if (!nav::bake::loadLevelFile(level, &lf, &why)) {
     log.warning("check: no seeds from " + level + ": " + why);
-    return out;
+    return;
   }
-  for (const auto& p : lf.seeds) out.push_back(Vec3{p[0], p[1], p[2]});
-  return out;
+  for (const auto& p : lf.seeds) m.options.seeds.push_back(Vec3{p[0], p[1], p[2]});
+  m.levelSeeds = m.options.seeds;
+  m.levelSeedAgents = lf.seedAgents;
+}
+
+ImVec4 colourOf(uint32_t rgb) {
+  return ImVec4(float((rgb >> 16) & 255) / 255.0f, float((rgb >> 8) & 255) / 255.0f, float(rgb & 255) / 255.0f, 1.0f);
 }
 
 CheckModel::LevelTris levelOf(const Document& doc) {
@@ -66,7 +75,7 @@ CheckModel::LevelTris levelOf(const Document& doc) {
 
 /// Frames the finding and shows it with the right tool.
 void show(Document& doc, CheckModel& model, int i, bool frameCamera, Log& log) {
-  if (!model.select(i) || i < 0) return;
+  if (!doc.selectCheckFinding(i) || i < 0) return; // (another agent's finding: that agent is active now)
   const CheckFocus f = model.focus(i);
   if (f.kind == CheckFocus::Pair) {
     const int idx = doc.findTool("Pathfind Straight");
@@ -94,7 +103,9 @@ void show(Document& doc, CheckModel& model, int i, bool frameCamera, Log& log) {
     doc.camera.frame(v3(f.boundsMin), v3(f.boundsMax), ds.y > 0 ? ds.x / ds.y : 1.0f, glm::vec2(-0.4f, -0.5f),
                      glm::vec2(0.0f, 0.75f));
   }
-  log.info("check: " + std::string(checkName(model.findings()[size_t(i)].kind)) + " " + model.findings()[size_t(i)].text);
+  const CheckReportOf& report = model.reports()[size_t(model.findings()[size_t(i)].report)];
+  log.info("check: " + (report.index >= 0 ? report.name + ": " : std::string()) +
+           std::string(checkName(model.findings()[size_t(i)].kind)) + " " + model.findings()[size_t(i)].text);
 }
 
 void optionsUi(CheckModel& m) {
@@ -121,7 +132,10 @@ void optionsUi(CheckModel& m) {
     if (k) ImGui::SameLine();
     ImGui::Checkbox(checkName(k), on[k]);
   }
-  ImGui::Text("%zu seeds (the level file's; none: the biggest island)", o.seeds.size());
+  if (m.reports().front().index >= 0 || !m.levelSeedAgents.empty())
+    ImGui::Text("%zu seeds (the level file's, each agent its own; none: the biggest island)", m.levelSeeds.size());
+  else
+    ImGui::Text("%zu seeds (the level file's; none: the biggest island)", o.seeds.size());
   ImGui::Checkbox("re-run after edits", &m.autoRerun);
   ImGui::SameLine();
   if (ImGui::Button("CLI defaults")) {
@@ -135,6 +149,8 @@ void optionsUi(CheckModel& m) {
 
 void findingsUi(Document& doc, CheckModel& m, CheckView& v, Log& log) {
   const CheckResult& r = m.result();
+  if (m.reports().front().index >= 0) ImGui::TextColored(colourOf(m.reports()[size_t(m.shownReport())].color), "%s (the active agent):",
+                                                         m.reports()[size_t(m.shownReport())].name.c_str());
   ImGui::Text("%d polys, %zu islands, %d pairs run (%d skipped), worst ratio %.3f, %.2f s", r.polyCount, r.islands.size(),
               r.pairsRun, r.pairsSkipped, double(r.worstRatio), m.seconds());
   for (int k = 0; k < CHECK_COUNT; ++k) {
@@ -143,27 +159,48 @@ void findingsUi(Document& doc, CheckModel& m, CheckView& v, Log& log) {
     const ImVec4 c = !r.ran[k] ? ImVec4(0.6f, 0.6f, 0.6f, 1) : n == 0 ? kGreen : checkSeverity(k) == SEVERITY_ERROR ? kRed : kAmber;
     ImGui::TextColored(c, "%s %s", checkName(k), r.ran[k] ? std::to_string(n).c_str() : "-");
   }
+  const bool perAgent = m.reports().front().index >= 0;
   if (m.findings().empty()) {
-    ImGui::TextColored(kGreen, "No findings.");
+    ImGui::TextColored(kGreen, perAgent ? "No findings for any agent." : "No findings.");
     return;
   }
   ImGui::BeginChild("findings", ImVec2(0, 0), true);
-  ImGuiListClipper clip;
-  clip.Begin(int(m.findings().size()));
-  while (clip.Step())
-    for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i) {
-      const CheckFinding& f = m.findings()[size_t(i)];
-      ImGui::PushID(i);
-      ImGui::PushStyleColor(ImGuiCol_Text, f.severity == SEVERITY_ERROR ? kRed : kAmber);
-      char label[64];
-      std::snprintf(label, sizeof(label), "%-5s %-7s", f.severity == SEVERITY_ERROR ? "error" : "warn", checkName(f.kind));
-      const bool clicked = ImGui::Selectable(label, m.selected() == i, ImGuiSelectableFlags_AllowItemOverlap);
-      ImGui::PopStyleColor();
+  // Per agent type (findings come grouped by report): a header with its colour, name and count,
+  // then its rows.
+  const int total = int(m.findings().size());
+  for (int begin = 0, rep = 0; rep < int(m.reports().size()); ++rep) {
+    int end = begin;
+    while (end < total && m.findings()[size_t(end)].report == rep) ++end;
+    if (perAgent) {
+      const CheckReportOf& agent = m.reports()[size_t(rep)];
+      ImGui::ColorButton(("##agent" + agent.name).c_str(), colourOf(agent.color), ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
       ImGui::SameLine();
-      ImGui::TextUnformatted(f.text.c_str());
-      if (clicked) show(doc, m, i, v.frameCamera, log);
-      ImGui::PopID();
+      ImGui::TextColored(colourOf(agent.color), "%s", agent.name.c_str());
+      ImGui::SameLine();
+      if (end == begin)
+        ImGui::TextColored(kGreen, "no findings");
+      else
+        ImGui::TextDisabled("%d finding%s", end - begin, end - begin == 1 ? "" : "s");
     }
+    ImGuiListClipper clip;
+    clip.Begin(end - begin);
+    while (clip.Step())
+      for (int i = begin + clip.DisplayStart; i < begin + clip.DisplayEnd; ++i) {
+        const CheckFinding& f = m.findings()[size_t(i)];
+        ImGui::PushID(i);
+        ImGui::PushStyleColor(ImGuiCol_Text, f.severity == SEVERITY_ERROR ? kRed : kAmber);
+        char label[64];
+        std::snprintf(label, sizeof(label), "%s%-5s %-7s", perAgent ? "  " : "", f.severity == SEVERITY_ERROR ? "error" : "warn",
+                      checkName(f.kind));
+        const bool clicked = ImGui::Selectable(label, m.selected() == i, ImGuiSelectableFlags_AllowItemOverlap);
+        ImGui::PopStyleColor();
+        ImGui::SameLine();
+        ImGui::TextUnformatted(f.text.c_str());
+        if (clicked) show(doc, m, i, v.frameCamera, log);
+        ImGui::PopID();
+      }
+    begin = end;
+  }
   ImGui::EndChild();
   // Up / Down step through the findings while the panel has the keyboard focus.
   if (ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) && !ImGui::GetIO().WantTextInput) {
@@ -180,15 +217,21 @@ void drawPanel(PanelContext& c, bool& shown, CheckView& v) {
   const nav::NavMesh* mesh = doc.nav.loaded() ? &doc.nav.mesh() : nullptr;
   if (v.seedsOf != doc.levelArg) {
     v.seedsOf = doc.levelArg;
-    m.options.seeds = levelSeeds(doc.levelArg, c.log);
+    levelSeeds(doc.levelArg, m, c.log);
   }
-  // Opened: run when there are no results for this navmesh.
-  if (shown && !v.wasShown && mesh && !m.running() && (!m.hasResult() || m.stale(mesh)) && !m.pendingRun()) {
+  // A level with agent types: every type's navmesh is checked, the active one's results shown.
+  const std::vector<CheckAgent> agents = doc.checkAgents();
+  const bool perAgent = !agents.empty();
+  if (perAgent) m.showAgent(doc.agents.active());
+  auto start = [&]() {
     std::string why;
-    if (!m.start(*mesh, levelOf(doc), &why)) c.log.error("check: " + why);
-  }
+    if (!(perAgent ? m.start(agents, levelOf(doc), &why) : m.start(*mesh, levelOf(doc), &why))) c.log.error("check: " + why);
+  };
+  const bool staleNow = perAgent ? m.stale(agents) : m.stale(mesh);
+  // Opened: run when there are no results for this navmesh.
+  if (shown && !v.wasShown && mesh && !m.running() && (!m.hasResult() || staleNow) && !m.pendingRun()) start();
   v.wasShown = shown;
-  if (m.poll(mesh, levelOf(doc), nowMs(), shown)) {
+  if (perAgent ? m.poll(agents, levelOf(doc), nowMs(), shown) : m.poll(mesh, levelOf(doc), nowMs(), shown)) {
     c.log.info("check: " + std::to_string(m.findings().size()) + " findings in " + std::to_string(m.seconds()) + " s");
   }
   if (!shown) return;
@@ -206,16 +249,15 @@ void drawPanel(PanelContext& c, bool& shown, CheckView& v) {
     char over[64];
     std::snprintf(over, sizeof(over), "%s %.0f%%", m.phase().c_str(), double(m.progress() * 100));
     ImGui::ProgressBar(m.progress(), ImVec2(-1, 0), over);
-  } else if (mesh && ImGui::Button("Run")) {
-    std::string why;
-    if (!m.start(*mesh, levelOf(doc), &why)) c.log.error("check: " + why);
+  } else if (mesh && ImGui::Button(perAgent ? "Run (every agent)" : "Run")) {
+    start();
   }
   if (!m.running()) {
     ImGui::SameLine();
     ImGui::Checkbox("Heatmap", &m.heatmap);
     ImGui::SameLine();
     ImGui::Checkbox("Frame", &v.frameCamera);
-    if (m.stale(mesh)) {
+    if (staleNow) {
       ImGui::SameLine();
       ImGui::TextColored(kAmber, "navmesh changed");
     }
@@ -241,9 +283,12 @@ void fillPoly(render::DebugDraw& dd, const nav::NavMesh& mesh, nav::PolyRef ref,
 
 void drawCheckOverlay(render::DebugDraw& dd, const CheckModel& check, const nav::NavMesh& mesh, float lift) {
   if (!check.hasResult()) return;
+  // (The shown report is the active agent's, whose navmesh `mesh` is; another's finding is not drawn.)
   if (check.heatmap)
     for (const HeatEntry& h : check.result().heat) fillPoly(dd, mesh, h.ref, heatColour(h.ratio, check.options.detourRatio), lift * 1.5f);
-  const CheckFocus f = check.focus(check.selected());
+  const int sel = check.selected();
+  const bool ofShown = sel >= 0 && check.findings()[size_t(sel)].report == check.shownReport();
+  const CheckFocus f = check.focus(ofShown ? sel : -1);
   const uint32_t mark = render::rgba(255, 40, 200);
   switch (f.kind) {
   case CheckFocus::Island: {

@@ -26,6 +26,7 @@ class DebugDraw;
 
 namespace navbench {
 
+class AgentSet;
 class BakeRunner;
 class HierSearch;
 class Level;
@@ -63,6 +64,9 @@ struct ToolContext {
   /// The open navmesh's hierarchical planner (app/model/HierSearch.h), shared by the path modes
   /// and the A* Stepper. Null where there is no app (tests): each model builds its own.
   HierSearch* hier = nullptr;
+  /// The level's agent types (app/model/AgentSet.h; disabled without them): the Crowd tool's
+  /// agents take the active type. Null where there is no app (tests).
+  AgentSet* agents = nullptr;
 };
 
 /// A tool is a HistoryClient: a tool that records input changes keeps them in its own undo list

@@ -73,6 +73,7 @@ public:
   void init(ToolContext& ctx) override {
     Tool::init(ctx);
     m_model.bind(ctx.nav, ctx.log);
+    m_model.bindAgents(ctx.agents);
   }
   void reset() override { m_model.reset(); }
   void onLevelChanged() override { reset(); }
@@ -296,6 +297,8 @@ void ToolCrowd::draw(render::DebugDraw& dd) {
     if (ag->state == CROWDAGENT_STATE_INVALID) return render::rgba(230, 40, 40, 230);
     if (ag->state == CROWDAGENT_STATE_OFFMESH) return render::rgba(180, 60, 230, 230);
     if (ag->targetState == CROWDAGENT_TARGET_FAILED) return render::rgba(255, 100, 60, 230);
+    uint32_t rgb = 0;
+    if (m_model.typeColor(ag->params.navType, &rgb)) return render::rgba(uint8_t(rgb >> 16), uint8_t(rgb >> 8), uint8_t(rgb), 220);
     return render::rgba(0, 160, 255, 220);
   };
   dd.begin(render::Prim::Tris);
