@@ -822,7 +822,9 @@ int HierPlanner::popMin() {
 }
 
 int HierPlanner::abstractSearch(const Graph& g, PolyRef startRef, PolyRef endRef, const float* startPos,
-                                const float* endPos) {
+                                const float* endPos, int maxPops, int* pops, int* lastPopped) {
+  *pops = 0;
+  *lastPopped = -1;
   const int S = g.nodeCount, G = g.nodeCount + 1;
   const int startCluster = m_slots[m_mesh->decodePolyIdTile(startRef)].cluster;
   const int endCluster = m_slots[m_mesh->decodePolyIdTile(endRef)].cluster;
@@ -841,8 +843,10 @@ int HierPlanner::abstractSearch(const Graph& g, PolyRef startRef, PolyRef endRef
       if (cl.ents[e].component == int32_t(k))
         relax(int(g.nodeBase[size_t(c)] + e), vdist(startPos, cl.ents[e].pos), S, vdist(cl.ents[e].pos, endPos));
   };
-  while (m_heapSize > 0) {
+  while (m_heapSize > 0 && *pops < maxPops) {
     const int n = popMin();
+    ++*pops;
+    *lastPopped = n;
     if (n == G) return G;
     ++m_stats.abstractExpanded;
     const float gn = m_g[size_t(n)];
@@ -882,7 +886,7 @@ int HierPlanner::abstractSearch(const Graph& g, PolyRef startRef, PolyRef endRef
       relax(int(g.nodeBase[size_t(e.cluster)]) + e.local, gn + e.cost, n, vdist(to.pos, endPos));
     }
   }
-  return -1;
+  return m_heapSize > 0 ? -2 : -1;
 }
 
 void HierPlanner::markCluster(int c, int r) {
@@ -918,7 +922,8 @@ Status HierPlanner::findPath(PolyRef startRef, PolyRef endRef, const float* star
 
   const Graph& g = *graphFor(*filter);
   m_stats.filterGraph = &g != &m_main;
-  const int goal = abstractSearch(g, startRef, endRef, startPos, endPos);
+  int pops = 0, lastPopped = -1;
+  const int goal = abstractSearch(g, startRef, endRef, startPos, endPos, INT32_MAX, &pops, &lastPopped);
   if (goal < 0) {
     // Not connected under the filter: a bounded search's partial corridor toward the goal (the
     // answer "no path" is exact; running out of its nodes says nothing more).

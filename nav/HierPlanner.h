@@ -206,7 +206,11 @@ private:
   uint32_t compOf(const Graph& g, PolyRef ref) const;
   void relax(int id, float g, int parent, float h);
   int popMin();
-  int abstractSearch(const Graph& g, PolyRef startRef, PolyRef endRef, const float* startPos, const float* endPos);
+  /// At most maxPops pops of the open list (the goal's pop counts); *pops and *lastPopped (-1: none)
+  /// say how far it went (the A* Stepper runs it piece by piece). Returns the goal's id when it was
+  /// popped, -1 when the open list ran empty, -2 when maxPops stopped it.
+  int abstractSearch(const Graph& g, PolyRef startRef, PolyRef endRef, const float* startPos, const float* endPos,
+                     int maxPops, int* pops, int* lastPopped);
   void markCluster(int c, int radius); ///< c and the clusters within `radius` of it join the corridor.
 
   const NavMesh* m_mesh = nullptr;
@@ -298,15 +302,15 @@ private:
   // piece. These allocate (viewer use, not per query); the search state they leave is findPath's
   // own, so a findPath in between replaces it.
 public:
-  int clusterCount() const { return int(m_clusters.size()); }
-  const Cluster& cluster(int c) const { return m_clusters[size_t(c)]; }
+  int clusterCount() const { return int(m_main.clusters.size()); }
+  const Cluster& cluster(int c) const { return m_main.clusters[size_t(c)]; }
   /// Global id of entrance `local` of cluster c, in 0..entranceCount()-1.
-  int entranceId(int c, int local) const { return int(m_nodeBase[size_t(c)]) + local; }
+  int entranceId(int c, int local) const { return int(m_main.nodeBase[size_t(c)]) + local; }
   /// The cluster of a global entrance id.
-  int entranceCluster(int id) const { return m_nodeCluster[size_t(id)]; }
+  int entranceCluster(int id) const { return m_main.nodeCluster[size_t(id)]; }
   const Entrance& entrance(int id) const {
-    const int c = m_nodeCluster[size_t(id)];
-    return m_clusters[size_t(c)].ents[size_t(id) - m_nodeBase[size_t(c)]];
+    const int c = m_main.nodeCluster[size_t(id)];
+    return m_main.clusters[size_t(c)].ents[size_t(id) - m_main.nodeBase[size_t(c)]];
   }
   /// The cluster of a polygon, -1 when the graph does not know its tile.
   int clusterOfPoly(PolyRef ref) const;
@@ -319,8 +323,8 @@ public:
     bool open = false; ///< In the open list (else closed: expanded).
     float pos[3] = {0, 0, 0};
   };
-  int abstractStartId() const { return m_nodeCount; }
-  int abstractGoalId() const { return m_nodeCount + 1; }
+  int abstractStartId() const { return m_main.nodeCount; }
+  int abstractGoalId() const { return m_main.nodeCount + 1; }
   /// findPath's abstract search from (startRef, startPos) to (endRef, endPos), stopped after
   /// maxPops pops of its open list (the goal's pop, which ends it, counts). Returns the pops done;
   /// *finished: the search ended (goal popped or open list empty), *reached: the goal was popped;

@@ -1,7 +1,7 @@
 // HierPlannerView.cpp: HierPlanner's inspection block (HierPlanner.h, end of the class): the graph
 // read back for drawing, and findPath's abstract search and refinement filter run piece by piece
-// for the viewer's A* Stepper. The abstract loop is findPath's (HierPlanner::abstractSearch) with
-// a pop limit; tests/model/HierModelTest.cpp checks that both give the same pops and path.
+// for the viewer's A* Stepper: findPath's own abstract search (HierPlanner::abstractSearch) on the
+// default graph, run with a pop limit.
 #include "nav/HierPlanner.h"
 #include "nav/NavMath.h"
 
@@ -32,57 +32,21 @@ int HierPlanner::searchAbstract(PolyRef startRef, PolyRef endRef, const float* s
     if (!std::isfinite(startPos[k]) || !std::isfinite(endPos[k])) return -1;
   const int startCluster = clusterOfPoly(startRef), endCluster = clusterOfPoly(endRef);
   if (startCluster < 0 || endCluster < 0) return -1;
-  const uint32_t startComp = compOf(startRef), endComp = compOf(endRef);
   m_viewStartCluster = startCluster;
   m_viewEndCluster = endCluster;
-  const int S = m_nodeCount, G = m_nodeCount + 1;
-  if (++m_searchStamp == 0) {
-    std::fill(m_stamp.begin(), m_stamp.end(), 0u);
-    m_searchStamp = 1;
-  }
-  m_heapSize = 0;
-  relax(S, 0.0f, -1, vdist(startPos, endPos));
-  const Cluster& sc = m_clusters[size_t(startCluster)];
+  const int keep = m_stats.abstractExpanded; // the search counts into the last findPath's stats
   int pops = 0;
-  while (m_heapSize > 0 && pops < maxPops) {
-    const int n = popMin();
-    ++pops;
-    *lastPopped = n;
-    if (n == G) {
-      *finished = *reached = true;
-      m_viewGoal = G;
-      return pops;
-    }
-    const float gn = m_g[size_t(n)];
-    if (n == S) {
-      if (startCluster == endCluster && startComp == endComp) relax(G, vdist(startPos, endPos), S, 0.0f);
-      for (size_t e = 0; e < sc.ents.size(); ++e)
-        if (sc.ents[e].component == int32_t(startComp))
-          relax(int(m_nodeBase[size_t(startCluster)] + e), vdist(startPos, sc.ents[e].pos), S,
-                vdist(sc.ents[e].pos, endPos));
-      continue;
-    }
-    const int c = m_nodeCluster[size_t(n)];
-    const Cluster& cl = m_clusters[size_t(c)];
-    const Entrance& en = cl.ents[size_t(n) - m_nodeBase[size_t(c)]];
-    if (c == endCluster && en.component == int32_t(endComp)) relax(G, gn + vdist(en.pos, endPos), n, 0.0f);
-    for (uint32_t k = 0; k < en.intraCount; ++k) {
-      const Edge& e = cl.intra[en.firstIntra + k];
-      relax(int(m_nodeBase[size_t(c)]) + e.local, gn + e.cost, n, vdist(cl.ents[size_t(e.local)].pos, endPos));
-    }
-    for (uint32_t k = 0; k < en.interCount; ++k) {
-      const Edge& e = cl.inter[en.firstInter + k];
-      const Entrance& to = m_clusters[size_t(e.cluster)].ents[size_t(e.local)];
-      relax(int(m_nodeBase[size_t(e.cluster)]) + e.local, gn + e.cost, n, vdist(to.pos, endPos));
-    }
-  }
-  *finished = m_heapSize == 0;
+  const int r = abstractSearch(m_main, startRef, endRef, startPos, endPos, maxPops, &pops, lastPopped);
+  m_stats.abstractExpanded = keep;
+  *reached = r >= 0;
+  *finished = r != -2;
+  if (*reached) m_viewGoal = r;
   return pops;
 }
 
 void HierPlanner::abstractNodes(std::vector<AbstractNode>* out) const {
   out->clear();
-  const int total = m_nodeCount + 2;
+  const int total = m_main.nodeCount + 2;
   for (int id = 0; id < total && size_t(id) < m_stamp.size(); ++id) {
     if (m_stamp[size_t(id)] != m_searchStamp || !(m_g[size_t(id)] < VIEW_INF)) continue;
     AbstractNode n;
@@ -91,7 +55,7 @@ void HierPlanner::abstractNodes(std::vector<AbstractNode>* out) const {
     n.g = m_g[size_t(id)];
     n.f = m_f[size_t(id)];
     n.open = m_heapPos[size_t(id)] >= 0;
-    if (id < m_nodeCount) std::copy(entrance(id).pos, entrance(id).pos + 3, n.pos);
+    if (id < m_main.nodeCount) std::copy(entrance(id).pos, entrance(id).pos + 3, n.pos);
     out->push_back(n);
   }
 }
@@ -101,7 +65,7 @@ void HierPlanner::abstractPath(std::vector<int>* ids) const {
   if (m_viewGoal < 0) return;
   for (int n = m_viewGoal; n >= 0; n = m_parent[size_t(n)]) {
     ids->push_back(n);
-    if (ids->size() > size_t(m_nodeCount) + 2) break; // a parent cycle cannot happen; bounded anyway
+    if (ids->size() > size_t(m_main.nodeCount) + 2) break; // a parent cycle cannot happen; bounded anyway
   }
   std::reverse(ids->begin(), ids->end());
 }
@@ -118,7 +82,7 @@ const QueryFilter* HierPlanner::refineFilter(const QueryFilter* filter, int pass
   const int radius = m_opts.corridorRadius + (pass == 1 ? 1 : 0);
   const int keep = m_stats.corridorClusters; // markCluster counts into the last findPath's stats
   for (int id : path) {
-    if (id < m_nodeCount) markCluster(m_nodeCluster[size_t(id)], radius);
+    if (id < m_main.nodeCount) markCluster(m_main.nodeCluster[size_t(id)], radius);
   }
   // The start's and goal's clusters (findPath marks them whether or not an entrance is on the path).
   markCluster(m_viewStartCluster, radius);
