@@ -6,6 +6,7 @@
 #include "app/Document.h"
 #include "nav/TileSetFile.h"
 #include "nav/bake/Agents.h"
+#include "tests/model/DocumentTestHost.h"
 
 #include <gtest/gtest.h>
 
@@ -19,18 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct QuietHost : DocumentHost {
-  bool headless() const override { return true; }
-  bool asksForMovedFiles() const override { return false; }
-  void levelReplaced() override {}
-  void levelRecolour() override {}
-  void navmeshReplaced() override {}
-  void fileOpened(const std::string&) override {}
-  void notify(const std::string&, bool) override {}
-  void askForMovedFiles(const MovedFiles&) override {}
-  void loadTimeBakeStarted() override {}
-  void openFilesChanged() override {}
-};
+using QuietHost = DocumentTestHost;
 
 std::vector<uint8_t> bytesOf(const nav::NavMesh& mesh) {
   std::vector<uint8_t> out;

@@ -9,6 +9,7 @@
 #include "app/cli/Cli.h"
 #include "nav/bake/LevelFile.h"
 #include "nav/check/CheckReport.h"
+#include "tests/model/DocumentTestHost.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -24,18 +25,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct QuietHost : DocumentHost {
-  bool headless() const override { return true; }
-  bool asksForMovedFiles() const override { return false; }
-  void levelReplaced() override {}
-  void levelRecolour() override {}
-  void navmeshReplaced() override {}
-  void fileOpened(const std::string&) override {}
-  void notify(const std::string&, bool) override {}
-  void askForMovedFiles(const MovedFiles&) override {}
-  void loadTimeBakeStarted() override {}
-  void openFilesChanged() override {}
-};
+using QuietHost = DocumentTestHost;
 
 /// `navbench check ARGS...` through the subcommand registry: its exit status (-100: not linked).
 int runCheckCli(std::vector<std::string> args) {

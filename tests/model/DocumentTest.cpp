@@ -7,6 +7,7 @@
 #include "app/model/TesterModes.h"
 #include "nav/bake/LevelFile.h"
 #include "tests/model/EditFixture.h"
+#include "tests/model/DocumentTestHost.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -26,22 +27,7 @@ using namespace navbench;
 using nlohmann::json;
 
 /// What the viewer would show, counted.
-struct TestHost : DocumentHost {
-  bool headless() const override { return true; }
-  bool asksForMovedFiles() const override { return false; }
-  void levelReplaced() override { ++levels; }
-  void levelRecolour() override {}
-  void navmeshReplaced() override { ++navmeshes; }
-  void fileOpened(const std::string& path) override { opened.push_back(path); }
-  void notify(const std::string& text, bool error) override {
-    if (error) errors.push_back(text);
-  }
-  void askForMovedFiles(const MovedFiles&) override { ++askedMoved; }
-  void loadTimeBakeStarted() override { ++bakes; }
-  void openFilesChanged() override {}
-  int levels = 0, navmeshes = 0, askedMoved = 0, bakes = 0;
-  std::vector<std::string> opened, errors;
-};
+using TestHost = DocumentTestHost;
 
 /// The Pathfind Straight model as a tool (what app/tools/Tester.h is, less its panel).
 class PathTool : public Tool {
