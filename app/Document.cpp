@@ -60,6 +60,11 @@ Document::Document(Log& log, DocumentHost& host) : editor(bake, nav, log, histor
       out.emplace_back(agents.type(i).name, agents.nav(i) ? &agents.nav(i)->mesh() : nullptr);
     return out;
   };
+  // Several agent types: a Build bakes each type with the Bake panel's settings and its overrides,
+  // and no navmesh of the level's settings alone.
+  bake.bakeAgents = [this](const nav::bake::BakeInput& input, const nav::bake::BakeSettings& base, int threads) {
+    return agents.enabled() ? agents.rebakeAll(input, base, threads) : -1;
+  };
   // Several agent types: the editor edits the active agent's navmesh; the others re-bake theirs.
   editor.forAgent = [this](auto* volumes, auto* links, auto* settings) { agents.forActive(volumes, links, settings); };
   editor.volumesLinksChanged = [this](const float* bmin, const float* bmax) {
@@ -119,7 +124,13 @@ void Document::filterChanged() {
 
 bool Document::pollBake() {
   editor.poll();
-  if (agents.poll()) { // the active agent's navmesh arrived, or a scenario's agent became active
+  const bool activeArrived = agents.poll();
+  if (bake.agentBakesRunning() && !agents.busy()) { // a Build's agent bakes all ended: its log
+    std::vector<std::string> report;
+    for (int i = 0; i < agents.count(); ++i) report.push_back("agent " + agents.type(i).name + ": " + agents.bakeState(i));
+    bake.agentBakesEnded(std::move(report));
+  }
+  if (activeArrived) { // the active agent's navmesh arrived, or a scenario's agent became active
     navReplaced();
     return true;
   }
@@ -131,10 +142,7 @@ bool Document::pollBake() {
     m_host.navmeshReplaced();
     filterChanged();
   }
-  if (!bake.poll(nav, m_log)) return false;
-  // Several agent types: that bake had the level's settings, no agent's; each agent bakes again
-  // from the level as it is now (its navmesh replaces this one when it arrives).
-  agents.rebakeAll(bake.input());
+  if (!bake.poll(nav, m_log)) return false; // (with agent types, build() bakes none of its own)
   navReplaced();
   return true;
 }

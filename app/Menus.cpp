@@ -126,7 +126,7 @@ void App::onKeyDown(const SDL_Keysym& key) {
   if (ctrl && !shift) {
     if (key.sym == SDLK_t) m_doc.view.twoSidedLevel = !m_doc.view.twoSidedLevel; // View > Two-sided level
     if (key.sym == SDLK_q) m_prompts.requestQuit();
-    else if (key.sym == SDLK_b && !m_doc.bake.running()) m_doc.bake.buildByUser(m_log);
+    else if (key.sym == SDLK_b && !m_doc.bake.running() && !m_doc.agents.busy()) m_doc.bake.buildByUser(m_log);
   }
   if (key.sym == SDLK_o && ctrl) openFileDialog();
 }

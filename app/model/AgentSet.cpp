@@ -5,6 +5,7 @@
 #include "nav/NavMesh.h"
 #include "nav/QueryFilter.h"
 #include "nav/base/Json.h"
+#include "nav/bake/LevelFile.h"
 
 #include <nlohmann/json.hpp>
 
@@ -22,6 +23,12 @@ namespace {
 
 double msSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// Settings key `key` of `s` as the level file writes it ("0.3", "true", "\"monotone\"").
+std::string settingText(const nav::bake::BakeSettings& s, const std::string& key) {
+  const nlohmann::json j = nlohmann::json::parse(nav::bake::settingsToJson(s));
+  return j.contains(key) ? j[key].dump() : std::string("?");
 }
 
 AgentMask bit(int agent) { return agent >= 0 && agent < nav::bake::kMaxAgentTypes ? AgentMask(1u) << agent : 0; }
@@ -91,16 +98,85 @@ void AgentSet::open(const nav::bake::BakeInput& all, std::vector<nav::bake::Agen
   m_log.info("baking " + std::to_string(m_slots.size()) + " agent types in the background");
 }
 
-void AgentSet::rebakeAll(const nav::bake::BakeInput& all, int threads) {
-  if (!enabled()) return;
-  std::vector<nav::bake::AgentType> types;
-  std::vector<bool> shown;
-  for (const Slot& s : m_slots) {
-    types.push_back(s.type);
-    shown.push_back(s.visible);
+int AgentSet::rebakeAll(const nav::bake::BakeInput& all, const nav::bake::BakeSettings& base, int threads) {
+  if (!enabled()) return 0;
+  m_input = all;
+  int started = 0;
+  for (size_t i = 0; i < m_slots.size(); ++i) {
+    Slot& s = m_slots[i];
+    nav::bake::BakeSettings settings;
+    std::string why;
+    // A type the new base makes invalid keeps its navmesh, its settings (those of that navmesh,
+    // which the level editor re-bakes tiles with) and a bake still running for them.
+    if (!nav::bake::applyAgentOverrides(base, s.type, &settings, &why)) {
+      s.state = "not re-baked: " + why;
+      m_log.error(why + " (the Bake panel's settings with its overrides): not re-baked, its navmesh is kept");
+      continue;
+    }
+    auto job = std::make_unique<nav::bake::BakeJob>();
+    if (!job->start(nav::bake::inputForAgent(all, int(i)), settings, threads, &why)) {
+      s.state = "not re-baked: " + why;
+      m_log.error("agent " + s.type.name + ": bake: " + why + ": its navmesh is kept");
+      continue;
+    }
+    if (s.job) s.job->cancel();
+    s.job = std::move(job); // the old job's destructor waits for its worker
+    s.type.settings = settings;
+    s.baker.reset(); // made again, with these settings, at the next edit
+    s.tilesRebaked = s.lastRebaked = 0;
+    s.state = "baking";
+    if (int(i) != m_active) s.nav->clear(); // null while baking, as after open()
+    ++started;
   }
-  open(all, std::move(types), m_active, threads);
-  for (size_t i = 0; i < shown.size(); ++i) m_slots[i].visible = shown[i];
+  m_paths.clear();
+  clearReach();
+  m_key.clear();
+  ++m_revision;
+  m_log.info("baking " + std::to_string(started) + " of " + std::to_string(m_slots.size()) +
+             " agent types in the background");
+  return started;
+}
+
+std::string AgentSet::overrideSummary() const {
+  if (!enabled()) return std::string();
+  std::vector<std::pair<std::string, std::string>> keys; // key, the types overriding it
+  for (const Slot& s : m_slots)
+    for (const std::string& k : s.type.overrides) {
+      auto it = std::find_if(keys.begin(), keys.end(), [&k](const auto& e) { return e.first == k; });
+      if (it == keys.end()) keys.emplace_back(k, s.type.name);
+      else it->second += ", " + s.type.name;
+    }
+  std::string out;
+  std::vector<bool> done(keys.size(), false);
+  for (size_t a = 0; a < keys.size(); ++a) {
+    if (done[a]) continue;
+    std::string group = keys[a].first;
+    for (size_t b = a + 1; b < keys.size(); ++b)
+      if (!done[b] && keys[b].second == keys[a].second) {
+        group += ", " + keys[b].first;
+        done[b] = true;
+      }
+    out += (out.empty() ? "" : "; ") + group + " (" + keys[a].second + ")";
+  }
+  return out;
+}
+
+std::string AgentSet::overrideValues(const std::string& key) const {
+  std::string out;
+  for (size_t i = 0; i < m_slots.size() && enabled(); ++i) {
+    const nav::bake::AgentType& t = m_slots[i].type;
+    if (std::find(t.overrides.begin(), t.overrides.end(), key) == t.overrides.end()) continue;
+    out += (out.empty() ? "" : ", ") + t.name + " " + settingText(t.settings, key) + (int(i) == m_active ? " (active)" : "");
+  }
+  return out;
+}
+
+std::string AgentSet::activeOverrides() const {
+  std::string out;
+  if (!enabled()) return out;
+  const nav::bake::AgentType& t = m_slots[size_t(m_active)].type;
+  for (const std::string& k : t.overrides) out += (out.empty() ? "" : ", ") + k + " " + settingText(t.settings, k);
+  return out;
 }
 
 int AgentSet::find(const std::string& name) const {

@@ -45,9 +45,20 @@ public:
   /// of each agent (inputForAgent, the agent's settings); the active agent's navmesh goes into the
   /// document's when its bake ends (poll()). `all`: the level's bake input (every volume and link).
   void open(const nav::bake::BakeInput& all, std::vector<nav::bake::AgentType> types, int active, int threads = 0);
-  /// Bakes every agent type again from `all` (the level as edited: the Bake panel's Build), keeping
-  /// the active agent and what is shown. Nothing when disabled.
-  void rebakeAll(const nav::bake::BakeInput& all, int threads = 0);
+  /// Bakes every agent type again from `all` (the level as edited: the Bake panel's Build) with
+  /// applyAgentOverrides(base, type) (`base`: the Bake panel's settings), keeping the active agent
+  /// and what is shown; each baked type's settings become those. A type whose result does not
+  /// validate keeps its navmesh and settings (a Log error names the agent and the key); the others
+  /// still bake. Returns the bakes started (0 when disabled).
+  int rebakeAll(const nav::bake::BakeInput& all, const nav::bake::BakeSettings& base, int threads = 0);
+  /// The settings keys the types override, grouped by the types that override them:
+  /// "agentHeight, agentRadius (dog, soldier, truck); agentMaxClimb (truck)". "" when disabled or none.
+  std::string overrideSummary() const;
+  /// Each type's value of settings key `key` where it overrides it, the active one marked:
+  /// "dog 0.3 (active), truck 1". "" when no type overrides it.
+  std::string overrideValues(const std::string& key) const;
+  /// The active type's overridden keys with its values: "agentHeight 1, agentRadius 0.3".
+  std::string activeOverrides() const;
   /// No agent types (another file opened); bakes under way are cancelled.
   void clear();
   bool enabled() const { return m_slots.size() >= 2; }

@@ -37,6 +37,7 @@ bool BakeRunner::setSource(const std::string& levelPath, Log& log) {
     return false;
   }
   dropRunningBake(&log);
+  m_agentBuild = false;
   m_failure.clear();
   m_input = std::move(in);
   settings = s;
@@ -60,6 +61,7 @@ void BakeRunner::dropRunningBake(Log* log) {
 
 void BakeRunner::clearSource() {
   dropRunningBake(nullptr);
+  m_agentBuild = false;
   m_failure.clear();
   m_unsaved = false;
   m_savedSettings = settings;
@@ -97,6 +99,18 @@ bool BakeRunner::build(Log& log) {
     log.error("bake: no level open (open an OBJ or a level file first)");
     return false;
   }
+  if (bakeAgents) {
+    const int started = bakeAgents(m_input, settings, threads);
+    if (started >= 0) {
+      m_report.clear();
+      m_failure.clear();
+      m_userBuild = false;
+      m_agentBuild = true;
+      m_agentBakes = started;
+      if (started > 0) log.info("bake started: " + m_source + " (each agent type with its overrides)");
+      return started > 0;
+    }
+  }
   std::string why;
   if (!m_job.start(m_input, settings, threads, &why)) {
     log.error("bake: " + why);
@@ -107,6 +121,15 @@ bool BakeRunner::build(Log& log) {
   m_failure.clear();
   m_userBuild = false;
   return true;
+}
+
+void BakeRunner::agentBakesEnded(std::vector<std::string> report) {
+  if (!m_agentBuild) return;
+  m_report = std::move(report);
+  if (m_userBuild && m_agentBakes > 0) m_unsaved = true;
+  m_agentBuild = false;
+  m_userBuild = false;
+  m_agentBakes = 0;
 }
 
 bool BakeRunner::buildByUser(Log& log) {

@@ -29,7 +29,8 @@ public:
 
   /// Starts a bake (false + log message if it cannot start). Not the user's work (unsavedBake()
   /// stays false): the bake a level gets when opened without its tile set, and the tools' Bake
-  /// button (the same bake, asked for again).
+  /// button (the same bake, asked for again). A level with agent types (bakeAgents) bakes each
+  /// type instead, and no navmesh of the level's own settings.
   bool build(Log& log);
   /// Starts a bake as the Build button does (Ctrl+B): its result counts as the user's work, so
   /// unsaved() is true once it arrives, until it is saved or discarded.
@@ -47,6 +48,15 @@ public:
   const std::vector<std::string>& report() const { return m_report; }
   /// Worker threads of the next bake (0 = all cores).
   int threads = 0;
+  /// Set by the document: with agent types, bakes each type from `input` with `base` (these
+  /// settings) and its overrides, and returns the bakes started; -1 when the level has none
+  /// (build() then bakes the level's one navmesh).
+  std::function<int(const nav::bake::BakeInput& input, const nav::bake::BakeSettings& base, int threads)> bakeAgents;
+  /// build() handed the bake to the agent types and agentBakesEnded() was not called since.
+  bool agentBakesRunning() const { return m_agentBuild; }
+  /// The document, once the agent types' bakes that build() started have all ended: `report` is
+  /// the Build log (one line per type); a Build (buildByUser) that started a bake is now unsaved.
+  void agentBakesEnded(std::vector<std::string> report);
 
   /// Something opening another file or quitting would lose, so the app asks first (Save /
   /// Discard / Cancel): a navmesh built by the user (Build / Ctrl+B) and not saved since, or bake
@@ -102,6 +112,8 @@ private:
   nav::bake::BakeJob m_job;
   std::vector<std::string> m_report;
   bool m_userBuild = false; ///< The running bake was started by the user.
+  bool m_agentBuild = false; ///< build() went to the agent types; their bakes have not all ended.
+  int m_agentBakes = 0;      ///< Bakes that build() started for the agent types.
   bool m_unsaved = false;
   std::string m_failure;
   nav::bake::BakeSettings m_savedSettings; ///< The settings as opened or last saved.

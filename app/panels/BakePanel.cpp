@@ -1,6 +1,8 @@
 // BakePanel.cpp: the Bake panel, a view over the bake runner (app/model/BakeRunner.h): every
 // BakeSettings field with the ranges of settingRanges(), Build (Ctrl+B) with its progress bar and
 // Cancel, Save .bin, Save settings to the level file, and the build log with per-stage times.
+// With agent types (app/model/AgentSet.h) its settings are every type's base: a line names the keys
+// the types override, a field's tooltip each type's own value.
 // Its "Area rules" section is a view over the level editor's rules (app/model/LevelEditor.h):
 // each rule with the triangles it decides, edited, added, removed and reordered as undoable steps.
 #include "app/Document.h"
@@ -109,7 +111,22 @@ void drawAreaRules(LevelEditor& editor, Log& log, RuleTextEdit& edit) {
     ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "Rules changed: Build (Ctrl+B) bakes with them.");
 }
 
-void drawBakeWindow(BakeRunner& bake, LevelEditor& editor, NavState& nav, Log& log, RuleTextEdit& ruleEdit, bool* open) {
+/// With agent types a Build bakes each type (AgentSet::rebakeAll): their progress, all together.
+void drawAgentBakeProgress(const AgentSet& agents) {
+  float frac = 0;
+  int done = 0;
+  for (int i = 0; i < agents.count(); ++i) {
+    frac += agents.bakeFraction(i) / float(agents.count());
+    done += agents.bakeState(i).compare(0, 6, "baking") != 0;
+  }
+  char over[96];
+  std::snprintf(over, sizeof over, "agent types: %d/%d baked", done, agents.count());
+  ImGui::ProgressBar(frac, ImVec2(-1, 0), over);
+  ImGui::TextDisabled("Each type's progress: Agents panel (F7).");
+}
+
+void drawBakeWindow(BakeRunner& bake, const AgentSet& agents, LevelEditor& editor, NavState& nav, Log& log,
+                    RuleTextEdit& ruleEdit, bool* open) {
   ImGui::SetNextWindowPos(ImVec2(ImGui::GetMainViewport()->Size.x - 720, 30), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(400, 540), ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("Bake", open)) {
@@ -117,7 +134,18 @@ void drawBakeWindow(BakeRunner& bake, LevelEditor& editor, NavState& nav, Log& l
     return;
   }
   ImGui::TextWrapped("%s", bake.hasSource() ? bake.source().c_str() : "No level open.");
-  const bool busy = bake.running();
+  const bool busy = bake.running() || agents.busy();
+  if (agents.enabled()) {
+    // The level's settings are every type's base: a Build bakes each type with its own values of these.
+    const std::string over = agents.overrideSummary();
+    if (!over.empty()) ImGui::TextWrapped("Agent types override: %s", over.c_str());
+    const std::string mine = agents.activeOverrides();
+    if (!mine.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("Active agent %s: %s", agents.type(agents.active()).name.c_str(), mine.c_str());
+      ImGui::PopStyleColor();
+    }
+  }
   ImGui::BeginDisabled(busy);
   int n = 0;
   const nav::bake::SettingRange* ranges = nav::bake::settingRanges(&n);
@@ -149,6 +177,10 @@ void drawBakeWindow(BakeRunner& bake, LevelEditor& editor, NavState& nav, Log& l
                     ranges[r].unit[0] ? ")" : "");
       if (f.f) ImGui::SliderFloat(label, f.f, ranges[r].min, ranges[r].max, "%.2f");
       else ImGui::SliderInt(label, f.i, int(ranges[r].min), int(ranges[r].max));
+      if (agents.enabled() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+        const std::string values = agents.overrideValues(f.name);
+        if (!values.empty()) ImGui::SetTooltip("Agent types bake with their own %s: %s", f.name, values.c_str());
+      }
     }
   }
   int part = int(s.partition);
@@ -163,7 +195,8 @@ void drawBakeWindow(BakeRunner& bake, LevelEditor& editor, NavState& nav, Log& l
   ImGui::SameLine();
   if (ImGui::Button("Build (Ctrl+B)")) bake.buildByUser(log);
   ImGui::EndDisabled();
-  if (busy) drawBakeProgress(bake);
+  if (bake.running()) drawBakeProgress(bake);
+  else if (agents.busy()) drawAgentBakeProgress(agents);
   ImGui::Separator();
   std::string savePath = bake.savePath();
   if (ImGui::InputText("##save", &savePath)) bake.setSavePath(savePath);
@@ -196,7 +229,7 @@ public:
   const char* menuLabel() const override { return "Bake panel"; }
   int menuOrder() const override { return 3; }
   void draw(PanelContext& ctx) override {
-    if (m_visible) drawBakeWindow(ctx.doc.bake, ctx.doc.editor, ctx.doc.nav, ctx.log, m_ruleEdit, &m_visible);
+    if (m_visible) drawBakeWindow(ctx.doc.bake, ctx.doc.agents, ctx.doc.editor, ctx.doc.nav, ctx.log, m_ruleEdit, &m_visible);
   }
 
 private:

@@ -135,7 +135,7 @@ TEST(AgentSet, RebakeAllKeepsTheActiveAgentAndWhatIsShown) {
   f.agents.setVisible(2, false);
   nav::NavMesh stale; // what a Build with the level's own settings leaves in the document
   f.nav.adopt(std::move(stale), "level bake");
-  f.agents.rebakeAll(f.bake.input());
+  f.agents.rebakeAll(f.bake.input(), f.bake.settings);
   EXPECT_TRUE(f.agents.busy());
   EXPECT_TRUE(f.agents.finish());
   EXPECT_EQ(f.agents.active(), 1);
