@@ -10,7 +10,9 @@
 // crowd.md's rule (e.g. one DetourCrowd wrote) and prints the first difference.
 // Agent types: MESH.bin is type `default`; each `navmesh NAME [PATH]` line of the scenario names
 // another type's tile set (PATH against the scenario's folder, or MESH.NAME.bin beside MESH.bin),
-// all in one crowd (nav/crowd/Crowd.h); the trace then names each agent's type.
+// all in one crowd (nav/crowd/Crowd.h); the trace then names each agent's type. MESH.bin need
+// not exist when the scenario has `navmesh` lines and every agent has a `type` (`navbench bake`
+// of a level with agent types writes only MESH.NAME.bin files).
 // Agents that cannot be placed and targets with no poly are reported as warnings
 // ("SCENARIO:LINE: ..."), and the run goes on as crowd.md says.
 // Exit code: 0 done, 1 --repeat runs differ or --expect differs, 2 bad input (the message names
@@ -31,6 +33,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -99,7 +102,8 @@ int runCrowd(int argc, char** argv) {
                   "Runs a crowd scenario (commands: crowd navmesh avoid agent target velocity reset remove tick)\n"
                   "and writes one JSON line per update. Agents of several types share one crowd: each\n"
                   "`navmesh NAME [PATH]` line loads type NAME's tile set (PATH against the scenario's folder, or\n"
-                  "MESH.NAME.bin beside MESH.bin, as a level bake with agents writes them).");
+                  "MESH.NAME.bin beside MESH.bin, as a level bake with agents writes them). MESH.bin may be\n"
+                  "missing when every agent line names a type.");
   args.positional("MESH.bin", &meshPath, "tile set (MSET) of the agent type `default`")
       .positional("SCENARIO.crowd.txt", &scenarioPath, "the scenario (../shared/formats/crowd.md)")
       .text("--json", "TRACE.jsonl", &jsonPath, "write the trace, one JSON line per update (atomically)")
@@ -115,10 +119,32 @@ int runCrowd(int argc, char** argv) {
     std::fprintf(stderr, "navbench crowd: %s\n", why.c_str());
     return 2;
   }
-  // One tile set per agent type, in type order (0: MESH.bin).
+  // One tile set per agent type, in type order (0: MESH.bin). A typed scenario whose agents all
+  // name a type (the viewer's Crowd tool writes such) runs without MESH.bin, as `navbench bake`
+  // of a level with agent types leaves it: type 0's slot then holds type 1's tile set, which no
+  // agent plans on (the crowd's meshes are per agent; the same mesh may be given twice).
+  bool noDefault = false;
+  std::error_code ec;
+  if (!sc.navTypes.empty() && !std::filesystem::exists(meshPath, ec)) {
+    std::string users;
+    int count = 0;
+    for (const ScenarioCommand& c : sc.commands)
+      if (c.op == ScenarioOp::Agent && c.agentParams.navType == 0 && ++count <= 5)
+        users += (users.empty() ? "" : ", ") + scenarioPath + ":" + std::to_string(c.line) + " (agent " +
+                 std::to_string(c.agent) + ")";
+    if (count > 0) {
+      std::fprintf(stderr,
+                   "navbench crowd: %s: no such file: the tile set of type default, which the agent line(s) "
+                   "without a type key need: %s%s\n",
+                   meshPath.c_str(), users.c_str(),
+                   count > 5 ? (" and " + std::to_string(count - 5) + " more").c_str() : "");
+      return 2;
+    }
+    noDefault = true;
+  }
   std::vector<std::unique_ptr<nav::NavMesh>> meshes;
   std::vector<const nav::NavMesh*> meshPtrs;
-  for (int t = 0; t <= int(sc.navTypes.size()); ++t) {
+  for (int t = noDefault ? 1 : 0; t <= int(sc.navTypes.size()); ++t) {
     const std::string path = scenarioTypeMeshPath(sc, t, scenarioPath, meshPath);
     meshes.push_back(std::make_unique<nav::NavMesh>());
     if (!navbench::cli::loadTileSetOrSay("navbench crowd", path, *meshes.back())) {
@@ -129,6 +155,7 @@ int runCrowd(int argc, char** argv) {
     }
     meshPtrs.push_back(meshes.back().get());
   }
+  if (noDefault) meshPtrs.insert(meshPtrs.begin(), meshPtrs.front());
   std::vector<TickRecord> expected;
   if (!expectPath.empty() && !readTrace(expectPath, &expected, &why)) {
     std::fprintf(stderr, "navbench crowd: %s\n", why.c_str());
@@ -199,10 +226,12 @@ int runCrowd(int argc, char** argv) {
     }
   }
 
-  std::printf("crowd: %s on %s%s: %d agent line(s) (MAXAGENTS %d, MAXRADIUS %g), %d not added, %d target(s) "
+  const std::string types = std::to_string(sc.navTypes.size());
+  const std::string on = noDefault ? "its " + types + " named agent type(s) (no " + meshPath + ")"
+                                   : meshPath + (sc.navTypes.empty() ? "" : " and " + types + " more agent type(s)");
+  std::printf("crowd: %s on %s: %d agent line(s) (MAXAGENTS %d, MAXRADIUS %g), %d not added, %d target(s) "
               "skipped, %d tick(s)\n",
-              scenarioPath.c_str(), meshPath.c_str(),
-              sc.navTypes.empty() ? "" : (" and " + std::to_string(sc.navTypes.size()) + " more agent type(s)").c_str(),
+              scenarioPath.c_str(), on.c_str(),
               sc.agentCount, sc.maxAgents, double(sc.maxAgentRadius), notAdded,
               skipped, ticks);
   if (ticks > 0)

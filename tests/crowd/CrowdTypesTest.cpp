@@ -482,4 +482,49 @@ TEST(CrowdTypes, CliRunsTypesAndRefusesUnknownOnes) {
       << out;
 }
 
+// A level with agent types baked by `navbench bake LEVEL.json -o OUT.bin` has OUT.NAME.bin files
+// and no OUT.bin: a scenario whose agents all name a type (as the viewer's Crowd tool writes them)
+// runs on those alone, with the same trace as with an OUT.bin for `default`; an agent of type
+// `default` then exits 2 naming OUT.bin and its line.
+TEST(CrowdTypes, CliRunsNamedTypesWithoutTheDefaultTileSet) {
+  const char* exe = testproc::navbenchExe();
+  struct stat st;
+  if (!exe || ::stat(exe, &st) != 0)
+    GTEST_SKIP() << "navbench is not built (cmake --build DIR --target navbench; configure with NAVBENCH_APP=ON)";
+  const std::string d = testproc::tempPath("navbench_crowd_notdefault_", "dir");
+  ::mkdir(d.c_str(), 0755);
+  const std::string out = d + "/out.bin", level = std::string(NAVBENCH_SOURCE_DIR) + "/assets/levels/default_agents.json";
+  std::string log;
+  ASSERT_EQ(testproc::runCommand(std::string(exe) + " bake " + level + " -o " + out, &log), 0) << log;
+  ASSERT_EQ(::stat((d + "/out.truck.bin").c_str(), &st), 0) << "the truck's tile set";
+  ASSERT_NE(::stat(out.c_str(), &st), 0) << "no tile set for `default`";
+  const std::string text = "crowd 8 1.3\nnavmesh dog\nnavmesh soldier\nnavmesh truck\n"
+                           "agent 3 0 3 type dog radius 0.2 height 0.8\n"
+                           "agent 6 0 3 type soldier\n"
+                           "agent 10 0 4 type truck radius 1.3 height 2.8\n"
+                           "target 0 55 0 45\ntarget 1 50 0 40\ntarget 2 45 0 40\ntick 40 0.1\n";
+  std::ofstream(d + "/typed.crowd.txt") << text;
+  const std::string run = std::string(exe) + " crowd " + out + " " + d + "/typed.crowd.txt --json ";
+  ASSERT_EQ(testproc::runCommand(run + d + "/a.jsonl", &log), 0) << log;
+  EXPECT_NE(log.find("no " + out), std::string::npos) << log;
+  const std::string a = slurp(d + "/a.jsonl");
+  for (const char* type : {"dog", "soldier", "truck"})
+    EXPECT_NE(a.find(std::string("\"type\": \"") + type + "\""), std::string::npos) << type;
+  EXPECT_EQ(a.find("\"active\": false"), std::string::npos) << "every agent was placed";
+  // Any tile set as OUT.bin: the same trace (no agent plans on it).
+  std::ifstream src(d + "/out.soldier.bin", std::ios::binary);
+  std::ofstream(out, std::ios::binary) << src.rdbuf();
+  ASSERT_EQ(testproc::runCommand(run + d + "/b.jsonl", &log), 0) << log;
+  EXPECT_EQ(slurp(d + "/b.jsonl"), a);
+  ::unlink(out.c_str());
+
+  // An agent without a type needs OUT.bin: refused, naming the file and the agent's line.
+  std::string untyped = text;
+  untyped.replace(untyped.find("agent 6 0 3 type soldier"), 24, "agent 6 0 3");
+  std::ofstream(d + "/untyped.crowd.txt") << untyped;
+  EXPECT_EQ(testproc::runCommand(std::string(exe) + " crowd " + out + " " + d + "/untyped.crowd.txt", &log), 2);
+  EXPECT_NE(log.find(out + ": no such file: the tile set of type default"), std::string::npos) << log;
+  EXPECT_NE(log.find(d + "/untyped.crowd.txt:6 (agent 1)"), std::string::npos) << log;
+}
+
 } // namespace
