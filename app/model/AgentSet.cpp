@@ -273,7 +273,7 @@ bool AgentSet::rebakeTiles(int i, const std::vector<nav::bake::TileCoord>& tiles
   s.lastRebaked = int(tiles.size());
   s.tilesRebaked += int(tiles.size());
   char buf[96];
-  std::snprintf(buf, sizeof buf, ": rebaked %d tiles in %.1f ms", int(tiles.size()), msSince(t0));
+  std::snprintf(buf, sizeof buf, ": rebaked %d tile%s in %.1f ms", int(tiles.size()), tiles.size() == 1 ? "" : "s", msSince(t0));
   m_log.info("agent " + s.type.name + buf);
   ++m_revision;
   return true;
