@@ -65,14 +65,9 @@ Document::Document(Log& log, DocumentHost& host) : editor(bake, nav, log, histor
   bake.bakeAgents = [this](const nav::bake::BakeInput& input, const nav::bake::BakeSettings& base, int threads) {
     return agents.enabled() ? agents.rebakeAll(input, base, threads) : -1;
   };
-  // Several agent types: the editor edits the active agent's navmesh; the others re-bake theirs.
-  editor.forAgent = [this](auto* volumes, auto* links, auto* settings) { agents.forActive(volumes, links, settings); };
-  editor.volumesLinksChanged = [this](const float* bmin, const float* bmax) {
-    const int revision = agents.revision();
-    const bool mine = agents.levelEdited(bake.input(), bmin, bmax);
-    if (agents.revision() != revision) m_host.navmeshReplaced(); // another agent's outline changed
-    return mine;
-  };
+  // Several agent types: the editor edits the active agent's navmesh and re-bakes the others'.
+  editor.bindAgents(&agents);
+  editor.agentsEdited = [this]() { m_host.navmeshReplaced(); }; // another agent's outline changed
   why.settingsChanged = [this]() { filterChanged(); };
 }
 
@@ -123,6 +118,14 @@ void Document::filterChanged() {
 }
 
 bool Document::pollBake() {
+  const bool replaced = pollJobs();
+  // A scenario opened on a level that had to be baked: its edits and tool state once every bake
+  // (the level's and each agent type's) is done.
+  if (m_afterBake && !bake.running() && !agents.busy()) applyAfterBake();
+  return replaced;
+}
+
+bool Document::pollJobs() {
   editor.poll();
   const bool activeArrived = agents.poll();
   if (bake.agentBakesRunning() && !agents.busy()) { // a Build's agent bakes all ended: its log
@@ -149,12 +152,13 @@ bool Document::pollBake() {
 
 bool Document::setActiveAgent(int index) {
   std::string why;
+  editor.finish(); // a rebake under way lands in the agent it was for
   if (!agents.setActive(index, &why)) {
     m_log.error("agents: " + why);
     return false;
   }
   m_log.info("agents: " + agents.type(index).name + " is the active agent");
-  editor.reset(); // its edits were of the other agent's navmesh
+  editor.agentSwitched(); // the history stays: each step undoes on its own agent's navmesh
   navmeshEdited(); // the tools re-run their queries on this agent's navmesh
   return true;
 }
@@ -336,18 +340,19 @@ void Document::navReplaced() {
   hier.rebuild(); // the new navmesh's graph now, not in the first hierarchical query's time
   m_host.navmeshReplaced(); // a different mesh: its tiles are drawn anew
   for (auto& t : tools) t->onLevelChanged();
-  if (m_afterBake) { // a scenario opened on a level that had to be baked: its edits and tool state, now
-    m_afterBake = false;
-    if (m_afterBakeEdits.is_object()) {
-      std::string why;
-      if (!editor.loadScenario(m_afterBakeEdits, &why)) m_log.error("scenario: " + why);
-      m_afterBakeEdits = nlohmann::json();
-    }
-    Tool* t = tool();
-    std::string why;
-    if (t && m_afterBakeTool == t->name() && !t->loadScenario(m_afterBakeState, why)) m_log.error("scenario: tool.state." + why);
-  }
   m_host.openFilesChanged();
+}
+
+void Document::applyAfterBake() {
+  m_afterBake = false;
+  if (m_afterBakeEdits.is_object()) {
+    std::string why;
+    if (!editor.loadScenario(m_afterBakeEdits, &why)) m_log.error("scenario: " + why);
+    m_afterBakeEdits = nlohmann::json();
+  }
+  Tool* t = tool();
+  std::string why;
+  if (t && m_afterBakeTool == t->name() && !t->loadScenario(m_afterBakeState, why)) m_log.error("scenario: tool.state." + why);
 }
 
 } // namespace navbench

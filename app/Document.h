@@ -222,6 +222,8 @@ private:
   /// logged; the rest of the scenario still applies.
   void commitScenario(const Scenario& s, ScenarioPlan& plan, ScenarioFiles& files, const std::string& source);
   void navReplaced();
+  bool pollJobs();       ///< pollBake() less the scenario's after-bake step
+  void applyAfterBake(); ///< A scenario's edits and tool state, held while its level baked.
   Log& m_log;
   DocumentHost& m_host;
   ToolContext m_toolCtx;

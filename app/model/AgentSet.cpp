@@ -288,53 +288,71 @@ void AgentSet::forActive(std::vector<ConvexVolume>* volumes, std::vector<OffMesh
   if (settings) *settings = m_slots[size_t(m_active)].type.settings;
 }
 
-bool AgentSet::levelEdited(const nav::bake::BakeInput& now, const float* bmin, const float* bmax) {
-  if (!enabled()) return true;
+nav::bake::AgentMask AgentSet::inputChanged(const nav::bake::BakeInput& now) {
+  if (!enabled()) return 0;
   const AgentMask mask =
       changedAgents(m_input.volumes, now.volumes, sameVolume) | changedAgents(m_input.links, now.links, sameLink);
   m_input.volumes = now.volumes;
   m_input.links = now.links;
-  for (int i = 0; i < count(); ++i) {
-    if (i == m_active || !(mask & bit(i))) continue;
-    Slot& s = m_slots[size_t(i)];
-    if (!s.nav->loaded()) continue; // still baking: its bake started from the level as it was (see busy())
-    std::string why;
-    if (!s.baker) {
-      s.baker = std::make_unique<nav::bake::Baker>();
-      if (!s.baker->setInput(nav::bake::inputForAgent(m_input, i), &why)) {
-        s.baker.reset();
-        m_log.error("agent " + s.type.name + ": rebake: " + why);
-        continue;
-      }
-    } else {
-      nav::bake::BakeInput mine;
-      mine.volumes = m_input.volumes;
-      mine.links = m_input.links;
-      mine = nav::bake::inputForAgent(mine, i);
-      if (!s.baker->setVolumesAndLinks(std::move(mine.volumes), std::move(mine.links), &why)) {
-        m_log.error("agent " + s.type.name + ": rebake: " + why + " (the old tiles are kept)");
-        continue;
-      }
-    }
-    std::vector<nav::bake::TileCoord> tiles;
-    s.baker->tilesTouching(s.type.settings, bmin, bmax, &tiles);
-    const auto t0 = std::chrono::steady_clock::now();
-    std::vector<nav::bake::RebakedTile> baked;
-    nav::bake::BakeReport rep;
-    if (!s.baker->bakeTiles(s.type.settings, tiles, nav::bake::BakeOptions{}, &baked, &rep) ||
-        !nav::bake::replaceTiles(s.nav->mesh(), baked, &why)) {
-      m_log.error("agent " + s.type.name + ": rebake: " + (rep.error.empty() ? why : rep.error) + " (the old tiles are kept)");
-      continue;
-    }
-    s.nav->markEdited();
-    s.lastRebaked = int(tiles.size());
-    s.tilesRebaked += int(tiles.size());
-    char buf[96];
-    std::snprintf(buf, sizeof buf, ": rebaked %d tiles in %.1f ms", int(tiles.size()), msSince(t0));
-    m_log.info("agent " + s.type.name + buf);
-    ++m_revision;
+  for (Slot& s : m_slots) s.inputStale = true;
+  return mask;
+}
+
+nav::bake::Baker* AgentSet::bakerFor(int i, std::string* why) {
+  Slot& s = m_slots[size_t(i)];
+  if (!s.baker) {
+    auto baker = std::make_unique<nav::bake::Baker>();
+    if (!baker->setInput(nav::bake::inputForAgent(m_input, i), why)) return nullptr;
+    s.baker = std::move(baker);
+  } else if (s.inputStale) {
+    nav::bake::BakeInput mine;
+    mine.volumes = m_input.volumes;
+    mine.links = m_input.links;
+    mine = nav::bake::inputForAgent(mine, i);
+    if (!s.baker->setVolumesAndLinks(std::move(mine.volumes), std::move(mine.links), why)) return nullptr;
   }
-  return (mask & bit(m_active)) != 0;
+  s.inputStale = false;
+  return s.baker.get();
+}
+
+bool AgentSet::tilesTouching(int i, const float* bmin, const float* bmax, std::vector<nav::bake::TileCoord>* tiles,
+                             std::string* why) {
+  tiles->clear();
+  if (i < 0 || i >= count()) return false;
+  nav::bake::Baker* baker = bakerFor(i, why);
+  if (!baker) return false;
+  baker->tilesTouching(m_slots[size_t(i)].type.settings, bmin, bmax, tiles);
+  return true;
+}
+
+bool AgentSet::rebakeTiles(int i, const std::vector<nav::bake::TileCoord>& tiles, std::string* why) {
+  if (i < 0 || i >= count() || i == m_active) {
+    if (why) *why = "no other agent type " + std::to_string(i);
+    return false;
+  }
+  Slot& s = m_slots[size_t(i)];
+  if (!s.nav->loaded()) {
+    if (why) *why = "agent " + s.type.name + " has no navmesh (" + s.state + ")";
+    return false;
+  }
+  std::string err;
+  nav::bake::Baker* baker = bakerFor(i, &err);
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<nav::bake::RebakedTile> baked;
+  nav::bake::BakeReport rep;
+  if (!baker || !baker->bakeTiles(s.type.settings, tiles, nav::bake::BakeOptions{}, &baked, &rep) ||
+      !nav::bake::replaceTiles(s.nav->mesh(), baked, &err)) {
+    if (why) *why = "agent " + s.type.name + ": rebake: " + (rep.error.empty() ? err : rep.error) + " (the old tiles are kept)";
+    return false;
+  }
+  s.nav->markEdited();
+  s.lastRebaked = int(tiles.size());
+  s.tilesRebaked += int(tiles.size());
+  char buf[96];
+  std::snprintf(buf, sizeof buf, ": rebaked %d tile%s in %.1f ms", int(tiles.size()), tiles.size() == 1 ? "" : "s", msSince(t0));
+  m_log.info("agent " + s.type.name + buf);
+  ++m_revision;
+  return true;
 }
 
 void AgentSet::compare(const float* start, const float* end, const nav::QueryFilter& filter, int maxNodes, const float* extents) {

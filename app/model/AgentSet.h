@@ -7,14 +7,14 @@
 // A level with fewer than two agent types leaves the set disabled: nothing here runs and the
 // document works on its one navmesh as before.
 //
-// Edits: the level editor (LevelEditor) edits the active agent's navmesh with the active agent's
-// settings and the volumes and links that apply to it (forActive). After each change of the
-// volumes or links (done, undone, redone) levelEdited() re-bakes, for every other agent that a
-// changed volume or link applies to, the tiles the change touches with that agent's settings
-// (its border: ceil(radius / cellSize) + 3 cells), and swaps them in; it tells the editor whether
-// the active agent is concerned at all. Rebakes of the other agents run on the calling thread (a
-// few tiles, the bake worker pool). Other tile edits (rebuild, remove, prune) are the active
-// agent's only.
+// Edits: the level editor (LevelEditor, bound with LevelEditor::bindAgents) edits the active
+// agent's navmesh with the active agent's settings and the volumes and links that apply to it
+// (forActive), on its background rebake. After each change of the volumes or links (done, undone,
+// redone) it asks inputChanged() which agents the change applies to and re-bakes, for every other
+// one, the tiles the change touches with that agent's settings (its border: ceil(radius /
+// cellSize) + 3 cells) through rebakeTiles(), on the calling thread (a few tiles, the bake worker
+// pool). Tile tools (rebuild, remove) and the prune tool edit the active agent's navmesh; their
+// undo and redo reach that agent's navmesh even after another agent became active.
 #pragma once
 
 #include "app/NavState.h"
@@ -97,11 +97,18 @@ public:
   /// settings (any may be null). Does nothing when disabled.
   void forActive(std::vector<nav::bake::ConvexVolume>* volumes, std::vector<nav::bake::OffMeshLink>* links,
                  nav::bake::BakeSettings* settings) const;
-  /// The level's volumes and links are now `now`'s, changed inside [bmin, bmax] (see above).
-  /// Returns whether the change applies to the active agent (true when disabled).
-  bool levelEdited(const nav::bake::BakeInput& now, const float* bmin, const float* bmax);
-  /// Tiles re-baked for agent i by levelEdited, in all and by the last edit that applied to it
-  /// (the active agent's are the level editor's).
+  /// The level's volumes and links are now `now`'s: the agents whose input changed (the masks of the
+  /// items added, removed or changed; 0 when disabled).
+  nav::bake::AgentMask inputChanged(const nav::bake::BakeInput& now);
+  /// Agent i's tiles whose bake reads [bmin, bmax] (its settings, its border); false + `why` when
+  /// its input cannot be set.
+  bool tilesTouching(int i, const float* bmin, const float* bmax, std::vector<nav::bake::TileCoord>* tiles, std::string* why);
+  /// Re-bakes `tiles` of agent i (not the active one: its rebakes are the level editor's) from the
+  /// level as inputChanged() last saw it and swaps them in; false + `why` (the old tiles kept)
+  /// when the bake fails or i has no navmesh. Counted in tilesRebaked, logged.
+  bool rebakeTiles(int i, const std::vector<nav::bake::TileCoord>& tiles, std::string* why);
+  /// Tiles re-baked for agent i by rebakeTiles, in all and by the last call for it (the active
+  /// agent's are the level editor's).
   int tilesRebaked(int i) const { return m_slots[size_t(i)].tilesRebaked; }
   int lastTilesRebaked(int i) const { return m_slots[size_t(i)].lastRebaked; }
 
@@ -147,10 +154,14 @@ private:
     std::unique_ptr<NavState> nav;
     std::unique_ptr<nav::bake::BakeJob> job;
     std::unique_ptr<nav::bake::Baker> baker; ///< The agent's input, for rebakes (made at the first edit).
+    bool inputStale = false; ///< The level's volumes or links changed since the baker last took them.
     std::string state;
     int tilesRebaked = 0, lastRebaked = 0;
   };
   bool handOver(int i, bool wait);
+  /// Agent i's baker on the level's current input (made at the first use, then its volumes and
+  /// links updated); null + `why` when the input is refused.
+  nav::bake::Baker* bakerFor(int i, std::string* why);
   NavState& m_doc;
   Log& m_log;
   std::vector<Slot> m_slots;

@@ -2,6 +2,7 @@
 
 #include "app/Log.h"
 #include "app/NavState.h"
+#include "app/model/AgentSet.h"
 #include "app/model/BakeRunner.h"
 #include "app/model/LevelEditorSteps.h"
 #include "nav/NavMath.h"
@@ -176,6 +177,7 @@ bool LevelEditor::prepare(std::string* why) {
   if (!m_bake.hasSource()) return fail("no level to edit: open an OBJ or a level file (a tile set alone has no level)");
   if (!m_nav.loaded()) return fail("no navmesh yet: bake the level first (Bake panel, Ctrl+B)");
   if (m_bake.running()) return fail("a bake is running: edit when it is done");
+  if (m_agents && m_agents->busy()) return fail("the agent types are still baking: edit when they are done");
   if (m_nav.tileCache()) {
     // Its tiles are rebuilt from the cache's layers whenever an obstacle touches them, so a tile
     // re-baked here would silently go back to the layers' version: these edits are refused.
@@ -192,7 +194,7 @@ bool LevelEditor::prepare(std::string* why) {
   nav::bake::BakeInput input = m_bake.input();
   if (m_rulesBase) input.areaRules = *m_rulesBase;
   nav::bake::BakeSettings s = m_bake.settings;
-  if (forAgent) forAgent(&input.volumes, &input.links, &s);
+  if (m_agents) m_agents->forActive(&input.volumes, &input.links, &s);
   if (!baker->setInput(std::move(input), &err)) return fail("bake input: " + err);
   const nav::NavMeshParams& params = m_nav.mesh().getParams();
   float bmin[3], bmax[3];
@@ -404,7 +406,8 @@ bool LevelEditor::rebuildTiles(const std::vector<TileCoord>& tiles, std::string*
   if (!prepare(why) || !m_baker->tilesInGrid(m_settings, tiles, why)) return false;
   // A rebuilt tile is no longer removed (not an undo step: it gives the bytes a bake gives).
   const size_t removedBefore = m_removed.size();
-  for (const TileCoord& t : tiles) m_removed.erase(std::remove(m_removed.begin(), m_removed.end(), t), m_removed.end());
+  for (const TileCoord& t : tiles)
+    m_removed.erase(std::remove(m_removed.begin(), m_removed.end(), std::make_pair(activeAgent(), t)), m_removed.end());
   if (m_removed.size() != removedBefore) m_history.noteChange(); // what a scenario holds changed
   m_requestMs = nowMs();
   queueTiles(tiles);
@@ -424,15 +427,22 @@ bool LevelEditor::rebuildAll(std::string* why) {
 bool LevelEditor::removeTiles(const std::vector<TileCoord>& tiles, std::string* why) {
   if (!prepare(why)) return false;
   if (!m_baker->tilesInGrid(m_settings, tiles, why)) return false;
+  return removeTilesOf(activeAgent(), tiles, why);
+}
+
+bool LevelEditor::removeTilesOf(int agent, const std::vector<TileCoord>& tiles, std::string* why) {
+  NavState* nav = navOf(agent);
   Step s;
   s.kind = Step::RemoveTiles;
+  s.agent = agent;
   for (const TileCoord& t : tiles)
-    if (m_nav.mesh().getTileRefAt(t.x, t.y, 0)) s.tiles.push_back(t);
+    if (nav && nav->mesh().getTileRefAt(t.x, t.y, 0)) s.tiles.push_back(t);
   if (s.tiles.empty()) {
     if (why) *why = "no tile there to remove";
     return false;
   }
   s.what = "removed " + std::to_string(s.tiles.size()) + (s.tiles.size() == 1 ? " tile" : " tiles");
+  if (agent != activeAgent()) s.what += " of agent " + m_agents->type(agent).name;
   apply(s, true);
   push(std::move(s));
   return true;
@@ -440,9 +450,7 @@ bool LevelEditor::removeTiles(const std::vector<TileCoord>& tiles, std::string* 
 
 bool LevelEditor::setDisabled(const std::vector<nav::PolyRef>& polys, bool disabled, std::string* why) {
   if (!prepare(why)) return false;
-  Step s;
-  s.kind = Step::Disable;
-  s.disabled = disabled;
+  std::vector<std::array<float, 3>> centres;
   const nav::NavMesh& mesh = m_nav.mesh();
   for (nav::PolyRef ref : polys) {
     const nav::MeshTile* tile = nullptr;
@@ -450,13 +458,25 @@ bool LevelEditor::setDisabled(const std::vector<nav::PolyRef>& polys, bool disab
     if (nav::statusFailed(mesh.getTileAndPolyByRef(ref, &tile, &poly))) continue;
     std::array<float, 3> c;
     polyShape(tile, *poly, c.data(), nullptr);
-    s.polys.push_back(c);
+    centres.push_back(c);
   }
+  return setDisabledAt(activeAgent(), std::move(centres), disabled, why);
+}
+
+bool LevelEditor::setDisabledAt(int agent, std::vector<std::array<float, 3>> centres, bool disabled, std::string* why) {
+  NavState* nav = navOf(agent);
+  Step s;
+  s.kind = Step::Disable;
+  s.agent = agent;
+  s.disabled = disabled;
+  for (const auto& c : centres)
+    if (nav && polyAtCentre(nav->mesh(), c.data())) s.polys.push_back(c);
   if (s.polys.empty()) {
     if (why) *why = "no poly to " + std::string(disabled ? "disable" : "enable");
     return false;
   }
   s.what = std::string(disabled ? "disabled " : "enabled ") + std::to_string(s.polys.size()) + " polys";
+  if (agent != activeAgent()) s.what += " of agent " + m_agents->type(agent).name;
   apply(s, true);
   push(std::move(s));
   return true;
@@ -476,6 +496,72 @@ void LevelEditor::edited() {
   if (navmeshEdited) navmeshEdited();
 }
 
+int LevelEditor::activeAgent() const { return m_agents && m_agents->enabled() ? m_agents->active() : -1; }
+
+NavState* LevelEditor::navOf(int agent) {
+  if (agent == activeAgent()) return &m_nav;
+  return m_agents && agent >= 0 && agent < m_agents->count() ? m_agents->nav(agent) : nullptr;
+}
+
+bool LevelEditor::removed(int agent, const TileCoord& t) const {
+  return std::find(m_removed.begin(), m_removed.end(), std::make_pair(agent, t)) != m_removed.end();
+}
+
+void LevelEditor::otherEdited() {
+  m_bake.markEdited(); // Save writes every agent's navmesh
+  if (agentsEdited) agentsEdited();
+}
+
+void LevelEditor::reapplyDisabled(int agent, nav::NavMesh& mesh) {
+  for (const Step& s : m_applied)
+    if (s.kind == Step::Disable && s.agent == agent)
+      for (const auto& c : s.polys)
+        if (const nav::PolyRef ref = polyAtCentre(mesh, c.data())) {
+          uint16_t flags = 0;
+          mesh.getPolyFlags(ref, &flags);
+          mesh.setPolyFlags(ref, s.disabled ? uint16_t(flags | nav::FLAG_DISABLED) : uint16_t(flags & ~nav::FLAG_DISABLED));
+        }
+}
+
+bool LevelEditor::rebakeOthers(const float* bmin, const float* bmax) {
+  if (!m_agents || !m_agents->enabled()) return true;
+  const nav::bake::AgentMask mask = m_agents->inputChanged(m_bake.input());
+  const int active = activeAgent();
+  bool any = false;
+  for (int i = 0; i < m_agents->count(); ++i) {
+    NavState* nav = navOf(i);
+    if (i == active || !(mask & nav::bake::agentBit(i)) || !nav) continue; // (no navmesh: its bake failed)
+    std::vector<TileCoord> tiles;
+    std::string why;
+    if (!m_agents->tilesTouching(i, bmin, bmax, &tiles, &why)) {
+      m_log.error("agent " + m_agents->type(i).name + ": rebake: " + why + " (the old tiles are kept)");
+      continue;
+    }
+    tiles.erase(std::remove_if(tiles.begin(), tiles.end(), [&](const TileCoord& t) { return removed(i, t); }), tiles.end());
+    if (tiles.empty()) continue;
+    if (!m_agents->rebakeTiles(i, tiles, &why)) {
+      m_log.error(why);
+      continue;
+    }
+    reapplyDisabled(i, nav->mesh());
+    any = true;
+  }
+  if (any) otherEdited();
+  return active < 0 || (mask & nav::bake::agentBit(active)) != 0;
+}
+
+void LevelEditor::agentSwitched() {
+  if (m_thread.joinable()) m_thread.join();
+  m_running = false;
+  m_done = false;
+  m_result.clear();
+  m_pending.clear();
+  m_jobTiles.clear();
+  m_baker.reset(); // prepare() takes the new agent's settings and items
+  m_changes.clear();
+  m_lastTiles.clear();
+}
+
 void LevelEditor::push(Step s) {
   m_log.info("edit: " + s.what);
   const std::string what = s.what;
@@ -489,30 +575,49 @@ void LevelEditor::apply(const Step& s, bool forward) {
   case Step::VolumesLinks: {
     m_bake.setEdits(forward ? s.volAfter : s.volBefore, forward ? s.linkAfter : s.linkBefore);
     std::vector<TileCoord> tiles;
-    const bool mine = !volumesLinksChanged || volumesLinksChanged(s.bmin, s.bmax);
+    const bool mine = rebakeOthers(s.bmin, s.bmax);
     if (m_baker && mine) m_baker->tilesTouching(m_settings, s.bmin, s.bmax, &tiles);
     m_requestMs = nowMs();
     queueTiles(tiles);
     break;
   }
-  case Step::RemoveTiles:
+  case Step::RemoveTiles: {
+    const bool active = s.agent == activeAgent();
+    NavState* nav = navOf(s.agent);
     if (forward) {
       for (const TileCoord& t : s.tiles) {
-        if (const nav::TileRef ref = m_nav.mesh().getTileRefAt(t.x, t.y, 0)) m_nav.mesh().removeTile(ref, nullptr, nullptr);
-        if (std::find(m_removed.begin(), m_removed.end(), t) == m_removed.end()) m_removed.push_back(t);
-        m_pending.erase(std::remove(m_pending.begin(), m_pending.end(), t), m_pending.end());
+        if (nav)
+          if (const nav::TileRef ref = nav->mesh().getTileRefAt(t.x, t.y, 0)) nav->mesh().removeTile(ref, nullptr, nullptr);
+        if (!removed(s.agent, t)) m_removed.push_back({s.agent, t});
+        if (active) m_pending.erase(std::remove(m_pending.begin(), m_pending.end(), t), m_pending.end());
       }
-      m_lastTiles = s.tiles;
-      m_changes.clear();
-      edited();
+      if (active) {
+        m_lastTiles = s.tiles;
+        m_changes.clear();
+        edited();
+      } else if (nav) {
+        nav->markEdited();
+        otherEdited();
+      }
     } else {
-      for (const TileCoord& t : s.tiles) m_removed.erase(std::remove(m_removed.begin(), m_removed.end(), t), m_removed.end());
-      m_requestMs = nowMs();
-      queueTiles(s.tiles);
+      for (const TileCoord& t : s.tiles)
+        m_removed.erase(std::remove(m_removed.begin(), m_removed.end(), std::make_pair(s.agent, t)), m_removed.end());
+      if (active) {
+        m_requestMs = nowMs();
+        queueTiles(s.tiles);
+      } else if (std::string why; !nav || !m_agents->rebakeTiles(s.agent, s.tiles, &why)) {
+        m_log.error(nav ? why : "agent " + m_agents->type(s.agent).name + " has no navmesh: its tiles come back at its next bake");
+      } else {
+        reapplyDisabled(s.agent, nav->mesh());
+        otherEdited();
+      }
     }
     break;
+  }
   case Step::Disable: {
-    nav::NavMesh& mesh = m_nav.mesh();
+    NavState* nav = navOf(s.agent);
+    if (!nav) break; // (its bake failed: a new bake has no disabled polys anyway)
+    nav::NavMesh& mesh = nav->mesh();
     const bool on = forward ? s.disabled : !s.disabled;
     for (const auto& c : s.polys)
       if (const nav::PolyRef ref = polyAtCentre(mesh, c.data())) {
@@ -520,7 +625,12 @@ void LevelEditor::apply(const Step& s, bool forward) {
         mesh.getPolyFlags(ref, &flags);
         mesh.setPolyFlags(ref, on ? uint16_t(flags | nav::FLAG_DISABLED) : uint16_t(flags & ~nav::FLAG_DISABLED));
       }
-    edited();
+    if (s.agent == activeAgent()) {
+      edited();
+    } else {
+      nav->markEdited();
+      otherEdited();
+    }
     break;
   }
   case Step::Rules: // the next whole bake applies them (no tile is re-baked for them alone)
@@ -552,14 +662,14 @@ void LevelEditor::startJob() {
   if (m_running || !m_baker) return;
   m_jobTiles.clear();
   for (const TileCoord& t : m_pending)
-    if (std::find(m_removed.begin(), m_removed.end(), t) == m_removed.end()) m_jobTiles.push_back(t);
+    if (!removed(activeAgent(), t)) m_jobTiles.push_back(t);
   m_pending.clear();
   if (m_jobTiles.empty()) return;
   std::sort(m_jobTiles.begin(), m_jobTiles.end());
   std::string why;
   std::vector<nav::bake::ConvexVolume> volumes = m_bake.input().volumes;
   std::vector<nav::bake::OffMeshLink> links = m_bake.input().links;
-  if (forAgent) forAgent(&volumes, &links, nullptr);
+  if (m_agents) m_agents->forActive(&volumes, &links, nullptr);
   if (!m_baker->setVolumesAndLinks(std::move(volumes), std::move(links), &why)) {
     m_log.error("rebake: " + why + " (the old tiles are kept)");
     return;
@@ -613,14 +723,7 @@ void LevelEditor::swapIn() {
   }
   m_result.clear();
   // Polys disabled by the prune tool stay disabled in the tiles that came back.
-  for (const Step& s : m_applied)
-    if (s.kind == Step::Disable)
-      for (const auto& c : s.polys)
-        if (const nav::PolyRef ref = polyAtCentre(mesh, c.data())) {
-          uint16_t flags = 0;
-          mesh.getPolyFlags(ref, &flags);
-          mesh.setPolyFlags(ref, s.disabled ? uint16_t(flags | nav::FLAG_DISABLED) : uint16_t(flags & ~nav::FLAG_DISABLED));
-        }
+  reapplyDisabled(activeAgent(), mesh);
   const std::map<PolyKey, PolyInfo> after = groundPolys(mesh, m_jobTiles);
   m_changes.clear();
   for (const auto& [key, info] : after) {

@@ -36,6 +36,7 @@
 
 namespace navbench {
 
+class AgentSet;
 class BakeRunner;
 class Log;
 class NavState;
@@ -61,15 +62,20 @@ public:
   /// Called after tiles of the open navmesh were re-baked, removed or had flags changed in place
   /// (and after BakeRunner::markEdited): overlays are stale, the tools' queries re-run. May be empty.
   std::function<void()> navmeshEdited;
-  /// Several agent types (app/model/AgentSet.h): narrows the level's volumes and links to those of
-  /// the agent the open navmesh is for and gives its settings (any argument may be null). Unset:
-  /// the level's own.
-  std::function<void(std::vector<nav::bake::ConvexVolume>*, std::vector<nav::bake::OffMeshLink>*, nav::bake::BakeSettings*)>
-      forAgent;
-  /// After the volumes or links changed inside [bmin, bmax] (an edit, its undo or redo), before the
-  /// open navmesh's tiles are queued: false = the change does not apply to its agent, no tile of it
-  /// is re-baked. Unset: always re-baked.
-  std::function<bool(const float* bmin, const float* bmax)> volumesLinksChanged;
+  /// Several agent types (app/model/AgentSet.h; null: one navmesh): the editor edits the active
+  /// agent's navmesh (the document's) with that agent's settings and the items that apply to it;
+  /// an edit of the volumes or links also re-bakes, on the calling thread, the tiles it touches of
+  /// every other agent it applies to. Steps keep the agent they edited: the history survives a
+  /// change of the active agent (agentSwitched()), and undoing a tile or prune step of another
+  /// agent edits that agent's navmesh. Edits are refused while the agents bake. Must outlive the
+  /// editor.
+  void bindAgents(AgentSet* agents) { m_agents = agents; }
+  /// The active agent changed (call finish() before the switch): the editor re-prepares for the
+  /// new one at the next edit; the history and every agent's removed tiles and disabled polys stay.
+  void agentSwitched();
+  /// Called after another agent's navmesh changed in place (its tiles re-baked or removed, polys
+  /// disabled): its overlays redraw. May be empty.
+  std::function<void()> agentsEdited;
 
   // ---- what can be edited -------------------------------------------------------------------
   /// True when a level with bake input and a navmesh baked from it are open; else `why` says what
@@ -173,6 +179,21 @@ private:
   bool applyVolumesAndLinks(std::vector<nav::bake::ConvexVolume> volumes, std::vector<nav::bake::OffMeshLink> links,
                             const float* bmin, const float* bmax, const char* what, std::string* why);
   void queueTiles(const std::vector<nav::bake::TileCoord>& tiles);
+  /// The active agent (-1 without agent types) and agent `agent`'s navmesh (the document's for the
+  /// active one; null while it bakes or when its bake failed).
+  int activeAgent() const;
+  NavState* navOf(int agent);
+  bool removed(int agent, const nav::bake::TileCoord& t) const;
+  /// Step kinds RemoveTiles and Disable on agent `agent` (the scenario's other agents too).
+  bool removeTilesOf(int agent, const std::vector<nav::bake::TileCoord>& tiles, std::string* why);
+  bool setDisabledAt(int agent, std::vector<std::array<float, 3>> centres, bool disabled, std::string* why);
+  /// The volumes or links changed inside [bmin, bmax]: re-bakes the touched tiles of every other
+  /// agent in `mask` (not those removed); returns whether the active agent is in it.
+  bool rebakeOthers(const float* bmin, const float* bmax);
+  /// The prune steps of `agent` applied to its navmesh again (after its tiles came back re-baked).
+  void reapplyDisabled(int agent, nav::NavMesh& mesh);
+  /// Another agent's navmesh changed in place.
+  void otherEdited();
   void startJob();
   void swapIn();
   void apply(const Step& s, bool forward);
@@ -201,7 +222,9 @@ private:
   std::vector<PolyChange> m_changes;
   std::vector<nav::bake::TileCoord> m_lastTiles;
   std::vector<Step> m_applied, m_undone; ///< This editor's steps of the history, oldest first.
-  std::vector<nav::bake::TileCoord> m_removed; ///< Tiles the user removed (kept removed by rebakes).
+  /// Tiles the user removed, each with its agent (-1 without agent types): kept removed by rebakes.
+  std::vector<std::pair<int, nav::bake::TileCoord>> m_removed;
+  AgentSet* m_agents = nullptr;
   /// The rules the open navmesh was baked with, kept at the first rules edit after reset().
   std::unique_ptr<std::vector<nav::bake::AreaRule>> m_rulesBase;
   std::vector<long long> m_ruleCounts; ///< ruleTriangleCounts() for m_countedRules on m_countedTris

@@ -1,5 +1,6 @@
 #include "app/Log.h"
 #include "app/NavState.h"
+#include "app/model/AgentSet.h"
 #include "app/model/BakeRunner.h"
 #include "app/model/LevelEditorSteps.h"
 #include "nav/TileSetFile.h"
@@ -146,13 +147,24 @@ void LevelEditor::saveScenario(nlohmann::json& out) const {
   }
   out["volumes"] = vols;
   out["links"] = ls;
+  // With agent types each removed tile and disabled poly names its agent; agent by agent, so a
+  // scenario opened and saved again lists them in the same order.
+  const bool named = m_agents && m_agents->enabled();
+  std::vector<std::pair<int, TileCoord>> byAgent = m_removed;
+  std::stable_sort(byAgent.begin(), byAgent.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   nlohmann::json removed = nlohmann::json::array();
-  for (const TileCoord& t : m_removed) removed.push_back({t.x, t.y});
+  for (const auto& [agent, t] : byAgent) {
+    removed.push_back({t.x, t.y});
+    if (named && agent >= 0 && agent < m_agents->count()) removed.back().push_back(m_agents->type(agent).name);
+  }
   out["removedTiles"] = removed;
   nlohmann::json disabled = nlohmann::json::array();
   for (const Step& s : m_applied)
     if (s.kind == Step::Disable)
-      for (const auto& c : s.polys) disabled.push_back({{"pos", vec3(c.data())}, {"disabled", s.disabled}});
+      for (const auto& c : s.polys) {
+        disabled.push_back({{"pos", vec3(c.data())}, {"disabled", s.disabled}});
+        if (named && s.agent >= 0 && s.agent < m_agents->count()) disabled.back()["agent"] = m_agents->type(s.agent).name;
+      }
   out["disabledPolys"] = disabled;
   if (m_removeOnSave) out["removeOnSave"] = true; // (only when set: other scenarios stay byte-identical)
   if (!areaRules().empty()) out["areaRules"] = nav::bake::areaRulesToJson(areaRules()); // (likewise)
@@ -204,25 +216,44 @@ bool LevelEditor::loadScenario(const nlohmann::json& json, std::string* why) {
     ol.flags = uint16_t(flags);
     ls.push_back(ol);
   }
-  std::vector<TileCoord> removed;
+  // An agent named by a removed tile or a disabled poly (without one: the active agent's).
+  const int active = activeAgent();
+  auto agentOf = [&](const base::JsonIn& name, int* agent) {
+    std::string n;
+    if (!name.get(n, 64)) return false;
+    *agent = m_agents && m_agents->enabled() ? m_agents->find(n) : -1;
+    if (*agent < 0) name.fail(m_agents && m_agents->enabled() ? "the level has no agent type '" + n + "'" : "the level has no agent types");
+    return *agent >= 0;
+  };
+  std::vector<std::pair<int, TileCoord>> removed;
   if (in.has("removedTiles")) {
     const base::JsonIn jt = in["removedTiles"];
     if (!jt.array()) return failed();
     for (size_t i = 0; i < jt.size(); ++i) {
       TileCoord t;
-      if (!jt[i].array(2, 2) || !jt[i][size_t(0)].get(t.x) || !jt[i][size_t(1)].get(t.y)) return failed();
-      removed.push_back(t);
+      int agent = active;
+      if (!jt[i].array(2, 3) || !jt[i][size_t(0)].get(t.x) || !jt[i][size_t(1)].get(t.y) ||
+          (jt[i].size() == 3 && !agentOf(jt[i][size_t(2)], &agent)))
+        return failed();
+      removed.push_back({agent, t});
     }
   }
-  std::vector<std::pair<std::array<float, 3>, bool>> disabled;
+  struct Disabled {
+    std::array<float, 3> pos;
+    bool on = true;
+    int agent = -1;
+  };
+  std::vector<Disabled> disabled;
   if (in.has("disabledPolys")) {
     const base::JsonIn jd = in["disabledPolys"];
     if (!jd.array()) return failed();
     for (size_t i = 0; i < jd.size(); ++i) {
-      std::array<float, 3> c;
-      bool on = true;
-      if (!jd[i].object({"pos", "disabled"}) || !jd[i]["pos"].getVec3(c.data()) || !jd[i].opt("disabled", on)) return failed();
-      disabled.push_back({c, on});
+      Disabled d;
+      d.agent = active;
+      if (!jd[i].object({"pos", "disabled", "agent"}) || !jd[i]["pos"].getVec3(d.pos.data()) || !jd[i].opt("disabled", d.on) ||
+          (jd[i].has("agent") && !agentOf(jd[i]["agent"], &d.agent)))
+        return failed();
+      disabled.push_back(d);
     }
   }
   bool removeOnSave = false;
@@ -266,11 +297,18 @@ bool LevelEditor::loadScenario(const nlohmann::json& json, std::string* why) {
     addAll(dv, dl);
     if (!applyVolumesAndLinks(std::move(vols), std::move(ls), bmin, bmax, "the scenario's volumes and links", why)) return false;
   }
-  if (!removed.empty() && !removeTiles(removed, why)) return false;
+  // Removed tiles: one step per run of one agent's (the order saveScenario writes).
+  for (size_t i = 0; i < removed.size();) {
+    size_t j = i;
+    std::vector<TileCoord> tiles;
+    for (; j < removed.size() && removed[j].first == removed[i].first; ++j) tiles.push_back(removed[j].second);
+    if (removed[i].first == active ? !removeTiles(tiles, why) : !removeTilesOf(removed[i].first, tiles, why)) return false;
+    i = j;
+  }
   finish();
-  for (const auto& [c, on] : disabled) {
-    const nav::PolyRef ref = polyAtCentre(m_nav.mesh(), c.data());
-    if (ref && !setDisabled({ref}, on, why)) return false;
+  for (const Disabled& d : disabled) {
+    const NavState* nav = navOf(d.agent);
+    if (nav && polyAtCentre(nav->mesh(), d.pos.data()) && !setDisabledAt(d.agent, {d.pos}, d.on, why)) return false;
   }
   setRemoveOnSave(removeOnSave);
   return true;

@@ -15,6 +15,7 @@ namespace navbench {
 struct LevelEditor::Step {
   enum Kind { VolumesLinks, RemoveTiles, Disable, Rules } kind = VolumesLinks;
   std::string what; ///< For the log and the history: "added volume 3".
+  int agent = -1;   ///< RemoveTiles, Disable: the agent type whose navmesh it edits (-1: none).
   std::vector<nav::bake::ConvexVolume> volBefore, volAfter;
   std::vector<nav::bake::OffMeshLink> linkBefore, linkAfter;
   float bmin[3] = {0, 0, 0}, bmax[3] = {0, 0, 0}; ///< VolumesLinks: what the change touches [Unit: wu].

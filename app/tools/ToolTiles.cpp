@@ -3,6 +3,7 @@
 // panel (Rebuild all, Remove all, Save level, the hovered tile) and the 3D view (the hovered tile's
 // bounds and the tiles the last rebake touched).
 #include "app/NavState.h"
+#include "app/model/AgentSet.h"
 #include "app/model/EditTiles.h"
 #include "app/model/LevelEditor.h"
 #include "app/tools/EditToolUi.h"
@@ -57,6 +58,9 @@ public:
     ImGui::SameLine();
     if (m_buttons.button("Save level")) m_model.save();
     ImGui::Text("Grid %d x %d tiles, %d on the navmesh", tw, th, m_ctx->nav->tileCount());
+    if (m_ctx->agents && m_ctx->agents->enabled())
+      ImGui::TextDisabled("Edits agent %s's navmesh (Agents panel, F7)",
+                          m_ctx->agents->type(m_ctx->agents->active()).name.c_str());
     if (m_model.hovering()) {
       const std::string tile = tileName(m_model.hoverTile());
       if (m_model.hoverPolys() >= 0) ImGui::Text("Tile %s: %d polys", tile.c_str(), m_model.hoverPolys());

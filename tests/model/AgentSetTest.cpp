@@ -44,8 +44,7 @@ struct AgentFixture {
     std::string why;
     if (!nav::bake::loadLevelFile(path, &level, &why)) return ::testing::AssertionFailure() << why;
     if (!bake.setSource(path, log)) return ::testing::AssertionFailure() << "bake input";
-    editor.forAgent = [this](auto* v, auto* l, auto* s) { agents.forActive(v, l, s); };
-    editor.volumesLinksChanged = [this](const float* bmin, const float* bmax) { return agents.levelEdited(bake.input(), bmin, bmax); };
+    editor.bindAgents(&agents);
     agents.open(bake.input(), level.agents, active);
     if (!agents.finish()) return ::testing::AssertionFailure() << "the active agent's navmesh did not arrive";
     if (!editor.ready(&why)) return ::testing::AssertionFailure() << why;

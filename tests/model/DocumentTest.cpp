@@ -51,12 +51,6 @@ public:
   bool loadScenario(const json& in, std::string& error) override { return model.loadScenario(in, error); }
 };
 
-/// A tool with no inputs.
-class IdleTool : public Tool {
-public:
-  const char* name() const override { return "Idle"; }
-  void onClick(const glm::vec3&, const glm::vec3&, bool) override {}
-};
 
 std::vector<std::unique_ptr<Tool>> makeTools() {
   std::vector<std::unique_ptr<Tool>> tools;

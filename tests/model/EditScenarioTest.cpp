@@ -115,7 +115,7 @@ TEST(EditScenario, BadValuesAreRefusedWithTheirPathAndChangeNothing) {
   refused(e, "edits.links[0].colour: unknown key");
   e = good;
   e["removedTiles"] = json::array({json::array({1})});
-  refused(e, "edits.removedTiles[0]: expected 2 elements");
+  refused(e, "edits.removedTiles[0]: expected 2 to 3 elements");
   e = good;
   e["removeOnSave"] = 1;
   refused(e, "edits.removeOnSave: expected true or false");
