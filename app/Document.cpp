@@ -65,6 +65,7 @@ Document::Document(Log& log, DocumentHost& host) : editor(bake, nav, log, histor
   bake.bakeAgents = [this](const nav::bake::BakeInput& input, const nav::bake::BakeSettings& base, int threads) {
     return agents.enabled() ? agents.rebakeAll(input, base, threads) : -1;
   };
+  bake.agentsBaking = [this]() { return agents.busy(); };
   // Several agent types: the editor edits the active agent's navmesh and re-bakes the others'.
   editor.bindAgents(&agents);
   editor.agentsEdited = [this]() { m_host.navmeshReplaced(); }; // another agent's outline changed

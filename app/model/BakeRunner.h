@@ -52,6 +52,9 @@ public:
   /// settings) and its overrides, and returns the bakes started; -1 when the level has none
   /// (build() then bakes the level's one navmesh).
   std::function<int(const nav::bake::BakeInput& input, const nav::bake::BakeSettings& base, int threads)> bakeAgents;
+  /// Set by the document: the level's agent types are baking (at open or after a Build); the
+  /// no-navmesh readout then shows that instead of a Bake button. Unset: never.
+  std::function<bool()> agentsBaking;
   /// build() handed the bake to the agent types and agentBakesEnded() was not called since.
   bool agentBakesRunning() const { return m_agentBuild; }
   /// The document, once the agent types' bakes that build() started have all ended: `report` is

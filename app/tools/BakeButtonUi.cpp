@@ -26,6 +26,10 @@ void drawNoNavmesh(BakeRunner& bake, Log& log, float* buttonCentre) {
     drawBakeProgress(bake);
     return;
   }
+  if (bake.agentsBaking && bake.agentsBaking()) {
+    ImGui::TextWrapped("Baking the navmesh of each agent type of %s (Agents panel, F7)...", file.c_str());
+    return;
+  }
   if (!bake.hasSource()) {
     ImGui::TextWrapped("No navmesh open: open a level (.obj or level .json) to bake one, or a .bin tile set "
                        "(File > Open, or drop it here).");
