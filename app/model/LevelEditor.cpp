@@ -149,13 +149,7 @@ LevelEditor::~LevelEditor() {
 }
 
 void LevelEditor::reset() {
-  if (m_thread.joinable()) m_thread.join();
-  m_running = false;
-  m_done = false;
-  m_result.clear();
-  m_pending.clear();
-  m_jobTiles.clear();
-  m_baker.reset();
+  dropRebakes();
   m_applied.clear();
   m_undone.clear();
   m_history.reset();
@@ -550,14 +544,18 @@ bool LevelEditor::rebakeOthers(const float* bmin, const float* bmax) {
   return active < 0 || (mask & nav::bake::agentBit(active)) != 0;
 }
 
-void LevelEditor::agentSwitched() {
+void LevelEditor::dropRebakes() {
   if (m_thread.joinable()) m_thread.join();
   m_running = false;
   m_done = false;
   m_result.clear();
   m_pending.clear();
   m_jobTiles.clear();
-  m_baker.reset(); // prepare() takes the new agent's settings and items
+  m_baker.reset(); // prepare() makes it again, for the navmesh open then
+}
+
+void LevelEditor::agentSwitched() {
+  dropRebakes();
   m_changes.clear();
   m_lastTiles.clear();
 }

@@ -176,6 +176,8 @@ private:
   /// Moves the latest step of `from` to `to`, applied backwards (or, `forward`, forwards).
   void replay(std::vector<Step>& from, std::vector<Step>& to, bool forward);
   bool prepare(std::string* why);
+  /// Waits for the rebake under way and drops it, what is queued and the baker.
+  void dropRebakes();
   bool applyVolumesAndLinks(std::vector<nav::bake::ConvexVolume> volumes, std::vector<nav::bake::OffMeshLink> links,
                             const float* bmin, const float* bmax, const char* what, std::string* why);
   void queueTiles(const std::vector<nav::bake::TileCoord>& tiles);
