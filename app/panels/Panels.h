@@ -44,6 +44,10 @@ struct FrameStats {
 ///    left of the View panel; when that strip is under 200 px wide, at the bottom of the right
 ///    column under the View panel.
 ///  - In a window under 600 px high the View and Log start (or, shrunk to it, become) collapsed.
+///  - The panels opened on demand (Check, Why, Agents, Captured queries, Test cases, Bake): the
+///    region right of the Tools, left of the right column and above the Log, in columns against
+///    the right column filled in the order they were opened (each top down), shrunk to share it;
+///    where even 240 x 120 px each does not fit, cascaded (each newer one a title bar lower).
 /// Panels the user has not moved or resized are put in place every frame (they follow the window
 /// size and each other: a taller Tools panel, the stepper window appearing, a panel expanded). A
 /// panel the user dragged or resized keeps its place across window resizes, clamped back inside
