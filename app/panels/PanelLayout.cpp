@@ -315,9 +315,27 @@ void PanelLayout::arrange(float menuBarHeight) {
   float rx0 = toolsRight > 0 ? toolsRight + kMargin : kMargin, rx1 = vw - kMargin;
   for (const char* name : {"##stats", "A* stepper", "Navmesh", "View"})
     if (const ImGuiWindow* w = shown(name); w && !userPlaced(name) && w->Pos.x > rx0) rx1 = std::min(rx1, w->Pos.x - kMargin);
-  const float ry0 = top + 8;
-  float ry1 = vh - kMargin;
+  float ry0 = top + 8, ry1 = vh - kMargin;
   if (logBox.w > 0 && logBox.x < rx1 && logBox.x + logBox.w > rx0) ry1 = std::min(ry1, logBox.y - kMargin);
+  // A panel the user put in that region leaves the largest part of it right, above, left or below it.
+  for (const char* name : all) {
+    const ImGuiWindow* u = shown(name);
+    if (!u || !userPlaced(name)) continue;
+    const float ux0 = u->Pos.x - kMargin, uy0 = u->Pos.y - kMargin;
+    const float ux1 = u->Pos.x + u->Size.x + kMargin, uy1 = u->Pos.y + u->Size.y + kMargin;
+    if (ux1 <= rx0 || ux0 >= rx1 || uy1 <= ry0 || uy0 >= ry1) continue;
+    const Box parts[] = {{std::max(ux1, rx0), ry0, rx1 - std::max(ux1, rx0), ry1 - ry0},
+                         {rx0, ry0, rx1 - rx0, std::min(uy0, ry1) - ry0},
+                         {rx0, ry0, std::min(ux0, rx1) - rx0, ry1 - ry0},
+                         {rx0, std::max(uy1, ry0), rx1 - rx0, ry1 - std::max(uy1, ry0)}};
+    const Box* best = &parts[0];
+    for (const Box& b : parts)
+      if (std::max(b.w, 0.0f) * std::max(b.h, 0.0f) > std::max(best->w, 0.0f) * std::max(best->h, 0.0f)) best = &b;
+    rx0 = best->x;
+    ry0 = best->y;
+    rx1 = best->x + std::max(best->w, 0.0f);
+    ry1 = best->y + std::max(best->h, 0.0f);
+  }
   m_region = Region{true, rx0, rx1, ry0, ry1, top, titleH};
   layOutOnDemand(nullptr);
 }
