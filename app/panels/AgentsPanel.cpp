@@ -138,8 +138,7 @@ void drawPanel(PanelContext& c, bool& shown) {
   Document& doc = c.doc;
   updateAnswers(doc);
   if (!shown) return;
-  ImGui::SetNextWindowPos(ImVec2(float(c.windowW) * 0.5f - 200, c.layout.menuBarHeight() + 8), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(440, 0), ImGuiCond_FirstUseEver); // its height fits the rows
+  c.layout.placeOnDemand("Agents (F7)"); // (its place and size: PanelLayout)
   if (!ImGui::Begin("Agents (F7)", &shown)) {
     ImGui::End();
     return;

@@ -127,8 +127,6 @@ void drawAgentBakeProgress(const AgentSet& agents) {
 
 void drawBakeWindow(BakeRunner& bake, const AgentSet& agents, LevelEditor& editor, NavState& nav, Log& log,
                     RuleTextEdit& ruleEdit, bool* open) {
-  ImGui::SetNextWindowPos(ImVec2(ImGui::GetMainViewport()->Size.x - 720, 30), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(400, 540), ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("Bake", open)) {
     ImGui::End();
     return;
@@ -229,7 +227,9 @@ public:
   const char* menuLabel() const override { return "Bake panel"; }
   int menuOrder() const override { return 3; }
   void draw(PanelContext& ctx) override {
-    if (m_visible) drawBakeWindow(ctx.doc.bake, ctx.doc.agents, ctx.doc.editor, ctx.doc.nav, ctx.log, m_ruleEdit, &m_visible);
+    if (!m_visible) return;
+    ctx.layout.placeOnDemand("Bake"); // (its place and size: PanelLayout)
+    drawBakeWindow(ctx.doc.bake, ctx.doc.agents, ctx.doc.editor, ctx.doc.nav, ctx.log, m_ruleEdit, &m_visible);
   }
 
 private:

@@ -173,10 +173,7 @@ void drawPanel(PanelContext& c, bool& shown, bool& frameCamera) {
   if (doc.nav.loaded() && s.stale(doc.nav.contentKey())) replay(doc, c.log);
   if (s.takeShowRequest()) showQuery(doc, c.log, frameCamera);
   if (!shown) return;
-  const ImGuiViewport* vp = ImGui::GetMainViewport();
-  // The right column under the stats overlay (over the View panel): shown queries are framed left of it.
-  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - 490, vp->Pos.y + 112), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(480, std::min(420.0f, vp->Size.y * 0.6f)), ImGuiCond_FirstUseEver);
+  c.layout.placeOnDemand("Captured queries"); // (its place and size: PanelLayout)
   ImGui::SetNextWindowBgAlpha(1.0f);
   if (!ImGui::Begin("Captured queries", &shown)) {
     ImGui::End();

@@ -235,9 +235,7 @@ void drawPanel(PanelContext& c, bool& shown, CheckView& v) {
     c.log.info("check: " + std::to_string(m.findings().size()) + " findings in " + std::to_string(m.seconds()) + " s");
   }
   if (!shown) return;
-  ImGui::SetNextWindowPos(ImVec2(float(c.windowW) * 0.5f, c.layout.menuBarHeight() + 8), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(std::min(520.0f, float(c.windowW) * 0.5f - 12), std::min(440.0f, float(c.windowH) * 0.55f)),
-                           ImGuiCond_FirstUseEver);
+  c.layout.placeOnDemand("Check (F5)"); // (its place and size: PanelLayout)
   if (!ImGui::Begin("Check (F5)", &shown)) {
     ImGui::End();
     return;

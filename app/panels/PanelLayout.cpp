@@ -7,6 +7,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace navbench {
 
@@ -18,21 +22,46 @@ constexpr float kSmallHeight = 600; // under it the View and Log are collapsed
 constexpr float kLogHeight = 110, kViewHeight = 320, kViewWidth = 260, kNavWidth = 290, kNavHeight = 380;
 constexpr float kStepperWidth = 410, kStepperHeight = 215;
 constexpr float kLogMinStrip = 200; // a narrower bottom strip puts the Log in the right column
+// An on-demand panel is never laid out narrower or shorter than this (the region over the 3D view
+// is split into at most as many columns and rows as keep them this big; beyond, they cascade).
+constexpr float kOnDemandMinWidth = 240, kOnDemandMinHeight = 120;
+constexpr float kOnDemandRoomyWidth = 360; // (a second column only where both are this wide)
+constexpr float kOnDemandShare = 0.75f; // of that region's width, at most (the rest: the 3D view)
 
-// The panels placed here (ImGui window names). Other windows (Bake, Test cases, Help...) open on
-// demand where their own code puts them.
+// The always-on panels placed here (ImGui window names).
 const char* const kManaged[] = {"Tools", "Log", "View", "Navmesh", "A* stepper"};
+
+// The panels opened on demand that are placed here, with the size each asks for (px; shrunk to
+// share the free region). Others (Help, dialogs) open where their own code puts them.
+struct OnDemand {
+  const char* name;
+  float w, h;
+};
+const OnDemand kOnDemand[] = {{"Check (F5)", 520, 440}, {"Why (F6)", 420, 300},     {"Agents (F7)", 440, 260},
+                              {"Captured queries", 480, 420}, {"Test cases", 480, 420}, {"Bake", 400, 540}};
+
+const OnDemand* onDemand(const std::string& name) {
+  for (const OnDemand& o : kOnDemand)
+    if (name == o.name) return &o;
+  return nullptr;
+}
 
 bool managed(const char* name) {
   for (const char* m : kManaged)
     if (std::strcmp(m, name) == 0) return true;
-  return false;
+  return onDemand(name) != nullptr;
 }
 
 /// The window named `name` if it was shown last frame (collapsed or not), else null.
 ImGuiWindow* shown(const char* name) {
   ImGuiWindow* w = ImGui::FindWindowByName(name);
   return w && w->WasActive ? w : nullptr;
+}
+
+/// The window named `name` was shown collapsed last frame.
+bool collapsed(const char* name) {
+  const ImGuiWindow* w = shown(name);
+  return w && w->Collapsed;
 }
 
 struct Box {
@@ -120,6 +149,32 @@ PanelLayout::Placed* PanelLayout::placed(const std::string& name) {
   return nullptr;
 }
 
+void PanelLayout::put(const char* name, float x, float y, float bw, float bh, bool sized) {
+  ImGuiWindow* w = ImGui::FindWindowByName(name);
+  if (!w || userPlaced(name)) return;
+  const float vw = m_size[0], vh = m_size[1];
+  const ImVec2 pos(std::floor(x), std::floor(y)), size(std::floor(bw), std::floor(bh));
+  if (!placed(name)) // first placed: an older imgui.ini's place elsewhere was the user's
+    for (const IniPos& ip : m_iniPos)
+      if (ip.name == name && (std::abs(ip.x - pos.x) > 1 || std::abs(ip.y - pos.y) > 1)) {
+        setPlaced(name, true);
+        clampInside(w, w->Pos, w->Size, vw, vh, m_menuBarHeight);
+        return;
+      }
+  ImGui::SetWindowPos(w, pos, ImGuiCond_Always);
+  if (sized) ImGui::SetWindowSize(w, size, ImGuiCond_Always);
+  note(name, pos.x, pos.y, w->SizeFull.x, w->SizeFull.y, sized);
+}
+
+void PanelLayout::note(const std::string& name, float x, float y, float w, float h, bool sized) {
+  Placed* p = placed(name);
+  if (!p) {
+    m_placed.push_back(Placed{name, {0, 0}, {0, 0}, false});
+    p = &m_placed.back();
+  }
+  *p = Placed{name, {x, y}, {w, h}, sized};
+}
+
 void PanelLayout::arrange(float menuBarHeight) {
   m_menuBarHeight = menuBarHeight;
   ImGuiContext& g = *ImGui::GetCurrentContext();
@@ -134,7 +189,9 @@ void PanelLayout::arrange(float menuBarHeight) {
       !std::strchr(g.MovingWindow->RootWindow->Name, ',')) // (a comma would split it in imgui.ini)
     setPlaced(g.MovingWindow->RootWindow->Name, true);
   // (Only while the user holds something: ImGui's own clamping of a window left outside is not theirs.)
-  for (const char* name : kManaged) {
+  std::vector<const char*> all(std::begin(kManaged), std::end(kManaged));
+  for (const OnDemand& o : kOnDemand) all.push_back(o.name);
+  for (const char* name : all) {
     const ImGuiWindow* w = ImGui::FindWindowByName(name);
     const Placed* p = placed(name);
     if (!w || !p || userPlaced(name) || (g.ActiveId == 0 && !g.MovingWindow)) continue;
@@ -188,26 +245,7 @@ void PanelLayout::arrange(float menuBarHeight) {
       clampInside(w, w->Pos, w->Size, vw, vh, menuBarHeight);
 
   // 3. The places, from the last frame's panels (a panel the user placed still takes its room).
-  auto put = [&](const char* name, const Box& b, bool sized) {
-    ImGuiWindow* w = ImGui::FindWindowByName(name);
-    if (!w || userPlaced(name)) return;
-    const ImVec2 pos(std::floor(b.x), std::floor(b.y)), size(std::floor(b.w), std::floor(b.h));
-    if (!placed(name)) // first placed: an older imgui.ini's place elsewhere was the user's
-      for (const IniPos& ip : m_iniPos)
-        if (ip.name == name && (std::abs(ip.x - pos.x) > 1 || std::abs(ip.y - pos.y) > 1)) {
-          setPlaced(name, true);
-          clampInside(w, w->Pos, w->Size, vw, vh, menuBarHeight);
-          return;
-        }
-    ImGui::SetWindowPos(w, pos, ImGuiCond_Always);
-    if (sized) ImGui::SetWindowSize(w, size, ImGuiCond_Always);
-    Placed* p = placed(name);
-    if (!p) {
-      m_placed.push_back(Placed{name, {0, 0}, {0, 0}, false});
-      p = &m_placed.back();
-    }
-    *p = Placed{name, {pos.x, pos.y}, {w->SizeFull.x, w->SizeFull.y}, sized};
-  };
+  auto put = [&](const char* name, const Box& b, bool sized) { this->put(name, b.x, b.y, b.w, b.h, sized); };
   const float titleH = ImGui::GetFrameHeight();
   const float top = menuBarHeight;
 
@@ -250,18 +288,163 @@ void PanelLayout::arrange(float menuBarHeight) {
   const float stripX1 = view ? viewX - kMargin : vw - kMargin;
   const bool inStrip = stripX1 - stripX0 >= kLogMinStrip;
   float viewBottom = vh - kMargin;
+  Box logBox{0, 0, 0, 0};
   if (log) {
     // (No right column, a window under ~470 px wide: the whole bottom, inside the window.)
     const Box b = inStrip             ? Box{stripX0, logY, stripX1 - stripX0, kLogHeight}
                   : colX > kMargin    ? Box{colX, logY, colW, kLogHeight}
                                       : Box{kMargin, logY, std::max(vw - 2 * kMargin, 32.0f), kLogHeight};
     put("Log", b, true);
+    if (!userPlaced("Log")) logBox = b;
     if (!inStrip && colX > kMargin && !userPlaced("Log")) viewBottom = logY - kGap;
   }
   if (view) {
     float vy = view->Collapsed ? viewBottom - titleH : std::max(viewBottom - kViewHeight, y);
     if (!view->Collapsed) vy = std::min(vy, viewBottom - 4 * titleH); // never shorter than a few lines
     put("View", Box{viewX, vy, viewW, view->Collapsed ? kViewHeight : viewBottom - vy}, true);
+  }
+
+  // 4. The panels opened on demand, in the order they were opened (oldest first), share the region
+  // over the 3D view right of the Tools, left of the right column and above the Log.
+  for (const OnDemand& o : kOnDemand) {
+    const auto it = std::find(m_opened.begin(), m_opened.end(), o.name);
+    const bool open = shown(o.name) != nullptr;
+    if (open && it == m_opened.end()) m_opened.push_back(o.name);
+    if (!open && it != m_opened.end()) m_opened.erase(it);
+  }
+  float rx0 = toolsRight > 0 ? toolsRight + kMargin : kMargin, rx1 = vw - kMargin;
+  for (const char* name : {"##stats", "A* stepper", "Navmesh", "View"})
+    if (const ImGuiWindow* w = shown(name); w && !userPlaced(name) && w->Pos.x > rx0) rx1 = std::min(rx1, w->Pos.x - kMargin);
+  float ry0 = top + 8, ry1 = vh - kMargin;
+  if (logBox.w > 0 && logBox.x < rx1 && logBox.x + logBox.w > rx0) ry1 = std::min(ry1, logBox.y - kMargin);
+  // A panel the user put in that region leaves the largest part of it right, above, left or below it.
+  for (const char* name : all) {
+    const ImGuiWindow* u = shown(name);
+    if (!u || !userPlaced(name)) continue;
+    const float ux0 = u->Pos.x - kMargin, uy0 = u->Pos.y - kMargin;
+    const float ux1 = u->Pos.x + u->Size.x + kMargin, uy1 = u->Pos.y + u->Size.y + kMargin;
+    if (ux1 <= rx0 || ux0 >= rx1 || uy1 <= ry0 || uy0 >= ry1) continue;
+    const Box parts[] = {{std::max(ux1, rx0), ry0, rx1 - std::max(ux1, rx0), ry1 - ry0},
+                         {rx0, ry0, rx1 - rx0, std::min(uy0, ry1) - ry0},
+                         {rx0, ry0, std::min(ux0, rx1) - rx0, ry1 - ry0},
+                         {rx0, std::max(uy1, ry0), rx1 - rx0, ry1 - std::max(uy1, ry0)}};
+    const Box* best = &parts[0];
+    for (const Box& b : parts)
+      if (std::max(b.w, 0.0f) * std::max(b.h, 0.0f) > std::max(best->w, 0.0f) * std::max(best->h, 0.0f)) best = &b;
+    rx0 = best->x;
+    ry0 = best->y;
+    rx1 = best->x + std::max(best->w, 0.0f);
+    ry1 = best->y + std::max(best->h, 0.0f);
+  }
+  m_region = Region{true, rx0, rx1, ry0, ry1, top, titleH};
+  layOutOnDemand(nullptr);
+}
+
+void PanelLayout::placeOnDemand(const char* name) {
+  if (!m_region.valid || !onDemand(name) || userPlaced(name) ||
+      std::find(m_opened.begin(), m_opened.end(), name) != m_opened.end())
+    return;
+  // (Opened this frame: laid out with the others now, so that it is in its place from its first
+  // frame, not a frame later, where a click may already be on its way.)
+  m_opened.push_back(name);
+  layOutOnDemand(name);
+}
+
+void PanelLayout::layOutOnDemand(const char* opening) {
+  const float vw = m_size[0], vh = m_size[1];
+  const float rx0 = m_region.x0, rx1 = m_region.x1, ry0 = m_region.y0, ry1 = m_region.y1;
+  const float top = m_region.top, titleH = m_region.titleH;
+  const float rw = rx1 - rx0, rh = ry1 - ry0;
+  // The panel opening this frame has no window yet (or one not shown last frame): its place is
+  // given to its Begin, which comes next.
+  auto put = [&](const char* name, const Box& b, bool) {
+    if (opening && std::strcmp(name, opening) == 0) {
+      const ImVec2 pos(std::floor(b.x), std::floor(b.y)), size(std::floor(b.w), std::floor(b.h));
+      ImGui::SetNextWindowPos(pos, ImGuiCond_Always);
+      ImGui::SetNextWindowSize(size, ImGuiCond_Always);
+      note(name, pos.x, pos.y, size.x, size.y, true);
+    } else {
+      this->put(name, b.x, b.y, b.w, b.h, true);
+    }
+  };
+  struct Item {
+    const char* name;
+    float w, h; // asked for
+    bool collapsed;
+  };
+  std::vector<Item> items;
+  for (const std::string& name : m_opened)
+    if (!userPlaced(name))
+      if (const OnDemand* o = onDemand(name)) items.push_back(Item{o->name, o->w, o->h, collapsed(o->name)});
+  if (items.empty()) return;
+
+  // Columns filled right to left, each top down with the next panels in opening order; a column is
+  // as wide as its widest panel asks (at most its share of kOnDemandShare of the region, which
+  // leaves the rest of the 3D view in sight), its panels as tall as they ask, all shrunk by one
+  // factor where they do not fit. Chosen: the fewest columns that keep every panel at least
+  // kOnDemandRoomyWidth wide and half as tall as it asks, else the fewest that keep every panel
+  // at least kOnDemandMinWidth x kOnDemandMinHeight.
+  const size_t n = items.size();
+  const float usable = std::min(rw, std::max(kOnDemandMinWidth, rw * kOnDemandShare));
+  // Lays out `c` columns if every panel keeps `minW` x max(minH, `minShare` of its height) (`place`: puts them).
+  auto columns = [&](size_t c, float minW, float minShare, bool place) {
+    const float maxColW = (usable - float(c - 1) * kGap) / float(c);
+    if (maxColW < minW || rh < kOnDemandMinHeight) return false;
+    const size_t rows = (n + c - 1) / c;
+    std::vector<float> scale(c, 1.0f), colWs(c, 0.0f);
+    for (size_t k = 0; k < c; ++k) {
+      const size_t i0 = k * rows, i1 = std::min(n, (k + 1) * rows);
+      float asked = 0, fixed = 0;
+      for (size_t i = i0; i < i1; ++i) {
+        if (items[i].collapsed)
+          fixed += titleH;
+        else
+          asked += items[i].h;
+        colWs[k] = std::max(colWs[k], std::min(items[i].w, maxColW));
+      }
+      const float room = rh - fixed - float(i1 > i0 ? i1 - i0 - 1 : 0) * kGap;
+      if (asked > room) scale[k] = room / asked;
+      for (size_t i = i0; i < i1; ++i)
+        if (!items[i].collapsed && items[i].h * scale[k] < std::max(kOnDemandMinHeight, items[i].h * minShare)) return false;
+    }
+    if (!place) return true;
+    float right = rx1;
+    for (size_t k = 0; k < c; ++k) {
+      float py = ry0;
+      for (size_t i = k * rows; i < std::min(n, (k + 1) * rows); ++i) {
+        const float h = items[i].collapsed ? items[i].h : std::floor(items[i].h * scale[k]);
+        put(items[i].name, Box{right - colWs[k], py, colWs[k], h}, true);
+        py += (items[i].collapsed ? titleH : h) + kGap;
+      }
+      right -= colWs[k] + kGap;
+    }
+    return true;
+  };
+  for (const auto& [minW, minShare] : {std::pair{kOnDemandRoomyWidth, 0.5f}, std::pair{kOnDemandMinWidth, 0.0f}})
+    for (size_t c = 1; c <= n; ++c)
+      if (columns(c, minW, minShare, false)) {
+        columns(c, minW, minShare, true);
+        return;
+      }
+  // No room for them side by side (a small window, or many open): each newer one over the one
+  // before, a title bar lower (the older ones' title bars stay in sight, a click brings one to the
+  // front), from the top right corner of the region, else of the room right of the Tools panel
+  // (over the right column), else of the window.
+  float cx0 = rx0, cx1 = rx1, cy0 = ry0, cy1 = ry1;
+  if (rw < kOnDemandMinWidth || rh < kOnDemandMinHeight) {
+    cx1 = vw - kMargin;
+    if (rh < kOnDemandMinHeight) cy1 = vh - kMargin;
+    if (cx1 - cx0 < kOnDemandMinWidth || cy1 - cy0 < kOnDemandMinHeight) {
+      cx0 = 0;
+      cx1 = vw;
+      cy0 = top;
+      cy1 = vh;
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const float py = std::min(cy0 + float(i) * titleH, std::max(cy0, cy1 - 4 * titleH));
+    const float w = std::min(items[i].w, cx1 - cx0), h = std::max(std::min(items[i].h, cy1 - py), 4 * titleH);
+    put(items[i].name, Box{cx1 - w, py, w, items[i].collapsed ? items[i].h : h}, true);
   }
 }
 

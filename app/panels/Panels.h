@@ -44,6 +44,10 @@ struct FrameStats {
 ///    left of the View panel; when that strip is under 200 px wide, at the bottom of the right
 ///    column under the View panel.
 ///  - In a window under 600 px high the View and Log start (or, shrunk to it, become) collapsed.
+///  - The panels opened on demand (Check, Why, Agents, Captured queries, Test cases, Bake): the
+///    region right of the Tools, left of the right column and above the Log, in columns against
+///    the right column filled in the order they were opened (each top down), shrunk to share it;
+///    where even 240 x 120 px each does not fit, cascaded (each newer one a title bar lower).
 /// Panels the user has not moved or resized are put in place every frame (they follow the window
 /// size and each other: a taller Tools panel, the stepper window appearing, a panel expanded). A
 /// panel the user dragged or resized keeps its place across window resizes, clamped back inside
@@ -63,6 +67,9 @@ public:
   bool userPlaced(const std::string& name) const;
   /// View > Reset panel layout: every panel back in its place (the user's places forgotten).
   void resetUserPlaced();
+  /// Called by a panel opened on demand (Check, Why, Agents, Captured queries, Test cases, Bake)
+  /// right before its ImGui::Begin: on the frame it opens it gets its place (and size) at once.
+  void placeOnDemand(const char* name);
 
 private:
   struct Placed {
@@ -71,6 +78,16 @@ private:
     bool sized;
   };
   Placed* placed(const std::string& name);
+  /// Puts the panel `name` (not the user's) at x,y (and sizes it w x h when `sized`).
+  void put(const char* name, float x, float y, float w, float h, bool sized);
+  /// Notes where the layout put `name` (to see a user's move later).
+  void note(const std::string& name, float x, float y, float w, float h, bool sized);
+  /// Places the open on-demand panels in m_region; `opening`: the one whose Begin comes next.
+  void layOutOnDemand(const char* opening);
+  struct Region { ///< Where the on-demand panels go (window px), from this frame's arrange().
+    bool valid = false;
+    float x0 = 0, x1 = 0, y0 = 0, y1 = 0, top = 0, titleH = 0;
+  };
   void setPlaced(const std::string& name, bool on);
   struct IniPos {
     std::string name;
@@ -83,6 +100,8 @@ private:
   int m_frames = 0;
   std::vector<std::string> m_user;  ///< Panels the user placed.
   std::vector<Placed> m_placed;     ///< Where arrange() put each panel last (to see a user's move).
+  std::vector<std::string> m_opened; ///< The on-demand panels shown, in the order they were opened.
+  Region m_region;
 };
 
 /// Log window: filter, copy, clear; follows new messages. Placed by `layout`.arrange() (this only

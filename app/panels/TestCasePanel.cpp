@@ -103,11 +103,8 @@ void TestCasePanel::draw(Context& ctx) {
   if (ctx.nav && ctx.nav->loaded() && m_session.stale(ctx.nav->contentKey())) runAll(*ctx.nav, *ctx.log);
   const TestCaseHeader& header = m_session.header();
 
-  const ImGuiViewport* vp = ImGui::GetMainViewport();
-  // The right column (over the View panel): clicked cases are framed in the view's left part.
-  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x - 490, vp->Pos.y + 30), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(480, 420), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowBgAlpha(1.0f); // opaque: it sits over the stats overlay and the View panel
+  if (ctx.layout) ctx.layout->placeOnDemand("Test cases"); // (its place and size: PanelLayout)
+  ImGui::SetNextWindowBgAlpha(1.0f); // opaque: it may sit over the others (PanelLayout's cascade)
   if (!ImGui::Begin("Test cases", &visible)) {
     ImGui::End();
     return;
@@ -292,7 +289,7 @@ std::unique_ptr<Panel> makeTestCasesPanel() {
   auto shownIn = [](Document& doc) { return &doc.testCasesVisible; };
   return makePanel({"Test cases", "Test cases panel", 4, true, shownIn}, [](PanelContext& c, bool&) {
     Document& doc = c.doc;
-    TestCasePanel::Context tc{&doc.nav, &doc.level, &doc.tools, &doc.activeTool, &doc.camera, &c.log};
+    TestCasePanel::Context tc{&doc.nav, &doc.level, &doc.tools, &doc.activeTool, &doc.camera, &c.log, &c.layout};
     if (c.testCases) c.testCases->draw(tc);
   });
 }

@@ -28,6 +28,7 @@ namespace navbench {
 
 class Level;
 class NavState;
+class PanelLayout;
 class Tool;
 
 /// The view of a TestCaseSession (app/model/TestCaseSession.h): its file dialog, window, table and
@@ -46,6 +47,7 @@ public:
     int* activeTool = nullptr;
     render::Camera* camera = nullptr;
     Log* log = nullptr;
+    PanelLayout* layout = nullptr; ///< Places the panel when it opens (Panels.h).
   };
 
   /// Opens a test-case file in the session and shows the panel. On error the panel shows (and the

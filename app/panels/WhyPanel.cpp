@@ -123,10 +123,7 @@ void drawPanel(PanelContext& c, bool& shown) {
   if (!shown) return;
   m.update(doc.nav, activeTester(doc), &doc.check);
   m.buttons.assign(m.explanation().causes.size(), WhyModel::Buttons());
-  ImGui::SetNextWindowPos(ImVec2(float(c.windowW) * 0.5f, c.layout.menuBarHeight() + 8), ImGuiCond_FirstUseEver);
-  // Beside the Check panel's place, clear of the stats overlay and the right column.
-  ImGui::SetNextWindowSize(ImVec2(std::min(420.0f, float(c.windowW) * 0.5f - 220), std::min(300.0f, float(c.windowH) * 0.4f)),
-                           ImGuiCond_FirstUseEver);
+  c.layout.placeOnDemand("Why (F6)"); // (its place and size: PanelLayout)
   if (!ImGui::Begin("Why (F6)", &shown)) {
     ImGui::End();
     return;

@@ -110,8 +110,17 @@ TEST_F(CaptureViewer, OpensHeadlessWithTheGamesPathAndNavBenchsEqual) {
 
 TEST_F(CaptureViewer, AClickedRowIsShownWithItsFilterAndNodeBudget) {
   const std::string file = writeCapture("rows.nbcap");
-  // The second row of the panel (its first-use place at 1280x720: rows 17 px apart from y 222).
-  const AppRun r = runApp(dir, q(file) + " --click 850,239", "row1");
+  // The second row of the panel: 127 px under its top left corner (rows 17 px apart), wherever the
+  // layout put it (read from a run without the click).
+  const AppRun shown = runApp(dir, q(file), "rows");
+  ASSERT_EQ(shown.exitCode, 0) << shown.output;
+  const json* panel = nullptr;
+  for (const json& w : shown.state["windows"])
+    if (w["name"] == "Captured queries") panel = &w;
+  ASSERT_NE(panel, nullptr) << "the Captured queries panel is not shown";
+  const std::string click = " --click " + std::to_string(int((*panel)["x"].get<float>()) + 60) + "," +
+                            std::to_string(int((*panel)["y"].get<float>()) + 127);
+  const AppRun r = runApp(dir, q(file) + click, "row1");
   ASSERT_EQ(r.exitCode, 0) << r.output;
   ASSERT_EQ(r.state["capture"]["selected"], 1) << "the click missed the row\n" << r.output;
   const nav::CapturedQuery& c = cap.queries[1];

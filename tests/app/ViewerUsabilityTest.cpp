@@ -3,7 +3,10 @@
 //  - Layout: no panel covers another at 1280x720 in any tool mode, at 1920x1080, in a short
 //    window (the Tools panel scrolls), in small windows (640x480 to 1000x700) with the A* stepper
 //    window open, and after the window is resized either way; a panel the user dragged (--drag)
-//    keeps its place across resizes (clamped inside), a mere click on it does not pin it.
+//    keeps its place across resizes (clamped inside), a mere click on it does not pin it. The
+//    panels opened on demand (Check, Why, Agents, Captured queries) cover none of the others at
+//    1280x720 and 1920x1080, stack in the order they were opened, cascade (title bars in sight)
+//    in an 800x600 window, and one the user dragged keeps its place until Reset panel layout.
 //  - Hover: the mouse resting on the level gives the hovered poly (Navmesh panel) and the A*
 //    Stepper's hovered node (its tooltip); over a panel or the background, nothing.
 //  - Moved files: a scenario whose level and tile set moved opens the "Scenario files not found"
@@ -341,6 +344,130 @@ TEST(ViewerLayout, AClickOnAPanelOrResetDoesNotPinIt) {
   const std::optional<Rect> log2 = panel(reset.state, "Log");
   ASSERT_NE(log2, std::nullopt);
   EXPECT_NEAR(log2->y1, 690.0f, 1.0f) << "the Log should be back along the bottom after Reset panel layout";
+}
+
+// On-demand panels: the level with three agent types (the Agents panel has rows), and its capture.
+const std::string kAgentsLevel = q((fs::path(NAVBENCH_DEFAULT_LEVEL).parent_path() / "default_agents.json").string());
+const std::string kCapture = q((fs::path(NAVBENCH_DEFAULT_LEVEL).parent_path() / "default.nbcap").string());
+constexpr float kTitleH = 19; // an ImGui title bar at the default font
+
+/// The panels named `names` in `r`, each shown and at least 240 x 120 (the layout's smallest).
+void expectShownAndUsable(const AppRun& r, const std::vector<std::string>& names, const std::string& what) {
+  const std::vector<Rect> ps = panels(r.state);
+  for (const std::string& n : names) {
+    const Rect* p = find(ps, n);
+    ASSERT_NE(p, nullptr) << what << ": " << n << " is not shown";
+    EXPECT_GE(p->x1 - p->x0, 240.0f) << what << ": " << n << " is too narrow";
+    EXPECT_GE(p->y1 - p->y0, 120.0f) << what << ": " << n << " is too short";
+  }
+}
+
+TEST(ViewerLayout, OnDemandPanelsCoverNoOtherAt720pAnd1080p) {
+  // Check, Why and Agents opened together, then with a capture's Captured queries panel too: they
+  // share the room right of the Tools, left of the right column and above the Log; none covers
+  // another panel, each keeps a usable size, and part of the 3D view stays in sight.
+  const std::vector<std::string> three = {"Check (F5)", "Why (F6)", "Agents (F7)"};
+  std::vector<std::string> four = three;
+  four.push_back("Captured queries");
+  for (const char* size : {"1280x720", "1920x1080"}) {
+    const std::string keys = std::string(" --size ") + size + " --key F5 --key F6 --key F7";
+    const AppRun r = runLaidOut(kAgentsLevel + keys, "ondemand3", std::string("Check, Why, Agents at ") + size);
+    expectShownAndUsable(r, three, size);
+    EXPECT_GT(viewShare(r.state), 0.25f) << size << ": the panels leave little of the 3D view";
+    const AppRun c = runLaidOut(kAgentsLevel + " " + kCapture + keys, "ondemand4", std::string("Check, Why, Agents, Captured queries at ") + size);
+    expectShownAndUsable(c, four, size);
+    EXPECT_GT(viewShare(c.state), 0.2f) << size << ": the panels leave little of the 3D view";
+  }
+  // The reported case: a capture, Why then Check, in Pathfind Straight's tall Tools panel.
+  const AppRun r = runLaidOut(kLevel + " " + kCapture + " --size 1280x720 --key F6 --key F5", "ondemand_capture", "capture, F6, F5 at 1280x720");
+  expectShownAndUsable(r, {"Captured queries", "Why (F6)", "Check (F5)"}, "capture, F6, F5");
+}
+
+TEST(ViewerLayout, OnDemandPanelsStackInTheOrderTheyWereOpened) {
+  // One column against the right column, the first opened on top; opened the other way round,
+  // the other order (the column and its width stay).
+  const AppRun a = runLaidOut(kAgentsLevel + " --size 1280x720 --key F6 --key F5", "order_why_check", "F6, F5");
+  const AppRun b = runLaidOut(kAgentsLevel + " --size 1280x720 --key F5 --key F6", "order_check_why", "F5, F6");
+  const std::optional<Rect> whyA = panel(a.state, "Why (F6)"), checkA = panel(a.state, "Check (F5)");
+  const std::optional<Rect> whyB = panel(b.state, "Why (F6)"), checkB = panel(b.state, "Check (F5)");
+  ASSERT_TRUE(whyA && checkA && whyB && checkB);
+  EXPECT_LT(whyA->y0, checkA->y0) << "Why opened first: on top";
+  EXPECT_LT(checkB->y0, whyB->y0) << "Check opened first: on top";
+  EXPECT_EQ(whyA->x1, checkA->x1) << "one column";
+  EXPECT_EQ(whyA->x1, whyB->x1);
+  // The column's right edge: 10 px left of the right column (the collapsed Navmesh panel).
+  const std::optional<Rect> nav = panel(a.state, "Navmesh");
+  ASSERT_NE(nav, std::nullopt);
+  EXPECT_NEAR(whyA->x1, nav->x0 - 10, 1.0f);
+  // Closed: the one left takes the top.
+  const AppRun closed = runLaidOut(kAgentsLevel + " --size 1280x720 --key F6 --key F5 --key F6", "order_closed", "F6, F5, F6");
+  const std::optional<Rect> check = panel(closed.state, "Check (F5)");
+  ASSERT_NE(check, std::nullopt);
+  EXPECT_EQ(panel(closed.state, "Why (F6)"), std::nullopt);
+  EXPECT_EQ(check->y0, std::min(whyA->y0, checkB->y0)) << "Check alone should be at the top of the column";
+}
+
+TEST(ViewerLayout, OnDemandPanelsCascadeInASmallWindow) {
+  // 800x600: no room beside the Tools panel for them side by side: each newer one lies over the
+  // one before a title bar lower (every title bar in sight), right of the Tools panel, inside.
+  const AppRun r = runApp(kAgentsLevel + " --size 800x600 --key F5 --key F6 --key F7", "cascade");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  const std::vector<Rect> ps = panels(r.state);
+  const Rect* tools = find(ps, "Tools");
+  ASSERT_NE(tools, nullptr);
+  const char* order[] = {"Check (F5)", "Why (F6)", "Agents (F7)"};
+  const Rect* prev = nullptr;
+  for (const char* n : order) {
+    const Rect* p = find(ps, n);
+    ASSERT_NE(p, nullptr) << n;
+    EXPECT_TRUE(p->x0 >= 0 && p->y0 >= 0 && p->x1 <= 800.5f && p->y1 <= 600.5f) << n << " leaves the window";
+    EXPECT_GE(p->x0, tools->x1) << n << " covers the Tools panel";
+    if (prev) {
+      EXPECT_GE(p->y0, prev->y0 + kTitleH) << n << " hides the title bar of the one opened before it";
+    }
+    prev = p;
+  }
+}
+
+TEST(ViewerLayout, AnOnDemandPanelTheUserMovedKeepsItsPlace) {
+  // The Agents panel (F7, alone at the top of the region) dragged by its title bar 200 px left and
+  // 250 down: the Check panel opened after it does not move it (and goes beside it), nor does a
+  // resize; View > Reset panel layout puts it back in its place in the region.
+  const AppRun alone = runApp(kAgentsLevel + " --size 1280x720 --key F7", "moved_agents0");
+  ASSERT_EQ(alone.exitCode, 0) << alone.output;
+  const std::optional<Rect> a0 = panel(alone.state, "Agents (F7)");
+  ASSERT_NE(a0, std::nullopt);
+  // (Keys come after clicks in a script: the panel is opened from the View menu here, its row
+  // "Agents panel" at y 208.)
+  const std::string open = " --click 70,10 --click 110,208";
+  const int tx = int(a0->x0) + 100, ty = int(a0->y0) + 9;
+  const std::string drag = " --drag " + std::to_string(tx) + "," + std::to_string(ty) + "," + std::to_string(tx - 200) + "," +
+                           std::to_string(ty + 250);
+  const AppRun opened = runApp(kAgentsLevel + " --size 1280x720" + open, "moved_agents1");
+  const std::optional<Rect> a1 = panel(opened.state, "Agents (F7)");
+  ASSERT_NE(a1, std::nullopt) << "the View menu row did not open the Agents panel";
+  ASSERT_EQ(a1->x0, a0->x0);
+  ASSERT_EQ(a1->y0, a0->y0);
+  // (Check opened from the View menu too, its row at y 174: after the drag, keys go to the panel.)
+  for (const char* more : {" --click 70,10 --click 110,174", " --click 70,10 --click 110,174 --resize 1920x1080"}) {
+    const AppRun r = runApp(kAgentsLevel + " --size 1280x720" + open + drag + more, "moved_agents");
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+    const std::optional<Rect> a = panel(r.state, "Agents (F7)");
+    ASSERT_NE(a, std::nullopt) << more;
+    EXPECT_NEAR(a->x0, a0->x0 - 200, 1.0f) << more << ": the Agents panel should stay where the user put it";
+    EXPECT_NEAR(a->y0, a0->y0 + 250, 1.0f) << more;
+    const std::optional<Rect> check = panel(r.state, "Check (F5)");
+    ASSERT_NE(check, std::nullopt) << more;
+    if (r.state["viewport"][0].get<float>() == 1280.0f) { // (the moved panel there: the Check panel beside it)
+      expectNoOverlap(r, std::string("Agents moved, then Check") + more);
+    }
+  }
+  const AppRun reset = runApp(kAgentsLevel + " --size 1280x720" + open + drag + " --click 70,10 --click 110,33", "moved_agents_reset");
+  ASSERT_EQ(reset.exitCode, 0) << reset.output;
+  const std::optional<Rect> a = panel(reset.state, "Agents (F7)");
+  ASSERT_NE(a, std::nullopt);
+  EXPECT_EQ(a->x0, a0->x0) << "after Reset panel layout";
+  EXPECT_EQ(a->y0, a0->y0) << "after Reset panel layout";
 }
 
 // ---------------------------------------------------------------------------------------------
