@@ -129,6 +129,16 @@ std::map<PolyKey, PolyInfo> groundPolys(const nav::NavMesh& mesh, const std::vec
   return out;
 }
 
+/// Sets (or clears) FLAG_DISABLED on the polys of `mesh` whose centres are `centres`.
+void setDisabledFlag(nav::NavMesh& mesh, const std::vector<std::array<float, 3>>& centres, bool on) {
+  for (const auto& c : centres)
+    if (const nav::PolyRef ref = polyAtCentre(mesh, c.data())) {
+      uint16_t flags = 0;
+      mesh.getPolyFlags(ref, &flags);
+      mesh.setPolyFlags(ref, on ? uint16_t(flags | nav::FLAG_DISABLED) : uint16_t(flags & ~nav::FLAG_DISABLED));
+    }
+}
+
 double nowMs() {
   using namespace std::chrono;
   return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
@@ -508,13 +518,7 @@ void LevelEditor::otherEdited() {
 
 void LevelEditor::reapplyDisabled(int agent, nav::NavMesh& mesh) {
   for (const Step& s : m_applied)
-    if (s.kind == Step::Disable && s.agent == agent)
-      for (const auto& c : s.polys)
-        if (const nav::PolyRef ref = polyAtCentre(mesh, c.data())) {
-          uint16_t flags = 0;
-          mesh.getPolyFlags(ref, &flags);
-          mesh.setPolyFlags(ref, s.disabled ? uint16_t(flags | nav::FLAG_DISABLED) : uint16_t(flags & ~nav::FLAG_DISABLED));
-        }
+    if (s.kind == Step::Disable && s.agent == agent) setDisabledFlag(mesh, s.polys, s.disabled);
 }
 
 bool LevelEditor::rebakeOthers(const float* bmin, const float* bmax) {
@@ -615,14 +619,7 @@ void LevelEditor::apply(const Step& s, bool forward) {
   case Step::Disable: {
     NavState* nav = navOf(s.agent);
     if (!nav) break; // (its bake failed: a new bake has no disabled polys anyway)
-    nav::NavMesh& mesh = nav->mesh();
-    const bool on = forward ? s.disabled : !s.disabled;
-    for (const auto& c : s.polys)
-      if (const nav::PolyRef ref = polyAtCentre(mesh, c.data())) {
-        uint16_t flags = 0;
-        mesh.getPolyFlags(ref, &flags);
-        mesh.setPolyFlags(ref, on ? uint16_t(flags | nav::FLAG_DISABLED) : uint16_t(flags & ~nav::FLAG_DISABLED));
-      }
+    setDisabledFlag(nav->mesh(), s.polys, forward ? s.disabled : !s.disabled);
     if (s.agent == activeAgent()) {
       edited();
     } else {

@@ -189,8 +189,9 @@ private:
   /// Step kinds RemoveTiles and Disable on agent `agent` (the scenario's other agents too).
   bool removeTilesOf(int agent, const std::vector<nav::bake::TileCoord>& tiles, std::string* why);
   bool setDisabledAt(int agent, std::vector<std::array<float, 3>> centres, bool disabled, std::string* why);
-  /// The volumes or links changed inside [bmin, bmax]: re-bakes the touched tiles of every other
-  /// agent in `mask` (not those removed); returns whether the active agent is in it.
+  /// The volumes or links changed inside [bmin, bmax]: re-bakes the touched tiles (not those
+  /// removed) of every other agent the change applies to; returns whether it applies to the
+  /// active agent (true without agent types).
   bool rebakeOthers(const float* bmin, const float* bmax);
   /// The prune steps of `agent` applied to its navmesh again (after its tiles came back re-baked).
   void reapplyDisabled(int agent, nav::NavMesh& mesh);
