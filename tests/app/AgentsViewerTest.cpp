@@ -27,16 +27,9 @@ const float kStart[3] = {56, 0, 12}, kEnd[3] = {55, 0, 26}; // courtyard B -> ro
 
 class AgentsViewer : public ::testing::Test {
 protected:
-  void SetUp() override {
-    dir = fs::path(NAVBENCH_TEST_TMP) / ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  navbench::test::AppRun run(const std::string& args, const std::string& name) {
-    return navbench::test::runViewer(NAVBENCH_EXE, args + " --size 1280x720",
-                                     {(dir / (name + ".png")).string(), (dir / (name + ".json")).string(),
-                                      (dir / "config").string(), ""});
-  }
+  navbench::test::TestViewer viewer{NAVBENCH_EXE, NAVBENCH_TEST_TMP, "1280x720"};
+  const fs::path& dir = viewer.dir;
+  navbench::test::AppRun run(const std::string& args, const std::string& name) { return viewer.run(args, name); }
   /// The scenario: Pathfind Straight from kStart to kEnd, `navbench query`'s filter (every flag,
   /// unit costs, 2048 nodes), the camera over the level, the agents as given.
   std::string scenario(const json& agents) {
@@ -78,7 +71,6 @@ protected:
     std::getline(rec, first);
     return json::parse(first, nullptr, false);
   }
-  fs::path dir;
 };
 
 TEST_F(AgentsViewer, CompareAnswersEveryAgentAsNavbenchQueryDoes) {

@@ -36,4 +36,22 @@ inline AppRun runViewer(const std::string& exe, const std::string& args, const V
   return r;
 }
 
+/// A folder of the running test's own (`root` / the test's name, emptied: ctest runs tests as
+/// parallel processes) and viewer runs of `exe` at window size `size` ("1280x720") that write
+/// their screenshot, dump (NAME.png, NAME.json) and config there. Made in a fixture's members.
+struct TestViewer {
+  TestViewer(std::string exe, const std::filesystem::path& root, std::string size)
+      : exe(std::move(exe)), size(std::move(size)),
+        dir(root / ::testing::UnitTest::GetInstance()->current_test_info()->name()) {
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+  }
+  AppRun run(const std::string& args, const std::string& name) const {
+    return runViewer(exe, args + " --size " + size,
+                     {(dir / (name + ".png")).string(), (dir / (name + ".json")).string(), (dir / "config").string(), ""});
+  }
+  std::string exe, size;
+  std::filesystem::path dir;
+};
+
 } // namespace navbench::test

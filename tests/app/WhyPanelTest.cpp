@@ -29,16 +29,9 @@ const glm::vec3 kStart(46, 0, 28.9f), kEnd(54, 0, 45); // either side of the doo
 
 class WhyPanel : public ::testing::Test {
 protected:
-  void SetUp() override {
-    dir = fs::path(NAVBENCH_TEST_TMP) / ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  navbench::test::AppRun run(const std::string& args, const std::string& name) {
-    return navbench::test::runViewer(NAVBENCH_EXE, args + " --size " + std::to_string(kW) + "x" + std::to_string(kH),
-                                     {(dir / (name + ".png")).string(), (dir / (name + ".json")).string(),
-                                      (dir / "config").string(), ""});
-  }
+  navbench::test::TestViewer viewer{NAVBENCH_EXE, NAVBENCH_TEST_TMP, std::to_string(kW) + "x" + std::to_string(kH)};
+  const fs::path& dir = viewer.dir;
+  navbench::test::AppRun run(const std::string& args, const std::string& name) { return viewer.run(args, name); }
   /// The scenario the viewer saves for the default level in Pathfind Straight, with doors excluded
   /// and the camera looking down on both points; `whyShown` keeps the Why panel open.
   std::string scenario(bool whyShown, int excludeFlags = 4, glm::vec3 a = kStart, glm::vec3 b = kEnd,
@@ -82,7 +75,6 @@ protected:
     EXPECT_NEAR(p[0].get<float>(), want.x, 0.6f) << p;
     EXPECT_NEAR(p[2].get<float>(), want.z, 0.6f) << p;
   }
-  fs::path dir;
   render::Camera cam;
 };
 
